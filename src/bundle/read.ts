@@ -1,0 +1,113 @@
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { z } from "zod";
+import { RuntimeFailure, UsageError } from "../errors.js";
+import { camelTool, fromFoundationFile } from "./foundation.js";
+import { canonicalBundle } from "./serialize.js";
+import { BUNDLE_VERSION, BundleSchema, type Bundle } from "./types.js";
+
+export type SchemaFileFormat = "bundle" | "pmcp-foundation";
+
+export interface ReadResult {
+  bundle: Bundle;
+  files: { path: string; format: SchemaFileFormat }[];
+}
+
+/**
+ * Reads our bundle, PMCP's documented bundle and PMCP foundation files (camelCase or
+ * snake_case keys), from files or folders of `.json` files, into one validated bundle.
+ * Every problem names the file, and the server and tool where there is one.
+ */
+export async function readSchemaFiles(paths: readonly string[]): Promise<ReadResult> {
+  const files = (await Promise.all(paths.map(expandPath))).flat();
+  const servers: Bundle["servers"] = [];
+  const read: ReadResult["files"] = [];
+  const origin = new Map<string, string>();
+  for (const path of files) {
+    const { format, bundle } = parseSchemaFile(path, await readText(path));
+    read.push({ path, format });
+    for (const server of bundle.servers) {
+      const first = origin.get(server.id);
+      if (first !== undefined) throw new RuntimeFailure(`${path}: server "${server.id}" is also in ${first}`);
+      origin.set(server.id, path);
+      servers.push(server);
+    }
+  }
+  return { bundle: canonicalBundle(servers), files: read };
+}
+
+/** Parses one file's text; `path` is only used in messages. */
+export function parseSchemaFile(path: string, text: string): { format: SchemaFileFormat; bundle: Bundle } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new RuntimeFailure(`${path}: not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof json !== "object" || json === null || Array.isArray(json)) {
+    throw new RuntimeFailure(`${path}: expected a JSON object (a schema bundle or a PMCP foundation file)`);
+  }
+  const object = json as Record<string, unknown>;
+  let format: SchemaFileFormat;
+  let candidate: unknown;
+  if (Array.isArray(object.servers)) {
+    format = "bundle";
+    candidate = { version: object.version, servers: object.servers.map(camelServer) };
+  } else if ("server_id" in object || "serverId" in object) {
+    format = "pmcp-foundation";
+    candidate = { version: BUNDLE_VERSION, servers: [fromFoundationFile(object)] };
+  } else {
+    throw new RuntimeFailure(`${path}: neither a schema bundle ("servers": [...]) nor a PMCP foundation file ("server_id")`);
+  }
+  const parsed = BundleSchema.safeParse(candidate);
+  if (!parsed.success) throw new RuntimeFailure(describeIssues(path, candidate, parsed.error));
+  return { format, bundle: parsed.data };
+}
+
+function camelServer(server: unknown): unknown {
+  if (typeof server !== "object" || server === null || Array.isArray(server)) return server;
+  const { server_info, protocol_version, ...rest } = server as Record<string, unknown>;
+  return {
+    ...(server_info === undefined ? {} : { serverInfo: server_info }),
+    ...(protocol_version === undefined ? {} : { protocolVersion: protocol_version }),
+    ...rest,
+    tools: Array.isArray(rest.tools) ? rest.tools.map(camelTool) : rest.tools,
+  };
+}
+
+/** Up to three issues, each located by server id and tool name rather than by array index. */
+function describeIssues(path: string, candidate: unknown, error: z.ZodError): string {
+  const lines = error.issues.slice(0, 3).map((issue) => `${path}: ${locate(candidate, issue.path)}${issue.message}`);
+  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : "";
+  return lines.join("\n") + more;
+}
+
+function locate(candidate: unknown, path: readonly PropertyKey[]): string {
+  const [top, serverIndex, toolsKey, toolIndex, ...rest] = path;
+  if (top !== "servers" || typeof serverIndex !== "number") return path.length ? `${path.map(String).join(".")}: ` : "";
+  const server = (candidate as { servers: Record<string, unknown>[] }).servers[serverIndex];
+  const serverName = typeof server?.id === "string" ? `server "${server.id}"` : `servers[${serverIndex}]`;
+  if (toolsKey !== "tools" || typeof toolIndex !== "number") {
+    return `${serverName}${toolsKey === undefined ? "" : ` ${String(toolsKey)}`}: `;
+  }
+  const tool = (server?.tools as Record<string, unknown>[] | undefined)?.[toolIndex];
+  const toolName = typeof tool?.name === "string" ? `tool "${tool.name}"` : `tools[${toolIndex}]`;
+  return `${serverName} ${toolName}${rest.length ? ` ${rest.map(String).join(".")}` : ""}: `;
+}
+
+async function expandPath(path: string): Promise<string[]> {
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined) throw new UsageError(`${path}: no such file or folder`);
+  if (!info.isDirectory()) return [path];
+  const names = (await readdir(path)).filter((name) => name.endsWith(".json") && !name.endsWith(".schema.json") && !name.startsWith(".")).sort();
+  if (names.length === 0) throw new UsageError(`${path}: the folder has no .json files`);
+  return names.map((name) => join(path, name));
+}
+
+async function readText(path: string): Promise<string> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+}

@@ -1,0 +1,54 @@
+import { z } from "zod";
+
+/**
+ * The schema bundle: every tool of every exported server, recorded as the server sent it.
+ * This zod schema is the single source of truth; `schemas/bundle.schema.json` is generated
+ * from it (`npm run schema:bundle`) and a test keeps the two in step.
+ */
+
+const JsonObject = z.record(z.string(), z.unknown());
+
+/** A JSON Schema is an object or, in 2019-09 and later, a boolean. */
+const JsonSchemaValue = z.union([JsonObject, z.boolean()]);
+
+/** One tool exactly as listed; keys we do not model (`execution`, `icons`, vendor keys) pass through. */
+export const ToolSchema = z.looseObject({
+  name: z.string().min(1).describe("The tool's wire name, used verbatim in tools/call."),
+  title: z.string().optional(),
+  description: z.string().optional(),
+  inputSchema: JsonSchemaValue.optional(),
+  outputSchema: JsonSchemaValue.optional(),
+  annotations: JsonObject.optional().describe("Every key as sent, including pmcp:outputTypeName and the legacy pmcp:outputSchema."),
+  _meta: JsonObject.optional(),
+});
+export type Tool = z.infer<typeof ToolSchema>;
+
+/** Where a server was reached; credentials (headers, env values, URL secrets) are never recorded. */
+export const EndpointSchema = z.discriminatedUnion("transport", [
+  z.object({ transport: z.literal("stdio"), command: z.string(), args: z.array(z.string()) }),
+  z.object({ transport: z.enum(["streamable-http", "sse"]), url: z.string() }),
+]);
+export type Endpoint = z.infer<typeof EndpointSchema>;
+
+export const ServerIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a server id is letters, digits, '.', '_' and '-', starting with a letter or digit")
+  .refine((id) => !id.includes(".."), "a server id may not contain '..'");
+
+export const ServerSchema = z.looseObject({
+  id: ServerIdSchema,
+  serverInfo: z.looseObject({ name: z.string(), version: z.string() }).optional(),
+  protocolVersion: z.string().optional(),
+  instructions: z.string().optional(),
+  endpoint: EndpointSchema.optional(),
+  tools: z.array(ToolSchema),
+});
+export type BundleServer = z.infer<typeof ServerSchema>;
+
+export const BundleSchema = z.object({
+  version: z.string().regex(/^1\.\d+$/, "this reader understands bundle version 1.x"),
+  servers: z.array(ServerSchema),
+});
+export type Bundle = z.infer<typeof BundleSchema>;
+
+export const BUNDLE_VERSION = "1.0";

@@ -1,0 +1,99 @@
+#!/usr/bin/env node
+import { readFileSync } from "node:fs";
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { UsageError } from "./errors.js";
+
+// Command modules (the SDK, zod, listr2) load inside handlers, so --help stays fast.
+const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+
+const cli = yargs(hideBin(process.argv))
+  .scriptName("pmcp")
+  .usage("$0 <command>\n\nTyped, validated server-to-server calls for MCP servers.")
+  .option("debug", { type: "boolean", default: false, describe: "Print stack traces on failure" })
+  .option("quiet", { type: "boolean", default: false, describe: "Print nothing but errors" })
+  .option("json", { type: "boolean", default: false, describe: "Print a machine-readable summary on stdout" })
+  .command("schema <command>", "Export and check tool schema bundles", (schema) =>
+    schema
+      .command(
+        "export",
+        "List every tool of live MCP servers into a schema bundle",
+        (command) =>
+          command
+            .option("endpoint", { type: "string", array: true, default: [], describe: "Streamable HTTP URL (falls back to HTTP+SSE); repeatable" })
+            .option("stdio", { type: "string", array: true, default: [], describe: "Command line of a server to spawn over stdio; repeatable" })
+            .option("config", { type: "string", describe: "mcpServers config file (Claude, Cursor, .mcp.json, VS Code)" })
+            .option("server", { type: "string", array: true, default: [], describe: "Export only these ids of the --config file; repeatable" })
+            .option("id", { type: "string", describe: "Server id for a single --endpoint or --stdio (default: slug of serverInfo.name)" })
+            .option("header", { type: "string", array: true, default: [], describe: 'HTTP header "Name: value" (${VAR} allowed, never recorded); repeatable' })
+            .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed per server" })
+            .option("concurrency", { type: "number", describe: "Servers contacted at once (default: all)" })
+            .option("output", { alias: "o", type: "string", describe: "Bundle file, or folder for pmcp-foundation (default: schemas/mcp-bundle.json, schemas/)" })
+            .option("format", { choices: ["bundle", "pmcp-foundation"] as const, default: "bundle" as const, describe: "One bundle file, or PMCP's per-server files" })
+            .option("check", { type: "boolean", default: false, describe: "Compare with the files on disk instead of writing; exit 1 when they differ" })
+            .option("allow-partial", { type: "boolean", default: false, describe: "Write the servers that succeeded even if others failed" })
+            .check((argv) => {
+              if (!(argv.timeout > 0)) throw new UsageError("--timeout must be a positive number of milliseconds");
+              if (argv.concurrency !== undefined && !(Number.isInteger(argv.concurrency) && argv.concurrency > 0)) {
+                throw new UsageError("--concurrency must be a positive whole number");
+              }
+              return true;
+            })
+            .example('$0 schema export --config .mcp.json', "Export every server of a config file")
+            .example('$0 schema export --stdio "node server.js" --id inventory', "Export one stdio server")
+            .example('$0 schema export --endpoint http://127.0.0.1:3000/mcp --header "Authorization: Bearer ${TOKEN}"', "Export an HTTP server"),
+        async (argv) => {
+          const { schemaExport } = await import("./commands/schema-export.js");
+          await schemaExport({
+            endpoint: argv.endpoint,
+            stdio: argv.stdio,
+            config: argv.config,
+            server: argv.server,
+            id: argv.id,
+            header: argv.header,
+            timeout: argv.timeout,
+            concurrency: argv.concurrency,
+            output: argv.output,
+            format: argv.format,
+            check: argv.check,
+            allowPartial: argv["allow-partial"],
+            quiet: argv.quiet,
+            json: argv.json,
+          });
+        },
+      )
+      .command(
+        "validate <files..>",
+        "Check bundle or PMCP schema files; broken tool schemas are reported as warnings",
+        (command) => command.positional("files", { type: "string", array: true, demandOption: true, describe: "Bundle files, PMCP foundation files or folders of them" }),
+        async (argv) => {
+          const { schemaValidate } = await import("./commands/schema-validate.js");
+          await schemaValidate({ files: argv.files, quiet: argv.quiet, json: argv.json });
+        },
+      )
+      .demandCommand(1, "name a schema command: export or validate"),
+  )
+  .demandCommand(1, "name a command")
+  .strict()
+  .version(version)
+  .alias("h", "help")
+  .wrap(Math.min(110, process.stdout.columns ?? 110))
+  .fail((message, error) => {
+    throw error ?? new UsageError(message);
+  });
+
+try {
+  await cli.parseAsync();
+} catch (error) {
+  process.exitCode = report(error, process.argv.includes("--debug"));
+}
+
+/** One line per problem on stderr, the stack only with --debug; returns the exit code. */
+function report(error: unknown, debug: boolean): number {
+  const usage = error instanceof UsageError || (error as Error | undefined)?.name === "YError";
+  const message = error instanceof Error ? error.message : String(error);
+  for (const line of message.split("\n")) process.stderr.write(`pmcp: ${line}\n`);
+  if (usage) process.stderr.write("pmcp: run 'pmcp --help' for usage\n");
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  return usage ? 2 : typeof (error as { exitCode?: unknown }).exitCode === "number" ? (error as { exitCode: number }).exitCode : 1;
+}

@@ -1,0 +1,197 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { RuntimeFailure, UsageError } from "../errors.js";
+import { quote } from "shell-quote";
+import { httpTarget, parseUrl, readConfigFile } from "../endpoints/config-file.js";
+import { splitCommandLine } from "../endpoints/command-line.js";
+import { interpolate } from "../endpoints/interpolate.js";
+import { redactUrl } from "../endpoints/redact.js";
+import type { ServerSource } from "../endpoints/source.js";
+import { exportServers, type ServerOutcome } from "../export/export-servers.js";
+import { liveProgress, plainProgress, silentProgress, type ProgressView } from "../export/progress.js";
+import { summarizeChanges } from "../bundle/changes.js";
+import { toFoundationFile } from "../bundle/foundation.js";
+import { parseSchemaFile } from "../bundle/read.js";
+import { findSchemaWarnings, formatWarning } from "../bundle/schema-warnings.js";
+import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
+import { ServerIdSchema, type Bundle, type BundleServer } from "../bundle/types.js";
+import { writeFilesAtomically, type FileToWrite } from "../fs/atomic-write.js";
+import { printJson, say, warn, type OutputOptions } from "../cli/output.js";
+
+export type ExportFormat = "bundle" | "pmcp-foundation";
+
+export interface SchemaExportArgs extends OutputOptions {
+  endpoint: string[];
+  stdio: string[];
+  config: string | undefined;
+  server: string[];
+  id: string | undefined;
+  header: string[];
+  timeout: number;
+  concurrency: number | undefined;
+  output: string | undefined;
+  format: ExportFormat;
+  check: boolean;
+  allowPartial: boolean;
+}
+
+export const DEFAULT_BUNDLE_PATH = "schemas/mcp-bundle.json";
+const DEFAULT_FOUNDATION_DIR = "schemas";
+
+/** `pmcp schema export`: list every tool of every server and write (or `--check`) the bundle. */
+export async function schemaExport(args: SchemaExportArgs): Promise<void> {
+  const sources = await resolveSources(args);
+  const progress = await chooseProgress(args, sources);
+  const outcomes = await exportServers(sources, {
+    timeoutMs: args.timeout,
+    concurrency: args.concurrency ?? sources.length,
+    onProgress: (index, state) => progress.update(index, state),
+  });
+  await progress.finish();
+
+  const servers = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.server] : []));
+  const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [`${serverLabel(outcome.source)}: ${outcome.message}`]));
+  rejectDuplicateIds(outcomes);
+  const target = args.output ?? (args.format === "bundle" ? DEFAULT_BUNDLE_PATH : DEFAULT_FOUNDATION_DIR);
+  if (failures.length > 0 && (!args.allowPartial || servers.length === 0)) {
+    throw new RuntimeFailure([...failures, `${target} left unchanged`].join("\n"));
+  }
+
+  const bundle = canonicalBundle(servers);
+  const warnings = [...bundle.servers.flatMap(findSchemaWarnings).map(formatWarning), ...bundle.servers.flatMap(duplicateToolNames)];
+  for (const line of warnings) warn(args, line);
+  for (const line of failures) warn(args, `skipped ${line}`);
+
+  const files = renderFiles(bundle, args.format, target);
+  const summary = {
+    output: target,
+    format: args.format,
+    servers: outcomes.flatMap((outcome) =>
+      outcome.ok ? [{ id: outcome.server.id, transport: outcome.transport, tools: outcome.server.tools.length }] : [],
+    ),
+    failures,
+    warnings,
+  };
+  if (args.check) return checkFiles(args, files, bundle, summary);
+
+  await writeFilesAtomically(files);
+  if (args.json) printJson({ ...summary, written: files.map((file) => file.path) });
+  const tools = servers.reduce((sum, server) => sum + server.tools.length, 0);
+  const extra = [warnings.length ? `${warnings.length} warnings` : "", failures.length ? `${failures.length} servers skipped` : ""].filter(Boolean);
+  say(args, `Wrote ${target}: ${servers.length} servers, ${tools} tools${extra.length ? ` (${extra.join(", ")})` : ""}`);
+}
+
+async function resolveSources(args: SchemaExportArgs): Promise<ServerSource[]> {
+  const direct = args.endpoint.length + args.stdio.length;
+  if (args.id !== undefined && direct !== 1) {
+    throw new UsageError("--id names the server of a single --endpoint or --stdio; use a --config file to name several");
+  }
+  if (args.server.length > 0 && args.config === undefined) throw new UsageError("--server picks entries of a --config file; give --config too");
+  if (args.id !== undefined) {
+    const check = ServerIdSchema.safeParse(args.id);
+    if (!check.success) throw new UsageError(`--id ${JSON.stringify(args.id)}: ${check.error.issues[0]?.message}`);
+  }
+  const headers = parseHeaders(args.header);
+  const sources: ServerSource[] = [];
+  for (const endpoint of args.endpoint) {
+    const target = httpTarget(parseUrl(interpolate(endpoint, "--endpoint"), "--endpoint"), headers);
+    sources.push({ kind: "http", label: args.id ?? redactUrl(target.url), ...target, transport: "auto", ...idOf(args) });
+  }
+  for (const line of args.stdio) {
+    const command = splitCommandLine(line);
+    const label = args.id ?? quote([command.recorded.command, ...command.recorded.args]);
+    sources.push({ kind: "stdio", label, ...command, env: {}, inheritEnv: true, ...idOf(args) });
+  }
+  if (args.config !== undefined) {
+    for (const source of await readConfigFile(args.config, args.server)) {
+      sources.push(source.kind === "http" ? { ...source, headers: { ...headers, ...source.headers } } : source);
+    }
+  }
+  if (sources.length === 0) throw new UsageError("nothing to export: give --endpoint <url>, --stdio \"<command>\" or --config <file>");
+  const ids = sources.flatMap((source) => (source.id === undefined ? [] : [source.id]));
+  const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
+  if (repeated.length > 0) throw new UsageError(`two servers have the id "${repeated[0]}"`);
+  return sources;
+}
+
+function idOf(args: SchemaExportArgs): { id?: string } {
+  return args.id === undefined ? {} : { id: args.id };
+}
+
+/** `--header "Name: value"`, value `${VAR}`-interpolated. */
+function parseHeaders(lines: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    const name = colon > 0 ? line.slice(0, colon).trim() : "";
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header "${line}": expected "Name: value"`);
+    headers[name] = interpolate(line.slice(colon + 1).trim(), `--header ${name}`);
+  }
+  return headers;
+}
+
+async function chooseProgress(args: SchemaExportArgs, sources: readonly ServerSource[]): Promise<ProgressView> {
+  // --json keeps both streams for machines: the summary on stdout, only warnings and errors on stderr.
+  if (args.quiet || args.json) return silentProgress();
+  if (process.stderr.isTTY) return liveProgress(sources);
+  return plainProgress(sources);
+}
+
+function serverLabel(source: ServerSource): string {
+  return `server "${source.id ?? source.label}"`;
+}
+
+/** Ids derived from `serverInfo.name` can only collide once the servers have answered. */
+function rejectDuplicateIds(outcomes: readonly ServerOutcome[]): void {
+  const seen = new Map<string, ServerSource>();
+  for (const outcome of outcomes) {
+    if (!outcome.ok) continue;
+    const other = seen.get(outcome.server.id);
+    if (other !== undefined) {
+      throw new UsageError(
+        `two servers have the id "${outcome.server.id}" (${other.label} and ${outcome.source.label}); name them with --id or a --config file`,
+      );
+    }
+    seen.set(outcome.server.id, outcome.source);
+  }
+}
+
+function duplicateToolNames(server: BundleServer): string[] {
+  const names = server.tools.map((tool) => tool.name);
+  const repeated = [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
+  return repeated.map((name) => `server "${server.id}" lists tool "${name}" more than once`);
+}
+
+function renderFiles(bundle: Bundle, format: ExportFormat, target: string): FileToWrite[] {
+  if (format === "bundle") return [{ path: target, content: toJsonText(bundle) }];
+  return bundle.servers.map((server) => ({ path: join(target, `${server.id}.json`), content: toJsonText(toFoundationFile(server)) }));
+}
+
+/** The drift gate: exit 0 when every file on disk already has these bytes, else 1 with what changed. */
+async function checkFiles(args: SchemaExportArgs, files: readonly FileToWrite[], bundle: Bundle, summary: object): Promise<void> {
+  const stale: string[] = [];
+  const previous: BundleServer[] = [];
+  for (const file of files) {
+    const existing = await readFile(file.path, "utf8").catch(() => undefined);
+    if (existing !== file.content) stale.push(file.path);
+    if (existing !== undefined) previous.push(...serversIn(file.path, existing));
+  }
+  const changes = stale.length === 0 ? [] : summarizeChanges(canonicalBundle(previous), bundle);
+  if (stale.length > 0 && changes.length === 0) changes.push("same tools, different bytes (formatting or key order)");
+  if (args.json) printJson({ ...summary, upToDate: stale.length === 0, stale, changes });
+  if (stale.length === 0) {
+    say(args, `${files.map((file) => file.path).join(", ")} up to date`);
+    return;
+  }
+  for (const line of changes) say(args, line);
+  throw new RuntimeFailure(`${stale.join(", ")} out of date (${changes.length} change${changes.length === 1 ? "" : "s"}); run pmcp schema export to update`);
+}
+
+/** The servers of an existing file, or none when it cannot be read: it is then reported as changed. */
+function serversIn(path: string, text: string): BundleServer[] {
+  try {
+    return parseSchemaFile(path, text).bundle.servers;
+  } catch {
+    return [];
+  }
+}

@@ -1,0 +1,133 @@
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { z } from "zod";
+import { UsageError } from "../errors.js";
+import { ServerIdSchema } from "../bundle/types.js";
+import { interpolate, interpolateRecord } from "./interpolate.js";
+import type { HttpTransportChoice, ServerSource } from "./source.js";
+
+const StringMap = z.record(z.string(), z.string());
+
+const StdioEntry = z.object({
+  type: z.literal("stdio").optional(),
+  command: z.string().min(1),
+  args: z.array(z.string()).optional(),
+  env: StringMap.optional(),
+  cwd: z.string().optional(),
+});
+
+const HttpEntry = z.object({
+  type: z.enum(["http", "streamable-http", "streamableHttp", "sse"]).optional(),
+  url: z.string().min(1),
+  headers: StringMap.optional(),
+});
+
+const Entry = z.union([StdioEntry, HttpEntry], {
+  error: () => "expected {command, args?, env?, cwd?} or {url, type?, headers?}",
+});
+
+/** Claude Desktop / Claude Code / Cursor use `mcpServers`; VS Code uses `servers`. */
+const McpServersFile = z.object({ mcpServers: z.record(z.string(), Entry) });
+const VsCodeFile = z.object({ servers: z.record(z.string(), Entry) });
+
+type ConfigEntry = z.infer<typeof Entry>;
+
+/**
+ * Reads an `mcpServers` config file into sources. Relative `cwd` values resolve against
+ * the file's folder, which is also the default working directory of its stdio servers,
+ * as with a project `.mcp.json`.
+ */
+export async function readConfigFile(path: string, only: readonly string[] = []): Promise<ServerSource[]> {
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch (error) {
+    throw new UsageError(`cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new UsageError(`config file ${path} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof json !== "object" || json === null || !("mcpServers" in json || "servers" in json)) {
+    throw new UsageError(`config file ${path}: expected an object with "mcpServers" (or VS Code's "servers")`);
+  }
+  const parsed = ("mcpServers" in json ? McpServersFile : VsCodeFile).safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+    throw new UsageError(`config file ${path}${at}: ${issue?.message ?? "invalid"}`);
+  }
+  const entries = "mcpServers" in parsed.data ? parsed.data.mcpServers : parsed.data.servers;
+
+  const unknown = only.filter((id) => !(id in entries));
+  if (unknown.length > 0) {
+    throw new UsageError(`--server ${unknown.join(", ")}: not in ${path} (it has ${Object.keys(entries).join(", ") || "no servers"})`);
+  }
+  const baseDir = dirname(resolve(path));
+  return Object.entries(entries)
+    .filter(([id]) => only.length === 0 || only.includes(id))
+    .map(([id, entry]) => toSource(id, entry, `${path} server "${id}"`, baseDir));
+}
+
+function toSource(id: string, entry: ConfigEntry, where: string, baseDir: string): ServerSource {
+  const idCheck = ServerIdSchema.safeParse(id);
+  if (!idCheck.success) throw new UsageError(`${where}: ${idCheck.error.issues[0]?.message}`);
+  if ("command" in entry) {
+    const args = entry.args ?? [];
+    return {
+      kind: "stdio",
+      id,
+      label: id,
+      command: interpolate(entry.command, `${where} command`),
+      args: args.map((arg) => interpolate(arg, `${where} args`)),
+      recorded: { command: entry.command, args },
+      env: interpolateRecord(entry.env, `${where} env`),
+      inheritEnv: false,
+      cwd: resolve(baseDir, entry.cwd ?? "."),
+    };
+  }
+  return {
+    kind: "http",
+    id,
+    label: id,
+    ...httpTarget(parseUrl(interpolate(entry.url, `${where} url`), where), interpolateRecord(entry.headers, `${where} header`)),
+    transport: transportOf(entry.type),
+  };
+}
+
+function transportOf(type: z.infer<typeof HttpEntry>["type"]): HttpTransportChoice {
+  return type === "sse" ? "sse" : "auto";
+}
+
+/**
+ * fetch refuses URLs with credentials, so `user:password@` becomes Basic authentication
+ * (as curl does) unless an Authorization header is given; the URL keeps no secrets.
+ */
+export function httpTarget(url: URL, headers: Record<string, string>): { url: URL; headers: Record<string, string> } {
+  if (url.username === "" && url.password === "") return { url, headers };
+  const clean = new URL(url.href);
+  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  clean.username = "";
+  clean.password = "";
+  const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
+  return {
+    url: clean,
+    headers: hasAuthorization ? headers : { ...headers, Authorization: `Basic ${Buffer.from(credentials).toString("base64")}` },
+  };
+}
+
+/** Parses an http(s) URL or fails with a usage error naming where it came from. */
+export function parseUrl(text: string, where: string): URL {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`${where}: "${text}" is not a URL`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new UsageError(`${where}: only http and https URLs are supported, got ${url.protocol}`);
+  }
+  return url;
+}

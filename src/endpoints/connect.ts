@@ -1,0 +1,183 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError, type Implementation, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import { RuntimeFailure, errorMessage } from "../errors.js";
+import type { HttpSource, ServerSource, StdioSource } from "./source.js";
+
+const CLIENT_INFO = { name: "pmcp-codegen", version: "0.1.0" };
+const STDERR_TAIL_BYTES = 2000;
+
+export type TransportKind = "stdio" | "streamable-http" | "sse";
+
+/** An initialized session with one server. */
+export interface Connection {
+  client: Client;
+  transport: TransportKind;
+  serverInfo: Implementation;
+  capabilities: ServerCapabilities;
+  protocolVersion: string;
+  instructions: string | undefined;
+  /**
+   * Rejects as soon as the server breaks the protocol (non-JSON on stdout) or the
+   * connection closes; race it against each request so a broken server fails fast.
+   */
+  broken: Promise<never>;
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  signal: AbortSignal;
+}
+
+/** Connects and initializes; for `auto` HTTP, falls back to HTTP+SSE when Streamable HTTP is refused. */
+export async function connect(source: ServerSource, options: ConnectOptions): Promise<Connection> {
+  if (source.kind === "stdio") return connectStdio(source, options);
+  if (source.transport === "sse") return connectWith(sseTransport(source), "sse", options);
+  try {
+    return await connectWith(streamableTransport(source), "streamable-http", options);
+  } catch (error) {
+    if (source.transport === "auto" && isLegacyServerRefusal(error) && !options.signal.aborted) {
+      return connectWith(sseTransport(source), "sse", options);
+    }
+    throw error;
+  }
+}
+
+/** Status codes with which a server that only speaks the 2024-11-05 HTTP+SSE transport answers a POST. */
+function isLegacyServerRefusal(error: unknown): boolean {
+  return error instanceof HttpFailure && [400, 404, 405].includes(error.status);
+}
+
+class HttpFailure extends RuntimeFailure {
+  constructor(readonly status: number, message: string) {
+    super(message);
+  }
+}
+
+function streamableTransport(source: HttpSource): Transport {
+  return new StreamableHTTPClientTransport(source.url, { requestInit: { headers: source.headers } });
+}
+
+function sseTransport(source: HttpSource): Transport {
+  // Headers go on the POSTs (requestInit) and on the event stream's GET (the fetch below).
+  return new SSEClientTransport(source.url, {
+    requestInit: { headers: source.headers },
+    eventSourceInit: {
+      fetch: (url, init) => fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), ...source.headers } }),
+    },
+  });
+}
+
+async function connectStdio(source: StdioSource, options: ConnectOptions): Promise<Connection> {
+  const env = source.inheritEnv ? { ...definedEnv(process.env), ...source.env } : source.env;
+  const transport = new StdioClientTransport({
+    command: source.command,
+    args: source.args,
+    env,
+    stderr: "pipe",
+    ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
+  });
+  let stderrTail = "";
+  transport.stderr?.on("data", (chunk: Buffer) => {
+    stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
+  });
+  const withStderr = (message: string): string => {
+    const tail = stderrTail.trim().split(/\r?\n/).slice(-3).join(" | ");
+    return tail ? `${message} (stderr: ${tail})` : message;
+  };
+  try {
+    return await connectWith(transport, "stdio", options, withStderr);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new RuntimeFailure(`cannot start "${source.command}": command not found`);
+    }
+    throw error;
+  }
+}
+
+async function connectWith(
+  transport: Transport,
+  kind: TransportKind,
+  options: ConnectOptions,
+  describe: (message: string) => string = (message) => message,
+): Promise<Connection> {
+  const client = new Client(CLIENT_INFO, { capabilities: {} });
+  let protocolVersion: string | undefined;
+  // The SDK tells HTTP transports the negotiated version; capture it for every transport.
+  const setVersion = transport.setProtocolVersion?.bind(transport);
+  transport.setProtocolVersion = (version: string) => {
+    protocolVersion = version;
+    setVersion?.(version);
+  };
+
+  let fail: (error: Error) => void = () => {};
+  const broken = new Promise<never>((_resolve, reject) => {
+    fail = reject;
+  });
+  broken.catch(() => {});
+  client.onerror = (error) => {
+    // stdout is the protocol channel: anything there that is not JSON-RPC is a broken server (spec: MUST NOT).
+    if (kind === "stdio" && (error instanceof SyntaxError || error.name === "ZodError")) {
+      fail(new RuntimeFailure(describe(`server wrote something other than JSON-RPC to stdout: ${errorMessage(error).slice(0, 160)}`)));
+    }
+  };
+  // While connecting, a close rejects the pending initialize request itself, with a better cause.
+  let connected = false;
+  client.onclose = () => {
+    if (connected) fail(new RuntimeFailure(describe("the server closed the connection")));
+  };
+
+  try {
+    await Promise.race([client.connect(transport, { signal: options.signal }), broken]);
+    connected = true;
+  } catch (error) {
+    await client.close().catch(() => {});
+    throw explainConnectError(error, describe);
+  }
+  const serverInfo = client.getServerVersion();
+  if (serverInfo === undefined || protocolVersion === undefined) {
+    await client.close().catch(() => {});
+    throw new RuntimeFailure(describe("the server did not complete initialization"));
+  }
+  return {
+    client,
+    transport: kind,
+    serverInfo,
+    capabilities: client.getServerCapabilities() ?? {},
+    protocolVersion,
+    instructions: client.getInstructions(),
+    broken,
+    close: async () => {
+      client.onclose = () => {};
+      await client.close().catch(() => {});
+    },
+  };
+}
+
+function explainConnectError(error: unknown, describe: (message: string) => string): Error {
+  if (error instanceof RuntimeFailure) return error;
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return new RuntimeFailure(describe("the server closed the connection"));
+  const status = error instanceof UnauthorizedError ? 401 : (error instanceof StreamableHTTPError || error instanceof SseError) ? error.code : undefined;
+  if (status === 401 || status === 403) {
+    const reason = status === 401 ? "Unauthorized" : "Forbidden";
+    return new HttpFailure(status, `HTTP ${status} ${reason}: pass credentials, e.g. --header "Authorization: Bearer \${TOKEN}"`);
+  }
+  if (status !== undefined && status > 0) return new HttpFailure(status, `HTTP ${status}: ${firstLine((error as Error).message)}`);
+  // fetch reports network failures as TypeError("fetch failed") with the real reason in `cause`.
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  if (error instanceof TypeError && cause) return new RuntimeFailure(`cannot reach the server: ${cause.code ?? cause.message}`);
+  if ((error as NodeJS.ErrnoException).code === "ENOENT") return error as Error;
+  return new RuntimeFailure(describe(errorMessage(error)));
+}
+
+function firstLine(text: string): string {
+  return (text.split("\n")[0] ?? "").slice(0, 200);
+}
+
+function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}

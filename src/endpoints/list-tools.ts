@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { RuntimeFailure } from "../errors.js";
+import type { Connection } from "./connect.js";
+
+/**
+ * Permissive on purpose: `Client.listTools()` drops unknown annotation keys and throws on
+ * output schemas it cannot compile, so we send `tools/list` ourselves and keep every tool
+ * object untouched. Tool shapes are checked later, against the bundle schema.
+ */
+const ListPage = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});
+
+export const MAX_PAGES = 1000;
+
+/** Follows `nextCursor` to the end and returns every tool object as sent. */
+export async function listAllTools(connection: Connection, signal: AbortSignal): Promise<unknown[]> {
+  const tools: unknown[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 1; ; page++) {
+    if (page > MAX_PAGES) throw new RuntimeFailure(`tools/list did not end after ${MAX_PAGES} pages`);
+    const result = await Promise.race([requestPage(connection, cursor, signal), connection.broken]);
+    tools.push(...result.tools);
+    cursor = result.nextCursor;
+    // A missing cursor ends the listing (spec); an empty string is treated the same way.
+    if (!cursor) return tools;
+    if (seen.has(cursor)) throw new RuntimeFailure(`tools/list repeated cursor ${JSON.stringify(cursor.slice(0, 60))} (cursor loop)`);
+    seen.add(cursor);
+  }
+}
+
+async function requestPage(connection: Connection, cursor: string | undefined, signal: AbortSignal) {
+  try {
+    // Our own deadline (the signal) governs; the SDK's 60 s default would cut it short.
+    return await connection.client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ListPage, {
+      signal,
+      timeout: 2 ** 31 - 1,
+    });
+  } catch (error) {
+    if (error instanceof McpError) {
+      // The SDK prefixes "MCP error <code>: " and servers built on it often send it prefixed already.
+      throw new RuntimeFailure(`tools/list failed with JSON-RPC error ${error.code}: ${error.message.replace(/^(MCP error -?\d+: )+/, "")}`);
+    }
+    if (error instanceof z.ZodError) throw new RuntimeFailure(`tools/list returned a malformed result: ${error.issues[0]?.message}`);
+    throw error;
+  }
+}

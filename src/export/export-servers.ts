@@ -1,0 +1,111 @@
+import { RuntimeFailure, errorMessage } from "../errors.js";
+import { connect } from "../endpoints/connect.js";
+import { listAllTools } from "../endpoints/list-tools.js";
+import type { ServerSource } from "../endpoints/source.js";
+import { redactUrl } from "../endpoints/redact.js";
+import { slugServerId } from "../bundle/server-id.js";
+import { ToolSchema, type BundleServer, type Endpoint, type Tool } from "../bundle/types.js";
+
+export type ServerProgress =
+  | { state: "connecting" }
+  | { state: "listing"; transport: string }
+  | { state: "done"; id: string; tools: number }
+  | { state: "failed"; message: string };
+
+export type ServerOutcome =
+  | { ok: true; source: ServerSource; server: BundleServer; transport: string }
+  | { ok: false; source: ServerSource; message: string };
+
+export interface ExportOptions {
+  /** Budget for one server: connect, initialize and every tools/list page. */
+  timeoutMs: number;
+  /** Servers contacted at once. */
+  concurrency: number;
+  onProgress?: (index: number, progress: ServerProgress) => void;
+}
+
+/** Exports every source, `concurrency` at a time; one server's failure never stops the others. */
+export async function exportServers(sources: readonly ServerSource[], options: ExportOptions): Promise<ServerOutcome[]> {
+  const outcomes: ServerOutcome[] = new Array(sources.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < sources.length) {
+      const index = next++;
+      const source = sources[index]!;
+      options.onProgress?.(index, { state: "connecting" });
+      try {
+        const { server, transport } = await exportOne(source, options.timeoutMs, (transport) =>
+          options.onProgress?.(index, { state: "listing", transport }),
+        );
+        outcomes[index] = { ok: true, source, server, transport };
+        options.onProgress?.(index, { state: "done", id: server.id, tools: server.tools.length });
+      } catch (error) {
+        const message = errorMessage(error);
+        outcomes[index] = { ok: false, source, message };
+        options.onProgress?.(index, { state: "failed", message });
+      }
+    }
+  };
+  const workers = Math.max(1, Math.min(options.concurrency, sources.length));
+  await Promise.all(Array.from({ length: workers }, worker));
+  return outcomes;
+}
+
+async function exportOne(
+  source: ServerSource,
+  timeoutMs: number,
+  onListing: (transport: string) => void,
+): Promise<{ server: BundleServer; transport: string }> {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(new RuntimeFailure(`timed out after ${timeoutMs} ms`));
+      controller.abort();
+    }, timeoutMs);
+  });
+  deadline.catch(() => {});
+  const work = (async () => {
+    const connection = await connect(source, { signal: controller.signal });
+    try {
+      if (controller.signal.aborted) throw new RuntimeFailure("aborted");
+      onListing(connection.transport);
+      const raw = connection.capabilities.tools === undefined ? [] : await listAllTools(connection, controller.signal);
+      return {
+        transport: connection.transport,
+        server: {
+          id: source.id ?? slugServerId(connection.serverInfo.name),
+          serverInfo: connection.serverInfo,
+          protocolVersion: connection.protocolVersion,
+          ...(connection.instructions === undefined ? {} : { instructions: connection.instructions }),
+          endpoint: recordEndpoint(source, connection.transport),
+          tools: raw.map((tool, index) => checkTool(tool, index)),
+        },
+      };
+    } finally {
+      await connection.close();
+    }
+  })();
+  try {
+    return await Promise.race([work, deadline]);
+  } finally {
+    clearTimeout(timer);
+    controller.abort();
+    // A connection still opening when the deadline hits is closed by the abort; give it a moment to go.
+    await Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
+  }
+}
+
+/** A listed tool must at least have the shape MCP defines; it is otherwise kept exactly as sent. */
+function checkTool(tool: unknown, index: number): Tool {
+  const parsed = ToolSchema.safeParse(tool);
+  if (parsed.success) return tool as Tool;
+  const name = typeof (tool as { name?: unknown })?.name === "string" ? `tool "${(tool as { name: string }).name}"` : `tools[${index}]`;
+  const issue = parsed.error.issues[0];
+  throw new RuntimeFailure(`tools/list returned an invalid ${name}: ${issue?.path.join(".") || "tool"}: ${issue?.message}`);
+}
+
+function recordEndpoint(source: ServerSource, transport: string): Endpoint {
+  if (source.kind === "stdio") return { transport: "stdio", command: source.recorded.command, args: source.recorded.args };
+  return { transport: transport === "sse" ? "sse" : "streamable-http", url: redactUrl(source.url) };
+}

@@ -1,0 +1,74 @@
+import type { ServerSource } from "../endpoints/source.js";
+import type { ServerProgress } from "./export-servers.js";
+
+/** Shows each server's progress on stderr, leaving stdout for the summary. */
+export interface ProgressView {
+  update(index: number, progress: ServerProgress): void;
+  /** Resolves once the view has drawn its last frame. */
+  finish(): Promise<void>;
+}
+
+export function silentProgress(): ProgressView {
+  return { update: () => {}, finish: async () => {} };
+}
+
+/** One line per event, for logs and pipes. Failures are left to the final error lines. */
+export function plainProgress(sources: readonly ServerSource[], write = (line: string) => process.stderr.write(`${line}\n`)): ProgressView {
+  return {
+    update(index, progress) {
+      const label = sources[index]?.label ?? String(index);
+      if (progress.state === "connecting") write(`${label}: connecting`);
+      else if (progress.state === "done") write(`${label}: ${progress.tools} tools${progress.id === label ? "" : ` (id "${progress.id}")`}`);
+    },
+    finish: async () => {},
+  };
+}
+
+/** One live line per server on a terminal, drawn by listr2 (loaded only when needed). */
+export async function liveProgress(sources: readonly ServerSource[]): Promise<ProgressView> {
+  const { Listr, ListrLogger, ProcessOutput } = await import("listr2");
+  const settle = sources.map(() => {
+    let resolve!: () => void;
+    let reject!: (error: Error) => void;
+    const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
+    return { promise, resolve, reject };
+  });
+  const titles: ((title: string) => void)[] = [];
+  const list = new Listr(
+    sources.map((source, index) => ({
+      title: `${source.label}: waiting`,
+      task: async (_ctx: unknown, task: { title: string }) => {
+        titles[index] = (title) => (task.title = title);
+        await settle[index]!.promise;
+      },
+    })),
+    {
+      concurrent: true,
+      exitOnError: false,
+      registerSignalListeners: false,
+      // We already know stderr is a terminal; listr2 would otherwise judge by stdout.
+      fallbackRendererCondition: false,
+      rendererOptions: { logger: new ListrLogger({ processOutput: new ProcessOutput(process.stderr, process.stderr) }) },
+    },
+  );
+  const running = list.run().then(
+    () => {},
+    () => {},
+  );
+  return {
+    update(index, progress) {
+      const label = sources[index]?.label ?? String(index);
+      const title = titles[index] ?? (() => {});
+      if (progress.state === "connecting") title(`${label}: connecting`);
+      else if (progress.state === "listing") title(`${label}: listing tools (${progress.transport})`);
+      else if (progress.state === "done") {
+        title(`${label}: ${progress.tools} tools`);
+        settle[index]?.resolve();
+      } else if (progress.state === "failed") {
+        title(`${label}: failed`);
+        settle[index]?.reject(new Error(progress.message));
+      }
+    },
+    finish: () => running,
+  };
+}

@@ -1,0 +1,12 @@
+export { BundleSchema, ToolSchema, ServerSchema, EndpointSchema, BUNDLE_VERSION } from "./bundle/types.js";
+export type { Bundle, BundleServer, Tool, Endpoint } from "./bundle/types.js";
+export { readSchemaFiles, parseSchemaFile } from "./bundle/read.js";
+export type { ReadResult, SchemaFileFormat } from "./bundle/read.js";
+export { canonicalBundle, toJsonText } from "./bundle/serialize.js";
+export { toFoundationFile, FOUNDATION_SCHEMA_URL } from "./bundle/foundation.js";
+export { findSchemaWarnings } from "./bundle/schema-warnings.js";
+export type { SchemaWarning } from "./bundle/schema-warnings.js";
+export { exportServers } from "./export/export-servers.js";
+export type { ExportOptions, ServerOutcome, ServerProgress } from "./export/export-servers.js";
+export type { ServerSource } from "./endpoints/source.js";
+export { readConfigFile } from "./endpoints/config-file.js";

@@ -1,0 +1,121 @@
+import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTypedServer } from "./fixtures/typed-server.mjs";
+import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
+import { serveHttp, type HttpFixture } from "./helpers/http-server.js";
+
+const EXISTING = '{\n  "version": "1.0",\n  "servers": []\n}\n';
+const TOKEN = "s3cret-t0ken-value";
+let dir: string;
+let secured: HttpFixture;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pmcp-faults-"));
+  secured = await serveHttp(createTypedServer, { transport: "streamable-http", bearer: TOKEN });
+});
+afterAll(() => secured.close());
+
+/** Runs an export over an existing bundle, which must come through byte-identical. */
+async function failingExport(name: string, sourceArgs: string[]) {
+  const out = join(dir, `${name}.json`);
+  await writeFile(out, EXISTING);
+  const result = await runCli(["schema", "export", ...sourceArgs, "--timeout", "3000", "-o", out]);
+  expect(await readFile(out, "utf8")).toBe(EXISTING);
+  expect((await readdir(dir)).filter((file) => file.endsWith(".tmp"))).toEqual([]);
+  const errors = result.stderr.split("\n").filter((line) => line.startsWith("pmcp: "));
+  return { ...result, errors };
+}
+
+describe("a failing server gives one clear line naming it, exit 1, and leaves the bundle alone", () => {
+  it.each([
+    ["exit-during-list", /server "broken": the server closed the connection \(stderr: fatal: database connection lost\)/],
+    ["silent", /server "broken": timed out after 3000 ms/],
+    ["garbage", /server "broken": server wrote something other than JSON-RPC to stdout/],
+    ["rpc-error", /server "broken": tools\/list failed with JSON-RPC error -32603: tool registry unavailable$/],
+    ["cursor-loop", /server "broken": tools\/list repeated cursor "again" \(cursor loop\)/],
+  ])("%s", async (mode, expected) => {
+    const result = await failingExport(mode, ["--stdio", fixtureCommand("listing-server.mjs", mode), "--id", "broken"]);
+    expect(result.code).toBe(1);
+    expect(result.errors[0]).toMatch(expected);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("a command that does not exist", async () => {
+    const result = await failingExport("enoent", ["--stdio", "no-such-mcp-server --flag", "--id", "ghost"]);
+    expect(result.code).toBe(1);
+    expect(result.errors[0]).toBe('pmcp: server "ghost": cannot start "no-such-mcp-server": command not found');
+  });
+
+  it("an unreachable HTTP server", async () => {
+    const closed = await serveHttp(createTypedServer, { transport: "streamable-http" });
+    await closed.close();
+    const result = await failingExport("unreachable", ["--endpoint", closed.url]);
+    expect(result.code).toBe(1);
+    expect(result.errors[0]).toBe(`pmcp: server "${closed.url}": cannot reach the server: ECONNREFUSED`);
+  });
+
+  it("one failure among good servers fails the run unless --allow-partial", async () => {
+    const args = ["--stdio", fixtureCommand("typed-server.mjs"), "--stdio", fixtureCommand("listing-server.mjs", "rpc-error")];
+    const strict = await failingExport("partial", args);
+    expect(strict.code).toBe(1);
+    expect(strict.errors).toHaveLength(2);
+    expect(strict.errors[1]).toMatch(/partial\.json left unchanged/);
+
+    const out = join(dir, "partial.json");
+    const partial = await runCli(["schema", "export", ...args, "--allow-partial", "-o", out, "--json"]);
+    expect(partial.code).toBe(0);
+    const summary = JSON.parse(partial.stdout);
+    expect(summary.servers.map((server: { id: string }) => server.id)).toEqual(["typed-fixture-server"]);
+    expect(summary.failures).toEqual([expect.stringMatching(/listing-server\.mjs rpc-error": tools\/list failed with JSON-RPC error -32603/)]);
+    expect(JSON.parse(await readFile(out, "utf8")).servers).toHaveLength(1);
+  });
+});
+
+describe("credentials", () => {
+  it("HTTP 401 without the bearer header is one line and exit 1", async () => {
+    const result = await failingExport("unauthorized", ["--endpoint", secured.url, "--id", "secured"]);
+    expect(result.code).toBe(1);
+    expect(result.errors[0]).toMatch(/^pmcp: server "secured": HTTP 401 Unauthorized/);
+  });
+
+  it("--header with ${TOKEN} authenticates, and the token never reaches the bundle", async () => {
+    const out = join(dir, "authorized.json");
+    const url = `${secured.url}?api_key=${TOKEN}&region=eu`;
+    const result = await runCli(
+      ["schema", "export", "--endpoint", url.replace("http://", `http://user:${TOKEN}@`), "--header", "Authorization: Bearer ${TOKEN}", "-o", out],
+      { env: { TOKEN } },
+    );
+    expect(result.stderr).not.toMatch(/pmcp:/);
+    expect(result.code).toBe(0);
+    const text = await readFile(out, "utf8");
+    expect(text).not.toContain(TOKEN);
+    expect(JSON.parse(text).servers[0].endpoint.url).toBe(`${secured.url}?region=eu`);
+    expect(secured.requests.some((request) => request.authorization === `Bearer ${TOKEN}`)).toBe(true);
+  });
+
+  it("a config file's headers and env take ${VAR} and are not recorded", async () => {
+    const config = join(dir, "secure.json");
+    await writeFile(config, JSON.stringify({
+      mcpServers: {
+        web: { type: "http", url: secured.url, headers: { Authorization: "Bearer ${TOKEN}" } },
+        local: { command: process.execPath, args: [join(FIXTURES, "typed-server.mjs")], env: { API_KEY: "${TOKEN}" } },
+      },
+    }));
+    const out = join(dir, "config-secure.json");
+    const result = await runCli(["schema", "export", "--config", config, "-o", out], { env: { TOKEN } });
+    expect(result.code).toBe(0);
+    const text = await readFile(out, "utf8");
+    expect(text).not.toContain(TOKEN);
+    expect(JSON.parse(text).servers.map((server: { id: string }) => server.id)).toEqual(["local", "web"]);
+  });
+
+  it("an unset variable is a usage error naming it", async () => {
+    const result = await runCli(["schema", "export", "--endpoint", secured.url, "--header", "Authorization: Bearer ${PMCP_UNSET_VAR}"], {
+      env: { PMCP_UNSET_VAR: undefined },
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--header Authorization: environment variable PMCP_UNSET_VAR is not set/);
+  });
+});

@@ -1,0 +1,32 @@
+import { execFile } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built `pmcp` binary as a user would, in its own process. */
+export function runCli(args: readonly string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CliResult> {
+  return new Promise((resolve) => {
+    execFile(
+      process.execPath,
+      [CLI, ...args],
+      { cwd: options.cwd ?? ROOT, env: { ...process.env, ...options.env }, timeout: 120_000 },
+      (error, stdout, stderr) => {
+        const code = error === null ? 0 : typeof error.code === "number" ? error.code : 1;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** A `--stdio` command line that runs one of the fixture scripts with node. */
+export function fixtureCommand(script: string, ...args: string[]): string {
+  return [process.execPath, `${FIXTURES}${script}`, ...args].map((word) => JSON.stringify(word)).join(" ");
+}

@@ -1,0 +1,69 @@
+import { describe, expect, it } from "vitest";
+import { redactUrl } from "../src/endpoints/redact.js";
+import { interpolate } from "../src/endpoints/interpolate.js";
+import { splitCommandLine } from "../src/endpoints/command-line.js";
+import { slugServerId } from "../src/bundle/server-id.js";
+import { findSchemaWarnings } from "../src/bundle/schema-warnings.js";
+
+describe("redactUrl", () => {
+  it.each([
+    ["https://user:pw@host/mcp?token=abc&region=eu#frag", "https://host/mcp?region=eu"],
+    ["http://127.0.0.1:3000/mcp?api_key=1&apiKey=2&access_token=3&sig=4&page=2", "http://127.0.0.1:3000/mcp?page=2"],
+    ["https://host/mcp", "https://host/mcp"],
+  ])("%s", (given, want) => expect(redactUrl(new URL(given))).toBe(want));
+});
+
+describe("interpolate", () => {
+  const env = { TOKEN: "t", EMPTY: "" };
+  it.each([
+    ["Bearer ${TOKEN}", "Bearer t"],
+    ["${env:TOKEN}", "t"],
+    ["${MISSING:-fallback}", "fallback"],
+    ["${EMPTY}", ""],
+    ["no vars $TOKEN", "no vars $TOKEN"],
+  ])("%s", (given, want) => expect(interpolate(given, "here", env)).toBe(want));
+  it("names an unset variable", () => expect(() => interpolate("${NOPE}", "--header X", env)).toThrow("--header X: environment variable NOPE is not set"));
+});
+
+describe("splitCommandLine", () => {
+  it("splits like a shell and records args before interpolation", () => {
+    process.env.PMCP_TEST_SECRET = "hidden";
+    expect(splitCommandLine(`node "my server.js" --token \${PMCP_TEST_SECRET} 'a b'`)).toEqual({
+      command: "node",
+      args: ["my server.js", "--token", "hidden", "a b"],
+      recorded: { command: "node", args: ["my server.js", "--token", "${PMCP_TEST_SECRET}", "a b"] },
+    });
+  });
+});
+
+describe("slugServerId (PMCP's rule)", () => {
+  it.each([
+    ["SQLite Explorer", "sqlite-explorer"],
+    ["mcp-servers/everything", "mcp-servers-everything"],
+    ["  Weird__Name!! v2 ", "weird-name-v2"],
+    ["???", "server"],
+  ])("%s", (given, want) => expect(slugServerId(given)).toBe(want));
+});
+
+describe("findSchemaWarnings", () => {
+  const server = (schema: unknown) => ({ id: "s", tools: [{ name: "t", inputSchema: schema as Record<string, unknown> }] });
+  it("resolves local pointers, anchors, nested $id resources and ignores data keywords", () => {
+    const schema = {
+      $defs: { A: { $anchor: "a", type: "string" }, "x/y": { type: "number" } },
+      properties: {
+        one: { $ref: "#/$defs/A" },
+        two: { $ref: "#a" },
+        three: { $ref: "#/$defs/x~1y" },
+        four: { $ref: "#/properties/one" },
+        enum: { $ref: "#" },
+        nested: { $id: "https://example.com/inner", $defs: { B: {} }, properties: { b: { $ref: "#/$defs/B" } } },
+      },
+      default: { $ref: "#/nowhere" },
+    };
+    expect(findSchemaWarnings(server(schema))).toEqual([]);
+  });
+  it("reports dangling pointers, missing anchors and remote refs", () => {
+    const warnings = findSchemaWarnings(server({ properties: { a: { $ref: "#/$defs/none" }, b: { $ref: "#missing" }, c: { $ref: "other.json#/x" } } }));
+    expect(warnings.map((warning) => warning.pointer)).toEqual(["/inputSchema/properties/a/$ref", "/inputSchema/properties/b/$ref", "/inputSchema/properties/c/$ref"]);
+  });
+});

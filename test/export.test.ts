@@ -36,6 +36,9 @@ describe("schema export over stdio, Streamable HTTP and SSE", () => {
     ]);
     expect(result.stderr).not.toMatch(/at .*\.js:\d+/);
     expect(result.code).toBe(0);
+    // Not a terminal: plain progress lines on stderr, the summary on stdout.
+    expect(result.stderr).toMatch(/^listing: connecting\nlisting: 5 tools\n/);
+    expect(result.stdout).toMatch(/^Wrote .*all\.json: 1 servers, 5 tools \(3 warnings\)\n$/);
     const bundle = await readJson(out);
     const server = bundle.servers[0];
     expect(server.id).toBe("listing");
@@ -152,5 +155,13 @@ describe("schema export over stdio, Streamable HTTP and SSE", () => {
     const fromFoundation = parseSchemaFile("f", await readFile(join(folder, "listing-fixture.json"), "utf8")).bundle;
     const direct = parseSchemaFile("b", await readFile(out, "utf8")).bundle;
     expect(fromFoundation).toEqual(direct);
+  });
+});
+
+describe("the example servers", () => {
+  it("schemas/mcp-bundle.json is what examples/mcp.json exports today (the --check drift gate)", async () => {
+    const result = await runCli(["schema", "export", "--config", "examples/mcp.json", "--check"], { env: { TMPDIR: dir } });
+    expect(result.stderr.split("\n").filter((line) => line.startsWith("pmcp:"))).toEqual([]);
+    expect(result.code).toBe(0);
   });
 });

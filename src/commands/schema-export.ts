@@ -16,7 +16,7 @@ import { findSchemaWarnings, formatWarning } from "../bundle/schema-warnings.js"
 import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
 import { ServerIdSchema, type Bundle, type BundleServer } from "../bundle/types.js";
 import { writeFilesAtomically, type FileToWrite } from "../fs/atomic-write.js";
-import { printJson, say, warn, type OutputOptions } from "../cli/output.js";
+import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
 
 export type ExportFormat = "bundle" | "pmcp-foundation";
 
@@ -77,8 +77,8 @@ export async function schemaExport(args: SchemaExportArgs): Promise<void> {
   await writeFilesAtomically(files);
   if (args.json) printJson({ ...summary, written: files.map((file) => file.path) });
   const tools = servers.reduce((sum, server) => sum + server.tools.length, 0);
-  const extra = [warnings.length ? `${warnings.length} warnings` : "", failures.length ? `${failures.length} servers skipped` : ""].filter(Boolean);
-  say(args, `Wrote ${target}: ${servers.length} servers, ${tools} tools${extra.length ? ` (${extra.join(", ")})` : ""}`);
+  const extra = [warnings.length ? count(warnings.length, "warning") : "", failures.length ? `${count(failures.length, "server")} skipped` : ""].filter(Boolean);
+  say(args, `Wrote ${target}: ${count(servers.length, "server")}, ${count(tools, "tool")}${extra.length ? ` (${extra.join(", ")})` : ""}`);
 }
 
 async function resolveSources(args: SchemaExportArgs): Promise<ServerSource[]> {
@@ -184,7 +184,7 @@ async function checkFiles(args: SchemaExportArgs, files: readonly FileToWrite[],
     return;
   }
   for (const line of changes) say(args, line);
-  throw new RuntimeFailure(`${stale.join(", ")} out of date (${changes.length} change${changes.length === 1 ? "" : "s"}); run pmcp schema export to update`);
+  throw new RuntimeFailure(`${stale.join(", ")} out of date (${count(changes.length, "change")}); run pmcp schema export to update`);
 }
 
 /** The servers of an existing file, or none when it cannot be read: it is then reported as changed. */

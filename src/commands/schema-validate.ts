@@ -1,6 +1,6 @@
 import { readSchemaFiles } from "../bundle/read.js";
 import { findSchemaWarnings, formatWarning } from "../bundle/schema-warnings.js";
-import { printJson, say, warn, type OutputOptions } from "../cli/output.js";
+import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
 
 export interface SchemaValidateArgs extends OutputOptions {
   files: string[];
@@ -14,5 +14,5 @@ export async function schemaValidate(args: SchemaValidateArgs): Promise<void> {
   for (const line of warnings) warn(args, line);
   if (args.json) printJson({ valid: true, files, servers: bundle.servers.length, tools, warnings });
   const formats = [...new Set(files.map((file) => file.format))].join(", ");
-  say(args, `valid (${formats}): ${bundle.servers.length} servers, ${tools} tools${warnings.length ? `, ${warnings.length} warnings` : ""}`);
+  say(args, `valid (${formats}): ${count(bundle.servers.length, "server")}, ${count(tools, "tool")}${warnings.length ? `, ${count(warnings.length, "warning")}` : ""}`);
 }

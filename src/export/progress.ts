@@ -27,19 +27,18 @@ export function plainProgress(sources: readonly ServerSource[], write = (line: s
 /** One live line per server on a terminal, drawn by listr2 (loaded only when needed). */
 export async function liveProgress(sources: readonly ServerSource[]): Promise<ProgressView> {
   const { Listr, ListrLogger, ProcessOutput } = await import("listr2");
-  const settle = sources.map(() => {
-    let resolve!: () => void;
-    let reject!: (error: Error) => void;
-    const promise = new Promise<void>((res, rej) => ((resolve = res), (reject = rej)));
-    return { promise, resolve, reject };
-  });
-  const titles: ((title: string) => void)[] = [];
+  const labels = sources.map((source) => source.label);
+  // Updates can arrive before listr2 has started a task; the task picks up the latest title when it does.
+  const titles = labels.map((label) => `${label}: waiting`);
+  const tasks: ({ title: string } | undefined)[] = [];
+  const settled = sources.map(deferred);
   const list = new Listr(
     sources.map((source, index) => ({
       title: `${source.label}: waiting`,
       task: async (_ctx: unknown, task: { title: string }) => {
-        titles[index] = (title) => (task.title = title);
-        await settle[index]!.promise;
+        tasks[index] = task;
+        task.title = titles[index]!;
+        await settled[index]!.promise;
       },
     })),
     {
@@ -55,20 +54,34 @@ export async function liveProgress(sources: readonly ServerSource[]): Promise<Pr
     () => {},
     () => {},
   );
+  const setTitle = (index: number, title: string) => {
+    titles[index] = title;
+    const task = tasks[index];
+    if (task !== undefined) task.title = title;
+  };
   return {
     update(index, progress) {
-      const label = sources[index]?.label ?? String(index);
-      const title = titles[index] ?? (() => {});
-      if (progress.state === "connecting") title(`${label}: connecting`);
-      else if (progress.state === "listing") title(`${label}: listing tools (${progress.transport})`);
+      const label = labels[index] ?? String(index);
+      if (progress.state === "connecting") setTitle(index, `${label}: connecting`);
+      else if (progress.state === "listing") setTitle(index, `${label}: listing tools (${progress.transport})`);
       else if (progress.state === "done") {
-        title(`${label}: ${progress.tools} tools`);
-        settle[index]?.resolve();
-      } else if (progress.state === "failed") {
-        title(`${label}: failed`);
-        settle[index]?.reject(new Error(progress.message));
+        setTitle(index, `${label}: ${progress.tools} tools`);
+        settled[index]?.resolve();
+      } else {
+        settled[index]?.reject(new Error(`${label}: ${progress.message}`));
       }
     },
     finish: () => running,
   };
+}
+
+/** Promise.withResolvers, which Node 20 lacks. */
+function deferred(): { promise: Promise<void>; resolve: () => void; reject: (error: Error) => void } {
+  let resolve!: () => void;
+  let reject!: (error: Error) => void;
+  const promise = new Promise<void>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
 }

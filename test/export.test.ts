@@ -38,7 +38,7 @@ describe("schema export over stdio, Streamable HTTP and SSE", () => {
     expect(result.code).toBe(0);
     // Not a terminal: plain progress lines on stderr, the summary on stdout.
     expect(result.stderr).toMatch(/^listing: connecting\nlisting: 5 tools\n/);
-    expect(result.stdout).toMatch(/^Wrote .*all\.json: 1 servers, 5 tools \(3 warnings\)\n$/);
+    expect(result.stdout).toMatch(/^Wrote .*all\.json: 1 server, 5 tools \(3 warnings\)\n$/);
     const bundle = await readJson(out);
     const server = bundle.servers[0];
     expect(server.id).toBe("listing");

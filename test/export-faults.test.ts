@@ -35,6 +35,7 @@ describe("a failing server gives one clear line naming it, exit 1, and leaves th
     ["garbage", /server "broken": server wrote something other than JSON-RPC to stdout/],
     ["rpc-error", /server "broken": tools\/list failed with JSON-RPC error -32603: tool registry unavailable$/],
     ["cursor-loop", /server "broken": tools\/list repeated cursor "again" \(cursor loop\)/],
+    ["endless", /server "broken": tools\/list did not end after 1000 pages/],
   ])("%s", async (mode, expected) => {
     const result = await failingExport(mode, ["--stdio", fixtureCommand("listing-server.mjs", mode), "--id", "broken"]);
     expect(result.code).toBe(1);
@@ -71,6 +72,12 @@ describe("a failing server gives one clear line naming it, exit 1, and leaves th
     expect(summary.failures).toEqual([expect.stringMatching(/listing-server\.mjs rpc-error": tools\/list failed with JSON-RPC error -32603/)]);
     expect(JSON.parse(await readFile(out, "utf8")).servers).toHaveLength(1);
   });
+});
+
+it("two servers with the same id is a usage error, even when the id comes from serverInfo.name", async () => {
+  const result = await failingExport("same-id", ["--stdio", fixtureCommand("listing-server.mjs"), "--stdio", fixtureCommand("listing-server.mjs", "ok")]);
+  expect(result.code).toBe(2);
+  expect(result.errors[0]).toMatch(/two servers have the id "listing-fixture" .*name them with --id or a --config file/);
 });
 
 describe("credentials", () => {

@@ -88,11 +88,17 @@ describe("schema export over stdio, Streamable HTTP and SSE", () => {
       mcpServers: {
         listing: { command: process.execPath, args: [join(ROOT, "test/fixtures/listing-server.mjs")] },
         typed: { url: streamable.url },
+        legacy: { type: "sse", url: sse.url },
       },
     }));
     const out = join(dir, "det.json");
-    expect((await runCli(["schema", "export", "--config", config, "-o", out])).code).toBe(0);
+    expect((await runCli(["schema", "export", "--config", config, "-o", out, "--concurrency", "1"])).code).toBe(0);
     const first = await readFile(out, "utf8");
+    expect(JSON.parse(first).servers.map((server: { id: string; endpoint: { transport: string } }) => [server.id, server.endpoint.transport])).toEqual([
+      ["legacy", "sse"],
+      ["listing", "stdio"],
+      ["typed", "streamable-http"],
+    ]);
     expect(first.endsWith("}\n")).toBe(true);
     expect(first).toContain('\n  "servers": [\n');
     expect((await runCli(["schema", "export", "--config", config, "-o", out])).code).toBe(0);

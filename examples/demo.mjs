@@ -1,27 +1,46 @@
-// npm run demo: export the example servers of examples/mcp.json into schemas/mcp-bundle.json
-// with the built CLI, then show what the bundle holds.
+// npm run demo: the whole job on the example servers of examples/mcp.json:
+// export their schemas, generate typed clients, then start a domain server that composes
+// them through those clients and call its tool.
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
-const bundlePath = "schemas/mcp-bundle.json";
+const cli = join(root, "dist/cli.js");
+// The memory server keeps its graph in a file; the demo starts from an empty one each run.
+const env = { ...process.env, TMPDIR: mkdtempSync(join(tmpdir(), "pmcp-demo-")) };
 
-console.log("$ pmcp schema export --config examples/mcp.json");
-try {
-  execFileSync(process.execPath, [cli, "schema", "export", "--config", "examples/mcp.json", "-o", bundlePath], { cwd: root, stdio: "inherit" });
-} catch {
-  process.exit(1);
-}
-
-const bundle = JSON.parse(readFileSync(new URL(`../${bundlePath}`, import.meta.url), "utf8"));
-console.log(`\n${bundlePath}:`);
-for (const server of bundle.servers) {
-  console.log(`  ${server.id} (${server.serverInfo.name} ${server.serverInfo.version}, ${server.protocolVersion})`);
-  for (const tool of server.tools) {
-    const typeName = tool.annotations?.["pmcp:outputTypeName"];
-    const output = tool.outputSchema ? `output schema${typeName ? ` → ${typeName}` : ""}` : "no output schema";
-    console.log(`    ${tool.name.padEnd(20)} ${output}`);
+function pmcp(...args) {
+  console.log(`\n$ pmcp ${args.join(" ")}`);
+  try {
+    execFileSync(process.execPath, [cli, ...args], { cwd: root, stdio: "inherit", env });
+  } catch {
+    process.exit(1);
   }
 }
+
+pmcp("schema", "export", "--config", "examples/mcp.json");
+pmcp("generate");
+
+console.log("\n$ start examples/domain/server.ts and call plan_restock({ threshold: 50 })");
+const client = new Client({ name: "demo", version: "1.0.0" });
+await client.connect(
+  new StdioClientTransport({
+    command: process.execPath,
+    args: ["--import", "jiti/register", join(root, "examples/domain/server.ts")],
+    cwd: root,
+    env,
+    stderr: "inherit",
+  }),
+);
+const result = await client.callTool({ name: "plan_restock", arguments: { threshold: 50 } });
+await client.close();
+if (result.isError) {
+  console.error(`plan_restock failed: ${JSON.stringify(result.content)}`);
+  process.exit(1);
+}
+console.log(JSON.stringify(result.structuredContent, null, 2));

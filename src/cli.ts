@@ -73,6 +73,36 @@ const cli = yargs(hideBin(process.argv))
       )
       .demandCommand(1, "name a schema command: export or validate"),
   )
+  .command(
+    "generate",
+    "Generate typed composition clients from a schema bundle",
+    (command) =>
+      command
+        .option("schema", { type: "string", array: true, default: [], describe: "Bundle or PMCP schema files or folders (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
+        .option("output", { alias: "o", type: "string", describe: "Folder for the generated clients (default: pmcp.config output, else generated/)" })
+        .option("check", { type: "boolean", default: false, describe: "Exit 1 and list stale files when the output on disk differs; write nothing" })
+        .option("templates", { type: "string", describe: "Folder of templates (server.ts.hbs, index.ts.hbs) overriding the built-in ones" })
+        .option("runtime-import", { type: "string", describe: "Module generated files import the runtime from (default: pmcp-codegen/runtime)" })
+        .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" })
+        .example("$0 generate", "Generate generated/ from schemas/mcp-bundle.json")
+        .example("$0 generate --schema schemas/ -o src/clients --check", "Fail CI when the clients are stale"),
+    async (argv) => {
+      const { generate } = await import("./commands/generate.js");
+      await generate(
+        {
+          schema: argv.schema,
+          output: argv.output,
+          check: argv.check,
+          templates: argv.templates,
+          runtimeImport: argv["runtime-import"],
+          strictObjects: argv["strict-objects"],
+          quiet: argv.quiet,
+          json: argv.json,
+        },
+        version,
+      );
+    },
+  )
   .demandCommand(1, "name a command")
   .strict()
   .version(version)

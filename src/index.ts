@@ -10,3 +10,7 @@ export { exportServers } from "./export/export-servers.js";
 export type { ExportOptions, ServerOutcome, ServerProgress } from "./export/export-servers.js";
 export type { ServerSource } from "./endpoints/source.js";
 export { readConfigFile } from "./endpoints/config-file.js";
+export { defineConfig } from "./config/pmcp-config.js";
+export type { PmcpConfig } from "./config/pmcp-config.js";
+export { renderClients } from "./codegen/render.js";
+export type { RenderOptions, RenderResult, RenderedFile } from "./codegen/render.js";

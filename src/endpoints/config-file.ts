@@ -16,21 +16,27 @@ const StdioEntry = z.object({
   cwd: z.string().optional(),
 });
 
+const HttpKind = z.enum(["http", "streamable-http", "streamableHttp", "sse"]);
 const HttpEntry = z.object({
-  type: z.enum(["http", "streamable-http", "streamableHttp", "sse"]).optional(),
+  type: HttpKind.optional(),
+  /** pmcp's own spelling of `type`, as in `new CompositionClient({ servers })`. */
+  transport: HttpKind.optional(),
   url: z.string().min(1),
   headers: StringMap.optional(),
 });
 
-const Entry = z.union([StdioEntry, HttpEntry], {
+/** One `mcpServers` entry: a stdio command or an HTTP endpoint. */
+export const ServerEntrySchema = z.union([StdioEntry, HttpEntry], {
   error: () => "expected {command, args?, env?, cwd?} or {url, type?, headers?}",
 });
+export type ServerEntry = z.input<typeof ServerEntrySchema>;
+const Entries = z.record(z.string(), ServerEntrySchema);
 
 /** Claude Desktop / Claude Code / Cursor use `mcpServers`; VS Code uses `servers`. */
-const McpServersFile = z.object({ mcpServers: z.record(z.string(), Entry) });
-const VsCodeFile = z.object({ servers: z.record(z.string(), Entry) });
+const McpServersFile = z.object({ mcpServers: Entries });
+const VsCodeFile = z.object({ servers: Entries });
 
-type ConfigEntry = z.infer<typeof Entry>;
+type ConfigEntry = z.infer<typeof ServerEntrySchema>;
 
 /**
  * Reads an `mcpServers` config file into sources. Relative `cwd` values resolve against
@@ -54,11 +60,7 @@ export async function readConfigFile(path: string, only: readonly string[] = [])
     throw new UsageError(`config file ${path}: expected an object with "mcpServers" (or VS Code's "servers")`);
   }
   const parsed = ("mcpServers" in json ? McpServersFile : VsCodeFile).safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-    throw new UsageError(`config file ${path}${at}: ${issue?.message ?? "invalid"}`);
-  }
+  if (!parsed.success) throw issueError(`config file ${path}`, parsed.error);
   const entries = "mcpServers" in parsed.data ? parsed.data.mcpServers : parsed.data.servers;
 
   const unknown = only.filter((id) => !(id in entries));
@@ -69,6 +71,22 @@ export async function readConfigFile(path: string, only: readonly string[] = [])
   return Object.entries(entries)
     .filter(([id]) => only.length === 0 || only.includes(id))
     .map(([id, entry]) => toSource(id, entry, `${path} server "${id}"`, baseDir));
+}
+
+/**
+ * Validates a map of `mcpServers` entries given in code or in `pmcp.config` and turns it
+ * into sources; relative `cwd` values resolve against `baseDir`.
+ */
+export function sourcesFromEntries(entries: unknown, where: string, baseDir: string): ServerSource[] {
+  const parsed = Entries.safeParse(entries);
+  if (!parsed.success) throw issueError(where, parsed.error);
+  return Object.entries(parsed.data).map(([id, entry]) => toSource(id, entry, `${where} server "${id}"`, baseDir));
+}
+
+function issueError(where: string, error: z.ZodError): UsageError {
+  const issue = error.issues[0];
+  const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
+  return new UsageError(`${where}${at}: ${issue?.message ?? "invalid"}`);
 }
 
 function toSource(id: string, entry: ConfigEntry, where: string, baseDir: string): ServerSource {
@@ -93,12 +111,14 @@ function toSource(id: string, entry: ConfigEntry, where: string, baseDir: string
     id,
     label: id,
     ...httpTarget(parseUrl(interpolate(entry.url, `${where} url`), where), interpolateRecord(entry.headers, `${where} header`)),
-    transport: transportOf(entry.type),
+    transport: transportOf(entry.transport ?? entry.type),
   };
 }
 
-function transportOf(type: z.infer<typeof HttpEntry>["type"]): HttpTransportChoice {
-  return type === "sse" ? "sse" : "auto";
+/** `sse` forces the legacy transport and `streamable-http` the new one; otherwise try new, then legacy. */
+function transportOf(kind: z.infer<typeof HttpKind> | undefined): HttpTransportChoice {
+  if (kind === "sse") return "sse";
+  return kind === "streamable-http" ? "streamable-http" : "auto";
 }
 
 /**

@@ -1,0 +1,120 @@
+import { literal, valueKey } from "./code.js";
+import { emitType, RUNTIME } from "./emit-type.js";
+import type { IRNode, JsonValue, NumberNode, ObjectNode, StringNode, TupleNode } from "./ir.js";
+
+export interface ParserOptions {
+  /** Reject keys that `additionalProperties: false` forbids; by default they are kept (lenient). */
+  strictObjects: boolean;
+}
+
+/**
+ * IR → Zod 4 expression, one small function per node kind. Checks whose JSON Schema
+ * meaning differs from zod's built-ins (string length in code points, `multipleOf`,
+ * `integer` beyond 2^53, formats) use the runtime's helpers, which follow Ajv exactly.
+ */
+export function emitParser(node: IRNode, options: ParserOptions, indent = ""): string {
+  switch (node.kind) {
+    case "unknown":
+      return `${RUNTIME}.JsonValueSchema`;
+    case "never":
+      return "z.never()";
+    case "null":
+      return "z.null()";
+    case "boolean":
+      return "z.boolean()";
+    case "string":
+      return stringParser(node);
+    case "number":
+      return numberParser(node);
+    case "literals":
+      return literalsParser(node.values);
+    case "array":
+      return withArrayChecks(`z.array(${emitParser(node.items, options, indent)})`, node, true);
+    case "tuple":
+      return tupleParser(node, options, indent);
+    case "object":
+      return objectParser(node, options, indent);
+    case "union": {
+      const members = node.members.map((member) => emitParser(member, options, indent));
+      return node.exactlyOne ? `${RUNTIME}.oneOf([${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
+    }
+    case "intersection":
+      return node.members.map((member) => emitParser(member, options, indent)).reduce((left, right) => `z.intersection(${left}, ${right})`);
+    case "ref":
+      return `${node.name}Schema`;
+  }
+}
+
+function stringParser(node: StringNode): string {
+  let code = "z.string()";
+  if (node.minLength !== undefined) code += `.refine(${RUNTIME}.minCodePoints(${node.minLength}), ${literal(`at least ${node.minLength} characters`)})`;
+  if (node.maxLength !== undefined) code += `.refine(${RUNTIME}.maxCodePoints(${node.maxLength}), ${literal(`at most ${node.maxLength} characters`)})`;
+  if (node.pattern !== undefined) code += `.regex(new RegExp(${literal(node.pattern)}, "u"))`;
+  if (node.format !== undefined) code += `.refine(${RUNTIME}.format(${literal(node.format)}), ${literal(`expected format ${node.format}`)})`;
+  return code;
+}
+
+function numberParser(node: NumberNode): string {
+  let code = "z.number()";
+  if (node.integer) code += `.refine(Number.isInteger, "expected an integer")`;
+  if (node.minimum !== undefined) code += `.gte(${literal(node.minimum)})`;
+  if (node.maximum !== undefined) code += `.lte(${literal(node.maximum)})`;
+  if (node.exclusiveMinimum !== undefined) code += `.gt(${literal(node.exclusiveMinimum)})`;
+  if (node.exclusiveMaximum !== undefined) code += `.lt(${literal(node.exclusiveMaximum)})`;
+  if (node.multipleOf !== undefined) code += `.refine(${RUNTIME}.multipleOf(${literal(node.multipleOf)}), ${literal(`expected a multiple of ${node.multipleOf}`)})`;
+  if (node.format !== undefined) code += `.refine(${RUNTIME}.format(${literal(node.format)}), ${literal(`expected format ${node.format}`)})`;
+  return code;
+}
+
+function literalsParser(values: JsonValue[]): string {
+  if (values.every((value) => value === null || typeof value !== "object")) {
+    return values.length === 1 ? `z.literal(${literal(values[0])})` : `z.literal([${values.map(literal).join(", ")}])`;
+  }
+  // Objects and arrays compare by JSON equality, as Ajv's `const` and `enum` do.
+  return `z.custom<${emitType({ kind: "literals", values })}>(${RUNTIME}.isOneOfValues(${literal(values)}))`;
+}
+
+function withArrayChecks(code: string, node: { minItems?: number; maxItems?: number; uniqueItems?: boolean }, native: boolean): string {
+  let result = code;
+  if (native && node.minItems !== undefined) result += `.min(${node.minItems})`;
+  if (native && node.maxItems !== undefined) result += `.max(${node.maxItems})`;
+  if (!native && node.minItems !== undefined) result += `.refine((items) => items.length >= ${node.minItems}, "at least ${node.minItems} items")`;
+  if (!native && node.maxItems !== undefined) result += `.refine((items) => items.length <= ${node.maxItems}, "at most ${node.maxItems} items")`;
+  if (node.uniqueItems) result += `.refine(${RUNTIME}.uniqueItems, "items must be unique")`;
+  return result;
+}
+
+function tupleParser(node: TupleNode, options: ParserOptions, indent: string): string {
+  const items = node.items.map((item, index) => {
+    const parser = emitParser(item, options, indent);
+    return index < node.required ? parser : `${parser}.optional()`;
+  });
+  const rest = node.rest === null ? "" : `, ${emitParser(node.rest, options, indent)}`;
+  return withArrayChecks(`z.tuple([${items.join(", ")}]${rest})`, node, false);
+}
+
+function objectParser(node: ObjectNode, options: ParserOptions, indent: string): string {
+  const inner = `${indent}  `;
+  const entries = node.properties.map((property) => {
+    const parser = emitParser(property.node, options, inner);
+    return `${inner}${valueKey(property.name)}: ${property.required ? parser : `${parser}.exactOptional()`},\n`;
+  });
+  const shape = entries.length === 0 ? "{}" : `{\n${entries.join("")}${indent}}`;
+  let code: string;
+  if (node.additional === false) code = `${options.strictObjects ? "z.strictObject" : "z.looseObject"}(${shape})`;
+  else if (node.additional === true) code = `z.looseObject(${shape})`;
+  else {
+    const values = emitParser(node.additional, options, indent);
+    if (node.properties.length === 0) code = `z.record(z.string(), ${values})`;
+    else {
+      // Declared keys keep their own schemas; every other key must match `additionalProperties`.
+      const keys = literal(node.properties.map((property) => property.name));
+      const all = [values, ...node.properties.map((property) => emitParser(property.node, options, inner))];
+      code = `z.intersection(z.looseObject(${shape}), z.record(z.string(), z.union([${all.join(", ")}]))).refine(${RUNTIME}.otherKeysMatch(${keys}, ${values}), "a key not declared in properties has an invalid value")`;
+    }
+  }
+  if (node.minProperties !== undefined || node.maxProperties !== undefined) {
+    code += `.refine(${RUNTIME}.propertyCount(${node.minProperties ?? 0}, ${node.maxProperties ?? "Infinity"}), "wrong number of properties")`;
+  }
+  return code;
+}

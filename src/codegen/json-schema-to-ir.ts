@@ -1,0 +1,386 @@
+import type { IRNode, JsonValue, NamedDefinition, ObjectNode, PropertyNode, StringNode, NumberNode } from "./ir.js";
+import { pascalCase, type NameScope } from "./naming.js";
+
+/**
+ * JSON Schema (draft-07, 2019-09, 2020-12, with OpenAPI's `nullable`) to the IR.
+ * Local `$ref`s become named definitions, hoisted once per module (recursion is a
+ * reference to a name). Whatever the IR cannot express exactly becomes `unknown` for
+ * that sub-part, with a warning naming the JSON pointer: never a narrower type.
+ */
+
+export interface IRWarning {
+  tool: string;
+  pointer: string;
+  message: string;
+}
+
+/** Keywords that only annotate: they never change which instances are valid. */
+const ANNOTATIONS = new Set([
+  "$schema", "$id", "$anchor", "$dynamicAnchor", "$comment", "$defs", "definitions", "$vocabulary", "title",
+  "description", "default", "examples", "example", "readOnly", "writeOnly", "deprecated", "contentMediaType",
+  "contentEncoding", "contentSchema", "discriminator", "xml", "externalDocs", "markdownDescription",
+  "enumDescriptions", "errorMessage", "id",
+]);
+
+/** Keywords with validation meaning the IR has no exact form for. */
+const UNSUPPORTED = new Set([
+  "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "propertyNames",
+  "patternProperties", "contains", "minContains", "maxContains", "unevaluatedProperties", "unevaluatedItems",
+  "$dynamicRef", "$recursiveRef", "$recursiveAnchor",
+]);
+
+const STRING_KEYS = ["minLength", "maxLength", "pattern", "format"];
+const NUMBER_KEYS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
+const ARRAY_KEYS = ["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems"];
+const OBJECT_KEYS = ["properties", "required", "additionalProperties", "minProperties", "maxProperties"];
+const HANDLED = new Set([
+  "type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "nullable",
+  ...STRING_KEYS, ...NUMBER_KEYS, ...ARRAY_KEYS, ...OBJECT_KEYS,
+]);
+
+const JSON_TYPES = ["string", "number", "integer", "boolean", "null", "array", "object"] as const;
+type JsonType = (typeof JSON_TYPES)[number];
+
+/** Deeper than this is treated as hostile: the sub-part becomes `unknown`. */
+const MAX_DEPTH = 64;
+
+type Schema = Record<string, unknown>;
+
+/**
+ * Builds IR for every schema of one module (one server), sharing its definitions.
+ * `scope` hands out the module's type names, so definitions never collide with tool types.
+ */
+export class IRBuilder {
+  readonly definitions: NamedDefinition[] = [];
+  readonly warnings: IRWarning[] = [];
+  private readonly defined = new Map<object, string>();
+  private tool = "";
+  private root: unknown;
+  private modern = true;
+
+  constructor(private readonly scope: NameScope) {}
+
+  /** The IR of one schema of `tool`; `pointer` locates it in the tool object, for warnings. */
+  build(schema: unknown, tool: string, pointer: string): IRNode {
+    this.tool = tool;
+    this.root = schema;
+    this.modern = isModernDialect(schema);
+    return this.node(schema, pointer, schema, 0);
+  }
+
+  private warn(pointer: string, message: string): void {
+    this.warnings.push({ tool: this.tool, pointer, message });
+  }
+
+  private node(schema: unknown, pointer: string, resource: unknown, depth: number): IRNode {
+    if (schema === true) return { kind: "unknown" };
+    if (schema === false) return { kind: "never" };
+    if (!isObject(schema)) {
+      this.warn(pointer, "not a JSON Schema (expected an object or a boolean)");
+      return { kind: "unknown" };
+    }
+    if (depth > MAX_DEPTH) {
+      this.warn(pointer, `nested deeper than ${MAX_DEPTH} levels`);
+      return { kind: "unknown" };
+    }
+    // A nested `$id` starts a new schema resource: its `#...` refs resolve against it.
+    const base = schema !== this.root && typeof schema.$id === "string" && !schema.$id.startsWith("#") ? schema : resource;
+    for (const key of Object.keys(schema)) {
+      if (UNSUPPORTED.has(key)) {
+        this.warn(`${pointer}/${escape(key)}`, `"${key}" cannot be expressed exactly; this part is typed as unknown`);
+        return { kind: "unknown" };
+      }
+      if (!HANDLED.has(key) && !ANNOTATIONS.has(key) && !key.startsWith("x-")) {
+        this.warn(`${pointer}/${escape(key)}`, `unknown keyword "${key}"; this part is typed as unknown`);
+        return { kind: "unknown" };
+      }
+    }
+
+    const parts: IRNode[] = [];
+    if (typeof schema.$ref === "string") {
+      parts.push(this.ref(schema.$ref, `${pointer}/$ref`, base, depth));
+      // Before 2019-09, keywords beside `$ref` are ignored.
+      if (!this.modern) return parts[0]!;
+    }
+    const typed = this.typed(schema, pointer, base, depth);
+    if (typed !== undefined) parts.push(typed);
+    for (const keyword of ["anyOf", "oneOf"] as const) {
+      const list = schema[keyword];
+      if (list === undefined) continue;
+      if (!Array.isArray(list) || list.length === 0) {
+        this.warn(`${pointer}/${keyword}`, `"${keyword}" must be a non-empty array; this part is typed as unknown`);
+        return { kind: "unknown" };
+      }
+      const members = list.map((member, index) => this.node(member, `${pointer}/${keyword}/${index}`, base, depth + 1));
+      parts.push(members.length === 1 ? members[0]! : { kind: "union", members, exactlyOne: keyword === "oneOf" });
+    }
+    if (schema.allOf !== undefined) {
+      if (!Array.isArray(schema.allOf) || schema.allOf.length === 0) {
+        this.warn(`${pointer}/allOf`, `"allOf" must be a non-empty array; this part is typed as unknown`);
+        return { kind: "unknown" };
+      }
+      schema.allOf.forEach((member, index) => parts.push(this.node(member, `${pointer}/allOf/${index}`, base, depth + 1)));
+    }
+    let result = intersect(parts);
+    if (schema.nullable === true && !admitsNull(result)) result = { kind: "union", members: [result, { kind: "null" }], exactlyOne: false };
+    return result;
+  }
+
+  /** `type`, `enum`, `const` and the per-type keywords; undefined when the schema says nothing of them. */
+  private typed(schema: Schema, pointer: string, base: unknown, depth: number): IRNode | undefined {
+    const types = this.types(schema, pointer);
+    if (types === null) return { kind: "unknown" };
+    if ("const" in schema) return filterLiterals([schema.const as JsonValue], types);
+    if ("enum" in schema) {
+      if (!Array.isArray(schema.enum)) {
+        this.warn(`${pointer}/enum`, `"enum" must be an array; this part is typed as unknown`);
+        return { kind: "unknown" };
+      }
+      return filterLiterals(schema.enum as JsonValue[], types);
+    }
+    const keywords = Object.keys(schema);
+    const mentions = (keys: string[]) => keys.some((key) => keywords.includes(key));
+    // Without `type`, each keyword constrains only instances of its own type; others pass.
+    const wanted: JsonType[] | undefined =
+      types ?? (mentions([...STRING_KEYS, ...NUMBER_KEYS, ...ARRAY_KEYS, ...OBJECT_KEYS]) ? ["string", "number", "boolean", "null", "array", "object"] : undefined);
+    if (wanted === undefined) return undefined;
+    const members = wanted
+      .filter((type) => !(type === "integer" && wanted.includes("number")))
+      .map((type) => this.ofType(type, schema, pointer, base, depth));
+    return members.length === 1 ? members[0] : { kind: "union", members, exactlyOne: false };
+  }
+
+  /** The schema's `type` as a list; undefined when absent; null (after a warning) when malformed. */
+  private types(schema: Schema, pointer: string): JsonType[] | undefined | null {
+    if (schema.type === undefined) return undefined;
+    const list = Array.isArray(schema.type) ? schema.type : [schema.type];
+    const unknown = list.filter((type) => !JSON_TYPES.includes(type as JsonType));
+    if (unknown.length > 0 || list.length === 0) {
+      this.warn(`${pointer}/type`, `unknown type ${JSON.stringify(unknown[0] ?? list)}; this part is typed as unknown`);
+      return null;
+    }
+    return [...new Set(list as JsonType[])];
+  }
+
+  private ofType(type: JsonType, schema: Schema, pointer: string, base: unknown, depth: number): IRNode {
+    switch (type) {
+      case "null":
+        return { kind: "null" };
+      case "boolean":
+        return { kind: "boolean" };
+      case "string":
+        return this.string(schema, pointer);
+      case "number":
+      case "integer":
+        return number(schema, type === "integer");
+      case "array":
+        return this.array(schema, pointer, base, depth);
+      case "object":
+        return this.object(schema, pointer, base, depth);
+    }
+  }
+
+  private string(schema: Schema, pointer: string): StringNode {
+    const node: StringNode = { kind: "string" };
+    if (isCount(schema.minLength)) node.minLength = schema.minLength;
+    if (isCount(schema.maxLength)) node.maxLength = schema.maxLength;
+    if (typeof schema.format === "string") node.format = schema.format;
+    if (typeof schema.pattern === "string") {
+      try {
+        new RegExp(schema.pattern, "u");
+        node.pattern = schema.pattern;
+      } catch {
+        this.warn(`${pointer}/pattern`, "pattern is not a valid ECMA-262 (unicode) regular expression; not checked");
+      }
+    }
+    return node;
+  }
+
+  private array(schema: Schema, pointer: string, base: unknown, depth: number): IRNode {
+    const bounds = {
+      ...(isCount(schema.minItems) ? { minItems: schema.minItems } : {}),
+      ...(isCount(schema.maxItems) ? { maxItems: schema.maxItems } : {}),
+      ...(schema.uniqueItems === true ? { uniqueItems: true } : {}),
+    };
+    // 2020-12 `prefixItems` + `items`, or draft-07 `items: [...]` + `additionalItems`.
+    const prefixKey = Array.isArray(schema.prefixItems) ? "prefixItems" : Array.isArray(schema.items) ? "items" : undefined;
+    if (prefixKey !== undefined) {
+      const restKey = prefixKey === "prefixItems" ? "items" : "additionalItems";
+      const prefix = (schema[prefixKey] as unknown[]).slice(0, bounds.maxItems ?? Infinity);
+      const items = prefix.map((item, index) => this.node(item, `${pointer}/${prefixKey}/${index}`, base, depth + 1));
+      const restSchema = schema[restKey];
+      const rest = restSchema === undefined ? { kind: "unknown" as const } : this.node(restSchema, `${pointer}/${restKey}`, base, depth + 1);
+      return {
+        kind: "tuple",
+        items,
+        required: Math.min(bounds.minItems ?? 0, items.length),
+        rest: rest.kind === "never" || (bounds.maxItems !== undefined && bounds.maxItems <= items.length) ? null : rest,
+        ...bounds,
+      };
+    }
+    const items = schema.items === undefined ? { kind: "unknown" as const } : this.node(schema.items, `${pointer}/items`, base, depth + 1);
+    return { kind: "array", items, ...bounds };
+  }
+
+  private object(schema: Schema, pointer: string, base: unknown, depth: number): ObjectNode {
+    const declared = isObject(schema.properties) ? schema.properties : {};
+    const required = new Set(Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === "string") : []);
+    const properties: PropertyNode[] = Object.entries(declared).map(([name, value]) => ({
+      name,
+      node: this.node(value, `${pointer}/properties/${escape(name)}`, base, depth + 1),
+      required: required.has(name),
+      ...(isObject(value) && typeof value.description === "string" ? { description: value.description } : {}),
+    }));
+    // A required key without a declared schema must be present with any value.
+    for (const name of required) {
+      if (!Object.hasOwn(declared, name)) properties.push({ name, node: { kind: "unknown" }, required: true });
+    }
+    const extra = schema.additionalProperties;
+    let additional: IRNode | boolean = true;
+    if (extra === false) additional = false;
+    else if (extra !== undefined && extra !== true) {
+      const node = this.node(extra, `${pointer}/additionalProperties`, base, depth + 1);
+      additional = node.kind === "unknown" ? true : node;
+    }
+    return {
+      kind: "object",
+      properties,
+      additional,
+      ...(isCount(schema.minProperties) ? { minProperties: schema.minProperties } : {}),
+      ...(isCount(schema.maxProperties) ? { maxProperties: schema.maxProperties } : {}),
+    };
+  }
+
+  /** A local `$ref` as a reference to a hoisted definition; anything else is unknown with a warning. */
+  private ref(ref: string, pointer: string, resource: unknown, depth: number): IRNode {
+    if (!ref.startsWith("#")) {
+      this.warn(pointer, `$ref ${JSON.stringify(ref)} points outside the schema and is not fetched; typed as unknown`);
+      return { kind: "unknown" };
+    }
+    let fragment: string;
+    try {
+      fragment = decodeURIComponent(ref.slice(1));
+    } catch {
+      this.warn(pointer, `malformed $ref ${JSON.stringify(ref)}; typed as unknown`);
+      return { kind: "unknown" };
+    }
+    const target = fragment === "" || fragment.startsWith("/") ? resolvePointer(resource, fragment) : findAnchor(resource, fragment);
+    if (target === undefined) {
+      this.warn(pointer, `dangling $ref ${JSON.stringify(ref)}; typed as unknown`);
+      return { kind: "unknown" };
+    }
+    if (typeof target === "boolean") return target ? { kind: "unknown" } : { kind: "never" };
+    const existing = this.defined.get(target);
+    if (existing !== undefined) return { kind: "ref", name: existing };
+
+    const last = fragment.split("/").pop() ?? "";
+    const suggested = typeof target.title === "string" && target.title.trim() !== "" ? target.title : last.replace(/~1/g, "/").replace(/~0/g, "~");
+    const { name } = this.scope.claim(pascalCase(suggested, "Definition"), ["Schema"]);
+    this.defined.set(target, name);
+    const definition: NamedDefinition = { name, node: { kind: "unknown" } };
+    this.definitions.push(definition);
+    definition.node = this.node(target, `${pointer.replace(/\/\$ref$/, "")}→${ref}`, resource, depth + 1);
+    if (typeof target.description === "string") definition.description = target.description;
+    return { kind: "ref", name };
+  }
+}
+
+function number(schema: Schema, integer: boolean): NumberNode {
+  const node: NumberNode = { kind: "number", integer };
+  if (typeof schema.minimum === "number") {
+    // draft-04: a boolean `exclusiveMinimum` turns `minimum` exclusive.
+    if (schema.exclusiveMinimum === true) node.exclusiveMinimum = schema.minimum;
+    else node.minimum = schema.minimum;
+  }
+  if (typeof schema.maximum === "number") {
+    if (schema.exclusiveMaximum === true) node.exclusiveMaximum = schema.maximum;
+    else node.maximum = schema.maximum;
+  }
+  if (typeof schema.exclusiveMinimum === "number") node.exclusiveMinimum = schema.exclusiveMinimum;
+  if (typeof schema.exclusiveMaximum === "number") node.exclusiveMaximum = schema.exclusiveMaximum;
+  if (typeof schema.multipleOf === "number" && schema.multipleOf > 0) node.multipleOf = schema.multipleOf;
+  if (typeof schema.format === "string") node.format = schema.format;
+  return node;
+}
+
+/** Enum and const values, keeping only those of the listed types (when `type` is given too). */
+function filterLiterals(values: JsonValue[], types: JsonType[] | undefined): IRNode {
+  const kept = types === undefined ? values : values.filter((value) => types.some((type) => hasType(value, type)));
+  const unique = kept.filter((value, index) => kept.findIndex((other) => JSON.stringify(other) === JSON.stringify(value)) === index);
+  return unique.length === 0 ? { kind: "never" } : { kind: "literals", values: unique };
+}
+
+function hasType(value: JsonValue, type: JsonType): boolean {
+  switch (type) {
+    case "null":
+      return value === null;
+    case "integer":
+      return typeof value === "number" && Number.isInteger(value);
+    case "array":
+      return Array.isArray(value);
+    case "object":
+      return isObject(value);
+    default:
+      return typeof value === type;
+  }
+}
+
+function intersect(parts: IRNode[]): IRNode {
+  const meaningful = parts.filter((part) => part.kind !== "unknown");
+  if (meaningful.some((part) => part.kind === "never")) return { kind: "never" };
+  if (meaningful.length === 0) return { kind: "unknown" };
+  return meaningful.length === 1 ? meaningful[0]! : { kind: "intersection", members: meaningful };
+}
+
+function admitsNull(node: IRNode): boolean {
+  if (node.kind === "null" || node.kind === "unknown") return true;
+  if (node.kind === "literals") return node.values.includes(null);
+  if (node.kind === "union") return node.members.some(admitsNull);
+  return false;
+}
+
+/** No `$schema` means 2020-12 (MCP 2025-11-25); draft-04 to -07 keep their older `$ref` rule. */
+function isModernDialect(schema: unknown): boolean {
+  return !(isObject(schema) && typeof schema.$schema === "string" && /draft-0[4-7]/.test(schema.$schema));
+}
+
+function resolvePointer(root: unknown, pointer: string): Schema | boolean | undefined {
+  let node = root;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (Array.isArray(node)) node = node[Number(key)];
+    else if (isObject(node) && Object.hasOwn(node, key)) node = node[key];
+    else return undefined;
+  }
+  return isObject(node) || typeof node === "boolean" ? node : undefined;
+}
+
+function findAnchor(node: unknown, anchor: string): Schema | undefined {
+  if (Array.isArray(node)) {
+    for (const item of node) {
+      const found = findAnchor(item, anchor);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (!isObject(node)) return undefined;
+  if (node.$anchor === anchor || node.$id === `#${anchor}`) return node;
+  for (const [key, value] of Object.entries(node)) {
+    if (key === "const" || key === "enum" || key === "default" || key === "examples") continue;
+    const found = findAnchor(value, anchor);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function isObject(value: unknown): value is Schema {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+function isCount(value: unknown): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0;
+}
+
+function escape(key: string): string {
+  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}

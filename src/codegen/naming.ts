@@ -1,0 +1,61 @@
+import { RESERVED_WORDS } from "./code.js";
+
+/** Words of a name: splits on non-alphanumerics and on lower-to-upper case changes. */
+function words(text: string): string[] {
+  return text
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean);
+}
+
+function capitalize(word: string): string {
+  return word.charAt(0).toUpperCase() + word.slice(1).toLowerCase();
+}
+
+/** `delete-record` → `DeleteRecord`; digit-leading names get a `_` prefix; empty gets `fallback`. */
+export function pascalCase(text: string, fallback = "Unnamed"): string {
+  const name = words(text).map(capitalize).join("");
+  return safeIdentifier(name || fallback);
+}
+
+/** `delete-record` → `deleteRecord`; reserved words get a `_` suffix. */
+export function camelCase(text: string, fallback = "unnamed"): string {
+  const pascal = words(text).map(capitalize).join("");
+  const name = pascal.charAt(0).toLowerCase() + pascal.slice(1);
+  return safeIdentifier(name || fallback);
+}
+
+function safeIdentifier(name: string): string {
+  const leading = /^[0-9]/.test(name) ? `_${name}` : name;
+  return RESERVED_WORDS.has(leading) ? `${leading}_` : leading;
+}
+
+/**
+ * Hands out unique names in one scope. The first request for a name gets it; later
+ * ones get a numeric suffix (`DeleteRecord2`), so the result depends only on the
+ * order of requests, which callers keep deterministic (tools sorted by name).
+ */
+export class NameScope {
+  private readonly taken = new Set<string>();
+
+  constructor(reserved: Iterable<string> = []) {
+    for (const name of reserved) this.taken.add(name);
+  }
+
+  /**
+   * Returns a free name based on `wanted`, and whether it had to be changed. With
+   * `companions` (e.g. `["Schema"]`), `name + companion` is claimed too, so a type and
+   * its parser always share a stem.
+   */
+  claim(wanted: string, companions: readonly string[] = []): { name: string; renamed: boolean } {
+    for (let n = 1; ; n++) {
+      const name = n === 1 ? wanted : `${wanted}${n}`;
+      const all = [name, ...companions.map((suffix) => `${name}${suffix}`)];
+      if (all.every((candidate) => !this.taken.has(candidate))) {
+        for (const candidate of all) this.taken.add(candidate);
+        return { name, renamed: n > 1 };
+      }
+    }
+  }
+}

@@ -1,0 +1,70 @@
+import { access, readFile } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { z } from "zod";
+import { UsageError } from "../errors.js";
+import type { ServerEntry } from "../endpoints/config-file.js";
+
+/** `pmcp.config.ts` / `.json`: the servers to export and where the bundle and clients go. */
+export interface PmcpConfig {
+  /** The servers to export, as `mcpServers` entries. */
+  servers?: Record<string, ServerEntry>;
+  /** The schema bundle (default `schemas/mcp-bundle.json`), relative to the config file. */
+  bundle?: string;
+  /** Folder for generated clients (default `generated`), relative to the config file. */
+  output?: string;
+  /** Module specifier generated files import the runtime from (default `pmcp-codegen/runtime`). */
+  runtimeImport?: string;
+  /** Reject keys that `additionalProperties: false` forbids instead of keeping them. */
+  strictObjects?: boolean;
+  /** Folder of templates overriding the built-in ones, relative to the config file. */
+  templates?: string;
+}
+
+/** Typed identity for `pmcp.config.ts`: `export default defineConfig({ ... })`. */
+export function defineConfig(config: PmcpConfig): PmcpConfig {
+  return config;
+}
+
+const ConfigSchema = z.strictObject({
+  servers: z.record(z.string(), z.unknown()).optional(),
+  bundle: z.string().optional(),
+  output: z.string().optional(),
+  runtimeImport: z.string().optional(),
+  strictObjects: z.boolean().optional(),
+  templates: z.string().optional(),
+});
+
+export interface LoadedConfig {
+  path: string;
+  /** The config file's folder: relative paths in it resolve here. */
+  dir: string;
+  config: PmcpConfig;
+}
+
+const CANDIDATES = ["pmcp.config.ts", "pmcp.config.mts", "pmcp.config.mjs", "pmcp.config.js", "pmcp.config.json"];
+
+/** Finds and loads the first `pmcp.config.*` in `cwd`; TypeScript configs load through jiti. */
+export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<LoadedConfig | undefined> {
+  for (const name of CANDIDATES) {
+    const path = join(cwd, name);
+    if (!(await access(path).then(() => true, () => false))) continue;
+    let value: unknown;
+    try {
+      if (name.endsWith(".json")) value = JSON.parse(await readFile(path, "utf8"));
+      else if (name.endsWith(".ts") || name.endsWith(".mts")) {
+        const { createJiti } = await import("jiti");
+        value = await createJiti(import.meta.url).import(path, { default: true });
+      } else value = (await import(pathToFileURL(path).href)).default;
+    } catch (error) {
+      throw new UsageError(`cannot load ${name}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+    }
+    const parsed = ConfigSchema.safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      throw new UsageError(`${name}${issue?.path.length ? ` at ${issue.path.join(".")}` : ""}: ${issue?.message}`);
+    }
+    return { path, dir: dirname(resolve(path)), config: parsed.data as PmcpConfig };
+  }
+  return undefined;
+}

@@ -1,0 +1,180 @@
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { z } from "zod";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { connect, type Connection } from "../endpoints/connect.js";
+import { sourcesFromEntries, type ServerEntry } from "../endpoints/config-file.js";
+import type { ServerSource } from "../endpoints/source.js";
+import { errorMessage } from "../errors.js";
+import {
+  CompositionError,
+  ConnectionError,
+  InvalidResponseError,
+  OutputValidationError,
+  ServerNotFoundError,
+  TimeoutError,
+  ToolCallError,
+  TransportError,
+} from "./errors.js";
+
+export type { ServerEntry };
+
+export interface CompositionClientOptions {
+  /** The `mcpServers` entries: `{ command, args?, env?, cwd? }` or `{ url, headers?, transport? }`; values take `${VAR}`. */
+  servers: Record<string, ServerEntry>;
+  /** Per-call timeout in milliseconds, also the connect timeout (default 60 000). */
+  timeoutMs?: number;
+  /** Extra attempts after a transport failure, for tools annotated read-only or idempotent only (default 1). */
+  retries?: number;
+  /** Folder that relative `cwd` values resolve against (default: the current directory). */
+  baseDir?: string;
+}
+
+export interface CallOptions {
+  /** Overrides the client's timeout for this call. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+/** One call as a generated client method makes it. */
+export interface ToolCall<T> {
+  server: string;
+  tool: string;
+  args?: object;
+  /** The generated Zod parser for the tool's result. */
+  parse: z.ZodType<T>;
+  /** Safe to repeat after a transport failure (the tool is read-only or idempotent). */
+  retryable?: boolean;
+}
+
+/** Permissive on purpose: `structuredContent` may be any JSON value since protocol 2026-07-28. */
+const CallResult = z.looseObject({
+  content: z.array(z.unknown()).optional(),
+  structuredContent: z.unknown().optional(),
+  isError: z.boolean().optional(),
+});
+type CallResult = z.infer<typeof CallResult>;
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+
+/**
+ * Calls tools on other MCP servers for generated clients. Connects lazily, shares one
+ * connection per server between concurrent calls, reconnects on the next call after a
+ * connection closed, and turns every failure into a typed CompositionError.
+ */
+export class CompositionClient {
+  readonly #sources: Map<string, ServerSource>;
+  readonly #connections = new Map<string, Promise<Connection>>();
+  readonly #timeoutMs: number;
+  readonly #retries: number;
+
+  constructor(options: CompositionClientOptions) {
+    const sources = sourcesFromEntries(options.servers, "CompositionClient servers", options.baseDir ?? process.cwd());
+    this.#sources = new Map(sources.map((source) => [source.id ?? source.label, source]));
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#retries = options.retries ?? 1;
+  }
+
+  /** A client for the servers of an `mcpServers` (or VS Code `servers`) JSON file; relative `cwd`s resolve against its folder. */
+  static async fromConfigFile(path: string, options: Omit<CompositionClientOptions, "servers" | "baseDir"> = {}): Promise<CompositionClient> {
+    const json = JSON.parse(await readFile(path, "utf8")) as { mcpServers?: unknown; servers?: unknown };
+    const servers = (json.mcpServers ?? json.servers ?? {}) as Record<string, ServerEntry>;
+    return new CompositionClient({ ...options, servers, baseDir: dirname(resolve(path)) });
+  }
+
+  /** Calls a tool and returns its parsed result. */
+  async callTool<T>(call: ToolCall<T>, options: CallOptions = {}): Promise<T> {
+    const source = this.#sources.get(call.server);
+    if (source === undefined) {
+      throw new ServerNotFoundError(`no server "${call.server}" is configured (have: ${[...this.#sources.keys()].join(", ")})`, call.server, call.tool);
+    }
+    const attempts = call.retryable ? 1 + this.#retries : 1;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return interpret(call, await this.#request(source, call, options));
+      } catch (error) {
+        if (!(error instanceof TransportError) || attempt >= attempts) throw error;
+      }
+    }
+  }
+
+  /** Closes every open connection (stdio servers are stopped). */
+  async close(): Promise<void> {
+    const open = [...this.#connections.values()];
+    this.#connections.clear();
+    await Promise.all(open.map((pending) => pending.then((connection) => connection.close(), () => {})));
+  }
+
+  async #request(source: ServerSource, call: ToolCall<unknown>, options: CallOptions): Promise<CallResult> {
+    const timeout = options.timeoutMs ?? this.#timeoutMs;
+    const connection = await this.#connection(source, call, timeout);
+    try {
+      return await Promise.race([
+        connection.client.request({ method: "tools/call", params: { name: call.tool, arguments: call.args ?? {} } }, CallResult, {
+          timeout,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        }),
+        connection.broken,
+      ]);
+    } catch (error) {
+      if (options.signal?.aborted) throw options.signal.reason;
+      throw callError(error, call, timeout);
+    }
+  }
+
+  #connection(source: ServerSource, call: ToolCall<unknown>, timeout: number): Promise<Connection> {
+    const id = call.server;
+    let pending = this.#connections.get(id);
+    if (pending === undefined) {
+      pending = connect(source, { signal: AbortSignal.timeout(timeout) }).catch((error: unknown) => {
+        throw new ConnectionError(errorMessage(error), id, call.tool, { cause: error });
+      });
+      this.#connections.set(id, pending);
+      const forget = (current: Promise<Connection>) => {
+        if (this.#connections.get(id) === current) this.#connections.delete(id);
+      };
+      const current = pending;
+      // A failed connect is not cached; a closed connection is replaced on the next call.
+      current.then((connection) => connection.broken.catch(() => forget(current)), () => forget(current));
+    }
+    return pending.catch((error: unknown) => {
+      // Re-label a shared connect failure with this call's tool.
+      if (error instanceof ConnectionError && error.toolName !== call.tool) throw new ConnectionError(errorMessage(error.cause), id, call.tool, { cause: error.cause });
+      throw error;
+    });
+  }
+}
+
+function callError(error: unknown, call: ToolCall<unknown>, timeout: number): CompositionError {
+  if (error instanceof CompositionError) return error;
+  if (error instanceof McpError) {
+    if (error.code === ErrorCode.RequestTimeout) return new TimeoutError(`no answer within ${timeout} ms`, call.server, call.tool, { cause: error });
+    if (error.code === ErrorCode.ConnectionClosed) return new TransportError("the connection closed during the call", call.server, call.tool, { cause: error });
+    return new ToolCallError(call.server, call.tool, error.message, { cause: error });
+  }
+  if (error instanceof z.ZodError) return new InvalidResponseError(`malformed tools/call result: ${error.issues[0]?.message}`, call.server, call.tool, undefined);
+  return new TransportError(errorMessage(error), call.server, call.tool, { cause: error });
+}
+
+/** `isError` → ToolCallError; else `structuredContent`, else the text parsed as JSON; then the parser. */
+function interpret<T>(call: ToolCall<T>, result: CallResult): T {
+  const texts = (result.content ?? []).flatMap((block) =>
+    typeof block === "object" && block !== null && (block as { type?: unknown }).type === "text" && typeof (block as { text?: unknown }).text === "string"
+      ? [(block as { text: string }).text]
+      : [],
+  );
+  if (result.isError === true) throw new ToolCallError(call.server, call.tool, texts.join("\n"));
+  let value: unknown = result.structuredContent;
+  if (value === undefined) {
+    const text = texts[0];
+    if (text === undefined) throw new InvalidResponseError("the result has neither structuredContent nor text content", call.server, call.tool, result);
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw new InvalidResponseError(`the result has no structuredContent and its text is not JSON: ${JSON.stringify(text.slice(0, 80))}`, call.server, call.tool, result);
+    }
+  }
+  const parsed = call.parse.safeParse(value);
+  if (!parsed.success) throw new OutputValidationError(call.server, call.tool, parsed.error.issues, value);
+  return parsed.data;
+}

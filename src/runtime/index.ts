@@ -1,0 +1,30 @@
+/**
+ * pmcp-codegen/runtime: what generated clients import. Only the SDK and zod behind it,
+ * never generator or CLI code (a test checks the built import graph).
+ */
+export { CompositionClient } from "./composition-client.js";
+export type { CallOptions, CompositionClientOptions, ServerEntry, ToolCall } from "./composition-client.js";
+export {
+  CompositionError,
+  ConnectionError,
+  InvalidResponseError,
+  OutputValidationError,
+  ServerNotFoundError,
+  TimeoutError,
+  ToolCallError,
+  TransportError,
+} from "./errors.js";
+export {
+  JsonValueSchema,
+  format,
+  isOneOfValues,
+  jsonEquals,
+  maxCodePoints,
+  minCodePoints,
+  multipleOf,
+  oneOf,
+  otherKeysMatch,
+  propertyCount,
+  uniqueItems,
+} from "./schema-helpers.js";
+export type { JsonValue } from "./schema-helpers.js";

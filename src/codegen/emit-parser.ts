@@ -87,7 +87,7 @@ function withArrayChecks(code: string, node: { minItems?: number; maxItems?: num
 function tupleParser(node: TupleNode, options: ParserOptions, indent: string): string {
   const items = node.items.map((item, index) => {
     const parser = emitParser(item, options, indent);
-    return index < node.required ? parser : `${parser}.optional()`;
+    return index < node.required ? parser : `${parser}.exactOptional()`;
   });
   const rest = node.rest === null ? "" : `, ${emitParser(node.rest, options, indent)}`;
   return withArrayChecks(`z.tuple([${items.join(", ")}]${rest})`, node, false);

@@ -325,11 +325,53 @@ function hasType(value: JsonValue, type: JsonType): boolean {
   }
 }
 
+/**
+ * All of `parts` at once. When one part is an object, union members of other kinds
+ * cannot match and are dropped, and open objects (no `additionalProperties`) merge into
+ * one: the same instances, and one type literal instead of an intersection.
+ */
 function intersect(parts: IRNode[]): IRNode {
-  const meaningful = parts.filter((part) => part.kind !== "unknown");
+  let meaningful: IRNode[] = parts.filter((part) => part.kind !== "unknown");
+  if (meaningful.some((part) => part.kind === "object")) {
+    meaningful = meaningful.map((part) => (part.kind === "union" ? onlyObjectMembers(part) : part));
+  }
   if (meaningful.some((part) => part.kind === "never")) return { kind: "never" };
+  const open = meaningful.filter((part): part is ObjectNode => part.kind === "object" && part.additional === true);
+  if (open.length > 1) meaningful = [mergeObjects(open), ...meaningful.filter((part) => !open.includes(part as ObjectNode))];
   if (meaningful.length === 0) return { kind: "unknown" };
   return meaningful.length === 1 ? meaningful[0]! : { kind: "intersection", members: meaningful };
+}
+
+/** A union seen through an object: only members that can be objects remain. */
+function onlyObjectMembers(union: Extract<IRNode, { kind: "union" }>): IRNode {
+  const members = union.members.filter((member) => !["null", "boolean", "string", "number", "array", "tuple", "never"].includes(member.kind));
+  if (members.length === 0) return { kind: "never" };
+  if (members.length === 1 && !union.exactlyOne) return members[0]!;
+  return { ...union, members };
+}
+
+function mergeObjects(objects: ObjectNode[]): ObjectNode {
+  const properties = new Map<string, PropertyNode>();
+  for (const object of objects) {
+    for (const property of object.properties) {
+      const seen = properties.get(property.name);
+      properties.set(
+        property.name,
+        seen === undefined
+          ? property
+          : { ...seen, node: intersect([seen.node, property.node]), required: seen.required || property.required },
+      );
+    }
+  }
+  const mins = objects.flatMap((object) => (object.minProperties === undefined ? [] : [object.minProperties]));
+  const maxes = objects.flatMap((object) => (object.maxProperties === undefined ? [] : [object.maxProperties]));
+  return {
+    kind: "object",
+    properties: [...properties.values()],
+    additional: true,
+    ...(mins.length ? { minProperties: Math.max(...mins) } : {}),
+    ...(maxes.length ? { maxProperties: Math.min(...maxes) } : {}),
+  };
 }
 
 function admitsNull(node: IRNode): boolean {

@@ -1,0 +1,157 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import fc from "fast-check";
+import { Ajv, type ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { renderClients } from "../src/codegen/render.js";
+import type { Bundle } from "../src/bundle/types.js";
+import { fixtureCommand, runCli } from "./helpers/cli.js";
+import { samples } from "./helpers/samples.js";
+import { outputDir, typecheck } from "./helpers/typescript.js";
+
+/**
+ * The generator's exactness, proven on a corpus: hand-written MCP-typical schemas
+ * (Pydantic, PMCP, zod-published, edge cases) plus every schema of the fixture servers
+ * and the three reference servers, each made the output schema of one tool.
+ */
+
+const require = createRequire(import.meta.url);
+function serverCommand(name: string, ...args: string[]): string {
+  const main = join(require.resolve(`@modelcontextprotocol/${name}/package.json`), "..", "dist/index.js");
+  return [process.execPath, main, ...args].map((word) => JSON.stringify(word)).join(" ");
+}
+
+interface Entry {
+  name: string;
+  schema: unknown;
+}
+
+let dir: string;
+let entries: Entry[];
+let warned: Set<number>;
+
+beforeAll(async () => {
+  dir = await outputDir("corpus");
+  const bundlePath = join(dir, "servers.json");
+  const exported = await runCli(
+    [
+      "schema", "export", "-o", bundlePath,
+      "--stdio", fixtureCommand("typed-server.mjs"),
+      "--stdio", fixtureCommand("listing-server.mjs"),
+      "--stdio", fixtureCommand("behaviour-server.mjs"),
+      "--stdio", serverCommand("server-everything"),
+      "--stdio", serverCommand("server-filesystem", dir),
+      "--stdio", serverCommand("server-memory"),
+    ],
+    { env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
+  );
+  expect(exported.code, exported.stderr).toBe(0);
+  const servers = JSON.parse(await readFile(bundlePath, "utf8")) as Bundle;
+  const handWritten = JSON.parse(await readFile(new URL("./corpus/schemas.json", import.meta.url), "utf8")) as Record<string, unknown>;
+  entries = [
+    ...Object.entries(handWritten).map(([name, schema]) => ({ name, schema })),
+    ...servers.servers.flatMap((server) =>
+      server.tools.flatMap((tool) => [
+        { name: `${server.id}/${tool.name}/input`, schema: tool.inputSchema },
+        ...(tool.outputSchema === undefined ? [] : [{ name: `${server.id}/${tool.name}/output`, schema: tool.outputSchema }]),
+        ...(tool.annotations?.["pmcp:outputSchema"] === undefined ? [] : [{ name: `${server.id}/${tool.name}/legacy`, schema: tool.annotations["pmcp:outputSchema"] }]),
+      ]),
+    ),
+  ].filter((entry) => entry.schema !== undefined);
+
+  const bundle: Bundle = {
+    version: "1.0",
+    servers: [
+      {
+        id: "corpus",
+        tools: entries.map((entry, index) => ({
+          name: `s${String(index).padStart(3, "0")}`,
+          inputSchema: { type: "object" },
+          outputSchema: entry.schema as Record<string, unknown>,
+          annotations: { "pmcp:outputTypeName": `S${index}` },
+        })),
+      },
+    ],
+  };
+  const options = { source: "corpus", runtimeImport: "pmcp-codegen/runtime", generatorVersion: "test" };
+  for (const strictObjects of [false, true]) {
+    const result = await renderClients(bundle, { ...options, strictObjects });
+    const folder = join(dir, strictObjects ? "strict" : "lenient");
+    await mkdir(folder, { recursive: true });
+    for (const file of result.files) await writeFile(join(folder, file.path), file.content);
+    warned = new Set(result.warnings.map((warning) => Number(warning.tool.slice(1))));
+  }
+});
+
+describe("the corpus", () => {
+  it("covers the schemas the issue names", () => {
+    const names = entries.map((entry) => entry.name);
+    for (const expected of ["typed-fixture-server/get_stock/output", "listing-fixture/class/input", "listing-fixture/delete-record/legacy", "memory-server/read_graph/output", "secure-filesystem-server/read_text_file/output", "mcp-servers-everything/get-structured-content/output", "pydantic-weather", "recursive-tree"]) {
+      expect(names).toContain(expected);
+    }
+    expect(entries.length).toBeGreaterThan(80);
+  });
+
+  it("emitted types and z.infer of the emitted parsers are mutually assignable (compile-time proof)", async () => {
+    const lines = ['import type { z } from "zod";', 'import type * as L from "./lenient/corpus.js";', 'import type * as S from "./strict/corpus.js";'];
+    entries.forEach((_entry, index) => {
+      for (const module of ["L", "S"]) {
+        const type = `${module}.S${index}`;
+        const inferred = `z.infer<typeof ${module}.S${index}Schema>`;
+        lines.push(`export function check${module}${index}(a: ${type}, b: ${inferred}): [${inferred}, ${type}] { return [a, b]; }`);
+      }
+    });
+    const checks = join(dir, "checks.ts");
+    await writeFile(checks, `${lines.join("\n")}\n`);
+    expect(await typecheck(dir, [checks, join(dir, "lenient/index.ts"), join(dir, "strict/index.ts")], "nodenext")).toBe("");
+  });
+
+  it("parsers accept and reject exactly what Ajv does (2020-12 or draft-07 class, with formats)", async () => {
+    const parsers = (await import(join(dir, "strict/corpus.ts"))) as Record<string, z.ZodType>;
+    let valid = 0;
+    let invalid = 0;
+    let compared = 0;
+    for (const [index, entry] of entries.entries()) {
+      const parser = parsers[`S${index}Schema`]!;
+      const ajv = compileWithAjv(entry.schema);
+      if (ajv === undefined) {
+        // Ajv cannot compile it (a dangling or remote $ref): the parser must still run.
+        fc.assert(fc.property(fc.jsonValue(), (value) => typeof parser.safeParse(value).success === "boolean"), { numRuns: 30 });
+        continue;
+      }
+      compared++;
+      fc.assert(
+        fc.property(samples(entry.schema), (value) => {
+          const expected = ajv(value);
+          const actual = parser.safeParse(value).success;
+          if (expected) valid++;
+          else invalid++;
+          // Parts the IR cannot express are typed unknown (with a warning): wider, never narrower.
+          return warned.has(index) ? actual || !expected : actual === expected;
+        }),
+        { numRuns: 120, seed: 20261122 + index, endOnFailure: true, reporter: (run) => {
+          if (run.failed) throw new Error(`${entry.name}: parser and Ajv disagree on ${JSON.stringify(run.counterexample?.[0])}`);
+        } },
+      );
+    }
+    expect(compared).toBeGreaterThan(entries.length - 5);
+    // The samples reach both sides of every boundary, not only one.
+    expect(valid).toBeGreaterThan(2000);
+    expect(invalid).toBeGreaterThan(2000);
+  });
+});
+
+function compileWithAjv(schema: unknown): ValidateFunction | undefined {
+  const draft07 = typeof (schema as { $schema?: unknown }).$schema === "string" && /draft-0[4-7]/.test((schema as { $schema: string }).$schema);
+  const ajv = draft07 ? new Ajv({ strict: false, logger: false }) : new Ajv2020({ strict: false, logger: false });
+  addFormats.default(ajv);
+  try {
+    return ajv.compile(schema as object);
+  } catch {
+    return undefined;
+  }
+}

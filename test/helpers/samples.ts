@@ -1,0 +1,132 @@
+import fc from "fast-check";
+
+type Schema = Record<string, unknown>;
+
+/**
+ * Instances for a JSON Schema: mostly shaped by the schema (so many are valid), mixed
+ * with mutated and arbitrary JSON (so many are not). The oracle is Ajv, so this only
+ * needs to reach both sides of the boundary, not to be exact.
+ */
+export function samples(schema: unknown): fc.Arbitrary<unknown> {
+  const guided = shaped(schema, schema, 0);
+  return fc.oneof(
+    { weight: 4, arbitrary: guided },
+    { weight: 2, arbitrary: guided.chain(mutate) },
+    { weight: 1, arbitrary: fc.jsonValue() },
+  );
+}
+
+function shaped(schema: unknown, root: unknown, depth: number): fc.Arbitrary<unknown> {
+  if (depth > 6) return fc.constantFrom(null, 0, "", [], {});
+  if (schema === true || schema === undefined) return fc.jsonValue({ maxDepth: 2 });
+  if (schema === false || typeof schema !== "object" || schema === null) return fc.jsonValue({ maxDepth: 1 });
+  const s = schema as Schema;
+  if (typeof s.$ref === "string" && s.$ref.startsWith("#")) return shaped(resolve(root, s.$ref.slice(1)), root, depth + 1);
+  if ("const" in s) return fc.constant(s.const);
+  if (Array.isArray(s.enum) && s.enum.length > 0) return fc.constantFrom(...s.enum);
+  for (const key of ["anyOf", "oneOf"]) {
+    const list = s[key];
+    if (Array.isArray(list) && list.length > 0) return fc.oneof(...list.map((member) => shaped(member, root, depth + 1)));
+  }
+  if (Array.isArray(s.allOf) && s.allOf.length > 0) {
+    const merged = Object.assign({}, ...s.allOf.filter((member) => typeof member === "object"), { allOf: undefined });
+    const required = s.allOf.flatMap((member) => ((member as Schema).required as string[] | undefined) ?? []);
+    return shaped({ ...merged, required }, root, depth + 1);
+  }
+  const types = Array.isArray(s.type) ? s.type : s.type === undefined ? inferType(s) : [s.type];
+  const arbitraries = types.map((type: unknown) => byType(String(type), s, root, depth));
+  if (s.nullable === true) arbitraries.push(fc.constant(null));
+  return arbitraries.length === 0 ? fc.jsonValue({ maxDepth: 2 }) : fc.oneof(...arbitraries);
+}
+
+function inferType(s: Schema): string[] {
+  if ("properties" in s || "additionalProperties" in s || "required" in s) return ["object"];
+  if ("items" in s || "prefixItems" in s) return ["array"];
+  if ("minLength" in s || "pattern" in s || "format" in s) return ["string"];
+  if ("minimum" in s || "maximum" in s || "multipleOf" in s) return ["number"];
+  return [];
+}
+
+function byType(type: string, s: Schema, root: unknown, depth: number): fc.Arbitrary<unknown> {
+  switch (type) {
+    case "null":
+      return fc.constant(null);
+    case "boolean":
+      return fc.boolean();
+    case "integer":
+    case "number": {
+      const min = num(s.minimum) ?? num(s.exclusiveMinimum);
+      const max = num(s.maximum) ?? num(s.exclusiveMaximum);
+      if (typeof s.multipleOf === "number") return fc.integer({ min: -20, max: 20 }).map((n) => n * (s.multipleOf as number));
+      if (type === "integer") return fc.integer({ min: Math.ceil(min ?? -1000), max: Math.floor(max ?? 1000) });
+      return fc.double({ min: min ?? -1000, max: max ?? 1000, noNaN: true, noDefaultInfinity: true });
+    }
+    case "string":
+      return stringArbitrary(s);
+    case "array": {
+      const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : undefined;
+      if (prefix !== undefined) {
+        return fc.tuple(...prefix.map((item) => shaped(item, root, depth + 1))).chain((head) =>
+          fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 2 }).map((tail) => [...head, ...tail]),
+        );
+      }
+      return fc.array(shaped(s.items, root, depth + 1), {
+        minLength: num(s.minItems) ?? 0,
+        maxLength: Math.max(num(s.minItems) ?? 0, Math.min(num(s.maxItems) ?? 4, 4)),
+      });
+    }
+    case "object": {
+      const properties = (s.properties ?? {}) as Record<string, unknown>;
+      const model: Record<string, fc.Arbitrary<unknown>> = {};
+      for (const [key, value] of Object.entries(properties)) model[key] = shaped(value, root, depth + 1);
+      const required = (Array.isArray(s.required) ? s.required : []).filter((key) => key in model);
+      const extra = typeof s.additionalProperties === "object" ? shaped(s.additionalProperties, root, depth + 1) : fc.jsonValue({ maxDepth: 1 });
+      return fc
+        .tuple(fc.record(model, { requiredKeys: required as string[] }), fc.dictionary(fc.string({ maxLength: 3 }), extra, { maxKeys: 1 }))
+        .map(([declared, more]) => ({ ...more, ...declared }));
+    }
+    default:
+      return fc.jsonValue({ maxDepth: 1 });
+  }
+}
+
+function stringArbitrary(s: Schema): fc.Arbitrary<string> {
+  if (typeof s.pattern === "string") return fc.stringMatching(new RegExp(s.pattern, "u"));
+  switch (s.format) {
+    case "date-time":
+      return fc.date({ min: new Date(0), max: new Date(4e12), noInvalidDate: true }).map((date) => date.toISOString());
+    case "email":
+      return fc.constantFrom("a@example.com", "first.last@example.org", "not-an-email", "x@y");
+    case "uuid":
+      return fc.uuid();
+    default:
+      return fc.string({ minLength: Math.max(0, (num(s.minLength) ?? 0) - 1), maxLength: (num(s.maxLength) ?? 6) + 1, unit: "binary" });
+  }
+}
+
+/** Small structural damage: a key dropped or added, a value swapped for another type. */
+function mutate(value: unknown): fc.Arbitrary<unknown> {
+  if (Array.isArray(value)) return fc.constantFrom([...value, value[0] ?? null], value.slice(1), value.map(() => "x"));
+  if (typeof value === "object" && value !== null) {
+    const keys = Object.keys(value);
+    return fc.constantFrom(
+      Object.fromEntries(Object.entries(value).slice(1)),
+      { ...value, extra_key: 1 },
+      keys.length > 0 ? { ...value, [keys[0]!]: "changed" } : { x: 1 },
+    );
+  }
+  return fc.constantFrom(null, "1", 1, 1.5, true, [value], { value });
+}
+
+function resolve(root: unknown, pointer: string): unknown {
+  let node = root;
+  for (const raw of pointer.split("/").slice(1)) {
+    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    node = (node as Record<string, unknown> | undefined)?.[key];
+  }
+  return node;
+}
+
+function num(value: unknown): number | undefined {
+  return typeof value === "number" ? value : undefined;
+}

@@ -82,8 +82,8 @@ export class InventoryClient {
    *
    * Calls the `list_low_stock` tool. Hints: read-only.
    */
-  listLowStock(args: ListLowStockArgs = {}, options?: rt.CallOptions): Promise<LowStockReport> {
-    return this.#client.callTool({ server: this.#serverId, tool: "list_low_stock", args, parse: LowStockReportSchema, retryable: true }, options);
+  listLowStock(args?: ListLowStockArgs, options?: rt.CallOptions): Promise<LowStockReport> {
+    return this.#client.callTool({ server: this.#serverId, tool: "list_low_stock", args: args ?? {}, parse: LowStockReportSchema, retryable: true }, options);
   }
 }
-// pmcp-codegen-hash: 32cb0dbc59fd4358759b5ebaad384259.3d8f3eb968b9beabbc7cfe360ebfa6b5
+// pmcp-codegen-hash: b11f3941b89513b1cda9f742cc781b15.2d59b2f2a7593933db96b68b562eeb7e

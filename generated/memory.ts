@@ -362,8 +362,8 @@ export class MemoryClient {
    *
    * Calls the `read_graph` tool. Hints: read-only, idempotent.
    */
-  readGraph(args: ReadGraphArgs = {}, options?: rt.CallOptions): Promise<ReadGraphResult> {
-    return this.#client.callTool({ server: this.#serverId, tool: "read_graph", args, parse: ReadGraphResultSchema, retryable: true }, options);
+  readGraph(args?: ReadGraphArgs, options?: rt.CallOptions): Promise<ReadGraphResult> {
+    return this.#client.callTool({ server: this.#serverId, tool: "read_graph", args: args ?? {}, parse: ReadGraphResultSchema, retryable: true }, options);
   }
 
   /**
@@ -377,4 +377,4 @@ export class MemoryClient {
     return this.#client.callTool({ server: this.#serverId, tool: "search_nodes", args, parse: SearchNodesResultSchema, retryable: true }, options);
   }
 }
-// pmcp-codegen-hash: 27e76cb885a84b8ed891a0379479f9d3.e0d4860d8ccd101896c5bf1b7a73b792
+// pmcp-codegen-hash: 4c3eb27b801f1942f98ca67135ae3ac0.9d81cf8f593d2730fc0570645212e867

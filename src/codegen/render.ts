@@ -44,11 +44,7 @@ export async function renderClients(
   options: RenderOptions,
   previous: (path: string) => Promise<string | undefined> = async () => undefined,
 ): Promise<RenderResult> {
-  const sources = await loadTemplates(options.templatesDir);
-  const handlebars = Handlebars.create();
-  const serverTemplate = handlebars.compile(sources["server.ts.hbs"], { noEscape: true });
-  const indexTemplate = handlebars.compile(sources["index.ts.hbs"], { noEscape: true });
-  const templatesHash = hash(TEMPLATE_NAMES.map((name) => sources[name]).join("\0"));
+  const { serverTemplate, indexTemplate, templatesHash } = await compiledTemplates(options.templatesDir);
 
   const files: RenderedFile[] = [];
   const warnings: GenerateWarning[] = [];
@@ -83,14 +79,36 @@ export async function renderClients(
   return { files, warnings, reused };
 }
 
-async function loadTemplates(dir: string | undefined): Promise<Record<(typeof TEMPLATE_NAMES)[number], string>> {
-  const entries = await Promise.all(
-    TEMPLATE_NAMES.map(async (name) => {
-      const custom = dir === undefined ? undefined : await readFile(join(dir, name), "utf8").catch(() => undefined);
-      return [name, custom ?? (await readFile(new URL(name, BUILTIN_TEMPLATES), "utf8"))] as const;
-    }),
-  );
-  return Object.fromEntries(entries) as Record<(typeof TEMPLATE_NAMES)[number], string>;
+interface CompiledTemplates {
+  serverTemplate: HandlebarsTemplateDelegate;
+  indexTemplate: HandlebarsTemplateDelegate;
+  templatesHash: string;
+}
+
+/** Compiled once per templates folder and process: rendering many bundles reuses them. */
+const compiled = new Map<string, Promise<CompiledTemplates>>();
+
+function compiledTemplates(dir: string | undefined): Promise<CompiledTemplates> {
+  const key = dir ?? "";
+  let pending = compiled.get(key);
+  if (pending === undefined) {
+    pending = (async () => {
+      const [server, index] = await Promise.all(
+        TEMPLATE_NAMES.map(async (name) => {
+          const custom = dir === undefined ? undefined : await readFile(join(dir, name), "utf8").catch(() => undefined);
+          return custom ?? (await readFile(new URL(name, BUILTIN_TEMPLATES), "utf8"));
+        }),
+      );
+      const handlebars = Handlebars.create();
+      return {
+        serverTemplate: handlebars.compile(server!, { noEscape: true }),
+        indexTemplate: handlebars.compile(index!, { noEscape: true }),
+        templatesHash: hash(`${server}\0${index}`),
+      };
+    })();
+    compiled.set(key, pending);
+  }
+  return pending;
 }
 
 function banner(options: RenderOptions, server?: BundleServer): string {

@@ -1,8 +1,9 @@
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { RuntimeFailure, UsageError } from "../errors.js";
 import { quote } from "shell-quote";
-import { httpTarget, parseUrl, readConfigFile } from "../endpoints/config-file.js";
+import { httpTarget, parseUrl, readConfigFile, sourcesFromEntries } from "../endpoints/config-file.js";
+import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { splitCommandLine } from "../endpoints/command-line.js";
 import { interpolate } from "../endpoints/interpolate.js";
 import { redactUrl } from "../endpoints/redact.js";
@@ -40,7 +41,9 @@ const DEFAULT_FOUNDATION_DIR = "schemas";
 
 /** `pmcp schema export`: list every tool of every server and write (or `--check`) the bundle. */
 export async function schemaExport(args: SchemaExportArgs): Promise<void> {
-  const sources = await resolveSources(args);
+  const fromFlags = args.endpoint.length + args.stdio.length > 0 || args.config !== undefined;
+  const project = fromFlags ? undefined : await loadPmcpConfig();
+  const sources = project?.config.servers === undefined ? await resolveSources(args) : sourcesFromEntries(project.config.servers, relative(process.cwd(), project.path), project.dir);
   const progress = await chooseProgress(args, sources);
   const outcomes = await exportServers(sources, {
     timeoutMs: args.timeout,
@@ -52,7 +55,8 @@ export async function schemaExport(args: SchemaExportArgs): Promise<void> {
   const servers = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.server] : []));
   const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [`${serverLabel(outcome.source)}: ${outcome.message}`]));
   rejectDuplicateIds(outcomes);
-  const target = args.output ?? (args.format === "bundle" ? DEFAULT_BUNDLE_PATH : DEFAULT_FOUNDATION_DIR);
+  const configured = project?.config.bundle === undefined ? undefined : relative(process.cwd(), resolve(project.dir, project.config.bundle));
+  const target = args.output ?? (args.format === "bundle" ? (configured ?? DEFAULT_BUNDLE_PATH) : DEFAULT_FOUNDATION_DIR);
   if (failures.length > 0 && (!args.allowPartial || servers.length === 0)) {
     throw new RuntimeFailure([...failures, `${target} left unchanged`].join("\n"));
   }
@@ -107,7 +111,9 @@ async function resolveSources(args: SchemaExportArgs): Promise<ServerSource[]> {
       sources.push(source.kind === "http" ? { ...source, headers: { ...headers, ...source.headers } } : source);
     }
   }
-  if (sources.length === 0) throw new UsageError("nothing to export: give --endpoint <url>, --stdio \"<command>\" or --config <file>");
+  if (sources.length === 0) {
+    throw new UsageError('nothing to export: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config');
+  }
   const ids = sources.flatMap((source) => (source.id === undefined ? [] : [source.id]));
   const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
   if (repeated.length > 0) throw new UsageError(`two servers have the id "${repeated[0]}"`);

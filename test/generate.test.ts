@@ -1,0 +1,162 @@
+import { readFile, readdir, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { planServerModule } from "../src/codegen/plan.js";
+import { camelCase, pascalCase } from "../src/codegen/naming.js";
+import type { BundleServer } from "../src/bundle/types.js";
+import { CompositionClient } from "../src/runtime/index.js";
+import { LISTED_TOOLS } from "./fixtures/listing-server.mjs";
+import { ROOT, runCli } from "./helpers/cli.js";
+import { outputDir, typecheck } from "./helpers/typescript.js";
+
+const require = createRequire(import.meta.url);
+
+describe("naming", () => {
+  it.each([
+    ["delete-record", "DeleteRecord", "deleteRecord"],
+    ["get_stock", "GetStock", "getStock"],
+    ["class", "Class", "class_"],
+    ["2fa-verify", "_2faVerify", "_2faVerify"],
+    ["listAllowedDirectories", "ListAllowedDirectories", "listAllowedDirectories"],
+    ["HTTPServer status", "HttpServerStatus", "httpServerStatus"],
+    ["???", "Unnamed", "unnamed"],
+  ])("%s → %s / %s", (name, pascal, camel) => {
+    expect(pascalCase(name)).toBe(pascal);
+    expect(camelCase(name)).toBe(camel);
+  });
+
+  it("resolves collisions deterministically with a suffix and a warning, keeping the wire name", () => {
+    const server: BundleServer = { id: "listing", tools: [...LISTED_TOOLS].sort((a, b) => (a.name < b.name ? -1 : 1)) as BundleServer["tools"] };
+    const plan = planServerModule(server, { strictObjects: false });
+    const byWire = Object.fromEntries(plan.tools.map((tool) => [JSON.parse(tool.toolLiteral), tool]));
+    expect(byWire["delete-record"]).toMatchObject({ methodName: "deleteRecord", resultType: "DeleteResult", argsType: "DeleteRecordArgs" });
+    expect(byWire["delete_record"]).toMatchObject({ methodName: "deleteRecord2", resultType: "DeleteRecordResult", argsType: "DeleteRecordArgs2" });
+    expect(byWire["class"]).toMatchObject({ methodName: "class_", resultType: "ClassList", argsType: "ClassArgs" });
+    expect(plan.warnings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ server: "listing", tool: "delete_record", message: expect.stringMatching(/method name taken.*deleteRecord2/) }),
+      ]),
+    );
+    // The same plan again, and with another tool added elsewhere in the alphabet, names what existed the same way.
+    expect(planServerModule(server, { strictObjects: false }).tools.map((tool) => tool.methodName)).toEqual(plan.tools.map((tool) => tool.methodName));
+  });
+
+  it("falls back from pmcp:outputTypeName to _meta, then the schema title, then <Tool>Result", () => {
+    const server: BundleServer = {
+      id: "names",
+      tools: [
+        { name: "a", outputSchema: { type: "object", title: "FromTitle" }, _meta: { "pmcp:outputTypeName": "FromMeta" } },
+        { name: "b", outputSchema: { type: "object", title: "from title" } },
+        { name: "c", outputSchema: { type: "object" } },
+        { name: "d" },
+        { name: "e", _meta: { "pmcp:outputSchema": { type: "object", properties: { x: { type: "string" } } } } },
+      ],
+    };
+    const plan = planServerModule(server, { strictObjects: false });
+    expect(plan.tools.map((tool) => tool.resultType)).toEqual(["FromMeta", "FromTitle", "CResult", "DResult", "EResult"]);
+    expect(plan.tools[3]!.resultTypeCode).toBe("rt.JsonValue");
+    expect(plan.tools[4]!.resultTypeCode).toContain("x?: string;");
+  });
+});
+
+describe("pmcp generate end to end with the reference servers", () => {
+  it("exports, generates, compiles, and calls a read-only tool of each", async () => {
+    const dir = await outputDir("third-party");
+    const entry = (name: string) => join(require.resolve(`@modelcontextprotocol/${name}/package.json`), "..", "dist/index.js");
+    const servers = {
+      everything: { command: process.execPath, args: [entry("server-everything")] },
+      files: { command: process.execPath, args: [entry("server-filesystem"), dir] },
+      memory: { command: process.execPath, args: [entry("server-memory")], env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
+    };
+    const config = join(dir, "mcp.json");
+    await writeFile(config, JSON.stringify({ mcpServers: servers }));
+    expect((await runCli(["schema", "export", "--config", config, "-o", join(dir, "bundle.json")])).code).toBe(0);
+    const generated = await runCli(["generate", "--schema", join(dir, "bundle.json"), "-o", join(dir, "clients")]);
+    expect(generated.code, generated.stderr).toBe(0);
+    expect(await typecheck(dir, [join(dir, "clients/index.ts")], "nodenext")).toBe("");
+
+    const clients = await import(join(dir, "clients/index.ts"));
+    const upstream = await CompositionClient.fromConfigFile(config);
+    try {
+      const weather = await new clients.EverythingClient(upstream).getStructuredContent({ location: "Chicago" });
+      expect(typeof weather.temperature).toBe("number");
+      const allowed = await new clients.FilesClient(upstream).listAllowedDirectories();
+      expect(JSON.stringify(allowed)).toContain("third-party");
+      const graph = await new clients.MemoryClient(upstream).readGraph();
+      expect(graph).toEqual({ entities: [], relations: [] });
+    } finally {
+      await upstream.close();
+    }
+  });
+});
+
+describe("pmcp.config", () => {
+  it("a bare `pmcp schema export && pmcp generate` works from pmcp.config.json", async () => {
+    const dir = await outputDir("config-json");
+    await writeFile(
+      join(dir, "pmcp.config.json"),
+      JSON.stringify({ servers: { inv: { command: process.execPath, args: [join(ROOT, "test/fixtures/typed-server.mjs")] } }, bundle: "out/bundle.json", output: "src/clients" }),
+    );
+    const exported = await runCli(["schema", "export"], { cwd: dir });
+    expect(exported.code, exported.stderr).toBe(0);
+    const generated = await runCli(["generate"], { cwd: dir });
+    expect(generated.code, generated.stderr).toBe(0);
+    expect((await readdir(join(dir, "src/clients"))).sort()).toEqual(["index.ts", "inv.ts"]);
+    expect(await readFile(join(dir, "src/clients/inv.ts"), "utf8")).toMatch(/export class InvClient/);
+  });
+
+  it("pmcp.config.ts with defineConfig sets the runtime import and strict objects", async () => {
+    const dir = await outputDir("config-ts");
+    await writeFile(
+      join(dir, "pmcp.config.ts"),
+      [
+        'import { defineConfig } from "pmcp-codegen";',
+        "export default defineConfig({",
+        `  servers: { typed: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(join(ROOT, "test/fixtures/typed-server.mjs"))}] } },`,
+        '  runtimeImport: "@acme/pmcp-runtime",',
+        "  strictObjects: true,",
+        "});",
+      ].join("\n"),
+    );
+    expect((await runCli(["schema", "export"], { cwd: dir })).code).toBe(0);
+    expect((await runCli(["generate"], { cwd: dir })).code).toBe(0);
+    const text = await readFile(join(dir, "generated/typed.ts"), "utf8");
+    expect(text).toContain('import * as rt from "@acme/pmcp-runtime";');
+    expect(text).toContain("z.strictObject(");
+  });
+
+  it("a broken config is a usage error naming the file", async () => {
+    const dir = await outputDir("config-bad");
+    await writeFile(join(dir, "pmcp.config.json"), JSON.stringify({ output: 3 }));
+    const result = await runCli(["generate"], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/pmcp\.config\.json at output: /);
+  });
+
+  it("generate without a bundle is a usage error", async () => {
+    const dir = await outputDir("no-bundle");
+    const result = await runCli(["generate"], { cwd: dir });
+    expect(result.code).toBe(2);
+    expect(result.stderr.split("\n")[0]).toBe("pmcp: schemas/mcp-bundle.json: no such file or folder");
+  });
+});
+
+describe("the runtime package entry", () => {
+  it("imports no generator, CLI or template code (checked on the built files)", async () => {
+    const seen = new Set<string>();
+    const visit = async (path: string) => {
+      if (seen.has(path)) return;
+      seen.add(path);
+      const text = await readFile(path, "utf8");
+      for (const match of text.matchAll(/from "(\.[^"]+)"/g)) await visit(join(path, "..", match[1]!));
+    };
+    await visit(join(ROOT, "dist/runtime/index.js"));
+    const files = [...seen].map((path) => path.slice(join(ROOT, "dist").length + 1));
+    expect(files).toContain("runtime/composition-client.js");
+    expect(files.filter((file) => /^(codegen|commands|cli|export)\//.test(file) || file === "cli.js")).toEqual([]);
+    const externals = new Set<string>();
+    for (const path of seen) for (const match of (await readFile(path, "utf8")).matchAll(/from "([^.][^"]*)"/g)) externals.add(match[1]!.split("/")[0]!.startsWith("@") ? match[1]!.split("/").slice(0, 2).join("/") : match[1]!.split("/")[0]!);
+    expect([...externals].filter((name) => !name.startsWith("node:")).sort()).toEqual(["@modelcontextprotocol/sdk", "ajv-formats", "zod"]);
+  });
+});

@@ -107,7 +107,6 @@ const cli = yargs(hideBin(process.argv))
   .strict()
   .version(version)
   .alias("h", "help")
-  .wrap(Math.min(110, process.stdout.columns ?? 110))
   .fail((message, error) => {
     throw error ?? new UsageError(message);
   });

@@ -54,6 +54,8 @@ export class IRBuilder {
   readonly definitions: NamedDefinition[] = [];
   readonly warnings: IRWarning[] = [];
   private readonly defined = new Map<object, string>();
+  /** Definitions without inner `$ref`s, by content: tools that share a model share one type. */
+  private readonly definedByContent = new Map<string, string>();
   private tool = "";
   private root: unknown;
   private modern = true;
@@ -272,11 +274,19 @@ export class IRBuilder {
     if (typeof target === "boolean") return target ? { kind: "unknown" } : { kind: "never" };
     const existing = this.defined.get(target);
     if (existing !== undefined) return { kind: "ref", name: existing };
+    const text = JSON.stringify(target);
+    const content = text.includes('"$ref"') ? undefined : text;
+    const same = content === undefined ? undefined : this.definedByContent.get(content);
+    if (same !== undefined) {
+      this.defined.set(target, same);
+      return { kind: "ref", name: same };
+    }
 
     const last = fragment.split("/").pop() ?? "";
     const suggested = typeof target.title === "string" && target.title.trim() !== "" ? target.title : last.replace(/~1/g, "/").replace(/~0/g, "~");
     const { name } = this.scope.claim(pascalCase(suggested, "Definition"), ["Schema"]);
     this.defined.set(target, name);
+    if (content !== undefined) this.definedByContent.set(content, name);
     const definition: NamedDefinition = { name, node: { kind: "unknown" } };
     this.definitions.push(definition);
     definition.node = this.node(target, `${pointer.replace(/\/\$ref$/, "")}→${ref}`, resource, depth + 1);

@@ -38,6 +38,8 @@ function safeIdentifier(name: string): string {
  */
 export class NameScope {
   private readonly taken = new Set<string>();
+  /** The next suffix to try per wanted name, so a thousand `Item`s do not probe a thousand times each. */
+  private readonly next = new Map<string, number>();
 
   constructor(reserved: Iterable<string> = []) {
     for (const name of reserved) this.taken.add(name);
@@ -49,11 +51,12 @@ export class NameScope {
    * its parser always share a stem.
    */
   claim(wanted: string, companions: readonly string[] = []): { name: string; renamed: boolean } {
-    for (let n = 1; ; n++) {
+    for (let n = this.next.get(wanted) ?? 1; ; n++) {
       const name = n === 1 ? wanted : `${wanted}${n}`;
       const all = [name, ...companions.map((suffix) => `${name}${suffix}`)];
       if (all.every((candidate) => !this.taken.has(candidate))) {
         for (const candidate of all) this.taken.add(candidate);
+        this.next.set(wanted, n + 1);
         return { name, renamed: n > 1 };
       }
     }

@@ -61,7 +61,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
   const members = new NameScope(MEMBER_RESERVED);
   const warnings: GenerateWarning[] = [];
   const warn = (tool: string, pointer: string, message: string) => warnings.push({ server: server.id, tool, pointer, message });
-  const className = scope.claim(`${pascalCase(server.id, "Server")}Client`).name;
+  const className = scope.claim(clientClassName(server.id)).name;
 
   const named = server.tools.map((tool) => {
     const base = pascalCase(tool.name, "Tool");
@@ -121,6 +121,11 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
     tools,
     warnings,
   };
+}
+
+/** The client class of a server: a function of its id alone, claimed first in its module. */
+export function clientClassName(serverId: string): string {
+  return `${pascalCase(serverId, "Server")}Client`;
 }
 
 /** Standard `outputSchema` first, then PMCP's legacy annotation, then `_meta`. */

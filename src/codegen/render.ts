@@ -1,11 +1,10 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import Handlebars from "handlebars";
 import type { Bundle, BundleServer } from "../bundle/types.js";
 import { commentText, literal } from "./code.js";
 import { camelCase, NameScope } from "./naming.js";
-import { planServerModule, type GenerateWarning } from "./plan.js";
+import { clientClassName, planServerModule, type GenerateWarning } from "./plan.js";
 
 export interface RenderOptions {
   /** Where the bundle came from, for the banner. */
@@ -26,7 +25,7 @@ export interface RenderedFile {
 export interface RenderResult {
   files: RenderedFile[];
   warnings: GenerateWarning[];
-  /** Servers whose module was taken over unchanged because its content hash matched. */
+  /** Servers whose module was kept as it was because its inputs and body were unchanged. */
   reused: string[];
 }
 
@@ -36,15 +35,23 @@ const HASH_PREFIX = "// pmcp-codegen-hash: ";
 
 /**
  * Renders one module per server plus `index.ts`. `previous` returns a file's current
- * text; a server module whose recorded hash (bundle entry, options, templates,
- * generator version) is unchanged is reused as it is instead of being generated again.
+ * text; a file whose recorded digest (its inputs: bundle entry, options, templates,
+ * generator version) is unchanged, and whose body nobody edited, is reused as it is.
+ * Handlebars is loaded only when something has to be rendered.
  */
 export async function renderClients(
   bundle: Bundle,
   options: RenderOptions,
   previous: (path: string) => Promise<string | undefined> = async () => undefined,
 ): Promise<RenderResult> {
-  const { serverTemplate, indexTemplate, templatesHash } = await compiledTemplates(options.templatesDir);
+  const templates = await templateSources(options.templatesDir);
+  const produce = async (path: string, inputs: unknown, make: (compiled: CompiledTemplates) => string) => {
+    const digest = hash(JSON.stringify([options.generatorVersion, options.runtimeImport, options.strictObjects, options.source, templates.hash, inputs]));
+    const existing = await previous(path);
+    if (existing !== undefined && isIntact(existing, digest)) return { path, content: existing, reused: true };
+    const body = make(await compile(templates));
+    return { path, content: `${body}${HASH_PREFIX}${digest}.${hash(body)}\n`, reused: false };
+  };
 
   const files: RenderedFile[] = [];
   const warnings: GenerateWarning[] = [];
@@ -52,21 +59,14 @@ export async function renderClients(
   const index = new NameScope(["z", "rt"]);
   const modules: { namespace: string; importPath: string; className: string; alias: string }[] = [];
   for (const server of bundle.servers) {
-    const path = `${server.id}.ts`;
-    const digest = hash(JSON.stringify([options.generatorVersion, options.runtimeImport, options.strictObjects, options.source, templatesHash, server]));
-    const existing = await previous(path);
-    let className: string;
-    if (existing !== undefined && isIntact(existing, digest)) {
-      files.push({ path, content: existing });
-      reused.push(server.id);
-      className = classNameIn(existing) ?? planServerModule(server, options).className;
-    } else {
+    const file = await produce(`${server.id}.ts`, server, ({ server: template }) => {
       const plan = planServerModule(server, options);
       warnings.push(...plan.warnings);
-      className = plan.className;
-      const body = serverTemplate({ ...plan, banner: banner(options, server), runtimeImport: literal(options.runtimeImport) });
-      files.push({ path, content: `${body}${HASH_PREFIX}${digest}.${hash(body)}\n` });
-    }
+      return template({ ...plan, banner: banner(options, server), runtimeImport: literal(options.runtimeImport) });
+    });
+    files.push({ path: file.path, content: file.content });
+    if (file.reused) reused.push(server.id);
+    const className = clientClassName(server.id);
     const exported = index.claim(className).name;
     modules.push({
       namespace: index.claim(camelCase(server.id, "server")).name,
@@ -75,38 +75,43 @@ export async function renderClients(
       alias: exported === className ? "" : exported,
     });
   }
-  files.push({ path: "index.ts", content: indexTemplate({ banner: banner(options), modules }) });
+  const indexFile = await produce("index.ts", modules, ({ index: template }) => template({ banner: banner(options), modules }));
+  files.push({ path: indexFile.path, content: indexFile.content });
   return { files, warnings, reused };
 }
 
-interface CompiledTemplates {
-  serverTemplate: HandlebarsTemplateDelegate;
-  indexTemplate: HandlebarsTemplateDelegate;
-  templatesHash: string;
+interface TemplateSources {
+  server: string;
+  index: string;
+  hash: string;
 }
 
-/** Compiled once per templates folder and process: rendering many bundles reuses them. */
+interface CompiledTemplates {
+  server: HandlebarsTemplateDelegate;
+  index: HandlebarsTemplateDelegate;
+}
+
+async function templateSources(dir: string | undefined): Promise<TemplateSources> {
+  const [server, index] = await Promise.all(
+    TEMPLATE_NAMES.map(async (name) => {
+      const custom = dir === undefined ? undefined : await readFile(join(dir, name), "utf8").catch(() => undefined);
+      return custom ?? (await readFile(new URL(name, BUILTIN_TEMPLATES), "utf8"));
+    }),
+  );
+  return { server: server!, index: index!, hash: hash(`${server}\0${index}`) };
+}
+
+/** Compiled once per template text and process: rendering many bundles reuses them. */
 const compiled = new Map<string, Promise<CompiledTemplates>>();
 
-function compiledTemplates(dir: string | undefined): Promise<CompiledTemplates> {
-  const key = dir ?? "";
-  let pending = compiled.get(key);
+function compile(sources: TemplateSources): Promise<CompiledTemplates> {
+  let pending = compiled.get(sources.hash);
   if (pending === undefined) {
-    pending = (async () => {
-      const [server, index] = await Promise.all(
-        TEMPLATE_NAMES.map(async (name) => {
-          const custom = dir === undefined ? undefined : await readFile(join(dir, name), "utf8").catch(() => undefined);
-          return custom ?? (await readFile(new URL(name, BUILTIN_TEMPLATES), "utf8"));
-        }),
-      );
+    pending = import("handlebars").then(({ default: Handlebars }) => {
       const handlebars = Handlebars.create();
-      return {
-        serverTemplate: handlebars.compile(server!, { noEscape: true }),
-        indexTemplate: handlebars.compile(index!, { noEscape: true }),
-        templatesHash: hash(`${server}\0${index}`),
-      };
-    })();
-    compiled.set(key, pending);
+      return { server: handlebars.compile(sources.server, { noEscape: true }), index: handlebars.compile(sources.index, { noEscape: true }) };
+    });
+    compiled.set(sources.hash, pending);
   }
   return pending;
 }
@@ -130,10 +135,6 @@ function isIntact(text: string, digest: string): boolean {
 /** The first line that marks a file as ours, so stale modules can be found and removed. */
 export function isGeneratedFile(text: string): boolean {
   return text.startsWith("// Generated by pmcp-codegen ");
-}
-
-function classNameIn(text: string): string | undefined {
-  return /^export class ([A-Za-z0-9_$]+) /m.exec(text)?.[1];
 }
 
 function hash(text: string): string {

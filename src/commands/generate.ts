@@ -6,7 +6,7 @@ import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { RuntimeFailure } from "../errors.js";
 import { writeFilesAtomically } from "../fs/atomic-write.js";
 import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
-import { DEFAULT_BUNDLE_PATH } from "./schema-export.js";
+import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 
 export interface GenerateArgs extends OutputOptions {
   schema: string[];

@@ -16,6 +16,7 @@ import { parseSchemaFile } from "../bundle/read.js";
 import { findSchemaWarnings, formatWarning } from "../bundle/schema-warnings.js";
 import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
 import { ServerIdSchema, type Bundle, type BundleServer } from "../bundle/types.js";
+import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import { writeFilesAtomically, type FileToWrite } from "../fs/atomic-write.js";
 import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
 
@@ -36,7 +37,6 @@ export interface SchemaExportArgs extends OutputOptions {
   allowPartial: boolean;
 }
 
-export const DEFAULT_BUNDLE_PATH = "schemas/mcp-bundle.json";
 const DEFAULT_FOUNDATION_DIR = "schemas";
 
 /** `pmcp schema export`: list every tool of every server and write (or `--check`) the bundle. */

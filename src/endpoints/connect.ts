@@ -11,7 +11,7 @@ import type { HttpSource, ServerSource, StdioSource } from "./source.js";
 const CLIENT_INFO = { name: "pmcp-codegen", version: "0.1.0" };
 const STDERR_TAIL_BYTES = 2000;
 
-export type TransportKind = "stdio" | "streamable-http" | "sse";
+export type TransportKind = "stdio" | "streamable-http" | "sse" | "custom";
 
 /** An initialized session with one server. */
 export interface Connection {
@@ -97,6 +97,11 @@ async function connectStdio(source: StdioSource, options: ConnectOptions): Promi
     }
     throw error;
   }
+}
+
+/** Initializes over a transport the caller built (an in-process server, a test double). */
+export function connectTransport(transport: Transport, options: ConnectOptions): Promise<Connection> {
+  return connectWith(transport, "custom", options);
 }
 
 async function connectWith(

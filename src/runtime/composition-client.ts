@@ -2,7 +2,8 @@ import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { connect, type Connection } from "../endpoints/connect.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { connect, connectTransport, type Connection } from "../endpoints/connect.js";
 import { sourcesFromEntries, type ServerEntry } from "../endpoints/config-file.js";
 import type { ServerSource } from "../endpoints/source.js";
 import { errorMessage } from "../errors.js";
@@ -28,6 +29,8 @@ export interface CompositionClientOptions {
   retries?: number;
   /** Folder that relative `cwd` values resolve against (default: the current directory). */
   baseDir?: string;
+  /** Servers reached through a transport you build, e.g. an in-process server over `InMemoryTransport`. */
+  transports?: Record<string, () => Transport>;
 }
 
 export interface CallOptions {
@@ -47,13 +50,12 @@ export interface ToolCall<T> {
   retryable?: boolean;
 }
 
-/** Permissive on purpose: `structuredContent` may be any JSON value since protocol 2026-07-28. */
-const CallResult = z.looseObject({
-  content: z.array(z.unknown()).optional(),
-  structuredContent: z.unknown().optional(),
-  isError: z.boolean().optional(),
-});
-type CallResult = z.infer<typeof CallResult>;
+/**
+ * Permissive on purpose: `structuredContent` may be any JSON value since protocol
+ * 2026-07-28, and `interpret` reads the fields defensively, so nothing more is checked here.
+ */
+type CallResult = { content?: unknown; structuredContent?: unknown; isError?: unknown };
+const CallResult = z.custom<CallResult>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "expected an object");
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -63,14 +65,19 @@ const DEFAULT_TIMEOUT_MS = 60_000;
  * connection closed, and turns every failure into a typed CompositionError.
  */
 export class CompositionClient {
-  readonly #sources: Map<string, ServerSource>;
+  readonly #sources: Map<string, ServerSource | (() => Transport)>;
   readonly #connections = new Map<string, Promise<Connection>>();
+  /** Open connections, for the hot path: no promise hop once a server is connected. */
+  readonly #ready = new Map<string, Connection>();
   readonly #timeoutMs: number;
   readonly #retries: number;
 
   constructor(options: CompositionClientOptions) {
     const sources = sourcesFromEntries(options.servers, "CompositionClient servers", options.baseDir ?? process.cwd());
-    this.#sources = new Map(sources.map((source) => [source.id ?? source.label, source]));
+    this.#sources = new Map<string, ServerSource | (() => Transport)>([
+      ...sources.map((source) => [source.id ?? source.label, source] as const),
+      ...Object.entries(options.transports ?? {}),
+    ]);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retries = options.retries ?? 1;
   }
@@ -102,40 +109,48 @@ export class CompositionClient {
   async close(): Promise<void> {
     const open = [...this.#connections.values()];
     this.#connections.clear();
+    this.#ready.clear();
     await Promise.all(open.map((pending) => pending.then((connection) => connection.close(), () => {})));
   }
 
-  async #request(source: ServerSource, call: ToolCall<unknown>, options: CallOptions): Promise<CallResult> {
+  async #request(source: ServerSource | (() => Transport), call: ToolCall<unknown>, options: CallOptions): Promise<CallResult> {
     const timeout = options.timeoutMs ?? this.#timeoutMs;
-    const connection = await this.#connection(source, call, timeout);
+    const connection = this.#ready.get(call.server) ?? (await this.#connection(source, call, timeout));
     try {
-      return await Promise.race([
-        connection.client.request({ method: "tools/call", params: { name: call.tool, arguments: call.args ?? {} } }, CallResult, {
-          timeout,
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
-        }),
-        connection.broken,
-      ]);
+      return await connection.client.request({ method: "tools/call", params: { name: call.tool, arguments: call.args ?? {} } }, CallResult, {
+        timeout,
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       throw callError(error, call, timeout);
     }
   }
 
-  #connection(source: ServerSource, call: ToolCall<unknown>, timeout: number): Promise<Connection> {
+  #connection(source: ServerSource | (() => Transport), call: ToolCall<unknown>, timeout: number): Promise<Connection> {
     const id = call.server;
     let pending = this.#connections.get(id);
     if (pending === undefined) {
-      pending = connect(source, { signal: AbortSignal.timeout(timeout) }).catch((error: unknown) => {
+      const options = { signal: AbortSignal.timeout(timeout) };
+      pending = (typeof source === "function" ? connectTransport(source(), options) : connect(source, options)).catch((error: unknown) => {
         throw new ConnectionError(errorMessage(error), id, call.tool, { cause: error });
       });
       this.#connections.set(id, pending);
-      const forget = (current: Promise<Connection>) => {
-        if (this.#connections.get(id) === current) this.#connections.delete(id);
-      };
       const current = pending;
-      // A failed connect is not cached; a closed connection is replaced on the next call.
-      current.then((connection) => connection.broken.catch(() => forget(current)), () => forget(current));
+      const forget = () => {
+        if (this.#connections.get(id) !== current) return;
+        this.#connections.delete(id);
+        this.#ready.delete(id);
+      };
+      // A failed connect is not cached; a closed or broken connection is replaced on the next call.
+      // Closing a broken one (garbage on stdout) fails its calls in flight at once, as TransportErrors.
+      current.then((connection) => {
+        this.#ready.set(id, connection);
+        connection.broken.catch(() => {
+          forget();
+          void connection.close();
+        });
+      }, forget);
     }
     return pending.catch((error: unknown) => {
       // Re-label a shared connect failure with this call's tool.
@@ -158,7 +173,7 @@ function callError(error: unknown, call: ToolCall<unknown>, timeout: number): Co
 
 /** `isError` → ToolCallError; else `structuredContent`, else the text parsed as JSON; then the parser. */
 function interpret<T>(call: ToolCall<T>, result: CallResult): T {
-  const texts = (result.content ?? []).flatMap((block) =>
+  const texts = (Array.isArray(result.content) ? result.content : []).flatMap((block: unknown) =>
     typeof block === "object" && block !== null && (block as { type?: unknown }).type === "text" && typeof (block as { text?: unknown }).text === "string"
       ? [(block as { text: string }).text]
       : [],

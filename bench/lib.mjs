@@ -1,0 +1,62 @@
+import { execFileSync } from "node:child_process";
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Wall-clock milliseconds of a whole child process, median of `times` runs after one warm-up. */
+export function timeProcess(args, times, env = {}) {
+  const run = () => execFileSync(process.execPath, args, { stdio: "ignore", env: { ...process.env, ...env } });
+  run();
+  const samples = [];
+  for (let i = 0; i < times; i++) {
+    const start = process.hrtime.bigint();
+    run();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return median(samples);
+}
+
+/** Milliseconds of an async function, median of `times` runs after one warm-up. */
+export async function timeAsync(fn, times) {
+  await fn();
+  const samples = [];
+  for (let i = 0; i < times; i++) {
+    const start = process.hrtime.bigint();
+    await fn();
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return median(samples);
+}
+
+/**
+ * Microseconds per call of `ours` and `peer`, measured in alternating rounds so that
+ * both see the same machine state; the ratio is the median of the per-round ratios.
+ */
+export async function comparePerCall(ours, peer, iterations, rounds = 15) {
+  const block = async (fn) => {
+    const start = process.hrtime.bigint();
+    for (let i = 0; i < iterations; i++) await fn();
+    return Number(process.hrtime.bigint() - start) / 1e3 / iterations;
+  };
+  await block(ours);
+  await block(peer);
+  const a = [];
+  const b = [];
+  const ratios = [];
+  for (let round = 0; round < rounds; round++) {
+    const x = await block(ours);
+    const y = await block(peer);
+    a.push(x);
+    b.push(y);
+    ratios.push(x / y);
+  }
+  return { ours: median(a), peer: median(b), ratio: median(ratios) };
+}
+
+export function report(name, ours, theirs, peerName, target, unit = "ms", ratio = ours / theirs) {
+  const verdict = ratio <= target ? "meets" : "MISSES";
+  const digits = unit === "µs" ? 1 : 0;
+  console.log(`${name}: ${ours.toFixed(digits)} ${unit} vs ${peerName} ${theirs.toFixed(digits)} ${unit}, ratio ${ratio.toFixed(2)} (target ≤ ${target}: ${verdict})`);
+}

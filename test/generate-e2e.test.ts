@@ -40,7 +40,7 @@ beforeAll(async () => {
   generated = await import(join(dir, "lenient/index.ts"));
   upstream = new CompositionClient({
     servers: {
-      behave: { command: process.execPath, args: [join(FIXTURES, "behaviour-server.mjs")] },
+      behave: { command: process.execPath, args: [join(FIXTURES, "behaviour-server.mjs")], env: { CRASH_MARKER: join(dir, "crash-marker") } },
       "behave-http": { url: http.url },
       broken: { command: "no-such-server-binary" },
     },
@@ -150,6 +150,20 @@ describe("every error class, triggered for real", () => {
     expect(error).toBeInstanceOf(TransportError);
     const after = (await behave.pid()).pid;
     expect(after).not.toBe(before);
+  });
+
+  it("a read-only, idempotent tool is retried once on a new connection after a transport failure", async () => {
+    const behave = new generated.BehaveClient(upstream);
+    const before = (await behave.pid()).pid;
+    const result = await behave.flakyRead();
+    expect(result.pid).not.toBe(before);
+    expect(await readFile(join(dir, "crash-marker"), "utf8")).toBe("crashed once");
+    const once = new CompositionClient({ servers: { behave: { command: process.execPath, args: [join(FIXTURES, "behaviour-server.mjs")], env: { CRASH_MARKER: join(dir, "marker-2") } } }, retries: 0 });
+    try {
+      await expect(new generated.BehaveClient(once).flakyRead()).rejects.toBeInstanceOf(TransportError);
+    } finally {
+      await once.close();
+    }
   });
 
   it("ServerNotFoundError and ConnectionError", async () => {

@@ -1,4 +1,4 @@
-import { readFile, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -7,7 +7,8 @@ import { camelCase, pascalCase } from "../src/codegen/naming.js";
 import type { BundleServer } from "../src/bundle/types.js";
 import { CompositionClient } from "../src/runtime/index.js";
 import { LISTED_TOOLS } from "./fixtures/listing-server.mjs";
-import { ROOT, runCli } from "./helpers/cli.js";
+import { ROOT, fixtureCommand, runCli } from "./helpers/cli.js";
+import { renderClients } from "../src/codegen/render.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
 const require = createRequire(import.meta.url);
@@ -88,6 +89,33 @@ describe("pmcp generate end to end with the reference servers", () => {
     } finally {
       await upstream.close();
     }
+  });
+});
+
+describe("pmcp generate options and guarantees", () => {
+  it("--templates overrides a built-in template; warnings name server, tool and JSON pointer", async () => {
+    const dir = await outputDir("templates");
+    const bundle = join(dir, "bundle.json");
+    expect((await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs"), "--id", "listing", "-o", bundle])).code).toBe(0);
+    const builtIn = await readFile(join(ROOT, "templates/index.ts.hbs"), "utf8");
+    await mkdir(join(dir, "tpl"), { recursive: true });
+    await writeFile(join(dir, "tpl/index.ts.hbs"), builtIn.replace("{{{banner}}}", "{{{banner}}}\n// house style: reviewed by the platform team"));
+    const result = await runCli(["generate", "--schema", bundle, "-o", join(dir, "out"), "--templates", join(dir, "tpl")]);
+    expect(result.code).toBe(0);
+    expect(await readFile(join(dir, "out/index.ts"), "utf8")).toContain("// house style: reviewed by the platform team");
+    expect(await readFile(join(dir, "out/listing.ts"), "utf8")).toContain("export class ListingClient");
+    expect(result.stderr).toMatch(/warning: server "listing" tool "dangling" at \/outputSchema\/properties\/a\/\$ref: dangling \$ref "#\/\$defs\/Missing"; typed as unknown/);
+    expect(result.stderr).toMatch(/warning: server "listing" tool "delete_record": method name taken by another tool or type; using deleteRecord2/);
+  });
+
+  it("a server's module does not change when other servers join the bundle", async () => {
+    const options = { source: "b.json", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
+    const listing: BundleServer = { id: "listing", tools: [...LISTED_TOOLS].sort((a, b) => (a.name < b.name ? -1 : 1)) as BundleServer["tools"] };
+    const other: BundleServer = { id: "another", tools: LISTED_TOOLS.slice(0, 2) as BundleServer["tools"] };
+    const alone = await renderClients({ version: "1.0", servers: [listing] }, options);
+    const together = await renderClients({ version: "1.0", servers: [other, listing] }, options);
+    const module = (result: typeof alone) => result.files.find((file) => file.path === "listing.ts")!.content;
+    expect(module(together)).toBe(module(alone));
   });
 });
 

@@ -1,4 +1,5 @@
 import type { BundleServer, Tool } from "./types.js";
+import { DATA_KEYWORDS, escapePointer, findAnchor, isObject, resolvePointer } from "../json-schema/pointer.js";
 
 /** A problem in a recorded schema: reported, never fatal, never repaired. */
 export interface SchemaWarning {
@@ -17,8 +18,6 @@ const KNOWN_DIALECTS = new Set([
   "https://json-schema.org/draft/2020-12/schema",
 ]);
 
-/** Keywords whose values are data, not schemas: a `$ref` key inside them means nothing. */
-const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples", "example"]);
 
 /** Keywords whose values map arbitrary names to schemas. */
 const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
@@ -83,34 +82,7 @@ function checkRef(ref: string, resource: unknown, at: string, report: (at: strin
   }
   const fragment = decodeURIComponent(ref.slice(1));
   const found = fragment === "" || fragment.startsWith("/") ? resolvePointer(resource, fragment) : findAnchor(resource, fragment);
-  if (!found) report(at, `dangling $ref ${JSON.stringify(ref)}`);
-}
-
-function resolvePointer(root: unknown, pointer: string): boolean {
-  let node = root;
-  for (const raw of pointer.split("/").slice(1)) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObject(node)) node = Object.hasOwn(node, key) ? node[key] : undefined;
-    else return false;
-    if (node === undefined) return false;
-  }
-  return true;
-}
-
-function findAnchor(node: unknown, anchor: string): boolean {
-  if (Array.isArray(node)) return node.some((item) => findAnchor(item, anchor));
-  if (!isObject(node)) return false;
-  if (node.$anchor === anchor || node.$dynamicAnchor === anchor || node.$id === `#${anchor}`) return true;
-  return Object.entries(node).some(([key, value]) => !DATA_KEYWORDS.has(key) && findAnchor(value, anchor));
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function escapePointer(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
+  if (found === undefined) report(at, `dangling $ref ${JSON.stringify(ref)}`);
 }
 
 export function formatWarning(warning: SchemaWarning): string {

@@ -1,5 +1,6 @@
 import type { IRNode, JsonValue, NamedDefinition, ObjectNode, PropertyNode, StringNode, NumberNode } from "./ir.js";
 import { pascalCase, type NameScope } from "./naming.js";
+import { escapePointer, findAnchor, isObject, resolvePointer } from "../json-schema/pointer.js";
 
 /**
  * JSON Schema (draft-07, 2019-09, 2020-12, with OpenAPI's `nullable`) to the IR.
@@ -89,11 +90,11 @@ export class IRBuilder {
     const base = schema !== this.root && typeof schema.$id === "string" && !schema.$id.startsWith("#") ? schema : resource;
     for (const key of Object.keys(schema)) {
       if (UNSUPPORTED.has(key)) {
-        this.warn(`${pointer}/${escape(key)}`, `"${key}" cannot be expressed exactly; this part is typed as unknown`);
+        this.warn(`${pointer}/${escapePointer(key)}`, `"${key}" cannot be expressed exactly; this part is typed as unknown`);
         return { kind: "unknown" };
       }
       if (!HANDLED.has(key) && !ANNOTATIONS.has(key) && !key.startsWith("x-")) {
-        this.warn(`${pointer}/${escape(key)}`, `unknown keyword "${key}"; this part is typed as unknown`);
+        this.warn(`${pointer}/${escapePointer(key)}`, `unknown keyword "${key}"; this part is typed as unknown`);
         return { kind: "unknown" };
       }
     }
@@ -229,7 +230,7 @@ export class IRBuilder {
     const required = new Set(Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === "string") : []);
     const properties: PropertyNode[] = Object.entries(declared).map(([name, value]) => ({
       name,
-      node: this.node(value, `${pointer}/properties/${escape(name)}`, base, depth + 1),
+      node: this.node(value, `${pointer}/properties/${escapePointer(name)}`, base, depth + 1),
       required: required.has(name),
       ...(isObject(value) && typeof value.description === "string" ? { description: value.description } : {}),
     }));
@@ -266,7 +267,8 @@ export class IRBuilder {
       this.warn(pointer, `malformed $ref ${JSON.stringify(ref)}; typed as unknown`);
       return { kind: "unknown" };
     }
-    const target = fragment === "" || fragment.startsWith("/") ? resolvePointer(resource, fragment) : findAnchor(resource, fragment);
+    const found = fragment === "" || fragment.startsWith("/") ? resolvePointer(resource, fragment) : findAnchor(resource, fragment);
+    const target = isObject(found) || typeof found === "boolean" ? found : undefined;
     if (target === undefined) {
       this.warn(pointer, `dangling $ref ${JSON.stringify(ref)}; typed as unknown`);
       return { kind: "unknown" };
@@ -396,43 +398,7 @@ function isModernDialect(schema: unknown): boolean {
   return !(isObject(schema) && typeof schema.$schema === "string" && /draft-0[4-7]/.test(schema.$schema));
 }
 
-function resolvePointer(root: unknown, pointer: string): Schema | boolean | undefined {
-  let node = root;
-  for (const raw of pointer.split("/").slice(1)) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (Array.isArray(node)) node = node[Number(key)];
-    else if (isObject(node) && Object.hasOwn(node, key)) node = node[key];
-    else return undefined;
-  }
-  return isObject(node) || typeof node === "boolean" ? node : undefined;
-}
-
-function findAnchor(node: unknown, anchor: string): Schema | undefined {
-  if (Array.isArray(node)) {
-    for (const item of node) {
-      const found = findAnchor(item, anchor);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (!isObject(node)) return undefined;
-  if (node.$anchor === anchor || node.$id === `#${anchor}`) return node;
-  for (const [key, value] of Object.entries(node)) {
-    if (key === "const" || key === "enum" || key === "default" || key === "examples") continue;
-    const found = findAnchor(value, anchor);
-    if (found) return found;
-  }
-  return undefined;
-}
-
-function isObject(value: unknown): value is Schema {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0;
 }
 
-function escape(key: string): string {
-  return key.replace(/~/g, "~0").replace(/\//g, "~1");
-}

@@ -193,7 +193,7 @@ export const OpenNodesResultSchema = z.looseObject({
 });
 
 /** Arguments of the `read_graph` tool. */
-export type ReadGraphArgs = {};
+export type ReadGraphArgs = { [key: string]: unknown };
 
 /** Result of the `read_graph` tool. */
 export type ReadGraphResult = {
@@ -377,4 +377,4 @@ export class MemoryClient {
     return this.#client.callTool({ server: this.#serverId, tool: "search_nodes", args, parse: SearchNodesResultSchema, retryable: true }, options);
   }
 }
-// pmcp-codegen-hash: 4c3eb27b801f1942f98ca67135ae3ac0.9d81cf8f593d2730fc0570645212e867
+// pmcp-codegen-hash: b3ea9a8d784281d037192102a1d4c781.1730cb6e7f2a090ebc5ad92ae12a2774

@@ -106,6 +106,25 @@ describe("pmcp generate options and guarantees", () => {
     expect(await readFile(join(dir, "out/listing.ts"), "utf8")).toContain("export class ListingClient");
     expect(result.stderr).toMatch(/warning: server "listing" tool "dangling" at \/outputSchema\/properties\/a\/\$ref: dangling \$ref "#\/\$defs\/Missing"; typed as unknown/);
     expect(result.stderr).toMatch(/warning: server "listing" tool "delete_record": method name taken by another tool or type; using deleteRecord2/);
+    // A module kept as it was (hash unchanged) still reports its warnings.
+    const again = await runCli(["generate", "--schema", bundle, "-o", join(dir, "out"), "--templates", join(dir, "tpl"), "--json"]);
+    expect(JSON.parse(again.stdout)).toMatchObject({ reused: ["listing"] });
+    expect(again.stderr).toMatch(/warning: server "listing" tool "dangling" at \/outputSchema\/properties\/a\/\$ref/);
+  });
+
+  it("lenient parsers check oneOf of closed objects as anyOf: never narrower than Ajv", async () => {
+    const dir = await outputDir("oneof");
+    const closed = (key: string) => ({ type: "object", properties: { [key]: { type: "integer" } }, required: [key], additionalProperties: false });
+    const bundle = { version: "1.0", servers: [{ id: "one", tools: [{ name: "pick", outputSchema: { oneOf: [closed("a"), closed("b")] } }] }] };
+    for (const strictObjects of [false, true]) {
+      const { files } = await renderClients(bundle, { source: "b", runtimeImport: "pmcp-codegen/runtime", strictObjects, generatorVersion: "test" });
+      const path = join(dir, `one-${strictObjects}.ts`);
+      await writeFile(path, files.find((file) => file.path === "one.ts")!.content);
+      const { PickResultSchema } = await import(path);
+      // Ajv accepts {a: 1}: only the first branch matches once extra keys are forbidden.
+      expect(PickResultSchema.safeParse({ a: 1 }).success).toBe(true);
+      expect(PickResultSchema.safeParse({ c: 1 }).success).toBe(false);
+    }
   });
 
   it("a server's module does not change when other servers join the bundle", async () => {

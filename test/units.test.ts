@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactUrl } from "../src/endpoints/redact.js";
+import { redactUrl, redactWrittenUrl } from "../src/endpoints/redact.js";
 import { interpolate } from "../src/endpoints/interpolate.js";
 import { splitCommandLine } from "../src/endpoints/command-line.js";
 import { slugServerId } from "../src/bundle/server-id.js";
@@ -11,6 +11,14 @@ describe("redactUrl", () => {
     ["http://127.0.0.1:3000/mcp?api_key=1&apiKey=2&access_token=3&sig=4&page=2", "http://127.0.0.1:3000/mcp?page=2"],
     ["https://host/mcp", "https://host/mcp"],
   ])("%s", (given, want) => expect(redactUrl(new URL(given))).toBe(want));
+});
+
+describe("redactWrittenUrl: the URL as written, so values from the environment never reach a bundle", () => {
+  it.each([
+    ["https://h/mcp/${TENANT}?key=${KEY}&a=1", "https://h/mcp/t-1?key=k&a=1", "https://h/mcp/${TENANT}?a=1"],
+    ["${MCP_URL}", "https://secret-host/mcp?token=x", "${MCP_URL}"],
+    ["https://${USER}:${PASS}@h/mcp", "https://u:p@h/mcp", "https://h/mcp"],
+  ])("%s", (written, interpolated, want) => expect(redactWrittenUrl(written, new URL(interpolated))).toBe(want));
 });
 
 describe("interpolate", () => {

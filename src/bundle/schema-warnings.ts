@@ -80,7 +80,13 @@ function checkRef(ref: string, resource: unknown, at: string, report: (at: strin
     report(at, `$ref ${JSON.stringify(ref)} points outside the schema and is not fetched`);
     return;
   }
-  const fragment = decodeURIComponent(ref.slice(1));
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    report(at, `malformed $ref ${JSON.stringify(ref)}`);
+    return;
+  }
   const found = fragment === "" || fragment.startsWith("/") ? resolvePointer(resource, fragment) : findAnchor(resource, fragment);
   if (found === undefined) report(at, `dangling $ref ${JSON.stringify(ref)}`);
 }

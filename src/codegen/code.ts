@@ -53,6 +53,7 @@ export function commentText(text: string): string {
 /** A JSDoc block from lines of untrusted text (each made safe), indented for its position. */
 export function docComment(lines: readonly string[], indent = ""): string {
   const safe = lines.flatMap((line) => (line === "" ? [""] : [commentText(line)]));
+  while (safe[0] === "") safe.shift();
   while (safe[safe.length - 1] === "") safe.pop();
   if (safe.length === 0) return "";
   if (safe.length === 1) return `${indent}/** ${safe[0]} */\n`;

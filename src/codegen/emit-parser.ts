@@ -36,7 +36,10 @@ export function emitParser(node: IRNode, options: ParserOptions, indent = ""): s
       return objectParser(node, options, indent);
     case "union": {
       const members = node.members.map((member) => emitParser(member, options, indent));
-      return node.exactlyOne ? `${RUNTIME}.oneOf([${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
+      // Lenient objects keep unknown keys, so closed branches would all match and "exactly one"
+      // would reject what Ajv accepts; there `oneOf` is checked as `anyOf` (wider, never narrower).
+      const exact = node.exactlyOne && (options.strictObjects || !node.members.some(mayBeClosedObject));
+      return exact ? `${RUNTIME}.oneOf([${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
     }
     case "intersection":
       return node.members.map((member) => emitParser(member, options, indent)).reduce((left, right) => `z.intersection(${left}, ${right})`);
@@ -70,8 +73,9 @@ function literalsParser(values: JsonValue[]): string {
   if (values.every((value) => value === null || typeof value !== "object")) {
     return values.length === 1 ? `z.literal(${literal(values[0])})` : `z.literal([${values.map(literal).join(", ")}])`;
   }
-  // Objects and arrays compare by JSON equality, as Ajv's `const` and `enum` do.
-  return `z.custom<${emitType({ kind: "literals", values })}>(${RUNTIME}.isOneOfValues(${literal(values)}))`;
+  // Objects and arrays compare by JSON equality, as Ajv's `const` and `enum` do. They are
+  // rebuilt with JSON.parse: in an object literal a "__proto__" key would set the prototype.
+  return `z.custom<${emitType({ kind: "literals", values })}>(${RUNTIME}.isOneOfValues(JSON.parse(${literal(JSON.stringify(values))})))`;
 }
 
 function withArrayChecks(code: string, node: { minItems?: number; maxItems?: number; uniqueItems?: boolean }, native: boolean): string {
@@ -117,4 +121,12 @@ function objectParser(node: ObjectNode, options: ParserOptions, indent: string):
     code += `.refine(${RUNTIME}.propertyCount(${node.minProperties ?? 0}, ${node.maxProperties ?? "Infinity"}), "wrong number of properties")`;
   }
   return code;
+}
+
+/** Whether a union member could be an object with `additionalProperties: false` (refs are not looked into). */
+function mayBeClosedObject(node: IRNode): boolean {
+  if (node.kind === "object") return node.additional === false;
+  if (node.kind === "ref") return true;
+  if (node.kind === "intersection" || node.kind === "union") return node.members.some(mayBeClosedObject);
+  return false;
 }

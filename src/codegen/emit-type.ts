@@ -40,6 +40,11 @@ function wrap(node: IRNode, text: string): string {
   return node.kind === "union" || (node.kind === "literals" && node.values.length > 1) ? `(${text})` : text;
 }
 
+/** Before `?` in a tuple, unions and intersections need parentheses too. */
+function wrapAny(node: IRNode, text: string): string {
+  return node.kind === "intersection" ? `(${text})` : wrap(node, text);
+}
+
 /** A const or enum value as a type: primitives as literal types, arrays as tuples, objects as type literals. */
 export function literalType(value: JsonValue): string {
   if (Array.isArray(value)) return `[${value.map(literalType).join(", ")}]`;
@@ -51,7 +56,7 @@ export function literalType(value: JsonValue): string {
 }
 
 function tupleType(node: TupleNode, indent: string): string {
-  const items = node.items.map((item, index) => `${emitType(item, indent)}${index < node.required ? "" : "?"}`);
+  const items = node.items.map((item, index) => (index < node.required ? emitType(item, indent) : `${wrapAny(item, emitType(item, indent))}?`));
   if (node.rest !== null) items.push(`...Array<${emitType(node.rest, indent)}>`);
   return `[${items.join(", ")}]`;
 }
@@ -62,7 +67,8 @@ function objectType(node: ObjectNode, indent: string): string {
     (property) =>
       `${property.description ? docComment([property.description], inner) : ""}${inner}${typeKey(property.name)}${property.required ? "" : "?"}: ${emitType(property.node, inner)};\n`,
   );
-  const shape = members.length === 0 ? "{}" : `{\n${members.join("")}${indent}}`;
+  // `{}` would admit strings and numbers; an open object with no declared keys is a string map.
+  const shape = members.length === 0 ? (node.additional === true ? "{ [key: string]: unknown }" : "{}") : `{\n${members.join("")}${indent}}`;
   if (typeof node.additional === "boolean") return shape;
   const values = emitType(node.additional, indent);
   if (node.properties.length === 0) return `{ [key: string]: ${values} }`;

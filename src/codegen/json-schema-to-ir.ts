@@ -299,18 +299,20 @@ export class IRBuilder {
 
 function number(schema: Schema, integer: boolean): NumberNode {
   const node: NumberNode = { kind: "number", integer };
-  if (typeof schema.minimum === "number") {
+  // JSON has no infinities; a bound like 1e999 parses as one and would emit invalid code.
+  const finite = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
+  if (finite(schema.minimum)) {
     // draft-04: a boolean `exclusiveMinimum` turns `minimum` exclusive.
     if (schema.exclusiveMinimum === true) node.exclusiveMinimum = schema.minimum;
     else node.minimum = schema.minimum;
   }
-  if (typeof schema.maximum === "number") {
+  if (finite(schema.maximum)) {
     if (schema.exclusiveMaximum === true) node.exclusiveMaximum = schema.maximum;
     else node.maximum = schema.maximum;
   }
-  if (typeof schema.exclusiveMinimum === "number") node.exclusiveMinimum = schema.exclusiveMinimum;
-  if (typeof schema.exclusiveMaximum === "number") node.exclusiveMaximum = schema.exclusiveMaximum;
-  if (typeof schema.multipleOf === "number" && schema.multipleOf > 0) node.multipleOf = schema.multipleOf;
+  if (finite(schema.exclusiveMinimum)) node.exclusiveMinimum = schema.exclusiveMinimum;
+  if (finite(schema.exclusiveMaximum)) node.exclusiveMaximum = schema.exclusiveMaximum;
+  if (finite(schema.multipleOf) && schema.multipleOf > 0) node.multipleOf = schema.multipleOf;
   if (typeof schema.format === "string") node.format = schema.format;
   return node;
 }
@@ -358,7 +360,8 @@ function intersect(parts: IRNode[]): IRNode {
 function onlyObjectMembers(union: Extract<IRNode, { kind: "union" }>): IRNode {
   const members = union.members.filter((member) => !["null", "boolean", "string", "number", "array", "tuple", "never"].includes(member.kind));
   if (members.length === 0) return { kind: "never" };
-  if (members.length === 1 && !union.exactlyOne) return members[0]!;
+  // One member left: "at least one" and "exactly one" mean the same.
+  if (members.length === 1) return members[0]!;
   return { ...union, members };
 }
 

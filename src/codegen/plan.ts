@@ -2,7 +2,7 @@ import type { BundleServer, Tool } from "../bundle/types.js";
 import { docComment, literal } from "./code.js";
 import { emitParser } from "./emit-parser.js";
 import { emitType } from "./emit-type.js";
-import type { IRNode } from "./ir.js";
+import type { IRNode, NamedDefinition } from "./ir.js";
 import { IRBuilder } from "./json-schema-to-ir.js";
 import { camelCase, NameScope, pascalCase } from "./naming.js";
 
@@ -90,7 +90,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
       argsType: claims.args.name,
       argsTypeCode: argsType(input),
       argsDoc: docComment([`Arguments of the \`${tool.name}\` tool.`]),
-      argsOptional: !hasRequired(input),
+      argsOptional: !hasRequired(input, builder.definitions),
       resultType: claims.result.name,
       resultTypeCode: emitType(result),
       resultDoc: docComment(resultDocLines(tool, output)),
@@ -146,9 +146,15 @@ function resultTypeName(tool: Tool, schema: unknown): string | undefined {
   return undefined;
 }
 
-function hasRequired(node: IRNode): boolean {
-  if (node.kind === "object") return node.properties.some((property) => property.required);
-  if (node.kind === "intersection") return node.members.some(hasRequired);
+/** Whether an arguments object must have some key; through refs, and for any union member (to be safe). */
+function hasRequired(node: IRNode, definitions: readonly NamedDefinition[], seen = new Set<string>()): boolean {
+  if (node.kind === "object") return node.properties.some((property) => property.required) || (node.minProperties ?? 0) > 0;
+  if (node.kind === "intersection" || node.kind === "union") return node.members.some((member) => hasRequired(member, definitions, seen));
+  if (node.kind === "ref" && !seen.has(node.name)) {
+    seen.add(node.name);
+    const definition = definitions.find((candidate) => candidate.name === node.name);
+    return definition !== undefined && hasRequired(definition.node, definitions, seen);
+  }
   return false;
 }
 

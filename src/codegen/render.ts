@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { Bundle, BundleServer } from "../bundle/types.js";
+import { ServerIdSchema, type Bundle, type BundleServer } from "../bundle/types.js";
+import { RuntimeFailure } from "../errors.js";
 import { commentText, literal } from "./code.js";
 import { camelCase, NameScope } from "./naming.js";
 import { clientClassName, planServerModule, type GenerateWarning } from "./plan.js";
@@ -32,6 +33,7 @@ export interface RenderResult {
 const TEMPLATE_NAMES = ["server.ts.hbs", "index.ts.hbs"] as const;
 const BUILTIN_TEMPLATES = new URL("../../templates/", import.meta.url);
 const HASH_PREFIX = "// pmcp-codegen-hash: ";
+const WARNINGS_PREFIX = "// pmcp-codegen-warnings: ";
 
 /**
  * Renders one module per server plus `index.ts`. `previous` returns a file's current
@@ -45,12 +47,16 @@ export async function renderClients(
   previous: (path: string) => Promise<string | undefined> = async () => undefined,
 ): Promise<RenderResult> {
   const templates = await templateSources(options.templatesDir);
-  const produce = async (path: string, inputs: unknown, make: (compiled: CompiledTemplates) => string) => {
-    const digest = hash(JSON.stringify([options.generatorVersion, options.runtimeImport, options.strictObjects, options.source, templates.hash, inputs]));
+  const generator = await generatorDigest();
+  const produce = async (path: string, inputs: unknown, make: (compiled: CompiledTemplates) => { code: string; warnings: GenerateWarning[] }) => {
+    const digest = hash(JSON.stringify([generator, options.runtimeImport, options.strictObjects, options.source, templates.hash, inputs]));
     const existing = await previous(path);
-    if (existing !== undefined && isIntact(existing, digest)) return { path, content: existing, reused: true };
-    const body = make(await compile(templates));
-    return { path, content: `${body}${HASH_PREFIX}${digest}.${hash(body)}\n`, reused: false };
+    if (existing !== undefined && isIntact(existing, digest)) return { path, content: existing, reused: true, warnings: recordedWarnings(existing) };
+    const made = make(await compile(templates));
+    // Warnings are recorded in the file (base64 JSON: inert in a comment) so a reused module still reports them.
+    const record = made.warnings.length === 0 ? "" : `${WARNINGS_PREFIX}${Buffer.from(JSON.stringify(made.warnings)).toString("base64")}\n`;
+    const body = `${made.code}${record}`;
+    return { path, content: `${body}${HASH_PREFIX}${digest}.${hash(body)}\n`, reused: false, warnings: made.warnings };
   };
 
   const files: RenderedFile[] = [];
@@ -59,12 +65,14 @@ export async function renderClients(
   const index = new NameScope(["z", "rt"]);
   const modules: { namespace: string; importPath: string; className: string; alias: string }[] = [];
   for (const server of bundle.servers) {
+    // The id becomes a file name and a module path: only ids the bundle schema allows get that far.
+    if (!ServerIdSchema.safeParse(server.id).success) throw new RuntimeFailure(`server id ${JSON.stringify(server.id)} is not a valid server id`);
     const file = await produce(`${server.id}.ts`, server, ({ server: template }) => {
       const plan = planServerModule(server, options);
-      warnings.push(...plan.warnings);
-      return template({ ...plan, banner: banner(options, server), runtimeImport: literal(options.runtimeImport) });
+      return { code: template({ ...plan, banner: banner(options, server), runtimeImport: literal(options.runtimeImport) }), warnings: plan.warnings };
     });
     files.push({ path: file.path, content: file.content });
+    warnings.push(...file.warnings);
     if (file.reused) reused.push(server.id);
     const className = clientClassName(server.id);
     const exported = index.claim(className).name;
@@ -75,9 +83,25 @@ export async function renderClients(
       alias: exported === className ? "" : exported,
     });
   }
-  const indexFile = await produce("index.ts", modules, ({ index: template }) => template({ banner: banner(options), modules }));
+  const indexFile = await produce("index.ts", modules, ({ index: template }) => ({ code: template({ banner: banner(options), modules }), warnings: [] }));
   files.push({ path: indexFile.path, content: indexFile.content });
   return { files, warnings, reused };
+}
+
+let generatorCode: Promise<string> | undefined;
+
+/**
+ * A digest of this generator's own code (the compiled codegen modules), so that a module
+ * made by another build of pmcp-codegen is never reused, whatever its version number says.
+ */
+function generatorDigest(): Promise<string> {
+  generatorCode ??= (async () => {
+    const dir = new URL(".", import.meta.url);
+    const names = (await readdir(dir)).filter((name) => name.endsWith(".js") || name.endsWith(".ts")).sort();
+    const texts = await Promise.all(names.map((name) => readFile(new URL(name, dir), "utf8")));
+    return hash(texts.join("\0"));
+  })();
+  return generatorCode;
 }
 
 interface TemplateSources {
@@ -130,6 +154,11 @@ function isIntact(text: string, digest: string): boolean {
   if (marker < 0) return false;
   const body = text.slice(0, marker);
   return text.slice(marker) === `${HASH_PREFIX}${digest}.${hash(body)}\n`;
+}
+
+function recordedWarnings(text: string): GenerateWarning[] {
+  const line = text.split("\n").find((candidate) => candidate.startsWith(WARNINGS_PREFIX));
+  return line === undefined ? [] : (JSON.parse(Buffer.from(line.slice(WARNINGS_PREFIX.length), "base64").toString("utf8")) as GenerateWarning[]);
 }
 
 /** The first line that marks a file as ours, so stale modules can be found and removed. */

@@ -6,7 +6,7 @@ import { httpTarget, parseUrl, readConfigFile, sourcesFromEntries } from "../end
 import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { splitCommandLine } from "../endpoints/command-line.js";
 import { interpolate } from "../endpoints/interpolate.js";
-import { redactUrl } from "../endpoints/redact.js";
+import { redactWrittenUrl } from "../endpoints/redact.js";
 import type { ServerSource } from "../endpoints/source.js";
 import { exportServers, type ServerOutcome } from "../export/export-servers.js";
 import { liveProgress, plainProgress, silentProgress, type ProgressView } from "../export/progress.js";
@@ -42,8 +42,12 @@ const DEFAULT_FOUNDATION_DIR = "schemas";
 /** `pmcp schema export`: list every tool of every server and write (or `--check`) the bundle. */
 export async function schemaExport(args: SchemaExportArgs): Promise<void> {
   const fromFlags = args.endpoint.length + args.stdio.length > 0 || args.config !== undefined;
-  const project = fromFlags ? undefined : await loadPmcpConfig();
-  const sources = project?.config.servers === undefined ? await resolveSources(args) : sourcesFromEntries(project.config.servers, relative(process.cwd(), project.path), project.dir);
+  // pmcp.config gives the servers when no flag does, and the bundle path when -o does not.
+  const project = fromFlags && args.output !== undefined ? undefined : await loadPmcpConfig();
+  const sources =
+    fromFlags || project?.config.servers === undefined
+      ? await resolveSources(args)
+      : sourcesFromEntries(project.config.servers, relative(process.cwd(), project.path), project.dir);
   const progress = await chooseProgress(args, sources);
   const outcomes = await exportServers(sources, {
     timeoutMs: args.timeout,
@@ -98,8 +102,9 @@ async function resolveSources(args: SchemaExportArgs): Promise<ServerSource[]> {
   const headers = parseHeaders(args.header);
   const sources: ServerSource[] = [];
   for (const endpoint of args.endpoint) {
-    const target = httpTarget(parseUrl(interpolate(endpoint, "--endpoint"), "--endpoint"), headers);
-    sources.push({ kind: "http", label: args.id ?? redactUrl(target.url), ...target, transport: "auto", ...idOf(args) });
+    const url = parseUrl(interpolate(endpoint, "--endpoint"), "--endpoint");
+    const recordedUrl = redactWrittenUrl(endpoint, url);
+    sources.push({ kind: "http", label: args.id ?? recordedUrl, ...httpTarget(url, headers), recordedUrl, transport: "auto", ...idOf(args) });
   }
   for (const line of args.stdio) {
     const command = splitCommandLine(line);

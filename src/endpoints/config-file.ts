@@ -4,6 +4,7 @@ import { z } from "zod";
 import { UsageError } from "../errors.js";
 import { ServerIdSchema } from "../bundle/types.js";
 import { interpolate, interpolateRecord } from "./interpolate.js";
+import { redactWrittenUrl } from "./redact.js";
 import type { HttpTransportChoice, ServerSource } from "./source.js";
 
 const StringMap = z.record(z.string(), z.string());
@@ -106,11 +107,13 @@ function toSource(id: string, entry: ConfigEntry, where: string, baseDir: string
       cwd: resolve(baseDir, entry.cwd ?? "."),
     };
   }
+  const url = parseUrl(interpolate(entry.url, `${where} url`), where);
   return {
     kind: "http",
     id,
     label: id,
-    ...httpTarget(parseUrl(interpolate(entry.url, `${where} url`), where), interpolateRecord(entry.headers, `${where} header`)),
+    ...httpTarget(url, interpolateRecord(entry.headers, `${where} header`)),
+    recordedUrl: redactWrittenUrl(entry.url, url),
     transport: transportOf(entry.transport ?? entry.type),
   };
 }

@@ -136,8 +136,16 @@ async function connectWith(
     if (connected) fail(new RuntimeFailure(describe("the server closed the connection")));
   };
 
+  // The SDK does not pass the signal to transport.start(), and an SSE start waits for its
+  // endpoint event with no limit of its own: the abort must end the wait here.
+  const aborted = new Promise<never>((_resolve, reject) => {
+    const onAbort = () => reject(new RuntimeFailure(describe("connecting was aborted (timed out)")));
+    if (options.signal.aborted) onAbort();
+    else options.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  aborted.catch(() => {});
   try {
-    await Promise.race([client.connect(transport, { signal: options.signal }), broken]);
+    await Promise.race([client.connect(transport, { signal: options.signal }), broken, aborted]);
     connected = true;
   } catch (error) {
     await client.close().catch(() => {});

@@ -12,3 +12,18 @@ export function redactUrl(url: URL): string {
   }
   return clean.href;
 }
+
+/**
+ * The URL as the user wrote it (before `${VAR}` interpolation), redacted: what a bundle
+ * records, so a secret that came from the environment never reaches it.
+ */
+export function redactWrittenUrl(written: string, interpolated: URL): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(written);
+  } catch {
+    // The whole URL is a variable: its name is all there is to record.
+    return written.includes("${") ? written : redactUrl(interpolated);
+  }
+  return redactUrl(parsed).replace(/\$%7B([^%]*)%7D/g, "${$1}");
+}

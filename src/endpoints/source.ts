@@ -29,6 +29,8 @@ export type HttpTransportChoice = "auto" | "streamable-http" | "sse";
 export interface HttpSource extends SourceBase {
   kind: "http";
   url: URL;
+  /** The URL as written, before `${VAR}` interpolation and redacted: what the bundle records. */
+  recordedUrl: string;
   headers: Record<string, string>;
   transport: HttpTransportChoice;
 }

@@ -2,7 +2,6 @@ import { RuntimeFailure, errorMessage } from "../errors.js";
 import { connect } from "../endpoints/connect.js";
 import { listAllTools } from "../endpoints/list-tools.js";
 import type { ServerSource } from "../endpoints/source.js";
-import { redactUrl } from "../endpoints/redact.js";
 import { slugServerId } from "../bundle/server-id.js";
 import { ToolSchema, type BundleServer, type Endpoint, type Tool } from "../bundle/types.js";
 
@@ -107,5 +106,5 @@ function checkTool(tool: unknown, index: number): Tool {
 
 function recordEndpoint(source: ServerSource, transport: string): Endpoint {
   if (source.kind === "stdio") return { transport: "stdio", command: source.recorded.command, args: source.recorded.args };
-  return { transport: transport === "sse" ? "sse" : "streamable-http", url: redactUrl(source.url) };
+  return { transport: transport === "sse" ? "sse" : "streamable-http", url: source.recordedUrl };
 }

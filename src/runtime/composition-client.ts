@@ -80,6 +80,8 @@ export class CompositionClient {
     ]);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retries = options.retries ?? 1;
+    if (!Number.isInteger(this.#retries) || this.#retries < 0) throw new RangeError("retries must be a whole number ≥ 0");
+    if (!(this.#timeoutMs > 0)) throw new RangeError("timeoutMs must be a positive number");
   }
 
   /** A client for the servers of an `mcpServers` (or VS Code `servers`) JSON file; relative `cwd`s resolve against its folder. */
@@ -105,6 +107,15 @@ export class CompositionClient {
     }
   }
 
+  /** Forgets and closes a connection after a transport failure, unless a newer one replaced it already. */
+  #drop(id: string, connection: Connection): void {
+    if (this.#ready.get(id) === connection) {
+      this.#ready.delete(id);
+      this.#connections.delete(id);
+    }
+    void connection.close();
+  }
+
   /** Closes every open connection (stdio servers are stopped). */
   async close(): Promise<void> {
     const open = [...this.#connections.values()];
@@ -123,7 +134,10 @@ export class CompositionClient {
       });
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
-      throw callError(error, call, timeout);
+      const failure = callError(error, call, timeout);
+      // The connection is no good (an HTTP session lost, a process gone): the next call reconnects.
+      if (failure instanceof TransportError) this.#drop(call.server, connection);
+      throw failure;
     }
   }
 
@@ -145,6 +159,8 @@ export class CompositionClient {
       // A failed connect is not cached; a closed or broken connection is replaced on the next call.
       // Closing a broken one (garbage on stdout) fails its calls in flight at once, as TransportErrors.
       current.then((connection) => {
+        // close() may have run while this connect was pending: then the connection is not kept.
+        if (this.#connections.get(id) !== current) return void connection.close();
         this.#ready.set(id, connection);
         connection.broken.catch(() => {
           forget();

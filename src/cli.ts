@@ -71,7 +71,22 @@ const cli = yargs(hideBin(process.argv))
           await schemaValidate({ files: argv.files, quiet: argv.quiet, json: argv.json });
         },
       )
-      .demandCommand(1, "name a schema command: export or validate"),
+      .command(
+        "diff <old> <new>",
+        "Compare two bundles; each change is breaking, dangerous or safe for callers",
+        (command) =>
+          command
+            .positional("old", { type: "string", demandOption: true, describe: "The bundle (or PMCP files) before" })
+            .positional("new", { type: "string", demandOption: true, describe: "The bundle (or PMCP files) after" })
+            .option("fail-on", { choices: ["breaking", "dangerous"] as const, default: "breaking" as const, describe: "Exit 1 when a change at or above this level is found" })
+            .option("format", { choices: ["text", "json", "github", "junit"] as const, default: "text" as const, describe: "Output: text, json, GitHub annotations or JUnit XML" })
+            .example("$0 schema diff main.json schemas/mcp-bundle.json --format github", "Annotate a pull request"),
+        async (argv) => {
+          const { schemaDiff } = await import("./commands/schema-diff.js");
+          await schemaDiff({ old: argv.old, new: argv.new, failOn: argv["fail-on"], format: argv.format, quiet: argv.quiet, json: argv.json });
+        },
+      )
+      .demandCommand(1, "name a schema command: export, validate or diff"),
   )
   .command(
     "generate",

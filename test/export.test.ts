@@ -117,8 +117,9 @@ describe("schema export over stdio, Streamable HTTP and SSE", () => {
     await writeFile(out, stale);
     const drift = await runCli(["schema", "export", "--config", config, "-o", out, "--check"]);
     expect(drift.code).toBe(1);
-    expect(drift.stdout).toMatch(/server "listing": tools added: class/);
-    expect(drift.stdout).toMatch(/server "listing": tools changed: delete-record/);
+    // Drift is explained with the judgement of `pmcp schema diff`.
+    expect(drift.stdout).toMatch(/^SAFE +listing\/class: tool added \[tool-added\]$/m);
+    expect(drift.stdout).toMatch(/^SAFE +listing\/delete-record \/description: title or description changed/m);
     expect(drift.stderr).toMatch(/out of date/);
     expect(await readFile(out, "utf8")).toBe(stale);
 

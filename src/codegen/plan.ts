@@ -1,4 +1,5 @@
 import type { BundleServer, Tool } from "../bundle/types.js";
+import { outputSchemaOf } from "../bundle/output-schema.js";
 import { docComment, literal } from "./code.js";
 import { emitParser } from "./emit-parser.js";
 import { emitType } from "./emit-type.js";
@@ -128,18 +129,8 @@ export function clientClassName(serverId: string): string {
   return `${pascalCase(serverId, "Server")}Client`;
 }
 
-/** Standard `outputSchema` first, then PMCP's legacy annotation, then `_meta`. */
-function outputSchemaOf(tool: Tool): { schema: unknown; pointer: string } | undefined {
-  if (tool.outputSchema !== undefined) return { schema: tool.outputSchema, pointer: "/outputSchema" };
-  const legacy = tool.annotations?.["pmcp:outputSchema"];
-  if (legacy !== undefined) return { schema: legacy, pointer: "/annotations/pmcp:outputSchema" };
-  const meta = tool._meta?.["pmcp:outputSchema"];
-  if (meta !== undefined) return { schema: meta, pointer: "/_meta/pmcp:outputSchema" };
-  return undefined;
-}
-
 /** `pmcp:outputTypeName` (annotations, then `_meta`), else the output schema's `title`. */
-function resultTypeName(tool: Tool, schema: unknown): string | undefined {
+export function resultTypeName(tool: Tool, schema: unknown): string | undefined {
   for (const candidate of [tool.annotations?.["pmcp:outputTypeName"], tool._meta?.["pmcp:outputTypeName"], (schema as { title?: unknown } | undefined)?.title]) {
     if (typeof candidate === "string" && /[A-Za-z0-9]/.test(candidate)) return pascalCase(candidate);
   }

@@ -10,7 +10,8 @@ import { redactWrittenUrl } from "../endpoints/redact.js";
 import type { ServerSource } from "../endpoints/source.js";
 import { exportServers, type ServerOutcome } from "../export/export-servers.js";
 import { liveProgress, plainProgress, silentProgress, type ProgressView } from "../export/progress.js";
-import { summarizeChanges } from "../bundle/changes.js";
+import { diffBundles } from "../diff/bundle-diff.js";
+import { formatText } from "../diff/format.js";
 import { toFoundationFile } from "../bundle/foundation.js";
 import { parseSchemaFile } from "../bundle/read.js";
 import { findSchemaWarnings, formatWarning } from "../bundle/schema-warnings.js";
@@ -187,8 +188,9 @@ async function checkFiles(args: SchemaExportArgs, files: readonly FileToWrite[],
     if (existing !== file.content) stale.push(file.path);
     if (existing !== undefined) previous.push(...serversIn(file.path, existing));
   }
-  const changes = stale.length === 0 ? [] : summarizeChanges(canonicalBundle(previous), bundle);
-  if (stale.length > 0 && changes.length === 0) changes.push("same tools, different bytes (formatting or key order)");
+  // The same judgement as `pmcp schema diff`, so drift says what it breaks.
+  const changes = stale.length === 0 ? [] : formatText(diffBundles(canonicalBundle(previous), bundle)).trimEnd().split("\n");
+  if (stale.length > 0 && changes[0] === "no changes") changes.splice(0, 1, "same tools, different bytes (formatting or key order)");
   if (args.json) printJson({ ...summary, upToDate: stale.length === 0, stale, changes });
   if (stale.length === 0) {
     say(args, `${files.map((file) => file.path).join(", ")} up to date`);

@@ -1,0 +1,224 @@
+import type { IRNode, NamedDefinition, ObjectNode } from "../codegen/ir.js";
+import { IRBuilder } from "../codegen/json-schema-to-ir.js";
+import { NameScope } from "../codegen/naming.js";
+import { escapePointer } from "../json-schema/pointer.js";
+
+/**
+ * Compares two versions of one tool schema through the generator's IR (so `$ref`s,
+ * nullables and dialects are resolved the same way) and judges each difference by
+ * direction: an input schema describes requests callers send, an output schema
+ * responses callers parse. Levels follow graphql-inspector and oasdiff.
+ */
+
+export type ChangeLevel = "breaking" | "dangerous" | "safe";
+export type Direction = "request" | "response";
+
+export interface SchemaChange {
+  level: ChangeLevel;
+  rule: string;
+  /** JSON-pointer-like path of the changed part, e.g. `/properties/items/items/properties/id`. */
+  pointer: string;
+  message: string;
+}
+
+type Scope = { node: IRNode; definitions: Map<string, IRNode> };
+
+/** Every change between `before` and `after`, judged for `direction`. */
+export function diffSchemas(before: unknown, after: unknown, direction: Direction): SchemaChange[] {
+  const changes: SchemaChange[] = [];
+  compare(toIR(before), toIR(after), direction, "", changes, new Set());
+  return changes;
+}
+
+function toIR(schema: unknown): Scope {
+  const builder = new IRBuilder(new NameScope());
+  const node = schema === undefined ? ({ kind: "unknown" } as const) : builder.build(schema, "", "");
+  return { node, definitions: new Map(builder.definitions.map((definition: NamedDefinition) => [definition.name, definition.node])) };
+}
+
+/** Narrowing a request or widening a response breaks callers; the opposite is safe. */
+function judge(direction: Direction, change: "narrowed" | "widened"): ChangeLevel {
+  return (direction === "request") === (change === "narrowed") ? "breaking" : "safe";
+}
+
+const TYPES = ["null", "boolean", "integer", "number", "string", "array", "object"] as const;
+type JsonType = (typeof TYPES)[number];
+
+/** The JSON types a node admits (`integer` ⊂ `number`). */
+function typesOf(node: IRNode, scope: Scope, seen = new Set<string>()): Set<JsonType> {
+  switch (node.kind) {
+    case "unknown":
+      return new Set(TYPES);
+    case "never":
+      return new Set();
+    case "null":
+    case "boolean":
+    case "string":
+    case "array":
+    case "object":
+      return new Set([node.kind]);
+    case "tuple":
+      return new Set(["array"]);
+    case "number":
+      return new Set(node.integer ? ["integer"] : ["integer", "number"]);
+    case "literals":
+      return new Set(node.values.map((value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "object" ? "object" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : (typeof value as JsonType))));
+    case "union":
+      return new Set(node.members.flatMap((member) => [...typesOf(member, scope, seen)]));
+    case "intersection": {
+      const sets = node.members.map((member) => typesOf(member, scope, seen));
+      return new Set(TYPES.filter((type) => sets.every((set) => set.has(type))));
+    }
+    case "ref": {
+      if (seen.has(node.name)) return new Set(TYPES);
+      seen.add(node.name);
+      return typesOf(scope.definitions.get(node.name) ?? { kind: "unknown" }, scope, seen);
+    }
+  }
+}
+
+function deref(node: IRNode, scope: Scope): IRNode {
+  let current = node;
+  for (let hops = 0; current.kind === "ref" && hops < 16; hops++) current = scope.definitions.get(current.name) ?? { kind: "unknown" };
+  return current;
+}
+
+/** The single member of a kind, looking through one union: how objects inside nullables are compared. */
+function only(node: IRNode, kind: IRNode["kind"], scope: Scope): IRNode | undefined {
+  const direct = deref(node, scope);
+  if (direct.kind === kind) return direct;
+  if (direct.kind !== "union") return undefined;
+  const members = direct.members.map((member) => deref(member, scope)).filter((member) => member.kind === kind);
+  return members.length === 1 ? members[0] : undefined;
+}
+
+function compare(
+  before: Scope,
+  after: Scope,
+  direction: Direction,
+  pointer: string,
+  changes: SchemaChange[],
+  visited: Set<string>,
+): void {
+  const key = `${pointer}\u0000${JSON.stringify(before.node).length}:${JSON.stringify(after.node).length}`;
+  if (visited.has(key) || pointer.split("/").length > 40) return;
+  visited.add(key);
+  const add = (level: ChangeLevel, rule: string, message: string, at = pointer) => changes.push({ level, rule, pointer: at || "/", message });
+
+  const old = deref(before.node, before);
+  const now = deref(after.node, after);
+  if (old.kind === "unknown" && now.kind !== "unknown") {
+    add(judge(direction, "narrowed"), "schema-declared", "a schema now constrains what was any JSON value");
+    return;
+  }
+  if (now.kind === "unknown" && old.kind !== "unknown") {
+    add(judge(direction, "widened"), "schema-dropped", "any JSON value is now allowed where a schema constrained it");
+    return;
+  }
+
+  const oldTypes = typesOf(old, before);
+  const newTypes = typesOf(now, after);
+  const lost = [...oldTypes].filter((type) => !newTypes.has(type));
+  const gained = [...newTypes].filter((type) => !oldTypes.has(type));
+  if (lost.length > 0 && gained.length > 0) add("breaking", "type-changed", `type changed from ${[...oldTypes].join("|")} to ${[...newTypes].join("|")}`);
+  else if (lost.length > 0) add(judge(direction, "narrowed"), lost.includes("null") && lost.length === 1 ? "no-longer-nullable" : "type-narrowed", `no longer accepts ${lost.join(", ")}`);
+  else if (gained.length > 0) add(judge(direction, "widened"), gained.includes("null") && gained.length === 1 ? "now-nullable" : "type-widened", `now also ${gained.join(", ")}`);
+
+  compareLiterals(old, now, direction, add);
+  compareConstraints(old, now, direction, add);
+
+  const oldObject = only(old, "object", before);
+  const newObject = only(now, "object", after);
+  if (oldObject?.kind === "object" && newObject?.kind === "object") {
+    compareObjects(oldObject, newObject, before, after, direction, pointer, changes, visited, add);
+  }
+  const oldArray = only(old, "array", before);
+  const newArray = only(now, "array", after);
+  if (oldArray?.kind === "array" && newArray?.kind === "array") {
+    compare({ ...before, node: oldArray.items }, { ...after, node: newArray.items }, direction, `${pointer}/items`, changes, visited);
+  }
+  const oldTuple = only(old, "tuple", before);
+  const newTuple = only(now, "tuple", after);
+  if (oldTuple?.kind === "tuple" && newTuple?.kind === "tuple") {
+    const length = Math.min(oldTuple.items.length, newTuple.items.length);
+    for (let index = 0; index < length; index++) {
+      compare({ ...before, node: oldTuple.items[index]! }, { ...after, node: newTuple.items[index]! }, direction, `${pointer}/prefixItems/${index}`, changes, visited);
+    }
+    if (oldTuple.items.length !== newTuple.items.length) add("breaking", "tuple-length-changed", `tuple has ${newTuple.items.length} positions, had ${oldTuple.items.length}`);
+  }
+}
+
+function compareObjects(
+  old: ObjectNode,
+  now: ObjectNode,
+  before: Scope,
+  after: Scope,
+  direction: Direction,
+  pointer: string,
+  changes: SchemaChange[],
+  visited: Set<string>,
+  add: (level: ChangeLevel, rule: string, message: string, at?: string) => void,
+): void {
+  const oldProperties = new Map(old.properties.map((property) => [property.name, property]));
+  const newProperties = new Map(now.properties.map((property) => [property.name, property]));
+  for (const [name, property] of oldProperties) {
+    const at = `${pointer}/properties/${escapePointer(name)}`;
+    const next = newProperties.get(name);
+    if (next === undefined) {
+      add("breaking", "property-removed", `property "${name}" removed`, at);
+      continue;
+    }
+    if (property.required && !next.required) {
+      add(judge(direction, "widened"), "property-now-optional", `property "${name}" is now optional`, at);
+    } else if (!property.required && next.required) {
+      add(judge(direction, "narrowed"), "property-now-required", `property "${name}" is now required`, at);
+    }
+    compare({ ...before, node: property.node }, { ...after, node: next.node }, direction, at, changes, visited);
+  }
+  for (const [name, property] of newProperties) {
+    if (oldProperties.has(name)) continue;
+    const at = `${pointer}/properties/${escapePointer(name)}`;
+    if (property.required && direction === "request") add("breaking", "required-property-added", `new required property "${name}"`, at);
+    else add("safe", "property-added", `new ${property.required ? "required" : "optional"} property "${name}"`, at);
+  }
+  if (old.additional !== false && now.additional === false) add(judge(direction, "narrowed"), "additional-properties-closed", "no longer allows undeclared properties");
+  if (old.additional === false && now.additional !== false) add(judge(direction, "widened"), "additional-properties-opened", "now allows undeclared properties");
+}
+
+function compareLiterals(old: IRNode, now: IRNode, direction: Direction, add: (level: ChangeLevel, rule: string, message: string) => void): void {
+  if (old.kind !== "literals" || now.kind !== "literals") return;
+  const key = (value: unknown) => JSON.stringify(value);
+  const oldValues = new Set(old.values.map(key));
+  const newValues = new Set(now.values.map(key));
+  const removed = [...oldValues].filter((value) => !newValues.has(value));
+  const added = [...newValues].filter((value) => !oldValues.has(value));
+  if (removed.length > 0) add(judge(direction, "narrowed"), "enum-value-removed", `value${removed.length > 1 ? "s" : ""} ${removed.join(", ")} no longer allowed`);
+  if (added.length > 0) add(judge(direction, "widened"), "enum-value-added", `new value${added.length > 1 ? "s" : ""} ${added.join(", ")}`);
+}
+
+/** Lower bounds (`min…`) and upper bounds (`max…`), and whether a number must be an integer. */
+const LOWER = ["minLength", "minimum", "exclusiveMinimum", "minItems", "minProperties"] as const;
+const UPPER = ["maxLength", "maximum", "exclusiveMaximum", "maxItems", "maxProperties"] as const;
+
+function compareConstraints(old: IRNode, now: IRNode, direction: Direction, add: (level: ChangeLevel, rule: string, message: string) => void): void {
+  if (old.kind !== now.kind) return;
+  const a = old as unknown as Record<string, unknown>;
+  const b = now as unknown as Record<string, unknown>;
+  for (const bound of [...LOWER, ...UPPER]) {
+    const before = a[bound];
+    const after = b[bound];
+    if (before === after) continue;
+    const lower = (LOWER as readonly string[]).includes(bound);
+    // A new bound, a raised minimum or a lowered maximum admits fewer values.
+    const narrowed =
+      typeof before !== "number" ? true : typeof after !== "number" ? false : lower ? after > before : after < before;
+    add(judge(direction, narrowed ? "narrowed" : "widened"), narrowed ? "constraint-tightened" : "constraint-loosened", `${bound} ${String(before ?? "none")} → ${String(after ?? "none")}`);
+  }
+  for (const keyword of ["pattern", "format", "multipleOf"]) {
+    if (a[keyword] !== b[keyword]) {
+      const level: ChangeLevel = b[keyword] === undefined ? judge(direction, "widened") : a[keyword] === undefined ? judge(direction, "narrowed") : "breaking";
+      add(level, `${keyword}-changed`, `${keyword} ${JSON.stringify(a[keyword] ?? null)} → ${JSON.stringify(b[keyword] ?? null)}`);
+    }
+  }
+  if (a.uniqueItems !== b.uniqueItems) add(judge(direction, b.uniqueItems ? "narrowed" : "widened"), "unique-items-changed", `uniqueItems ${String(a.uniqueItems ?? false)} → ${String(b.uniqueItems ?? false)}`);
+}

@@ -1,0 +1,107 @@
+import { mkdtemp, readFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { diffSchemas, type Direction } from "../src/diff/schema-diff.js";
+import { diffBundles } from "../src/diff/bundle-diff.js";
+import { formatGithub, formatJunit } from "../src/diff/format.js";
+import type { Bundle } from "../src/bundle/types.js";
+import { fixtureCommand, runCli } from "./helpers/cli.js";
+
+const object = (properties: Record<string, unknown>, required: string[] = [], extra: Record<string, unknown> = {}) => ({ type: "object", properties, required, ...extra });
+
+/** Each rule in both directions: [name, before, after, level as a request, level as a response]. */
+const RULES: [string, unknown, unknown, string, string][] = [
+  ["property removed", object({ a: { type: "string" }, b: { type: "string" } }), object({ a: { type: "string" } }), "breaking", "breaking"],
+  ["optional property added", object({ a: { type: "string" } }), object({ a: { type: "string" }, b: { type: "string" } }), "safe", "safe"],
+  ["required property added", object({ a: { type: "string" } }), object({ a: { type: "string" }, b: { type: "string" } }, ["b"]), "breaking", "safe"],
+  ["property made optional", object({ a: { type: "string" } }, ["a"]), object({ a: { type: "string" } }), "safe", "breaking"],
+  ["property made required", object({ a: { type: "string" } }), object({ a: { type: "string" } }, ["a"]), "breaking", "safe"],
+  ["type widened integer → number", object({ n: { type: "integer" } }), object({ n: { type: "number" } }), "safe", "breaking"],
+  ["type narrowed number → integer", object({ n: { type: "number" } }), object({ n: { type: "integer" } }), "breaking", "safe"],
+  ["made nullable", object({ s: { type: "string" } }), object({ s: { type: ["string", "null"] } }), "safe", "breaking"],
+  ["type changed", object({ s: { type: "string" } }), object({ s: { type: "boolean" } }), "breaking", "breaking"],
+  ["enum value added", object({ e: { enum: ["a", "b"] } }), object({ e: { enum: ["a", "b", "c"] } }), "safe", "breaking"],
+  ["enum value removed", object({ e: { enum: ["a", "b"] } }), object({ e: { enum: ["a"] } }), "breaking", "safe"],
+  ["maxLength tightened", object({ s: { type: "string", maxLength: 10 } }), object({ s: { type: "string", maxLength: 5 } }), "breaking", "safe"],
+  ["minimum loosened", object({ n: { type: "number", minimum: 5 } }), object({ n: { type: "number", minimum: 0 } }), "safe", "breaking"],
+  ["new pattern", object({ s: { type: "string" } }), object({ s: { type: "string", pattern: "^a" } }), "breaking", "safe"],
+  ["closed to extra keys", object({ a: { type: "string" } }), object({ a: { type: "string" } }, [], { additionalProperties: false }), "breaking", "safe"],
+  ["nested in $ref and arrays", { type: "array", items: { $ref: "#/$defs/I" }, $defs: { I: object({ id: { type: "string" } }, ["id"]) } }, { type: "array", items: { $ref: "#/$defs/I" }, $defs: { I: object({ id: { type: "string" } }) } }, "safe", "breaking"],
+];
+
+describe("schema diff rules", () => {
+  it.each(RULES)("%s", (_name, before, after, asRequest, asResponse) => {
+    for (const [direction, expected] of [["request", asRequest], ["response", asResponse]] as [Direction, string][]) {
+      const changes = diffSchemas(before, after, direction);
+      expect(changes.length, direction).toBeGreaterThan(0);
+      const worst = changes.some((change) => change.level === "breaking") ? "breaking" : changes.some((change) => change.level === "dangerous") ? "dangerous" : "safe";
+      expect(worst, `${direction}: ${JSON.stringify(changes)}`).toBe(expected);
+    }
+  });
+
+  it("reports nothing for the same schema written differently (nullable spellings, $ref vs inline)", () => {
+    const a = object({ c: { anyOf: [{ $ref: "#/$defs/C" }, { type: "null" }] } }, ["c"], { $defs: { C: { type: "string" } } });
+    const b = object({ c: { type: ["string", "null"] } }, ["c"]);
+    expect(diffSchemas(a, b, "response")).toEqual([]);
+    expect(diffSchemas(a, b, "request")).toEqual([]);
+  });
+});
+
+describe("bundle diff", () => {
+  const tool = (annotations: Record<string, unknown>) => ({ name: "t", inputSchema: { type: "object" }, outputSchema: { type: "object" }, annotations });
+  const bundle = (tools: Bundle["servers"][number]["tools"]): Bundle => ({ version: "1.0", servers: [{ id: "s", tools }] });
+
+  it("judges annotations, output type names and output schema presence", () => {
+    const rules = (before: Record<string, unknown>, after: Record<string, unknown>) =>
+      diffBundles(bundle([tool(before)]), bundle([tool(after)])).map((change) => `${change.level}:${change.rule}`);
+    expect(rules({ readOnlyHint: true }, {})).toContain("dangerous:readOnlyHint-changed");
+    expect(rules({ destructiveHint: false }, {})).toContain("dangerous:destructiveHint-changed");
+    expect(rules({}, { readOnlyHint: true })).toEqual(["safe:readOnlyHint-changed"]);
+    expect(rules({ "pmcp:outputTypeName": "A" }, { "pmcp:outputTypeName": "B" })).toContain("breaking:output-type-renamed");
+    const untyped = diffBundles(bundle([tool({})]), bundle([{ name: "t", inputSchema: { type: "object" } }]));
+    expect(untyped.map((change) => change.rule)).toContain("output-schema-removed");
+  });
+
+  it("escapes what it prints in GitHub annotations and JUnit XML", () => {
+    const changes = [{ server: "s", tool: "a<b>", level: "breaking" as const, rule: "r", pointer: "/p", message: 'x & "y"\n::error::z' }];
+    expect(formatGithub(changes)).toBe("::error title=breaking change%3A s/a<b> /p::x & \"y\"%0A::error::z [r]\n");
+    const xml = formatJunit(changes, "breaking");
+    expect(xml).toContain('name="s/a&lt;b&gt; /p: x &amp; &quot;y&quot;');
+    expect(xml).toContain('tests="1" failures="1"');
+  });
+});
+
+describe("pmcp schema diff on two real exports of a server whose tools changed", () => {
+  it("lists every change with its level and exits by --fail-on", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-diff-"));
+    const v1 = join(dir, "v1.json");
+    const v2 = join(dir, "v2.json");
+    expect((await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs"), "--id", "listing", "-o", v1])).code).toBe(0);
+    expect((await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs", "v2"), "--id", "listing", "-o", v2])).code).toBe(0);
+
+    const result = await runCli(["schema", "diff", v1, v2, "--json"]);
+    expect(result.code).toBe(1);
+    const { summary, changes } = JSON.parse(result.stdout);
+    const seen = changes.map((change: { level: string; tool?: string; rule: string; pointer: string }) => `${change.level} ${change.tool ?? ""} ${change.rule} ${change.pointer}`);
+    expect(seen).toEqual(
+      expect.arrayContaining([
+        "breaking odd_dialect tool-removed /",
+        "safe restore_record tool-added /",
+        "breaking delete_record required-property-added /inputSchema/properties/reason",
+        "safe delete_record property-added /outputSchema/properties/undo",
+        "breaking delete_record property-now-required /inputSchema/properties/id",
+        "dangerous class readOnlyHint-changed /annotations/readOnlyHint",
+      ]),
+    );
+    expect(summary.breaking).toBeGreaterThanOrEqual(2);
+    expect(result.stderr.trim()).toMatch(/^pmcp: \d+ breaking changes?$/);
+
+    const same = await runCli(["schema", "diff", v1, v1]);
+    expect(same).toMatchObject({ code: 0, stdout: "no changes\n" });
+    const safeOnly = await runCli(["schema", "diff", v2, v2, "--fail-on", "dangerous", "--format", "junit"]);
+    expect(safeOnly.code).toBe(0);
+    expect(safeOnly.stdout).toContain('tests="0" failures="0"');
+    expect(await readFile(v1, "utf8")).not.toBe(await readFile(v2, "utf8"));
+  });
+});

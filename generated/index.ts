@@ -3,4 +3,4 @@ export * as inventory from "./inventory.js";
 export { InventoryClient } from "./inventory.js";
 export * as memory from "./memory.js";
 export { MemoryClient } from "./memory.js";
-// pmcp-codegen-hash: 281c7127724992554cfa09165f817feb.ae2bf5fc3ea0dd359442760a1f0c0ce4
+// pmcp-codegen-hash: 86519e5fb3d504875a3c6be6e01523ff.ae2bf5fc3ea0dd359442760a1f0c0ce4

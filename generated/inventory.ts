@@ -86,4 +86,4 @@ export class InventoryClient {
     return this.#client.callTool({ server: this.#serverId, tool: "list_low_stock", args: args ?? {}, parse: LowStockReportSchema, retryable: true }, options);
   }
 }
-// pmcp-codegen-hash: a9c8d1ac0e23628259cc3c15459e669b.2d59b2f2a7593933db96b68b562eeb7e
+// pmcp-codegen-hash: 3816ca8658a7cde440f346ddf99e4e37.2d59b2f2a7593933db96b68b562eeb7e

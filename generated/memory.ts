@@ -377,4 +377,4 @@ export class MemoryClient {
     return this.#client.callTool({ server: this.#serverId, tool: "search_nodes", args, parse: SearchNodesResultSchema, retryable: true }, options);
   }
 }
-// pmcp-codegen-hash: b3ea9a8d784281d037192102a1d4c781.1730cb6e7f2a090ebc5ad92ae12a2774
+// pmcp-codegen-hash: d0dfe01e055a17d89c450081d6b69aa3.1730cb6e7f2a090ebc5ad92ae12a2774

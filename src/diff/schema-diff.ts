@@ -23,11 +23,18 @@ export interface SchemaChange {
 
 type Scope = { node: IRNode; definitions: Map<string, IRNode> };
 
+/** What one comparison carries down the tree. */
+interface Walk {
+  direction: Direction;
+  changes: SchemaChange[];
+  visited: Set<string>;
+}
+
 /** Every change between `before` and `after`, judged for `direction`. */
 export function diffSchemas(before: unknown, after: unknown, direction: Direction): SchemaChange[] {
-  const changes: SchemaChange[] = [];
-  compare(toIR(before), toIR(after), direction, "", changes, new Set());
-  return changes;
+  const walk: Walk = { direction, changes: [], visited: new Set() };
+  compare(walk, toIR(before), toIR(after), "");
+  return walk.changes;
 }
 
 function toIR(schema: unknown): Scope {
@@ -92,14 +99,8 @@ function only(node: IRNode, kind: IRNode["kind"], scope: Scope): IRNode | undefi
   return members.length === 1 ? members[0] : undefined;
 }
 
-function compare(
-  before: Scope,
-  after: Scope,
-  direction: Direction,
-  pointer: string,
-  changes: SchemaChange[],
-  visited: Set<string>,
-): void {
+function compare(walk: Walk, before: Scope, after: Scope, pointer: string): void {
+  const { direction, changes, visited } = walk;
   const key = `${pointer}\u0000${JSON.stringify(before.node).length}:${JSON.stringify(after.node).length}`;
   if (visited.has(key) || pointer.split("/").length > 40) return;
   visited.add(key);
@@ -130,35 +131,29 @@ function compare(
   const oldObject = only(old, "object", before);
   const newObject = only(now, "object", after);
   if (oldObject?.kind === "object" && newObject?.kind === "object") {
-    compareObjects(oldObject, newObject, before, after, direction, pointer, changes, visited, add);
+    compareObjects(walk, { ...before, node: oldObject }, { ...after, node: newObject }, pointer, add);
   }
   const oldArray = only(old, "array", before);
   const newArray = only(now, "array", after);
   if (oldArray?.kind === "array" && newArray?.kind === "array") {
-    compare({ ...before, node: oldArray.items }, { ...after, node: newArray.items }, direction, `${pointer}/items`, changes, visited);
+    compare(walk, { ...before, node: oldArray.items }, { ...after, node: newArray.items }, `${pointer}/items`);
   }
   const oldTuple = only(old, "tuple", before);
   const newTuple = only(now, "tuple", after);
   if (oldTuple?.kind === "tuple" && newTuple?.kind === "tuple") {
     const length = Math.min(oldTuple.items.length, newTuple.items.length);
     for (let index = 0; index < length; index++) {
-      compare({ ...before, node: oldTuple.items[index]! }, { ...after, node: newTuple.items[index]! }, direction, `${pointer}/prefixItems/${index}`, changes, visited);
+      compare(walk, { ...before, node: oldTuple.items[index]! }, { ...after, node: newTuple.items[index]! }, `${pointer}/prefixItems/${index}`);
     }
     if (oldTuple.items.length !== newTuple.items.length) add("breaking", "tuple-length-changed", `tuple has ${newTuple.items.length} positions, had ${oldTuple.items.length}`);
   }
 }
 
-function compareObjects(
-  old: ObjectNode,
-  now: ObjectNode,
-  before: Scope,
-  after: Scope,
-  direction: Direction,
-  pointer: string,
-  changes: SchemaChange[],
-  visited: Set<string>,
-  add: (level: ChangeLevel, rule: string, message: string, at?: string) => void,
-): void {
+/** `before.node` and `after.node` are the two object nodes. */
+function compareObjects(walk: Walk, before: Scope, after: Scope, pointer: string, add: (level: ChangeLevel, rule: string, message: string, at?: string) => void): void {
+  const old = before.node as ObjectNode;
+  const now = after.node as ObjectNode;
+  const { direction } = walk;
   const oldProperties = new Map(old.properties.map((property) => [property.name, property]));
   const newProperties = new Map(now.properties.map((property) => [property.name, property]));
   for (const [name, property] of oldProperties) {
@@ -173,7 +168,7 @@ function compareObjects(
     } else if (!property.required && next.required) {
       add(judge(direction, "narrowed"), "property-now-required", `property "${name}" is now required`, at);
     }
-    compare({ ...before, node: property.node }, { ...after, node: next.node }, direction, at, changes, visited);
+    compare(walk, { ...before, node: property.node }, { ...after, node: next.node }, at);
   }
   for (const [name, property] of newProperties) {
     if (oldProperties.has(name)) continue;

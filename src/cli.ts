@@ -86,7 +86,24 @@ const cli = yargs(hideBin(process.argv))
           await schemaDiff({ old: argv.old, new: argv.new, failOn: argv["fail-on"], format: argv.format, quiet: argv.quiet, json: argv.json });
         },
       )
-      .demandCommand(1, "name a schema command: export, validate or diff"),
+      .command(
+        "normalize [bundle]",
+        "Rewrite a bundle's schemas so an LLM provider accepts them and reads them the same way",
+        (command) =>
+          command
+            .positional("bundle", { type: "string", describe: "The bundle to read (default: schemas/mcp-bundle.json)" })
+            .option("profile", {
+              choices: ["openai", "openai-strict", "gemini", "gemini-json", "anthropic", "anthropic-strict", "portable"] as const,
+              demandOption: true,
+              describe: "The provider whose rules to apply",
+            })
+            .option("output", { alias: "o", type: "string", describe: "Write the normalized bundle here (default: stdout)" }),
+        async (argv) => {
+          const { schemaNormalize } = await import("./commands/schema-normalize.js");
+          await schemaNormalize({ profile: argv.profile, bundle: argv.bundle, output: argv.output, quiet: argv.quiet, json: argv.json });
+        },
+      )
+      .demandCommand(1, "name a schema command: export, validate, diff or normalize"),
   )
   .command(
     "generate",

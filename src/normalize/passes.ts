@@ -1,0 +1,299 @@
+import { isObject, resolvePointer } from "../json-schema/pointer.js";
+
+/**
+ * Schema rewrites for LLM providers, each a small pure function: it returns a new
+ * schema and never mutates its input. A pass that cannot keep the meaning exactly
+ * says so through `note`, and moves what a reader needs into `description`.
+ */
+
+export type Schema = Record<string, unknown>;
+
+export interface PassContext {
+  /** Records a change of meaning (or a thing left as it was) at a JSON pointer. */
+  note(pointer: string, message: string): void;
+}
+
+/** Applies `visit` to every subschema, bottom-up, rebuilding the tree. */
+export function mapSchemas(schema: unknown, visit: (node: Schema, pointer: string) => Schema, pointer = ""): unknown {
+  if (!isObject(schema)) return schema;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    const at = `${pointer}/${key}`;
+    if (key === "properties" || key === "$defs" || key === "definitions" || key === "patternProperties") {
+      out[key] = isObject(value) ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, mapSchemas(sub, visit, `${at}/${name}`)])) : value;
+    } else if (["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "additionalItems", "unevaluatedItems", "unevaluatedProperties"].includes(key)) {
+      out[key] = Array.isArray(value) ? value.map((sub, index) => mapSchemas(sub, visit, `${at}/${index}`)) : mapSchemas(value, visit, at);
+    } else if (["anyOf", "oneOf", "allOf", "prefixItems"].includes(key) && Array.isArray(value)) {
+      out[key] = value.map((sub, index) => mapSchemas(sub, visit, `${at}/${index}`));
+    } else {
+      out[key] = value;
+    }
+  }
+  return visit(out, pointer);
+}
+
+/**
+ * Inlines local `$ref`s and drops `$defs`/`definitions`. A recursive reference is kept
+ * (`keep`: the target stays in `$defs`) or cut after `depth` expansions (`cut`: replaced
+ * by an unconstrained schema whose description says so). Remote refs are never fetched.
+ */
+export function inlineRefs(schema: Schema, options: { cycles: "keep" | "cut"; depth: number }, context: PassContext): Schema {
+  const kept: Schema = {};
+  const names = new Map<string, string>();
+  const local = (ref: string) => ref === "#" || ref.startsWith("#/");
+  /** Whether following local refs from this ref's target leads back to it. */
+  const recursive = (ref: string): boolean => {
+    const seen = new Set<string>();
+    const reaches = (node: unknown): boolean => {
+      if (Array.isArray(node)) return node.some(reaches);
+      if (!isObject(node)) return false;
+      if (typeof node.$ref === "string" && local(node.$ref)) {
+        if (node.$ref === ref) return true;
+        if (!seen.has(node.$ref)) {
+          seen.add(node.$ref);
+          if (reaches(resolvePointer(schema, node.$ref.slice(1)))) return true;
+        }
+      }
+      return Object.entries(node).some(([key, value]) => !DATA.has(key) && reaches(value));
+    };
+    return reaches(resolvePointer(schema, ref.slice(1)));
+  };
+  const keptName = (ref: string): string => {
+    let name = names.get(ref);
+    if (name === undefined) {
+      const base = (ref.split("/").pop() ?? "").replace(/[^A-Za-z0-9_-]/g, "") || "Root";
+      name = base;
+      for (let n = 2; Object.values(Object.fromEntries(names)).includes(name); n++) name = `${base}${n}`;
+      names.set(ref, name);
+    }
+    return name;
+  };
+  const expand = (node: unknown, pointer: string, stack: string[]): unknown => {
+    if (Array.isArray(node)) return node.map((item, index) => expand(item, `${pointer}/${index}`, stack));
+    if (!isObject(node)) return node;
+    if (typeof node.$ref !== "string") return expandObject(node, pointer, stack);
+    const { $ref: ref, ...siblings } = node;
+    if (!local(ref)) {
+      context.note(pointer, `$ref ${JSON.stringify(ref)} is not local and was left as it is`);
+      return node;
+    }
+    const target = resolvePointer(schema, ref.slice(1));
+    if (!isObject(target) && typeof target !== "boolean") {
+      context.note(pointer, `dangling $ref ${JSON.stringify(ref)} replaced by an unconstrained schema`);
+      return siblings;
+    }
+    if (options.cycles === "keep" && recursive(ref)) {
+      // The provider understands recursion: the definition stays, referenced by name.
+      const name = keptName(ref);
+      if (!(name in kept)) {
+        kept[name] = {};
+        kept[name] = expand(target, `/$defs/${name}`, [...stack, ref]);
+      }
+      return { ...expandObject(siblings, pointer, stack), $ref: `#/$defs/${name}` };
+    }
+    if (stack.filter((entry) => entry === ref).length >= options.depth) {
+      context.note(pointer, `recursion through ${ref} cut after ${options.depth} levels`);
+      return { ...siblings, description: appendText(siblings.description, "(Recursive structure; deeper levels are not described.)") };
+    }
+    const inlined = expand(target, pointer, [...stack, ref]);
+    return isObject(inlined) ? { ...inlined, ...expandObject(siblings, pointer, stack) } : inlined;
+  };
+  const expandObject = (node: Schema, pointer: string, stack: string[]): Schema => {
+    const out: Schema = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "$defs" || key === "definitions") continue;
+      out[key] = DATA.has(key) ? value : expand(value, `${pointer}/${key}`, stack);
+    }
+    return out;
+  };
+  const result = expand(schema, "", []) as Schema;
+  if (Object.keys(kept).length === 0) return result;
+  // A root that is only a reference to a recursive definition takes that definition's body.
+  const { $ref: rootRef, ...rest } = result;
+  const rootName = typeof rootRef === "string" ? rootRef.replace("#/$defs/", "") : undefined;
+  if (rootName !== undefined && isObject(kept[rootName])) return { ...(kept[rootName] as Schema), ...rest, $defs: kept };
+  return { ...result, $defs: kept };
+}
+
+/** Keywords whose values are data, never schemas. */
+const DATA = new Set(["const", "enum", "default", "examples", "example"]);
+
+const NULL = (member: unknown) => isObject(member) && member.type === "null" && Object.keys(member).length === 1;
+
+/**
+ * `anyOf`/`oneOf` with `{type: "null"}`, and type arrays with "null", rewritten as the
+ * provider wants a nullable: OpenAPI's `nullable: true` or a type array. The outer
+ * `default` and `description` stay.
+ */
+export function nullUnions(schema: Schema, style: "nullable" | "type-array"): Schema {
+  return mapSchemas(schema, (node) => {
+    for (const keyword of ["anyOf", "oneOf"] as const) {
+      const members = node[keyword];
+      if (!Array.isArray(members) || !members.some(NULL)) continue;
+      const rest = members.filter((member) => !NULL(member));
+      if (rest.length !== 1 || !isObject(rest[0])) continue;
+      const { [keyword]: _dropped, ...outer } = node;
+      return makeNullable({ ...rest[0], ...outer }, style);
+    }
+    if (style === "nullable" && Array.isArray(node.type) && node.type.includes("null")) {
+      const types = node.type.filter((type) => type !== "null");
+      if (types.length === 1) return { ...node, type: types[0], nullable: true };
+    }
+    if (style === "type-array" && node.nullable === true) {
+      const { nullable: _flag, ...rest } = node;
+      return makeNullable(rest, style);
+    }
+    return node;
+  }) as Schema;
+}
+
+function makeNullable(node: Schema, style: "nullable" | "type-array"): Schema {
+  if (style === "nullable") return { ...node, nullable: true };
+  if (typeof node.type === "string") return { ...node, type: [node.type, "null"] };
+  if (Array.isArray(node.type)) return node.type.includes("null") ? node : { ...node, type: [...node.type, "null"] };
+  if (Array.isArray(node.enum)) return node.enum.includes(null) ? node : { ...node, enum: [...node.enum, null] };
+  return { anyOf: [node, { type: "null" }] };
+}
+
+/** `oneOf` → `anyOf`: the same instances when the members do not overlap (the usual tagged union). */
+export function oneOfToAnyOf(schema: Schema, context: PassContext): Schema {
+  return mapSchemas(schema, (node, pointer) => {
+    if (!Array.isArray(node.oneOf)) return node;
+    const { oneOf, ...rest } = node;
+    context.note(pointer, "oneOf became anyOf (an instance matching several members is now also valid)");
+    return { ...rest, anyOf: oneOf };
+  }) as Schema;
+}
+
+/** `allOf` of objects merged into one object: properties, `required`, and the outer keywords. */
+export function mergeAllOf(schema: Schema, context: PassContext): Schema {
+  return mapSchemas(schema, (node, pointer) => {
+    if (!Array.isArray(node.allOf) || !node.allOf.every(isObject)) return node;
+    const { allOf, ...outer } = node;
+    const merged: Schema = { ...outer };
+    for (const member of allOf as Schema[]) {
+      for (const [key, value] of Object.entries(member)) {
+        if (key === "properties" && isObject(value)) merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...value };
+        else if (key === "required" && Array.isArray(value)) merged.required = [...new Set([...(Array.isArray(merged.required) ? merged.required : []), ...value])];
+        else if (key in merged && JSON.stringify(merged[key]) !== JSON.stringify(value)) {
+          context.note(`${pointer}/allOf`, `allOf members disagree on "${key}"; kept the first`);
+        } else merged[key] = value;
+      }
+    }
+    return merged;
+  }) as Schema;
+}
+
+/** `const: x` → `enum: [x]`. */
+export function constToEnum(schema: Schema): Schema {
+  return mapSchemas(schema, (node) => {
+    if (!("const" in node)) return node;
+    const { const: value, ...rest } = node;
+    return { ...rest, enum: [value] };
+  }) as Schema;
+}
+
+/** Non-string enum values as strings (Gemini's OpenAPI subset): the type becomes string. */
+export function enumsToStrings(schema: Schema, context: PassContext): Schema {
+  return mapSchemas(schema, (node, pointer) => {
+    if (!Array.isArray(node.enum) || node.enum.every((value) => typeof value === "string")) return node;
+    context.note(pointer, "enum values became strings; the caller must convert them back");
+    return { ...node, type: "string", enum: node.enum.map((value) => (typeof value === "string" ? value : JSON.stringify(value))) };
+  }) as Schema;
+}
+
+/** Tuples (`prefixItems`, draft-07 `items: [...]`) as arrays of the union of their item schemas, with the length kept. */
+export function tuplesToArrays(schema: Schema, context: PassContext): Schema {
+  return mapSchemas(schema, (node, pointer) => {
+    const prefix = Array.isArray(node.prefixItems) ? node.prefixItems : Array.isArray(node.items) ? node.items : undefined;
+    if (prefix === undefined) return node;
+    const { prefixItems: _prefix, additionalItems: _additional, ...rest } = node;
+    const unique = prefix.filter((item, index) => prefix.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === index);
+    context.note(pointer, "tuple became an array: positions are described in the description only");
+    const positions = prefix.map((item, index) => `${index}: ${describeBriefly(item)}`).join("; ");
+    return {
+      ...rest,
+      items: unique.length === 1 ? unique[0] : { anyOf: unique },
+      minItems: typeof node.minItems === "number" ? node.minItems : prefix.length,
+      maxItems: typeof node.maxItems === "number" ? node.maxItems : prefix.length,
+      description: appendText(node.description, `Positions: ${positions}.`),
+    };
+  }) as Schema;
+}
+
+/** Arrays without `items` get an unconstrained `items`. */
+export function arrayItems(schema: Schema): Schema {
+  return mapSchemas(schema, (node) => (isArrayType(node) && node.items === undefined && node.prefixItems === undefined ? { ...node, items: {} } : node)) as Schema;
+}
+
+/**
+ * OpenAI and Anthropic strict modes: every object closed (`additionalProperties: false`)
+ * and every property required, the optional ones made nullable (null meaning "absent").
+ */
+export function strictObjects(schema: Schema, context: PassContext): Schema {
+  return mapSchemas(schema, (node, pointer) => {
+    if (!isObjectType(node)) return node;
+    const properties = isObject(node.properties) ? node.properties : {};
+    const required = new Set(Array.isArray(node.required) ? node.required : []);
+    const optional = Object.keys(properties).filter((name) => !required.has(name));
+    if (optional.length > 0) context.note(pointer, `optional properties ${optional.join(", ")} became required and nullable (send null to omit)`);
+    if (node.additionalProperties !== undefined && node.additionalProperties !== false) context.note(pointer, "additionalProperties became false");
+    return {
+      ...node,
+      properties: Object.fromEntries(Object.entries(properties).map(([name, sub]) => [name, required.has(name) || !isObject(sub) ? sub : makeNullable(sub, "type-array")])),
+      required: Object.keys(properties),
+      additionalProperties: false,
+    };
+  }) as Schema;
+}
+
+/**
+ * Removes keywords a provider rejects. What a person needs from them (a format, a bound,
+ * examples, a title) moves into `description` rather than being lost.
+ */
+export function dropKeywords(schema: Schema, keywords: ReadonlySet<string>, allowedFormats: ReadonlySet<string> | undefined): Schema {
+  return mapSchemas(schema, (node) => {
+    const out: Schema = {};
+    const kept: string[] = [];
+    for (const [key, value] of Object.entries(node)) {
+      const unsupportedFormat = key === "format" && allowedFormats !== undefined && !allowedFormats.has(String(value));
+      if (!keywords.has(key) && !unsupportedFormat) {
+        out[key] = value;
+        continue;
+      }
+      if (key === "title" && node.description === undefined && typeof value === "string") kept.push(value);
+      else if (key === "examples" && Array.isArray(value)) kept.push(`Examples: ${value.map((example) => JSON.stringify(example)).join(", ")}`);
+      else if (["format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems"].includes(key)) {
+        kept.push(`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+      }
+    }
+    return kept.length === 0 ? out : { ...out, description: appendText(out.description, kept.join("; ")) };
+  }) as Schema;
+}
+
+/** A root the provider accepts: an object with `properties` (a non-object root is left, with a note). */
+export function objectRoot(schema: Schema, context: PassContext): Schema {
+  if (!isObjectType(schema)) {
+    context.note("", "the root is not an object; this provider requires one");
+    return schema;
+  }
+  return isObject(schema.properties) ? { ...schema, type: "object" } : { ...schema, type: "object", properties: {} };
+}
+
+function isObjectType(node: Schema): boolean {
+  return node.type === "object" || (node.type === undefined && (isObject(node.properties) || node.required !== undefined));
+}
+
+function isArrayType(node: Schema): boolean {
+  return node.type === "array" || (Array.isArray(node.type) && node.type.includes("array"));
+}
+
+function describeBriefly(schema: unknown): string {
+  if (!isObject(schema)) return "any";
+  if (typeof schema.description === "string") return schema.description;
+  return typeof schema.type === "string" ? schema.type : Array.isArray(schema.type) ? schema.type.join("|") : "any";
+}
+
+function appendText(existing: unknown, text: string): string {
+  return typeof existing === "string" && existing !== "" ? `${existing} ${text}` : text;
+}

@@ -5,6 +5,8 @@ import { hideBin } from "yargs/helpers";
 import { UsageError } from "./errors.js";
 
 // Command modules (the SDK, zod, listr2) load inside handlers, so --help stays fast.
+// The provider profiles, repeated here (a test keeps them equal to PROFILES) so --help loads no normalizer.
+const PROFILE_NAMES = ["openai", "openai-strict", "gemini", "gemini-json", "anthropic", "anthropic-strict", "portable"] as const;
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
 
 const cli = yargs(hideBin(process.argv))
@@ -93,7 +95,7 @@ const cli = yargs(hideBin(process.argv))
           command
             .positional("bundle", { type: "string", describe: "The bundle to read (default: schemas/mcp-bundle.json)" })
             .option("profile", {
-              choices: ["openai", "openai-strict", "gemini", "gemini-json", "anthropic", "anthropic-strict", "portable"] as const,
+              choices: PROFILE_NAMES,
               demandOption: true,
               describe: "The provider whose rules to apply",
             })
@@ -103,7 +105,26 @@ const cli = yargs(hideBin(process.argv))
           await schemaNormalize({ profile: argv.profile, bundle: argv.bundle, output: argv.output, quiet: argv.quiet, json: argv.json });
         },
       )
-      .demandCommand(1, "name a schema command: export, validate, diff or normalize"),
+      .command(
+        "lint [bundle]",
+        "Report what LLM providers would reject or misread in a bundle's schemas",
+        (command) =>
+          command
+            .positional("bundle", { type: "string", describe: "The bundle to read (default: schemas/mcp-bundle.json)" })
+            .option("profile", { type: "string", demandOption: true, describe: `Providers to check, comma-separated: ${PROFILE_NAMES.join(", ")}` })
+            .option("format", { choices: ["text", "json", "github"] as const, default: "text" as const, describe: "Output: text, json or GitHub annotations" })
+            .check((argv) => {
+              const unknown = argv.profile.split(",").filter((name) => !(PROFILE_NAMES as readonly string[]).includes(name));
+              if (unknown.length > 0) throw new UsageError(`--profile: unknown ${unknown.join(", ")} (choose from ${PROFILE_NAMES.join(", ")})`);
+              return true;
+            }),
+        async (argv) => {
+          const { schemaLint } = await import("./commands/schema-lint.js");
+          const profiles = argv.profile.split(",") as (typeof PROFILE_NAMES)[number][];
+          await schemaLint({ profiles, bundle: argv.bundle, format: argv.format, quiet: argv.quiet, json: argv.json });
+        },
+      )
+      .demandCommand(1, "name a schema command: export, validate, diff, normalize or lint"),
   )
   .command(
     "generate",

@@ -6,6 +6,7 @@ import {
   inlineRefs,
   mergeAllOf,
   nullUnions,
+  objectProperties,
   objectRoot,
   oneOfToAnyOf,
   strictObjects,
@@ -37,13 +38,14 @@ const inline = (cycles: "keep" | "cut"): Step => (schema, context) => inlineRefs
 const drop = (keywords: string[], formats?: ReadonlySet<string>): Step => (schema) => dropKeywords(schema, new Set(keywords), formats);
 
 const STEPS: Record<Profile, Step[]> = {
-  openai: [inline("keep"), (schema) => arrayItems(schema), objectRoot],
+  openai: [inline("keep"), (schema) => arrayItems(schema), (schema) => objectProperties(schema), objectRoot],
   "openai-strict": [
     inline("keep"),
     mergeAllOf,
     oneOfToAnyOf,
     tuplesToArrays,
     (schema) => arrayItems(schema),
+    (schema) => objectProperties(schema),
     (schema) => nullUnions(schema, "type-array"),
     strictObjects,
     drop(["$schema", "$id", "examples", "default"], OPENAI_STRICT_FORMATS),

@@ -221,6 +221,11 @@ export function tuplesToArrays(schema: Schema, context: PassContext): Schema {
   }) as Schema;
 }
 
+/** Objects without `properties` get an empty one (the same instances: it constrains nothing). */
+export function objectProperties(schema: Schema): Schema {
+  return mapSchemas(schema, (node) => (isObjectType(node) && !isObject(node.properties) ? { ...node, properties: {} } : node)) as Schema;
+}
+
 /** Arrays without `items` get an unconstrained `items`. */
 export function arrayItems(schema: Schema): Schema {
   return mapSchemas(schema, (node) => (isArrayType(node) && node.items === undefined && node.prefixItems === undefined ? { ...node, items: {} } : node)) as Schema;

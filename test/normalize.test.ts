@@ -7,7 +7,21 @@ import { Ajv } from "ajv";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
 import { normalizeSchema, normalizeSchemaWithNotes, PROFILES } from "../src/normalize/normalize.js";
-import { constToEnum, inlineRefs, mergeAllOf, nullUnions, strictObjects, tuplesToArrays, dropKeywords, type Schema } from "../src/normalize/passes.js";
+import {
+  arrayItems,
+  constToEnum,
+  dropKeywords,
+  enumsToStrings,
+  inlineRefs,
+  mergeAllOf,
+  nullUnions,
+  objectProperties,
+  objectRoot,
+  oneOfToAnyOf,
+  strictObjects,
+  tuplesToArrays,
+  type Schema,
+} from "../src/normalize/passes.js";
 import { fixtureCommand, runCli } from "./helpers/cli.js";
 import { samples } from "./helpers/samples.js";
 
@@ -69,6 +83,27 @@ describe("passes", () => {
     expect(out).toEqual({ type: "string", description: 'Home page format: uri; Examples: "https://a"' });
   });
 
+  it.each([
+    ["oneOfToAnyOf", (schema: Schema) => oneOfToAnyOf(schema, quiet), { properties: { a: { oneOf: [{ type: "string" }, { type: "integer" }] } } }, { properties: { a: { anyOf: [{ type: "string" }, { type: "integer" }] } } }],
+    [
+      "mergeAllOf",
+      (schema: Schema) => mergeAllOf(schema, quiet),
+      { allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { properties: { b: { type: "integer" } }, required: ["b"] }], description: "d" },
+      { description: "d", type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a", "b"] },
+    ],
+    ["constToEnum", constToEnum, { properties: { v: { const: 2, description: "x" } } }, { properties: { v: { description: "x", enum: [2] } } }],
+    ["enumsToStrings", (schema: Schema) => enumsToStrings(schema, quiet), { properties: { n: { enum: [1, "a", null] } } }, { properties: { n: { type: "string", enum: ["1", "a", "null"] } } }],
+    ["arrayItems", arrayItems, { properties: { l: { type: "array" } } }, { properties: { l: { type: "array", items: {} } } }],
+    ["objectProperties", objectProperties, { properties: { o: { type: "object" } } }, { properties: { o: { type: "object", properties: {} } } }],
+    ["objectRoot", (schema: Schema) => objectRoot(schema, quiet), { type: "object" }, { type: "object", properties: {} }],
+    ["nullUnions (type-array)", (schema: Schema) => nullUnions(schema, "type-array"), { properties: { e: { anyOf: [{ enum: ["a"] }, { type: "null" }], description: "kept" } } }, { properties: { e: { enum: ["a", null], description: "kept" } } }],
+  ])("%s", (_name, pass, given, want) => {
+    const input = structuredClone(given);
+    expect(pass(given as Schema)).toEqual(want);
+    // Pure: the input is not touched.
+    expect(given).toEqual(input);
+  });
+
   it("strictObjects makes optional properties required and nullable", () => {
     expect(strictObjects({ type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a"] }, quiet)).toEqual({
       type: "object",
@@ -95,7 +130,8 @@ function ajvFor(schema: Schema) {
 
 describe("semantics", () => {
   it("lossless passes keep every instance valid under the original valid under the result (Ajv)", async () => {
-    const lossless = (schema: Schema) => constToEnum(mergeAllOf(nullUnions(inlineRefs(schema, { cycles: "keep", depth: 3 }, quiet), "type-array"), quiet));
+    const lossless = (schema: Schema) =>
+      objectProperties(arrayItems(constToEnum(mergeAllOf(nullUnions(inlineRefs(schema, { cycles: "keep", depth: 3 }, quiet), "type-array"), quiet))));
     let checked = 0;
     for (const schema of await corpus()) {
       const normalized = lossless(schema);

@@ -1,5 +1,4 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import fc from "fast-check";
 import { Ajv, type ValidateFunction } from "ajv";
@@ -9,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { renderClients } from "../src/codegen/render.js";
 import type { Bundle } from "../src/bundle/types.js";
-import { fixtureCommand, runCli } from "./helpers/cli.js";
+import { fixtureCommand, runCli, serverCommand } from "./helpers/cli.js";
 import { samples } from "./helpers/samples.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
@@ -19,11 +18,6 @@ import { outputDir, typecheck } from "./helpers/typescript.js";
  * and the three reference servers, each made the output schema of one tool.
  */
 
-const require = createRequire(import.meta.url);
-function serverCommand(name: string, ...args: string[]): string {
-  const main = join(require.resolve(`@modelcontextprotocol/${name}/package.json`), "..", "dist/index.js");
-  return [process.execPath, main, ...args].map((word) => JSON.stringify(word)).join(" ");
-}
 
 interface Entry {
   name: string;

@@ -1,17 +1,11 @@
 import { mkdtemp, readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { lintSchema } from "../src/lint/lint.js";
 import { PROFILES } from "../src/normalize/normalize.js";
-import { ROOT, fixtureCommand, runCli } from "./helpers/cli.js";
+import { ROOT, fixtureCommand, runCli, serverCommand } from "./helpers/cli.js";
 
-const require = createRequire(import.meta.url);
-function serverCommand(name: string, ...args: string[]): string {
-  const main = join(require.resolve(`@modelcontextprotocol/${name}/package.json`), "..", "dist/index.js");
-  return [process.execPath, main, ...args].map((word) => JSON.stringify(word)).join(" ");
-}
 
 let dir: string;
 let bundle: string;

@@ -1,16 +1,9 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
+import { runCli, serverCommand } from "./helpers/cli.js";
 
-const require = createRequire(import.meta.url);
-/** The installed server's entry point, spawned with node (never npx at test time). */
-function serverCommand(name: string, ...args: string[]): string {
-  const main = join(require.resolve(`@modelcontextprotocol/${name}/package.json`), "..", "dist/index.js");
-  return [process.execPath, main, ...args].map((word) => JSON.stringify(word)).join(" ");
-}
 
 describe("third-party servers", () => {
   it("exports server-everything, -filesystem and -memory in one command", async () => {

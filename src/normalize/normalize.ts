@@ -37,6 +37,19 @@ type Step = (schema: Schema, context: PassContext) => Schema;
 const inline = (cycles: "keep" | "cut"): Step => (schema, context) => inlineRefs(schema, { cycles, depth: 3 }, context);
 const drop = (keywords: string[], formats?: ReadonlySet<string>): Step => (schema) => dropKeywords(schema, new Set(keywords), formats);
 
+const GEMINI: Step[] = [
+  inline("cut"),
+  mergeAllOf,
+  oneOfToAnyOf,
+  (schema) => constToEnum(schema),
+  enumsToStrings,
+  tuplesToArrays,
+  (schema) => arrayItems(schema),
+  (schema) => nullUnions(schema, "nullable"),
+  drop(["$schema", "$id", "$comment", "additionalProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "examples", "title"], GEMINI_FORMATS),
+  objectRoot,
+];
+
 const STEPS: Record<Profile, Step[]> = {
   openai: [inline("keep"), (schema) => arrayItems(schema), (schema) => objectProperties(schema), objectRoot],
   "openai-strict": [
@@ -51,18 +64,7 @@ const STEPS: Record<Profile, Step[]> = {
     drop(["$schema", "$id", "examples", "default"], OPENAI_STRICT_FORMATS),
     objectRoot,
   ],
-  gemini: [
-    inline("cut"),
-    mergeAllOf,
-    oneOfToAnyOf,
-    (schema) => constToEnum(schema),
-    enumsToStrings,
-    tuplesToArrays,
-    (schema) => arrayItems(schema),
-    (schema) => nullUnions(schema, "nullable"),
-    drop(["$schema", "$id", "$comment", "additionalProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "examples", "title"], GEMINI_FORMATS),
-    objectRoot,
-  ],
+  gemini: GEMINI,
   "gemini-json": [inline("keep"), (schema) => arrayItems(schema), objectRoot],
   anthropic: [inline("keep"), tuplesToArrays, objectRoot],
   "anthropic-strict": [
@@ -75,18 +77,8 @@ const STEPS: Record<Profile, Step[]> = {
     drop(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems"], ANTHROPIC_STRICT_FORMATS),
     objectRoot,
   ],
-  portable: [
-    inline("cut"),
-    mergeAllOf,
-    oneOfToAnyOf,
-    (schema) => constToEnum(schema),
-    enumsToStrings,
-    tuplesToArrays,
-    (schema) => arrayItems(schema),
-    (schema) => nullUnions(schema, "nullable"),
-    drop(["$schema", "$id", "$comment", "additionalProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "examples", "title"], GEMINI_FORMATS),
-    objectRoot,
-  ],
+  // The intersection: Gemini's OpenAPI subset is the narrowest, and OpenAI wants `properties` on every object.
+  portable: [...GEMINI.slice(0, -1), (schema) => objectProperties(schema), objectRoot],
 };
 
 /** Rewrites a tool schema so that `profile`'s provider accepts it and reads it the same way. */

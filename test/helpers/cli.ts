@@ -1,5 +1,9 @@
 import { execFile } from "node:child_process";
+import { createRequire } from "node:module";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
@@ -29,4 +33,10 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: N
 /** A `--stdio` command line that runs one of the fixture scripts with node. */
 export function fixtureCommand(script: string, ...args: string[]): string {
   return [process.execPath, `${FIXTURES}${script}`, ...args].map((word) => JSON.stringify(word)).join(" ");
+}
+
+/** A `--stdio` command line for an installed reference server, spawned with node (never npx). */
+export function serverCommand(name: string, ...args: string[]): string {
+  const main = join(require.resolve(`@modelcontextprotocol/${name}/package.json`), "..", "dist/index.js");
+  return [process.execPath, main, ...args].map((word) => JSON.stringify(word)).join(" ");
 }

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { renderClients } from "../src/codegen/render.js";
 import type { Bundle } from "../src/bundle/types.js";
-import { fixtureCommand, runCli, serverCommand } from "./helpers/cli.js";
+import { exportAllServers } from "./helpers/cli.js";
 import { samples } from "./helpers/samples.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
@@ -31,18 +31,7 @@ let warned: Set<number>;
 beforeAll(async () => {
   dir = await outputDir("corpus");
   const bundlePath = join(dir, "servers.json");
-  const exported = await runCli(
-    [
-      "schema", "export", "-o", bundlePath,
-      "--stdio", fixtureCommand("typed-server.mjs"),
-      "--stdio", fixtureCommand("listing-server.mjs"),
-      "--stdio", fixtureCommand("behaviour-server.mjs"),
-      "--stdio", serverCommand("server-everything"),
-      "--stdio", serverCommand("server-filesystem", dir),
-      "--stdio", serverCommand("server-memory"),
-    ],
-    { env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
-  );
+  const exported = await exportAllServers(dir, bundlePath);
   expect(exported.code, exported.stderr).toBe(0);
   const servers = JSON.parse(await readFile(bundlePath, "utf8")) as Bundle;
   const handWritten = JSON.parse(await readFile(new URL("./corpus/schemas.json", import.meta.url), "utf8")) as Record<string, unknown>;

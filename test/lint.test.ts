@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { lintSchema } from "../src/lint/lint.js";
 import { PROFILES } from "../src/normalize/normalize.js";
-import { ROOT, fixtureCommand, runCli, serverCommand } from "./helpers/cli.js";
+import { ROOT, exportAllServers, runCli } from "./helpers/cli.js";
 
 
 let dir: string;
@@ -13,17 +13,7 @@ let bundle: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "pmcp-lint-"));
   bundle = join(dir, "bundle.json");
-  const exported = await runCli(
-    [
-      "schema", "export", "-o", bundle, "--quiet",
-      "--stdio", fixtureCommand("typed-server.mjs"),
-      "--stdio", fixtureCommand("listing-server.mjs"),
-      "--stdio", serverCommand("server-everything"),
-      "--stdio", serverCommand("server-filesystem", dir),
-      "--stdio", serverCommand("server-memory"),
-    ],
-    { env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
-  );
+  const exported = await exportAllServers(dir, bundle);
   expect(exported.code, exported.stderr).toBe(0);
 });
 

@@ -40,3 +40,22 @@ export function serverCommand(name: string, ...args: string[]): string {
   const main = join(require.resolve(`@modelcontextprotocol/${name}/package.json`), "..", "dist/index.js");
   return [process.execPath, main, ...args].map((word) => JSON.stringify(word)).join(" ");
 }
+
+/**
+ * Exports the fixture servers and the three reference servers into one bundle at `bundle`:
+ * the shared corpus of the generator and lint tests. `dir` holds the filesystem root and memory file.
+ */
+export async function exportAllServers(dir: string, bundle: string): Promise<CliResult> {
+  return runCli(
+    [
+      "schema", "export", "-o", bundle, "--quiet",
+      "--stdio", fixtureCommand("typed-server.mjs"),
+      "--stdio", fixtureCommand("listing-server.mjs"),
+      "--stdio", fixtureCommand("behaviour-server.mjs"),
+      "--stdio", serverCommand("server-everything"),
+      "--stdio", serverCommand("server-filesystem", dir),
+      "--stdio", serverCommand("server-memory"),
+    ],
+    { env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
+  );
+}

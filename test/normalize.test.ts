@@ -10,13 +10,16 @@ import { normalizeSchema, normalizeSchemaWithNotes, PROFILES } from "../src/norm
 import {
   arrayItems,
   constToEnum,
+  draft07Tuples,
   dropKeywords,
+  emptyPropertiesRemoved,
   enumsToStrings,
   inlineRefs,
   mergeAllOf,
   nullUnions,
   objectProperties,
   objectRoot,
+  objectTypes,
   oneOfToAnyOf,
   strictObjects,
   tuplesToArrays,
@@ -37,11 +40,12 @@ const openWeather: Schema = {
 };
 
 describe("golden: the seed's OpenWeather cases", () => {
-  it("gemini: anyOf with null becomes nullable, default kept, title moved into description", () => {
+  // Updated: `title` is a field of Gemini's Schema (GAPI v1beta reference), so it stays rather than becoming the description.
+  it("gemini: anyOf with null becomes nullable, default and title kept", () => {
     expect(normalizeSchema(openWeather, { profile: "gemini" })).toEqual({
       type: "object",
       properties: {
-        city: { type: "string", nullable: true, default: null, description: "City" },
+        city: { type: "string", nullable: true, default: null, title: "City" },
         coordinate: { type: "array", items: { type: "number" }, nullable: true, default: null },
       },
     });
@@ -79,7 +83,7 @@ describe("passes", () => {
   });
 
   it("dropKeywords moves meaning into the description", () => {
-    const out = dropKeywords({ type: "string", format: "uri", examples: ["https://a"], description: "Home page" }, new Set(["examples"]), new Set(["date-time"]));
+    const out = dropKeywords({ type: "string", format: "uri", examples: ["https://a"], description: "Home page" }, (keyword) => keyword === "examples", new Set(["date-time"]), quiet);
     expect(out).toEqual({ type: "string", description: 'Home page format: uri; Examples: "https://a"' });
   });
 
@@ -109,6 +113,128 @@ describe("passes", () => {
       type: "object",
       properties: { a: { type: "string" }, b: { type: ["integer", "null"] } },
       required: ["a", "b"],
+      additionalProperties: false,
+    });
+  });
+});
+
+/** Notes as "pointer: message" lines, from a pass or a profile. */
+function recorder() {
+  const notes: string[] = [];
+  return { notes, context: { note: (pointer: string, message: string) => notes.push(`${pointer || "/"}: ${message}`) } };
+}
+
+describe("verified provider facts (see shared/reference/mcp-and-provider-facts.md)", () => {
+  it("gemini keeps only the fields of its Schema, title included, and describes dropped constraints", () => {
+    const { notes, context } = recorder();
+    const given: Schema = {
+      type: "object",
+      propertyOrdering: ["tags"],
+      properties: {
+        tags: { type: "array", items: { type: "string", "x-ui": "chips" }, uniqueItems: true, readOnly: true, title: "Tags", description: "Labels", example: ["a"] },
+        code: { type: "string", not: { enum: ["x"] }, minLength: 1 },
+      },
+    };
+    expect(normalizeSchema(given, { profile: "gemini" })).toEqual({
+      type: "object",
+      propertyOrdering: ["tags"],
+      properties: {
+        tags: { type: "array", items: { type: "string" }, title: "Tags", description: "Labels uniqueItems: true", example: ["a"] },
+        code: { type: "string", minLength: 1, description: 'not: {"enum":["x"]}' },
+      },
+    });
+    dropKeywords(given, (keyword) => !["type", "properties"].includes(keyword), undefined, context);
+    expect(notes).toEqual(["/properties/tags/uniqueItems: uniqueItems is not supported here and was dropped; the description states it", '/properties/code/not: not is not supported here and was dropped; the description states it', "/properties/code/minLength: minLength is not supported here and was dropped; the description states it"]);
+    // Only Schema fields: nothing to do.
+    const accepted: Schema = { type: "object", title: "T", properties: { n: { type: "integer", minimum: 0, maximum: 9, nullable: true, default: 1 } }, required: ["n"] };
+    expect(normalizeSchema(accepted, { profile: "gemini" })).toEqual(accepted);
+  });
+
+  it("gemini types objects that have properties or required, and leaves typed and propertyless nodes alone", () => {
+    expect(objectTypes({ properties: { o: { properties: { x: { type: "string" } } }, r: { required: ["a"] }, s: { type: "string" }, any: { description: "anything" } } })).toEqual({
+      type: "object",
+      properties: { o: { type: "object", properties: { x: { type: "string" } } }, r: { type: "object", required: ["a"] }, s: { type: "string" }, any: { description: "anything" } },
+    });
+    expect(normalizeSchema({ type: "object", properties: { o: { properties: { x: { type: "string" } } } } }, { profile: "gemini" })).toEqual({
+      type: "object",
+      properties: { o: { type: "object", properties: { x: { type: "string" } } } },
+    });
+  });
+
+  it("gemini never sends an empty properties, and says so; openai and portable still add it", () => {
+    const { notes, context } = recorder();
+    expect(emptyPropertiesRemoved({ type: "object", properties: { map: { type: "object", properties: {} }, o: { type: "object", properties: { a: { type: "string" } } } } }, context)).toEqual({
+      type: "object",
+      properties: { map: { type: "object" }, o: { type: "object", properties: { a: { type: "string" } } } },
+    });
+    expect(notes).toEqual(['/properties/map: an object without properties: Gemini rejects an empty "properties" and may reject a missing one']);
+    const none = normalizeSchemaWithNotes({ type: "object", properties: {} }, { profile: "gemini" });
+    expect(none.schema).toEqual({ type: "object" });
+    expect(none.notes.map((note) => note.message)).toEqual(['no parameters: Gemini rejects an empty "properties"; declare the tool without "parameters"']);
+    expect(normalizeSchema({ type: "object" }, { profile: "gemini" })).toEqual({ type: "object" });
+    expect(normalizeSchema({ type: "object" }, { profile: "openai" })).toEqual({ type: "object", properties: {} });
+    expect(normalizeSchema({ type: "object" }, { profile: "portable" })).toEqual({ type: "object", properties: {} });
+  });
+
+  it("openai-strict drops the keywords its SDK rejects, noting each and describing it, and keeps the supported ones", () => {
+    const given: Schema = {
+      type: "object",
+      properties: {
+        tags: { type: "array", items: { type: "string", pattern: "^[a-z]+$" }, uniqueItems: true, minItems: 1, maxItems: 5 },
+        n: { type: "integer", not: { const: 0 }, minimum: -5, exclusiveMaximum: 5, multipleOf: 1 },
+        m: { type: "object", propertyNames: { pattern: "^k" }, patternProperties: { "^k": { type: "string" } } },
+        at: { type: "string", format: "date-time" },
+      },
+      required: ["tags", "n", "m", "at"],
+      dependentRequired: { n: ["m"] },
+    };
+    const { schema, notes } = normalizeSchemaWithNotes(given, { profile: "openai-strict" });
+    expect(schema).toEqual({
+      type: "object",
+      properties: {
+        tags: { type: "array", items: { type: "string", pattern: "^[a-z]+$" }, minItems: 1, maxItems: 5, description: "uniqueItems: true" },
+        n: { type: "integer", minimum: -5, exclusiveMaximum: 5, multipleOf: 1, description: 'not: {"const":0}' },
+        m: { type: "object", properties: {}, required: [], additionalProperties: false, description: 'propertyNames: {"pattern":"^k"}; patternProperties: {"^k":{"type":"string"}}' },
+        at: { type: "string", format: "date-time" },
+      },
+      required: ["tags", "n", "m", "at"],
+      additionalProperties: false,
+      description: 'dependentRequired: {"n":["m"]}',
+    });
+    expect(notes.filter((note) => note.message.includes("not supported here")).map((note) => note.pointer)).toEqual([
+      "/properties/tags/uniqueItems",
+      "/properties/n/not",
+      "/properties/m/propertyNames",
+      "/properties/m/patternProperties",
+      "/dependentRequired",
+    ]);
+  });
+
+  it("anthropic rewrites draft-07 tuples as prefixItems, accepting the same instances, and leaves prefixItems alone", async () => {
+    const schemas = JSON.parse(await readFile(new URL("./corpus/schemas.json", import.meta.url), "utf8")) as Record<string, Schema>;
+    const draft07 = schemas["tuple-draft-07"] as Schema;
+    const out = normalizeSchema(draft07, { profile: "anthropic" });
+    expect(out.properties).toEqual({
+      location: { type: "array", prefixItems: [{ type: "number" }, { type: "number" }], items: false, minItems: 2, maxItems: 2 },
+      pair: { type: "array", prefixItems: [{ type: "string" }, { type: "string" }], items: { type: "integer" } },
+    });
+    // The same instances: draft-07 reading of the original, 2020-12 reading of the result.
+    const { $schema: _draft, ...rewritten } = out;
+    const before = new Ajv({ strict: false, logger: false }).compile(draft07);
+    const after = new Ajv2020({ strict: false, logger: false }).compile(rewritten);
+    fc.assert(fc.property(samples(draft07), (value) => before(value) === after(value)), { numRuns: 300, seed: 7 });
+    const tuple2020 = schemas["tuple-2020"] as Schema;
+    expect(normalizeSchema(tuple2020, { profile: "anthropic" })).toEqual(tuple2020);
+    expect(draft07Tuples({ type: "array", items: { type: "string" } })).toEqual({ type: "array", items: { type: "string" } });
+  });
+
+  it("anthropic-strict keeps minItems 0 and 1 and describes larger ones", () => {
+    expect(
+      normalizeSchema({ type: "object", properties: { one: { type: "array", items: { type: "string" }, minItems: 1 }, two: { type: "array", items: { type: "string" }, minItems: 2 } }, required: ["one", "two"] }, { profile: "anthropic-strict" }),
+    ).toEqual({
+      type: "object",
+      properties: { one: { type: "array", items: { type: "string" }, minItems: 1 }, two: { type: "array", items: { type: "string" }, description: "minItems: 2" } },
+      required: ["one", "two"],
       additionalProperties: false,
     });
   });

@@ -1,5 +1,5 @@
 import { isObject } from "../json-schema/pointer.js";
-import { normalizeSchema, type Profile } from "../normalize/normalize.js";
+import { anthropicStrictRejects, GEMINI_FIELDS, normalizeSchema, OPENAI_STRICT_UNSUPPORTED, type Profile } from "../normalize/normalize.js";
 
 /**
  * What each LLM provider rejects or silently misreads in a tool schema, from the table
@@ -36,6 +36,13 @@ const GEMINI_FORMATS = new Set(["enum", "date-time"]);
 const isObjectType = (node: Schema) => node.type === "object" || (Array.isArray(node.type) && node.type.includes("object"));
 const isArrayType = (node: Schema) => node.type === "array" || (Array.isArray(node.type) && node.type.includes("array"));
 const NULL = (member: unknown) => isObject(member) && member.type === "null";
+const list = (keys: string[]) => keys.join(", ");
+/** Keywords whose values are data, never schemas. */
+const DATA = ["const", "enum", "default", "examples", "example"];
+/** Keys outside Gemini's Schema that a more specific rule already reports. */
+const GEMINI_REPORTED_ELSEWHERE = new Set(["$ref", "const", "oneOf", "allOf", "prefixItems", "additionalProperties", "$schema", "$id", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]);
+/** Regex features Anthropic's strict mode does not support: backreferences, lookaround, \b and \B (an escaped backslash does not count). */
+const UNSUPPORTED_REGEX = /(?<!\\)(?:\\\\)*(?:\\[1-9bB]|\\k<|\(\?<?[=!])/;
 
 const RULES: Rule[] = [
   {
@@ -48,15 +55,54 @@ const RULES: Rule[] = [
     name: "root-combinator",
     root: true,
     severity: { openai: "error", "openai-strict": "error", anthropic: "error", "anthropic-strict": "error", portable: "error" },
-    check: (node) => {
-      const key = ["anyOf", "oneOf", "allOf", "enum", "not"].find((candidate) => candidate in node);
+    check: (node, profile) => {
+      // Anthropic's error names only these ("input_schema does not support oneOf, allOf, or anyOf at the top level"); a root `not` is reported accepted.
+      const keys = profile === "anthropic" ? ["anyOf", "oneOf", "allOf"] : ["anyOf", "oneOf", "allOf", "enum", "not"];
+      const key = keys.find((candidate) => candidate in node);
       return key === undefined ? undefined : `the root may not use ${key}`;
     },
   },
   {
     name: "object-without-properties",
-    severity: { openai: "error", "openai-strict": "error", portable: "warning" },
+    severity: { openai: "error", "openai-strict": "error" },
     check: (node) => (isObjectType(node) && !isObject(node.properties) ? "an object needs \"properties\"" : undefined),
+  },
+  {
+    name: "empty-object",
+    severity: { gemini: "error", portable: "error" },
+    check: (node, profile) => {
+      if (!isObjectType(node)) return undefined;
+      const count = isObject(node.properties) ? Object.keys(node.properties).length : undefined;
+      // Gemini: "properties: should be non-empty for OBJECT type". OpenAI: "object schema missing properties". No object without properties satisfies both.
+      if (profile === "portable") return count ? undefined : "an object without properties has no portable form: Gemini rejects an empty \"properties\", OpenAI a missing one";
+      return count === 0 ? "Gemini rejects an empty \"properties\" (a tool without parameters should be declared without \"parameters\")" : undefined;
+    },
+  },
+  {
+    name: "properties-on-non-object",
+    severity: { gemini: "error", portable: "error" },
+    check: (node) => {
+      const keys = ["properties", "required"].filter((key) => key in node);
+      return keys.length > 0 && !isObjectType(node) ? `${list(keys)} only allowed for type object, got ${JSON.stringify(node.type ?? "no type")}` : undefined;
+    },
+  },
+  {
+    name: "unknown-keyword",
+    severity: { gemini: "error", portable: "error" },
+    check: (node) => {
+      // Gemini's Schema is a protobuf message: unknown fields are rejected ("Unknown name … Cannot find field").
+      const keys = Object.keys(node).filter((key) => !GEMINI_FIELDS.has(key) && !GEMINI_REPORTED_ELSEWHERE.has(key));
+      return keys.length > 0 ? `${list(keys)} not a field of Gemini's Schema` : undefined;
+    },
+  },
+  {
+    name: "anyof-with-siblings",
+    // Vertex AI only: "When using any_of, it must be the only field set."
+    severity: { gemini: "warning" },
+    check: (node) => {
+      const siblings = Object.keys(node).filter((key) => key !== "anyOf");
+      return Array.isArray(node.anyOf) && siblings.length > 0 ? `anyOf beside ${list(siblings)}: Vertex AI wants anyOf alone on its node` : undefined;
+    },
   },
   {
     name: "ref",
@@ -86,12 +132,21 @@ const RULES: Rule[] = [
   {
     name: "all-of",
     severity: { "openai-strict": "error", gemini: "error", "anthropic-strict": "error", openai: "warning", portable: "error" },
-    check: (node) => (Array.isArray(node.allOf) ? "allOf is not supported here; merge its members" : undefined),
+    check: (node, profile) => {
+      if (!Array.isArray(node.allOf)) return undefined;
+      // Anthropic strict supports allOf, "with limitations - allOf with $ref not supported".
+      if (profile === "anthropic-strict") return JSON.stringify(node.allOf).includes('"$ref":') ? "allOf with $ref is not supported; inline the references" : undefined;
+      return "allOf is not supported here; merge its members";
+    },
   },
   {
     name: "tuple",
     severity: { "openai-strict": "error", gemini: "error", anthropic: "error", "anthropic-strict": "error", portable: "error" },
-    check: (node) => (Array.isArray(node.prefixItems) || Array.isArray(node.items) ? "tuples (prefixItems or items: [...]) are not supported" : undefined),
+    check: (node, profile) => {
+      // Anthropic is reported to reject only the draft-07 form ("must match JSON Schema draft 2020-12"); prefixItems is unconfirmed.
+      if (profile === "anthropic") return Array.isArray(node.items) ? "draft-07 tuples (items: [...]) are rejected; use prefixItems" : undefined;
+      return Array.isArray(node.prefixItems) || Array.isArray(node.items) ? "tuples (prefixItems or items: [...]) are not supported" : undefined;
+    },
   },
   {
     name: "array-without-items",
@@ -141,10 +196,30 @@ const RULES: Rule[] = [
     name: "unsupported-constraint",
     severity: { gemini: "error", "anthropic-strict": "error", portable: "error" },
     check: (node, profile) => {
-      const keys = profile === "anthropic-strict" ? ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems"] : ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
-      const found = keys.filter((key) => key in node);
-      return found.length > 0 ? `${found.join(", ")} not supported` : undefined;
+      const found = Object.entries(node)
+        .filter(([key, value]) => (profile === "anthropic-strict" ? anthropicStrictRejects(key, value) : ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"].includes(key)))
+        .map(([key]) => key);
+      return found.length > 0 ? `${list(found)} not supported` : undefined;
     },
+  },
+  {
+    name: "strict-unsupported-keyword",
+    severity: { "openai-strict": "error" },
+    check: (node) => {
+      // openai-node refuses these: "uses unsupported keyword … cannot be represented in strict Structured Outputs".
+      const found = Object.keys(node).filter((key) => OPENAI_STRICT_UNSUPPORTED.has(key));
+      return found.length > 0 ? `${list(found)} not supported in strict mode` : undefined;
+    },
+  },
+  {
+    name: "complex-enum",
+    severity: { "anthropic-strict": "error" },
+    check: (node) => (Array.isArray(node.enum) && node.enum.some((value) => typeof value === "object" && value !== null) ? "enum values must be strings, numbers, booleans or null" : undefined),
+  },
+  {
+    name: "regex-features",
+    severity: { "anthropic-strict": "warning" },
+    check: (node) => (typeof node.pattern === "string" && UNSUPPORTED_REGEX.test(node.pattern) ? "pattern uses backreferences, lookaround or \\b/\\B, which strict mode does not support" : undefined),
   },
   {
     name: "schema-metadata",
@@ -153,52 +228,98 @@ const RULES: Rule[] = [
   },
 ];
 
-/** Nesting depth and size limits of OpenAI's strict mode, which normalizing cannot fix. */
-function strictLimits(schema: Schema): string[] {
-  const problems: string[] = [];
+/** Every subschema with its pointer and nesting depth (one more inside each `properties`). */
+function* subschemas(node: unknown, pointer = "", depth = 1): Generator<[Schema, string, number]> {
+  if (!isObject(node)) return;
+  yield [node, pointer, depth];
+  for (const [key, value] of Object.entries(node)) {
+    if (DATA.includes(key)) continue;
+    if (["properties", "$defs", "definitions", "patternProperties"].includes(key) && isObject(value)) {
+      for (const [name, sub] of Object.entries(value)) yield* subschemas(sub, `${pointer}/${key}/${name}`, key === "properties" ? depth + 1 : depth);
+    } else if (Array.isArray(value)) {
+      for (const [index, sub] of value.entries()) yield* subschemas(sub, `${pointer}/${key}/${index}`, depth);
+    } else yield* subschemas(value, `${pointer}/${key}`, depth);
+  }
+}
+
+type Problem = { pointer: string; message: string };
+const characters = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? "")).length;
+
+/** Size limits of OpenAI's strict mode (Structured Outputs guide), which normalizing cannot fix. */
+function openAiStrictLimits(schema: Schema): Problem[] {
+  const problems: Problem[] = [];
   let properties = 0;
   let deepest = 0;
-  const walk = (node: unknown, depth: number) => {
-    if (!isObject(node)) return;
+  let enumValues = 0;
+  let text = 0;
+  for (const [node, pointer, depth] of subschemas(schema)) {
     deepest = Math.max(deepest, depth);
-    if (isObject(node.properties)) {
-      properties += Object.keys(node.properties).length;
-      for (const value of Object.values(node.properties)) walk(value, depth + 1);
+    for (const key of ["properties", "$defs", "definitions"]) {
+      if (!isObject(node[key])) continue;
+      const names = Object.keys(node[key]);
+      if (key === "properties") properties += names.length;
+      text += names.reduce((sum, name) => sum + name.length, 0);
     }
-    if (Array.isArray(node.enum) && node.enum.length > 1000) problems.push(`an enum has ${node.enum.length} values (at most 1,000)`);
-    for (const key of ["items", "anyOf", "additionalProperties"]) {
-      const value = node[key];
-      if (Array.isArray(value)) value.forEach((member) => walk(member, depth));
-      else walk(value, depth);
+    if ("const" in node) text += characters(node.const);
+    if (Array.isArray(node.enum)) {
+      const length = node.enum.reduce((sum: number, value) => sum + characters(value), 0);
+      enumValues += node.enum.length;
+      text += length;
+      // Null beside the strings (an optional property made nullable) still leaves "an enum property with string values".
+      const strings = node.enum.filter((value): value is string => typeof value === "string");
+      const stringLength = strings.reduce((sum, value) => sum + value.length, 0);
+      if (strings.length > 250 && stringLength > 15_000) {
+        problems.push({ pointer: pointer || "/", message: `an enum of ${strings.length} strings has ${stringLength} characters (at most 15,000 beyond 250 values)` });
+      }
     }
-  };
-  walk(schema, 1);
-  if (properties > 5000) problems.push(`${properties} properties (at most 5,000)`);
-  if (deepest > 10) problems.push(`nested ${deepest} levels deep (at most 10)`);
+  }
+  const root = "/";
+  if (properties > 5000) problems.push({ pointer: root, message: `${properties} properties (at most 5,000)` });
+  if (deepest > 10) problems.push({ pointer: root, message: `nested ${deepest} levels deep (at most 10)` });
+  // "up to 1000 enum values across all enum properties", not per enum.
+  if (enumValues > 1000) problems.push({ pointer: root, message: `${enumValues} enum values in all (at most 1,000)` });
+  if (text > 120_000) problems.push({ pointer: root, message: `property names, definition names, enum and const values have ${text} characters (at most 120,000)` });
   return problems;
 }
 
+/**
+ * Anthropic strict's per-request limits, checked per schema (the request total is the caller's):
+ * 24 optional parameters, and 16 parameters with a union type ("anyOf or type arrays").
+ */
+function anthropicStrictLimits(schema: Schema): Problem[] {
+  let optional = 0;
+  let unions = 0;
+  for (const [node] of subschemas(schema)) {
+    if (isObject(node.properties)) {
+      const required = new Set(Array.isArray(node.required) ? node.required : []);
+      optional += Object.keys(node.properties).filter((name) => !required.has(name)).length;
+    }
+    if (Array.isArray(node.anyOf) || (Array.isArray(node.type) && node.type.length > 1)) unions++;
+  }
+  const problems: Problem[] = [];
+  if (optional > 24) problems.push({ pointer: "/", message: `${optional} optional parameters (at most 24 per request)` });
+  if (unions > 16) problems.push({ pointer: "/", message: `${unions} parameters with union types (at most 16 per request)` });
+  return problems;
+}
+
+const LIMITS: Partial<Record<Profile, { severity: Severity; check: (schema: Schema) => Problem[] }>> = {
+  "openai-strict": { severity: "error", check: openAiStrictLimits },
+  "anthropic-strict": { severity: "warning", check: anthropicStrictLimits },
+};
+
 function findings(schema: unknown, profile: Profile): Omit<LintFinding, "fixable">[] {
   const out: Omit<LintFinding, "fixable">[] = [];
-  const visit = (node: unknown, pointer: string) => {
-    if (!isObject(node)) return;
+  for (const [node, pointer] of subschemas(schema)) {
     for (const rule of RULES) {
       const severity = rule.severity[profile];
       if (severity === undefined || (rule.root === true && pointer !== "")) continue;
       const message = rule.check(node, profile);
       if (message !== undefined) out.push({ profile, rule: rule.name, severity, pointer: pointer || "/", message });
     }
-    for (const [key, value] of Object.entries(node)) {
-      if (["const", "enum", "default", "examples", "example"].includes(key)) continue;
-      if (["properties", "$defs", "definitions", "patternProperties"].includes(key) && isObject(value)) {
-        for (const [name, sub] of Object.entries(value)) visit(sub, `${pointer}/${key}/${name}`);
-      } else if (Array.isArray(value)) value.forEach((sub, index) => visit(sub, `${pointer}/${key}/${index}`));
-      else visit(value, `${pointer}/${key}`);
-    }
-  };
-  visit(schema, "");
-  if (profile === "openai-strict" && isObject(schema)) {
-    for (const message of strictLimits(schema)) out.push({ profile, rule: "strict-limits", severity: "error", pointer: "/", message });
+  }
+  const limits = LIMITS[profile];
+  if (limits !== undefined && isObject(schema)) {
+    for (const { pointer, message } of limits.check(schema)) out.push({ profile, rule: "strict-limits", severity: limits.severity, pointer, message });
   }
   return out;
 }

@@ -1,13 +1,16 @@
 import {
   arrayItems,
   constToEnum,
+  draft07Tuples,
   dropKeywords,
+  emptyPropertiesRemoved,
   enumsToStrings,
   inlineRefs,
   mergeAllOf,
   nullUnions,
   objectProperties,
   objectRoot,
+  objectTypes,
   oneOfToAnyOf,
   strictObjects,
   tuplesToArrays,
@@ -32,12 +35,37 @@ const OPENAI_STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", 
 const ANTHROPIC_STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri"]);
 const GEMINI_FORMATS = new Set(["enum", "date-time"]);
 
+/**
+ * The fields of the Gemini API's `Schema` (v1beta, Google's generated client reference). It is a
+ * protobuf message: any other key is rejected ("Unknown name … Cannot find field").
+ */
+export const GEMINI_FIELDS: ReadonlySet<string> = new Set([
+  "anyOf", "default", "description", "enum", "example", "format", "items", "maximum", "maxItems", "maxLength", "maxProperties", "minimum",
+  "minItems", "minLength", "minProperties", "nullable", "pattern", "properties", "propertyOrdering", "required", "title", "type",
+]);
+
+/**
+ * Keywords OpenAI's strict mode cannot represent, from openai-node's
+ * `JSON_SCHEMA_UNSUPPORTED_SCHEMA_KEYWORDS` and the Structured Outputs guide. allOf and
+ * prefixItems are on that list too, but are rewritten (merged, made arrays) rather than dropped.
+ */
+export const OPENAI_STRICT_UNSUPPORTED: ReadonlySet<string> = new Set([
+  "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "patternProperties", "propertyNames", "contains",
+  "contentSchema", "unevaluatedItems", "unevaluatedProperties", "uniqueItems",
+]);
+
+/** Anthropic strict's unsupported constraints; `minItems` of 0 or 1 is allowed (structured-outputs docs). */
+const ANTHROPIC_STRICT_UNSUPPORTED = new Set(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems"]);
+export const anthropicStrictRejects = (keyword: string, value: unknown): boolean =>
+  ANTHROPIC_STRICT_UNSUPPORTED.has(keyword) && !(keyword === "minItems" && (value === 0 || value === 1));
+
 type Step = (schema: Schema, context: PassContext) => Schema;
 
 const inline = (cycles: "keep" | "cut"): Step => (schema, context) => inlineRefs(schema, { cycles, depth: 3 }, context);
-const drop = (keywords: string[], formats?: ReadonlySet<string>): Step => (schema) => dropKeywords(schema, new Set(keywords), formats);
+const drop = (unsupported: (keyword: string, value: unknown) => boolean, formats?: ReadonlySet<string>): Step => (schema, context) => dropKeywords(schema, unsupported, formats, context);
 
-const GEMINI: Step[] = [
+/** Gemini's OpenAPI subset, up to the question of empty objects (where gemini and portable differ). */
+const GEMINI_COMMON: Step[] = [
   inline("cut"),
   mergeAllOf,
   oneOfToAnyOf,
@@ -46,14 +74,17 @@ const GEMINI: Step[] = [
   tuplesToArrays,
   (schema) => arrayItems(schema),
   (schema) => nullUnions(schema, "nullable"),
-  drop(["$schema", "$id", "$comment", "additionalProperties", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "examples", "title"], GEMINI_FORMATS),
-  objectRoot,
+  (schema) => objectTypes(schema),
+  // An allow-list, not a deny-list: every key outside the Schema message is rejected.
+  drop((keyword) => !GEMINI_FIELDS.has(keyword), GEMINI_FORMATS),
 ];
 
 const STEPS: Record<Profile, Step[]> = {
   openai: [inline("keep"), (schema) => arrayItems(schema), (schema) => objectProperties(schema), objectRoot],
   "openai-strict": [
     inline("keep"),
+    // Before the other passes, so that the description quotes the dropped subschemas as written.
+    drop((keyword) => OPENAI_STRICT_UNSUPPORTED.has(keyword)),
     mergeAllOf,
     oneOfToAnyOf,
     tuplesToArrays,
@@ -61,12 +92,13 @@ const STEPS: Record<Profile, Step[]> = {
     (schema) => objectProperties(schema),
     (schema) => nullUnions(schema, "type-array"),
     strictObjects,
-    drop(["$schema", "$id", "examples", "default"], OPENAI_STRICT_FORMATS),
+    drop((keyword) => ["$schema", "$id", "examples", "default"].includes(keyword), OPENAI_STRICT_FORMATS),
     objectRoot,
   ],
-  gemini: GEMINI,
+  gemini: [...GEMINI_COMMON, emptyPropertiesRemoved, (schema, context) => objectRoot(schema, context, "leave")],
   "gemini-json": [inline("keep"), (schema) => arrayItems(schema), objectRoot],
-  anthropic: [inline("keep"), tuplesToArrays, objectRoot],
+  // Only the draft-07 tuple form is reported rejected ("must match JSON Schema draft 2020-12").
+  anthropic: [inline("keep"), (schema) => draft07Tuples(schema), objectRoot],
   "anthropic-strict": [
     inline("cut"),
     mergeAllOf,
@@ -74,11 +106,13 @@ const STEPS: Record<Profile, Step[]> = {
     tuplesToArrays,
     (schema) => nullUnions(schema, "type-array"),
     strictObjects,
-    drop(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems"], ANTHROPIC_STRICT_FORMATS),
+    drop(anthropicStrictRejects, ANTHROPIC_STRICT_FORMATS),
     objectRoot,
   ],
-  // The intersection: Gemini's OpenAPI subset is the narrowest, and OpenAI wants `properties` on every object.
-  portable: [...GEMINI.slice(0, -1), (schema) => objectProperties(schema), objectRoot],
+  // The intersection: Gemini's OpenAPI subset is the narrowest, and OpenAI wants `properties` on
+  // every object. An object with no properties has no portable form (Gemini rejects an empty
+  // `properties`, OpenAI a missing one); lint reports it as not fixable.
+  portable: [...GEMINI_COMMON, (schema) => objectProperties(schema), objectRoot],
 };
 
 /** Rewrites a tool schema so that `profile`'s provider accepts it and reads it the same way. */

@@ -221,6 +221,45 @@ export function tuplesToArrays(schema: Schema, context: PassContext): Schema {
   }) as Schema;
 }
 
+/**
+ * Draft-07 tuples (`items: [...]`, `additionalItems`) in their 2020-12 spelling (`prefixItems`,
+ * `items`): the same instances, for a provider that reads schemas as draft 2020-12 and rejects
+ * the array form of `items`.
+ */
+export function draft07Tuples(schema: Schema): Schema {
+  return mapSchemas(schema, (node) => {
+    // A node that already has prefixItems mixes both drafts; which reading was meant is unknown.
+    if (!Array.isArray(node.items) || node.prefixItems !== undefined) return node;
+    const { items, additionalItems, ...rest } = node;
+    return additionalItems === undefined ? { ...rest, prefixItems: items } : { ...rest, prefixItems: items, items: additionalItems };
+  }) as Schema;
+}
+
+/**
+ * Nodes with `properties` or `required` but no `type` get `type: "object"`: that is what they
+ * describe, and Gemini rejects `properties` elsewhere ("only allowed for OBJECT type").
+ */
+export function objectTypes(schema: Schema): Schema {
+  return mapSchemas(schema, (node) => (node.type === undefined && isObjectType(node) ? { ...node, type: "object" } : node)) as Schema;
+}
+
+/**
+ * Removes an empty `properties`, which Gemini rejects ("should be non-empty for OBJECT type"),
+ * and notes every object left without properties: whether Gemini accepts one is unconfirmed,
+ * and a tool without parameters is better declared with no `parameters` at all.
+ */
+export function emptyPropertiesRemoved(schema: Schema, context: PassContext): Schema {
+  return mapSchemas(schema, (node, pointer) => {
+    if (!isObjectType(node) || (isObject(node.properties) && Object.keys(node.properties).length > 0)) return node;
+    context.note(
+      pointer,
+      pointer === "" ? "no parameters: Gemini rejects an empty \"properties\"; declare the tool without \"parameters\"" : "an object without properties: Gemini rejects an empty \"properties\" and may reject a missing one",
+    );
+    const { properties: _empty, ...rest } = node;
+    return rest;
+  }) as Schema;
+}
+
 /** Objects without `properties` get an empty one (the same instances: it constrains nothing). */
 export function objectProperties(schema: Schema): Schema {
   return mapSchemas(schema, (node) => (isObjectType(node) && !isObject(node.properties) ? { ...node, properties: {} } : node)) as Schema;
@@ -252,37 +291,53 @@ export function strictObjects(schema: Schema, context: PassContext): Schema {
   }) as Schema;
 }
 
+/** Keywords that constrain instances and whose meaning a model can still read from the description. */
+const DESCRIBED = new Set([
+  "$ref", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
+  "uniqueItems", "contains", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "patternProperties", "propertyNames",
+  "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+]);
+
 /**
- * Removes keywords a provider rejects. What a person needs from them (a format, a bound,
- * examples, a title) moves into `description` rather than being lost.
+ * Removes keywords a provider rejects (`unsupported`) and formats it does not know. What a
+ * person needs from a dropped constraint (a format, a bound, a subschema, examples) moves into
+ * `description` rather than being lost, and each dropped constraint is noted: the schema is looser.
  */
-export function dropKeywords(schema: Schema, keywords: ReadonlySet<string>, allowedFormats: ReadonlySet<string> | undefined): Schema {
-  return mapSchemas(schema, (node) => {
+export function dropKeywords(
+  schema: Schema,
+  unsupported: (keyword: string, value: unknown) => boolean,
+  allowedFormats: ReadonlySet<string> | undefined,
+  context: PassContext,
+): Schema {
+  return mapSchemas(schema, (node, pointer) => {
     const out: Schema = {};
     const kept: string[] = [];
     for (const [key, value] of Object.entries(node)) {
       const unsupportedFormat = key === "format" && allowedFormats !== undefined && !allowedFormats.has(String(value));
-      if (!keywords.has(key) && !unsupportedFormat) {
+      if (!unsupported(key, value) && !unsupportedFormat) {
         out[key] = value;
         continue;
       }
-      if (key === "title" && node.description === undefined && typeof value === "string") kept.push(value);
-      else if (key === "examples" && Array.isArray(value)) kept.push(`Examples: ${value.map((example) => JSON.stringify(example)).join(", ")}`);
-      else if (["format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems"].includes(key)) {
+      if (key === "examples" && Array.isArray(value)) kept.push(`Examples: ${value.map((example) => JSON.stringify(example)).join(", ")}`);
+      else if (DESCRIBED.has(key)) {
         kept.push(`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+        context.note(`${pointer}/${key}`, `${key} is not supported here and was dropped; the description states it`);
       }
     }
     return kept.length === 0 ? out : { ...out, description: appendText(out.description, kept.join("; ")) };
   }) as Schema;
 }
 
-/** A root the provider accepts: an object with `properties` (a non-object root is left, with a note). */
-export function objectRoot(schema: Schema, context: PassContext): Schema {
+/**
+ * A root the provider accepts: an object, given an empty `properties` when it has none unless
+ * `properties` is "leave" (Gemini rejects an empty one). A non-object root is left, with a note.
+ */
+export function objectRoot(schema: Schema, context: PassContext, properties: "add" | "leave" = "add"): Schema {
   if (!isObjectType(schema)) {
     context.note("", "the root is not an object; this provider requires one");
     return schema;
   }
-  return isObject(schema.properties) ? { ...schema, type: "object" } : { ...schema, type: "object", properties: {} };
+  return isObject(schema.properties) || properties === "leave" ? { ...schema, type: "object" } : { ...schema, type: "object", properties: {} };
 }
 
 function isObjectType(node: Schema): boolean {

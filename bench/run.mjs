@@ -2,8 +2,12 @@
 import { benchExport } from "./export.mjs";
 import { benchGenerate } from "./generate.mjs";
 import { benchCall } from "./call.mjs";
+import { benchInfer } from "./infer.mjs";
+import { benchInspect } from "./inspect.mjs";
 
 console.log(`node ${process.version}, medians of repeated runs\n`);
 benchExport();
 await benchGenerate();
 await benchCall();
+await benchInfer();
+await benchInspect();

@@ -3,4 +3,5 @@ export * as inventory from "./inventory.js";
 export { InventoryClient } from "./inventory.js";
 export * as memory from "./memory.js";
 export { MemoryClient } from "./memory.js";
-// pmcp-codegen-hash: 86519e5fb3d504875a3c6be6e01523ff.ae2bf5fc3ea0dd359442760a1f0c0ce4
+// pmcp-codegen-record: eyJ3YXJuaW5ncyI6W10sInR5cGVEaWdlc3RzIjpbXX0=
+// pmcp-codegen-hash: d1bb51f6ce69557e0a22104672946bf0.3d0a00425e1b268b3363e9169629d485

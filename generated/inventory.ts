@@ -86,4 +86,5 @@ export class InventoryClient {
     return this.#client.callTool({ server: this.#serverId, tool: "list_low_stock", args: args ?? {}, parse: LowStockReportSchema, retryable: true }, options);
   }
 }
-// pmcp-codegen-hash: 3816ca8658a7cde440f346ddf99e4e37.2d59b2f2a7593933db96b68b562eeb7e
+// pmcp-codegen-record: eyJ3YXJuaW5ncyI6W10sInR5cGVEaWdlc3RzIjpbWyJnZXRfc3RvY2siLCIyYzNhZmZiY2U1YzIzOGJhIl0sWyJsaXN0X2xvd19zdG9jayIsImEzZjE3MWIwYjhhMjY4N2MiXV19
+// pmcp-codegen-hash: 5845fcf5a3bee8c0e9a281652d4a6547.914b3fa7152e43df33548949fabbe98f

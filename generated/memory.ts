@@ -377,4 +377,5 @@ export class MemoryClient {
     return this.#client.callTool({ server: this.#serverId, tool: "search_nodes", args, parse: SearchNodesResultSchema, retryable: true }, options);
   }
 }
-// pmcp-codegen-hash: d0dfe01e055a17d89c450081d6b69aa3.1730cb6e7f2a090ebc5ad92ae12a2774
+// pmcp-codegen-record: eyJ3YXJuaW5ncyI6W10sInR5cGVEaWdlc3RzIjpbWyJhZGRfb2JzZXJ2YXRpb25zIiwiYzZkZTU1MmRmN2M0MTBhYyJdLFsiY3JlYXRlX2VudGl0aWVzIiwiMmQ1YjFjMGUwOWViZWFiNiJdLFsiY3JlYXRlX3JlbGF0aW9ucyIsImY5MDZkODYyZjFkYTEzNjQiXSxbImRlbGV0ZV9lbnRpdGllcyIsImNlNDNjYTQ2ODdkN2EwMTciXSxbImRlbGV0ZV9vYnNlcnZhdGlvbnMiLCI2ZWRhMzJhNmEwZjc4OGFlIl0sWyJkZWxldGVfcmVsYXRpb25zIiwiY2E3NTFmZjBhYThkOTJmYyJdLFsib3Blbl9ub2RlcyIsIjEyNjU2Mjc0NTVkODFhNDgiXSxbInJlYWRfZ3JhcGgiLCJlYmViNDg0NjdiMmZmYmM4Il0sWyJzZWFyY2hfbm9kZXMiLCIwNjE4YmY1ZjVkN2NjMzBhIl1dfQ==
+// pmcp-codegen-hash: 0965beaee183c8d6c476a75d4ca89561.bd9c448ddce9219b69350cc47de091c2

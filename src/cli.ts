@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { readFileSync } from "node:fs";
-import yargs from "yargs";
+import yargs, { type Argv } from "yargs";
 import { hideBin } from "yargs/helpers";
 import { UsageError } from "./errors.js";
 
@@ -8,6 +8,22 @@ import { UsageError } from "./errors.js";
 // The provider profiles, repeated here (a test keeps them equal to PROFILES) so --help loads no normalizer.
 const PROFILE_NAMES = ["openai", "openai-strict", "gemini", "gemini-json", "anthropic", "anthropic-strict", "portable"] as const;
 const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+
+/** The flags that name live servers, for export and discover. */
+function sourceOptions<T>(command: Argv<T>) {
+  return command
+    .option("endpoint", { type: "string", array: true, default: [] as string[], describe: "Streamable HTTP URL (falls back to HTTP+SSE); repeatable" })
+    .option("stdio", { type: "string", array: true, default: [] as string[], describe: "Command line of a server to spawn over stdio; repeatable" })
+    .option("config", { type: "string", describe: "mcpServers config file (Claude, Cursor, .mcp.json, VS Code)" })
+    .option("server", { type: "string", array: true, default: [] as string[], describe: "Only these ids of the --config file; repeatable" })
+    .option("id", { type: "string", describe: "Server id for a single --endpoint or --stdio (default: slug of serverInfo.name)" })
+    .option("header", { type: "string", array: true, default: [] as string[], describe: 'HTTP header "Name: value" (${VAR} allowed, never recorded); repeatable' });
+}
+
+/** The source flags as export and discover take them. */
+function sourceFlags(argv: { endpoint: string[]; stdio: string[]; config: string | undefined; server: string[]; id: string | undefined; header: string[] }) {
+  return { endpoint: argv.endpoint, stdio: argv.stdio, config: argv.config, server: argv.server, id: argv.id, header: argv.header };
+}
 
 const cli = yargs(hideBin(process.argv))
   .scriptName("pmcp")
@@ -21,13 +37,7 @@ const cli = yargs(hideBin(process.argv))
         "export",
         "List every tool of live MCP servers into a schema bundle",
         (command) =>
-          command
-            .option("endpoint", { type: "string", array: true, default: [], describe: "Streamable HTTP URL (falls back to HTTP+SSE); repeatable" })
-            .option("stdio", { type: "string", array: true, default: [], describe: "Command line of a server to spawn over stdio; repeatable" })
-            .option("config", { type: "string", describe: "mcpServers config file (Claude, Cursor, .mcp.json, VS Code)" })
-            .option("server", { type: "string", array: true, default: [], describe: "Export only these ids of the --config file; repeatable" })
-            .option("id", { type: "string", describe: "Server id for a single --endpoint or --stdio (default: slug of serverInfo.name)" })
-            .option("header", { type: "string", array: true, default: [], describe: 'HTTP header "Name: value" (${VAR} allowed, never recorded); repeatable' })
+          sourceOptions(command)
             .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed per server" })
             .option("concurrency", { type: "number", describe: "Servers contacted at once (default: all)" })
             .option("output", { alias: "o", type: "string", describe: "Bundle file, or folder for pmcp-foundation (default: schemas/mcp-bundle.json, schemas/)" })
@@ -47,12 +57,7 @@ const cli = yargs(hideBin(process.argv))
         async (argv) => {
           const { schemaExport } = await import("./commands/schema-export.js");
           await schemaExport({
-            endpoint: argv.endpoint,
-            stdio: argv.stdio,
-            config: argv.config,
-            server: argv.server,
-            id: argv.id,
-            header: argv.header,
+            ...sourceFlags(argv),
             timeout: argv.timeout,
             concurrency: argv.concurrency,
             output: argv.output,
@@ -62,6 +67,53 @@ const cli = yargs(hideBin(process.argv))
             quiet: argv.quiet,
             json: argv.json,
           });
+        },
+      )
+      .command(
+        "discover",
+        "Call the read-only tools of live servers to log what they return, for schema infer",
+        (command) =>
+          sourceOptions(command)
+            .option("samples", { type: "string", describe: 'JSON file of arguments per tool: {"tool": [{...}], "server/tool": [...]}' })
+            .option("observations", { type: "string", demandOption: true, describe: "Folder of the observation logs (one JSONL file per server and tool)" })
+            .option("allow-tool", { type: "string", array: true, default: [], describe: "Also call this tool (name or server/tool) though not annotated read-only; never a destructive one; repeatable" })
+            .option("max-samples", { type: "number", describe: "Samples kept per tool, reservoir-sampled (default 200)" })
+            .option("redact", { type: "boolean", default: false, describe: "Keep structure only: strings become length classes, numbers their kind" })
+            .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed to connect, and for each call" })
+            .check((argv) => {
+              if (!(argv.timeout > 0)) throw new UsageError("--timeout must be a positive number of milliseconds");
+              if (argv["max-samples"] !== undefined && !(Number.isInteger(argv["max-samples"]) && argv["max-samples"] > 0)) {
+                throw new UsageError("--max-samples must be a positive whole number");
+              }
+              return true;
+            })
+            .example("$0 schema discover --config .mcp.json --samples samples.json --observations observations/", "Call the safe tools with the sample arguments"),
+        async (argv) => {
+          const { schemaDiscover } = await import("./commands/schema-discover.js");
+          await schemaDiscover({
+            ...sourceFlags(argv),
+            samples: argv.samples,
+            observations: argv.observations,
+            allowTool: argv["allow-tool"],
+            maxSamples: argv["max-samples"],
+            redact: argv.redact,
+            timeout: argv.timeout,
+            quiet: argv.quiet,
+            json: argv.json,
+          });
+        },
+      )
+      .command(
+        "infer",
+        "Infer output schemas from observation logs into the bundle's inferred blocks",
+        (command) =>
+          command
+            .option("schema", { type: "string", describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
+            .option("observations", { type: "string", demandOption: true, describe: "Folder of observation logs (CompositionClient observe, or schema discover)" })
+            .option("output", { alias: "o", type: "string", describe: "Where to write the bundle (default: over --schema)" }),
+        async (argv) => {
+          const { schemaInfer } = await import("./commands/schema-infer.js");
+          await schemaInfer({ schema: argv.schema, observations: argv.observations, output: argv.output, quiet: argv.quiet, json: argv.json });
         },
       )
       .command(
@@ -124,7 +176,63 @@ const cli = yargs(hideBin(process.argv))
           await schemaLint({ profiles, bundle: argv.bundle, format: argv.format, quiet: argv.quiet, json: argv.json });
         },
       )
-      .demandCommand(1, "name a schema command: export, validate, diff, normalize or lint"),
+      .demandCommand(1, "name a schema command: export, discover, infer, validate, diff, normalize or lint"),
+  )
+  .command("tools <command>", "Tools from TypeScript functions", (tools) =>
+    tools
+      .command(
+        "from-source <file>",
+        "Write a tool manifest from a module's exported async functions and their JSDoc",
+        (command) =>
+          command
+            .positional("file", { type: "string", demandOption: true, describe: "The TypeScript module to read" })
+            .option("output", { alias: "o", type: "string", describe: "Write the manifest here (default: stdout)" })
+            .example("$0 tools from-source src/tools.ts -o tools.json", "Manifest for registerFunctions"),
+        async (argv) => {
+          const { toolsFromSourceCommand } = await import("./commands/tools-from-source.js");
+          await toolsFromSourceCommand({ file: argv.file, output: argv.output, quiet: argv.quiet, json: argv.json });
+        },
+      )
+      .demandCommand(1, "name a tools command: from-source"),
+  )
+  .command(
+    "inspect <tool>",
+    "Show a tool's description, input and output schemas and generated result type",
+    (command) =>
+      command
+        .positional("tool", { type: "string", demandOption: true, describe: "The tool, as server/tool" })
+        .option("schema", { type: "string", array: true, default: [], describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
+        .example("$0 inspect inventory/get_stock", "What get_stock takes and returns"),
+    async (argv) => {
+      const { inspect } = await import("./commands/inspect.js");
+      await inspect({ tool: argv.tool, schema: argv.schema, quiet: argv.quiet, json: argv.json });
+    },
+  )
+  .command("serve <server>", "Run an MCP server for agents", (serve) =>
+    serve
+      .positional("server", { choices: ["inspect"] as const, demandOption: true, describe: "inspect: list_tools and inspect_tool over a bundle" })
+      .option("schema", { type: "string", array: true, default: [], describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
+      .option("http", { type: "number", describe: "Serve Streamable HTTP on 127.0.0.1 at this port (0: any free port) instead of stdio" })
+      .check((argv) => {
+        if (argv.http !== undefined && !(Number.isInteger(argv.http) && argv.http >= 0 && argv.http <= 65535)) throw new UsageError("--http must be a port number");
+        return true;
+      }),
+    async (argv) => {
+      const { serveInspect } = await import("./commands/serve-inspect.js");
+      await serveInspect({ schema: argv.schema, http: argv.http, quiet: argv.quiet, json: argv.json });
+    },
+  )
+  .command(
+    "report",
+    "Schema-quality report: tools by source and quality, observations, drift, tools/list size",
+    (command) =>
+      command
+        .option("schema", { type: "string", array: true, default: [], describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
+        .option("format", { choices: ["table", "json", "markdown"] as const, default: "table" as const, describe: "Output: a terminal table, json or Markdown" }),
+    async (argv) => {
+      const { report } = await import("./commands/report.js");
+      await report({ schema: argv.schema, format: argv.format, quiet: argv.quiet, json: argv.json });
+    },
   )
   .command(
     "generate",
@@ -137,6 +245,11 @@ const cli = yargs(hideBin(process.argv))
         .option("templates", { type: "string", describe: "Folder of templates (server.ts.hbs, index.ts.hbs) overriding the built-in ones" })
         .option("runtime-import", { type: "string", describe: "Module generated files import the runtime from (default: pmcp-codegen/runtime)" })
         .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" })
+        .option("min-quality", {
+          choices: ["none", "low", "medium", "high"] as const,
+          default: "low" as const,
+          describe: "Use an inferred output schema (tools that declare none) only from this quality up",
+        })
         .example("$0 generate", "Generate generated/ from schemas/mcp-bundle.json")
         .example("$0 generate --schema schemas/ -o src/clients --check", "Fail CI when the clients are stale"),
     async (argv) => {
@@ -149,6 +262,7 @@ const cli = yargs(hideBin(process.argv))
           templates: argv.templates,
           runtimeImport: argv["runtime-import"],
           strictObjects: argv["strict-objects"],
+          minQuality: argv["min-quality"],
           quiet: argv.quiet,
           json: argv.json,
         },

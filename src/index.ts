@@ -1,5 +1,5 @@
 export { BundleSchema, ToolSchema, ServerSchema, EndpointSchema, BUNDLE_VERSION } from "./bundle/types.js";
-export type { Bundle, BundleServer, Tool, Endpoint } from "./bundle/types.js";
+export type { Bundle, BundleServer, Tool, Endpoint, InferredTool, Drift } from "./bundle/types.js";
 export { readSchemaFiles, parseSchemaFile } from "./bundle/read.js";
 export type { ReadResult, SchemaFileFormat } from "./bundle/read.js";
 export { canonicalBundle, toJsonText } from "./bundle/serialize.js";
@@ -20,3 +20,10 @@ export { diffBundles } from "./diff/bundle-diff.js";
 export type { BundleChange } from "./diff/bundle-diff.js";
 export { diffSchemas } from "./diff/schema-diff.js";
 export type { ChangeLevel, Direction, SchemaChange } from "./diff/schema-diff.js";
+export { inferBundle } from "./infer/infer-bundle.js";
+export type { InferResult } from "./infer/infer-bundle.js";
+export { inferSchema } from "./infer/infer-schema.js";
+export { schemaSourceOf, qualityOf } from "./infer/quality.js";
+export type { Quality, SchemaSource } from "./infer/quality.js";
+export { qualityReport } from "./report/quality-report.js";
+export type { QualityReport } from "./report/quality-report.js";

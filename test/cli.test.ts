@@ -16,6 +16,20 @@ describe("pmcp command line", () => {
     }
   });
 
+  it.each([
+    [["schema", "discover"], ["--samples", "--observations", "--allow-tool", "--max-samples", "--redact", "--stdio", "--config", "--header"]],
+    [["schema", "infer"], ["--schema", "--observations", "--output"]],
+    [["report"], ["--schema", "--format"]],
+    [["generate"], ["--min-quality"]],
+    [["inspect"], ["--schema", "--json"]],
+    [["serve", "inspect"], ["--schema", "--http"]],
+    [["tools", "from-source"], ["--output"]],
+  ])("%j --help describes every flag", async (command, flags) => {
+    const help = await runCli([...command, "--help"]);
+    expect(help.code).toBe(0);
+    for (const flag of flags) expect(help.stdout).toContain(flag);
+  });
+
   it("--version prints the package version", async () => {
     const result = await runCli(["--version"]);
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
@@ -34,6 +48,13 @@ describe("pmcp command line", () => {
     [["schema", "export", "--endpoint", "http://127.0.0.1:1/mcp", "--header", "no colon"], /expected "Name: value"/],
     [["schema", "export", "--server", "x"], /--server picks entries of a --config file/],
     [["schema", "validate"], /Not enough non-option arguments/],
+    [["schema", "infer", "--observations", "o", "--bogus"], /Unknown arguments?: bogus/],
+    [["report", "--format", "html"], /Invalid values:/],
+    [["generate", "--min-quality", "great"], /Invalid values:/],
+    [["serve", "frobnicate"], /Invalid values:/],
+    [["serve", "inspect", "--http", "99999"], /--http must be a port number/],
+    [["tools", "from-source"], /Not enough non-option arguments/],
+    [["schema", "discover", "--stdio", "node x.js", "--observations", "o", "--max-samples", "0"], /--max-samples must be a positive whole number/],
   ])("usage error %j exits 2 with one clear line", async (args, expected) => {
     const result = await runCli(args);
     expect(result.code).toBe(2);

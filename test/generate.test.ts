@@ -29,7 +29,7 @@ describe("naming", () => {
 
   it("resolves collisions deterministically with a suffix and a warning, keeping the wire name", () => {
     const server: BundleServer = { id: "listing", tools: [...LISTED_TOOLS].sort((a, b) => (a.name < b.name ? -1 : 1)) as BundleServer["tools"] };
-    const plan = planServerModule(server, { strictObjects: false });
+    const plan = planServerModule(server, { strictObjects: false, minQuality: "low" });
     const byWire = Object.fromEntries(plan.tools.map((tool) => [JSON.parse(tool.toolLiteral), tool]));
     expect(byWire["delete-record"]).toMatchObject({ methodName: "deleteRecord", resultType: "DeleteResult", argsType: "DeleteRecordArgs" });
     expect(byWire["delete_record"]).toMatchObject({ methodName: "deleteRecord2", resultType: "DeleteRecordResult", argsType: "DeleteRecordArgs2" });
@@ -40,7 +40,7 @@ describe("naming", () => {
       ]),
     );
     // The same plan again, and with another tool added elsewhere in the alphabet, names what existed the same way.
-    expect(planServerModule(server, { strictObjects: false }).tools.map((tool) => tool.methodName)).toEqual(plan.tools.map((tool) => tool.methodName));
+    expect(planServerModule(server, { strictObjects: false, minQuality: "low" }).tools.map((tool) => tool.methodName)).toEqual(plan.tools.map((tool) => tool.methodName));
   });
 
   it("falls back from pmcp:outputTypeName to _meta, then the schema title, then <Tool>Result", () => {
@@ -54,7 +54,7 @@ describe("naming", () => {
         { name: "e", _meta: { "pmcp:outputSchema": { type: "object", properties: { x: { type: "string" } } } } },
       ],
     };
-    const plan = planServerModule(server, { strictObjects: false });
+    const plan = planServerModule(server, { strictObjects: false, minQuality: "low" });
     expect(plan.tools.map((tool) => tool.resultType)).toEqual(["FromMeta", "FromTitle", "CResult", "DResult", "EResult"]);
     expect(plan.tools[3]!.resultTypeCode).toBe("rt.JsonValue");
     expect(plan.tools[4]!.resultTypeCode).toContain("x?: string;");

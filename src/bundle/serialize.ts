@@ -13,7 +13,7 @@ export function canonicalBundle(servers: readonly BundleServer[]): Bundle {
 }
 
 function canonicalServer(server: BundleServer): BundleServer {
-  const { id, serverInfo, protocolVersion, instructions, endpoint, tools, ...rest } = server;
+  const { id, serverInfo, protocolVersion, instructions, endpoint, tools, inferred, ...rest } = server;
   return {
     id,
     ...(serverInfo === undefined ? {} : { serverInfo }),
@@ -22,6 +22,7 @@ function canonicalServer(server: BundleServer): BundleServer {
     ...(endpoint === undefined ? {} : { endpoint }),
     ...rest,
     tools: [...tools].sort((a, b) => compare(a.name, b.name)),
+    ...(inferred === undefined || inferred.length === 0 ? {} : { inferred: [...inferred].sort((a, b) => compare(a.tool, b.tool)) }),
   };
 }
 

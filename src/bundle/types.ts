@@ -35,6 +35,39 @@ export const ServerIdSchema = z
   .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a server id is letters, digits, '.', '_' and '-', starting with a letter or digit")
   .refine((id) => !id.includes(".."), "a server id may not contain '..'");
 
+/** A difference between what a tool declares and what it returned, from its observations. */
+export const DriftSchema = z.object({
+  path: z.string().describe("JSON pointer into the result, `*` for any array item."),
+  message: z.string(),
+  count: z.number().int().positive().describe("Observations with this problem."),
+});
+export type Drift = z.infer<typeof DriftSchema>;
+
+/**
+ * What `pmcp schema infer` learned about one tool from its observed results. Kept beside
+ * the tools, never inside them: the tool objects stay exactly as the server sent them.
+ */
+export const InferredToolSchema = z.object({
+  tool: z.string().describe("The tool's name, as in `tools`."),
+  schema: JsonSchemaValue.describe("JSON Schema inferred from the observed results."),
+  observations: z.number().int().nonnegative().describe("Results the schema was inferred from."),
+  seen: z.number().int().nonnegative().describe("Results observed in all; the log keeps a uniform sample of them."),
+  firstSeen: z.string(),
+  lastSeen: z.string(),
+  redacted: z.boolean().describe("The observations kept structure only."),
+  consistency: z.number().min(0).max(1).describe("Share of observations in which every field had its usual type."),
+  quality: z.enum(["high", "medium", "low", "none"]),
+  fields: z.array(
+    z.object({
+      path: z.string(),
+      presence: z.number().min(0).max(1).optional(),
+      types: z.record(z.string(), z.number().int().nonnegative()),
+    }),
+  ),
+  drift: z.array(DriftSchema).optional().describe("Observed results that break the declared schema (hybrid tools)."),
+});
+export type InferredTool = z.infer<typeof InferredToolSchema>;
+
 export const ServerSchema = z.looseObject({
   id: ServerIdSchema,
   serverInfo: z.looseObject({ name: z.string(), version: z.string() }).optional(),
@@ -42,6 +75,7 @@ export const ServerSchema = z.looseObject({
   instructions: z.string().optional(),
   endpoint: EndpointSchema.optional(),
   tools: z.array(ToolSchema),
+  inferred: z.array(InferredToolSchema).optional().describe("Per tool, what pmcp schema infer learned from observed results."),
 });
 export type BundleServer = z.infer<typeof ServerSchema>;
 

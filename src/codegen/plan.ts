@@ -1,5 +1,7 @@
-import type { BundleServer, Tool } from "../bundle/types.js";
+import { createHash } from "node:crypto";
+import type { BundleServer, InferredTool, Tool } from "../bundle/types.js";
 import { outputSchemaOf } from "../bundle/output-schema.js";
+import { atLeast, type Quality } from "../infer/quality.js";
 import { docComment, literal } from "./code.js";
 import { emitParser } from "./emit-parser.js";
 import { emitType } from "./emit-type.js";
@@ -25,6 +27,8 @@ export interface ServerModulePlan {
   definitions: { name: string; parser: string; doc: string; type: string; parserCode: string }[];
   tools: ToolPlan[];
   warnings: GenerateWarning[];
+  /** Per tool, a digest of what its types are made from, so `generate --check` can name the tools whose types changed. */
+  typeDigests: [tool: string, digest: string][];
 }
 
 export interface ToolPlan {
@@ -41,10 +45,21 @@ export interface ToolPlan {
   parser: string;
   parserCode: string;
   retryable: boolean;
+  /** The result schema was inferred from observations: a mismatch is reported, not thrown. */
+  lenient: boolean;
 }
 
 export interface PlanOptions {
   strictObjects: boolean;
+  /** The lowest quality of inferred schema used for a tool that declares none. */
+  minQuality: Quality;
+}
+
+/** The schema a tool's result type comes from: declared by the server, or inferred from observations. */
+interface ResultSchema {
+  schema: unknown;
+  pointer: string;
+  inferred?: InferredTool;
 }
 
 /** Names the generated module itself uses at top level. */
@@ -64,9 +79,10 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
   const warn = (tool: string, pointer: string, message: string) => warnings.push({ server: server.id, tool, pointer, message });
   const className = scope.claim(clientClassName(server.id)).name;
 
+  const inferred = new Map((server.inferred ?? []).map((block) => [block.tool, block]));
   const named = server.tools.map((tool) => {
     const base = pascalCase(tool.name, "Tool");
-    const output = outputSchemaOf(tool);
+    const output = resultSchemaOf(tool, inferred.get(tool.name), options.minQuality);
     const wantedResult = resultTypeName(tool, output?.schema) ?? `${base}Result`;
     const claims = {
       method: members.claim(camelCase(tool.name, "tool")),
@@ -87,7 +103,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
     return {
       toolLiteral: literal(tool.name),
       methodName: claims.method.name,
-      methodDoc: docComment(methodDocLines(tool, output?.pointer), "  "),
+      methodDoc: docComment(methodDocLines(tool, output), "  "),
       argsType: claims.args.name,
       argsTypeCode: argsType(input),
       argsDoc: docComment([`Arguments of the \`${tool.name}\` tool.`]),
@@ -98,6 +114,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
       parser: `${claims.result.name}Schema`,
       parserCode: emitParser(result, options),
       retryable: annotations.readOnlyHint === true || annotations.idempotentHint === true,
+      lenient: output?.inferred !== undefined,
     };
   });
   for (const warning of builder.warnings) warn(warning.tool, warning.pointer, warning.message);
@@ -121,7 +138,19 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
     definitions,
     tools,
     warnings,
+    typeDigests: named.map(({ tool, output, claims }) => [
+      tool.name,
+      createHash("sha256").update(JSON.stringify([tool.inputSchema, output?.schema, claims.result.name, output?.inferred !== undefined])).digest("hex").slice(0, 16),
+    ]),
   };
+}
+
+/** A declared schema wins; else an inferred one of at least `minQuality`; else none (the result is any JSON). */
+function resultSchemaOf(tool: Tool, inferred: InferredTool | undefined, minQuality: Quality): ResultSchema | undefined {
+  const declared = outputSchemaOf(tool);
+  if (declared !== undefined) return declared;
+  if (inferred === undefined || inferred.observations === 0 || !atLeast(inferred.quality, minQuality)) return undefined;
+  return { schema: inferred.schema, pointer: "/inferred/schema", inferred };
 }
 
 /** The client class of a server: a function of its id alone, claimed first in its module. */
@@ -154,7 +183,7 @@ function argsType(node: IRNode): string {
   return node.kind === "unknown" ? "{ [key: string]: rt.JsonValue }" : emitType(node);
 }
 
-function methodDocLines(tool: Tool, outputPointer: string | undefined): string[] {
+function methodDocLines(tool: Tool, output: ResultSchema | undefined): string[] {
   const annotations = tool.annotations ?? {};
   const hints = [
     annotations.readOnlyHint === true ? "read-only" : "",
@@ -168,12 +197,23 @@ function methodDocLines(tool: Tool, outputPointer: string | undefined): string[]
     ...(tool.description ? [...(title ? [""] : []), ...tool.description.split(/\r?\n/)] : []),
     "",
     `Calls the \`${tool.name}\` tool.${hints.length ? ` Hints: ${hints.join(", ")}.` : ""}`,
-    ...(outputPointer === undefined ? ["The tool declares no output schema: the result is any JSON value."] : []),
+    ...(output === undefined ? ["The tool declares no output schema: the result is any JSON value."] : []),
+    ...(output?.inferred === undefined
+      ? []
+      : [
+          `The tool declares no output schema; the result type is ${inferredFrom(output.inferred)}.`,
+          "A result that does not match it is passed on with a warning (CompositionClient onInferredMismatch), not rejected.",
+        ]),
   ];
 }
 
-function resultDocLines(tool: Tool, output: { schema: unknown; pointer: string } | undefined): string[] {
+function inferredFrom(block: InferredTool): string {
+  return `inferred from ${block.observations} observation${block.observations === 1 ? "" : "s"}, quality ${block.quality}`;
+}
+
+function resultDocLines(tool: Tool, output: ResultSchema | undefined): string[] {
   if (output === undefined) return [`Result of the \`${tool.name}\` tool, which declares no output schema: any JSON value.`];
+  if (output.inferred !== undefined) return [`Result of the \`${tool.name}\` tool, ${inferredFrom(output.inferred)}.`];
   const description = (output.schema as { description?: unknown }).description;
   return [`Result of the \`${tool.name}\` tool.`, ...(typeof description === "string" ? ["", description] : [])];
 }

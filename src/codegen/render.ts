@@ -5,6 +5,7 @@ import { ServerIdSchema, type Bundle, type BundleServer } from "../bundle/types.
 import { RuntimeFailure } from "../errors.js";
 import { commentText, literal } from "./code.js";
 import { camelCase, NameScope } from "./naming.js";
+import type { Quality } from "../infer/quality.js";
 import { clientClassName, planServerModule, type GenerateWarning } from "./plan.js";
 
 export interface RenderOptions {
@@ -12,6 +13,8 @@ export interface RenderOptions {
   source: string;
   runtimeImport: string;
   strictObjects: boolean;
+  /** The lowest quality of inferred schema used for a tool that declares none (default `low`). */
+  minQuality?: Quality;
   /** A folder whose `server.ts.hbs` / `index.ts.hbs` replace ours. */
   templatesDir?: string;
   generatorVersion: string;
@@ -33,7 +36,13 @@ export interface RenderResult {
 const TEMPLATE_NAMES = ["server.ts.hbs", "index.ts.hbs"] as const;
 const BUILTIN_TEMPLATES = new URL("../../templates/", import.meta.url);
 const HASH_PREFIX = "// pmcp-codegen-hash: ";
-const WARNINGS_PREFIX = "// pmcp-codegen-warnings: ";
+const RECORD_PREFIX = "// pmcp-codegen-record: ";
+
+/** What a module records about itself, so that reusing or checking it needs no re-planning. */
+interface ModuleRecord {
+  warnings: GenerateWarning[];
+  typeDigests: [tool: string, digest: string][];
+}
 
 /**
  * Renders one module per server plus `index.ts`. `previous` returns a file's current
@@ -48,15 +57,15 @@ export async function renderClients(
 ): Promise<RenderResult> {
   const templates = await templateSources(options.templatesDir);
   const generator = await generatorDigest();
-  const produce = async (path: string, inputs: unknown, make: (compiled: CompiledTemplates) => { code: string; warnings: GenerateWarning[] }) => {
-    const digest = hash(JSON.stringify([generator, options.runtimeImport, options.strictObjects, options.source, templates.hash, inputs]));
+  const plan = { strictObjects: options.strictObjects, minQuality: options.minQuality ?? "low" };
+  const produce = async (path: string, inputs: unknown, make: (compiled: CompiledTemplates) => { code: string } & ModuleRecord) => {
+    const digest = hash(JSON.stringify([generator, options.runtimeImport, plan.strictObjects, plan.minQuality, options.source, templates.hash, inputs]));
     const existing = await previous(path);
-    if (existing !== undefined && isIntact(existing, digest)) return { path, content: existing, reused: true, warnings: recordedWarnings(existing) };
-    const made = make(await compile(templates));
-    // Warnings are recorded in the file (base64 JSON: inert in a comment) so a reused module still reports them.
-    const record = made.warnings.length === 0 ? "" : `${WARNINGS_PREFIX}${Buffer.from(JSON.stringify(made.warnings)).toString("base64")}\n`;
-    const body = `${made.code}${record}`;
-    return { path, content: `${body}${HASH_PREFIX}${digest}.${hash(body)}\n`, reused: false, warnings: made.warnings };
+    if (existing !== undefined && isIntact(existing, digest)) return { path, content: existing, reused: true, warnings: readRecord(existing).warnings };
+    const { code, ...record } = make(await compile(templates));
+    // The record is base64 JSON (inert in a comment): a reused module still reports its warnings.
+    const body = `${code}${RECORD_PREFIX}${Buffer.from(JSON.stringify(record)).toString("base64")}\n`;
+    return { path, content: `${body}${HASH_PREFIX}${digest}.${hash(body)}\n`, reused: false, warnings: record.warnings };
   };
 
   const files: RenderedFile[] = [];
@@ -68,8 +77,12 @@ export async function renderClients(
     // The id becomes a file name and a module path: only ids the bundle schema allows get that far.
     if (!ServerIdSchema.safeParse(server.id).success) throw new RuntimeFailure(`server id ${JSON.stringify(server.id)} is not a valid server id`);
     const file = await produce(`${server.id}.ts`, server, ({ server: template }) => {
-      const plan = planServerModule(server, options);
-      return { code: template({ ...plan, banner: banner(options, server), runtimeImport: literal(options.runtimeImport) }), warnings: plan.warnings };
+      const module = planServerModule(server, plan);
+      return {
+        code: template({ ...module, banner: banner(options, server), runtimeImport: literal(options.runtimeImport) }),
+        warnings: module.warnings,
+        typeDigests: module.typeDigests,
+      };
     });
     files.push({ path: file.path, content: file.content });
     warnings.push(...file.warnings);
@@ -83,7 +96,7 @@ export async function renderClients(
       alias: exported === className ? "" : exported,
     });
   }
-  const indexFile = await produce("index.ts", modules, ({ index: template }) => ({ code: template({ banner: banner(options), modules }), warnings: [] }));
+  const indexFile = await produce("index.ts", modules, ({ index: template }) => ({ code: template({ banner: banner(options), modules }), warnings: [], typeDigests: [] }));
   files.push({ path: indexFile.path, content: indexFile.content });
   return { files, warnings, reused };
 }
@@ -156,9 +169,26 @@ function isIntact(text: string, digest: string): boolean {
   return text.slice(marker) === `${HASH_PREFIX}${digest}.${hash(body)}\n`;
 }
 
-function recordedWarnings(text: string): GenerateWarning[] {
-  const line = text.split("\n").find((candidate) => candidate.startsWith(WARNINGS_PREFIX));
-  return line === undefined ? [] : (JSON.parse(Buffer.from(line.slice(WARNINGS_PREFIX.length), "base64").toString("utf8")) as GenerateWarning[]);
+function readRecord(text: string): ModuleRecord {
+  const line = text.split("\n").find((candidate) => candidate.startsWith(RECORD_PREFIX));
+  if (line === undefined) return { warnings: [], typeDigests: [] };
+  try {
+    const record = JSON.parse(Buffer.from(line.slice(RECORD_PREFIX.length), "base64").toString("utf8")) as Partial<ModuleRecord>;
+    return { warnings: Array.isArray(record.warnings) ? record.warnings : [], typeDigests: Array.isArray(record.typeDigests) ? record.typeDigests : [] };
+  } catch {
+    return { warnings: [], typeDigests: [] };
+  }
+}
+
+/**
+ * The tools whose types differ between two versions of a module (added, removed or
+ * changed), from the digests each records; for `generate --check`.
+ */
+export function toolsWithChangedTypes(before: string, after: string): string[] {
+  const old = new Map(readRecord(before).typeDigests);
+  const now = new Map(readRecord(after).typeDigests);
+  const names = new Set([...old.keys(), ...now.keys()]);
+  return [...names].filter((name) => old.get(name) !== now.get(name)).sort();
 }
 
 /** The first line that marks a file as ours, so stale modules can be found and removed. */

@@ -1,7 +1,8 @@
 import { readFile, readdir, rm } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { readSchemaFiles } from "../bundle/read.js";
-import { isGeneratedFile, renderClients, type RenderedFile } from "../codegen/render.js";
+import { isGeneratedFile, renderClients, toolsWithChangedTypes, type RenderedFile } from "../codegen/render.js";
+import type { Quality } from "../infer/quality.js";
 import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { RuntimeFailure } from "../errors.js";
 import { writeFilesAtomically } from "../fs/atomic-write.js";
@@ -15,6 +16,7 @@ export interface GenerateArgs extends OutputOptions {
   templates: string | undefined;
   runtimeImport: string | undefined;
   strictObjects: boolean | undefined;
+  minQuality: Quality;
 }
 
 const DEFAULT_OUTPUT = "generated";
@@ -36,6 +38,7 @@ export async function generate(args: GenerateArgs, version: string): Promise<voi
       source: schemaPaths.join(", "),
       runtimeImport: args.runtimeImport ?? loaded?.config.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
       strictObjects: args.strictObjects ?? loaded?.config.strictObjects ?? false,
+      minQuality: args.minQuality,
       generatorVersion: version,
       ...(templatesDir === undefined ? {} : { templatesDir }),
     },
@@ -46,8 +49,11 @@ export async function generate(args: GenerateArgs, version: string): Promise<voi
     warn(args, `server "${warning.server}" tool "${warning.tool}"${warning.pointer ? ` at ${warning.pointer}` : ""}: ${warning.message}`);
   }
 
-  const changed: RenderedFile[] = [];
-  for (const file of result.files) if ((await existing(file.path)) !== file.content) changed.push(file);
+  const changed: (RenderedFile & { typesChanged: string[] })[] = [];
+  for (const file of result.files) {
+    const before = await existing(file.path);
+    if (before !== file.content) changed.push({ ...file, typesChanged: before === undefined ? [] : toolsWithChangedTypes(before, file.content) });
+  }
   const leftover = await staleGeneratedFiles(outDir, new Set(result.files.map((file) => file.path)));
   const tools = bundle.servers.reduce((sum, server) => sum + server.tools.length, 0);
   const summary = {
@@ -57,13 +63,17 @@ export async function generate(args: GenerateArgs, version: string): Promise<voi
     reused: result.reused,
     warnings: result.warnings.length,
     changed: changed.map((file) => join(outDir, file.path)),
+    typesChanged: changed.flatMap((file) => file.typesChanged.map((tool) => `${file.path.replace(/\.ts$/, "")}/${tool}`)),
     removed: leftover.map((path) => join(outDir, path)),
   };
 
   if (args.check) {
     if (args.json) printJson({ ...summary, upToDate: changed.length + leftover.length === 0 });
     if (changed.length + leftover.length === 0) return say(args, `${outDir} is up to date`);
-    for (const path of [...summary.changed, ...summary.removed]) say(args, `stale: ${path}`);
+    for (const file of changed) {
+      say(args, `stale: ${join(outDir, file.path)}${file.typesChanged.length > 0 ? ` (types changed: ${file.typesChanged.join(", ")})` : ""}`);
+    }
+    for (const path of summary.removed) say(args, `stale: ${path}`);
     throw new RuntimeFailure(`${count(changed.length + leftover.length, "generated file")} out of date; run pmcp generate`);
   }
 

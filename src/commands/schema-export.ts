@@ -1,12 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { RuntimeFailure, UsageError } from "../errors.js";
-import { quote } from "shell-quote";
-import { httpTarget, parseUrl, readConfigFile, sourcesFromEntries } from "../endpoints/config-file.js";
 import { loadPmcpConfig } from "../config/pmcp-config.js";
-import { splitCommandLine } from "../endpoints/command-line.js";
-import { interpolate } from "../endpoints/interpolate.js";
-import { redactWrittenUrl } from "../endpoints/redact.js";
+import { hasSourceFlags, resolveSources, type SourceFlags } from "../endpoints/source-flags.js";
 import type { ServerSource } from "../endpoints/source.js";
 import { exportServers, type ServerOutcome } from "../export/export-servers.js";
 import { liveProgress, plainProgress, silentProgress, type ProgressView } from "../export/progress.js";
@@ -16,20 +12,15 @@ import { toFoundationFile } from "../bundle/foundation.js";
 import { parseSchemaFile } from "../bundle/read.js";
 import { findSchemaWarnings, formatWarning } from "../bundle/schema-warnings.js";
 import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
-import { ServerIdSchema, type Bundle, type BundleServer } from "../bundle/types.js";
+import { carryInferred } from "../bundle/carry-inferred.js";
+import type { Bundle, BundleServer } from "../bundle/types.js";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import { writeFilesAtomically, type FileToWrite } from "../fs/atomic-write.js";
 import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
 
 export type ExportFormat = "bundle" | "pmcp-foundation";
 
-export interface SchemaExportArgs extends OutputOptions {
-  endpoint: string[];
-  stdio: string[];
-  config: string | undefined;
-  server: string[];
-  id: string | undefined;
-  header: string[];
+export interface SchemaExportArgs extends OutputOptions, SourceFlags {
   timeout: number;
   concurrency: number | undefined;
   output: string | undefined;
@@ -42,13 +33,9 @@ const DEFAULT_FOUNDATION_DIR = "schemas";
 
 /** `pmcp schema export`: list every tool of every server and write (or `--check`) the bundle. */
 export async function schemaExport(args: SchemaExportArgs): Promise<void> {
-  const fromFlags = args.endpoint.length + args.stdio.length > 0 || args.config !== undefined;
   // pmcp.config gives the servers when no flag does, and the bundle path when -o does not.
-  const project = fromFlags && args.output !== undefined ? undefined : await loadPmcpConfig();
-  const sources =
-    fromFlags || project?.config.servers === undefined
-      ? await resolveSources(args)
-      : sourcesFromEntries(project.config.servers, relative(process.cwd(), project.path), project.dir);
+  const project = hasSourceFlags(args) && args.output !== undefined ? undefined : await loadPmcpConfig();
+  const sources = await resolveSources(args, project, "export");
   const progress = await chooseProgress(args, sources);
   const outcomes = await exportServers(sources, {
     timeoutMs: args.timeout,
@@ -66,7 +53,8 @@ export async function schemaExport(args: SchemaExportArgs): Promise<void> {
     throw new RuntimeFailure([...failures, `${target} left unchanged`].join("\n"));
   }
 
-  const bundle = canonicalBundle(servers);
+  const previous = args.format === "bundle" ? await readFile(target, "utf8").then((text) => serversIn(target, text), () => undefined) : undefined;
+  const bundle = carryInferred(canonicalBundle(servers), previous === undefined ? undefined : canonicalBundle(previous));
   const warnings = [...bundle.servers.flatMap(findSchemaWarnings).map(formatWarning), ...bundle.servers.flatMap(duplicateToolNames)];
   for (const line of warnings) warn(args, line);
   for (const line of failures) warn(args, `skipped ${line}`);
@@ -88,58 +76,6 @@ export async function schemaExport(args: SchemaExportArgs): Promise<void> {
   const tools = servers.reduce((sum, server) => sum + server.tools.length, 0);
   const extra = [warnings.length ? count(warnings.length, "warning") : "", failures.length ? `${count(failures.length, "server")} skipped` : ""].filter(Boolean);
   say(args, `Wrote ${target}: ${count(servers.length, "server")}, ${count(tools, "tool")}${extra.length ? ` (${extra.join(", ")})` : ""}`);
-}
-
-async function resolveSources(args: SchemaExportArgs): Promise<ServerSource[]> {
-  const direct = args.endpoint.length + args.stdio.length;
-  if (args.id !== undefined && direct !== 1) {
-    throw new UsageError("--id names the server of a single --endpoint or --stdio; use a --config file to name several");
-  }
-  if (args.server.length > 0 && args.config === undefined) throw new UsageError("--server picks entries of a --config file; give --config too");
-  if (args.id !== undefined) {
-    const check = ServerIdSchema.safeParse(args.id);
-    if (!check.success) throw new UsageError(`--id ${JSON.stringify(args.id)}: ${check.error.issues[0]?.message}`);
-  }
-  const headers = parseHeaders(args.header);
-  const sources: ServerSource[] = [];
-  for (const endpoint of args.endpoint) {
-    const url = parseUrl(interpolate(endpoint, "--endpoint"), "--endpoint");
-    const recordedUrl = redactWrittenUrl(endpoint, url);
-    sources.push({ kind: "http", label: args.id ?? recordedUrl, ...httpTarget(url, headers), recordedUrl, transport: "auto", ...idOf(args) });
-  }
-  for (const line of args.stdio) {
-    const command = splitCommandLine(line);
-    const label = args.id ?? quote([command.recorded.command, ...command.recorded.args]);
-    sources.push({ kind: "stdio", label, ...command, env: {}, inheritEnv: true, ...idOf(args) });
-  }
-  if (args.config !== undefined) {
-    for (const source of await readConfigFile(args.config, args.server)) {
-      sources.push(source.kind === "http" ? { ...source, headers: { ...headers, ...source.headers } } : source);
-    }
-  }
-  if (sources.length === 0) {
-    throw new UsageError('nothing to export: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config');
-  }
-  const ids = sources.flatMap((source) => (source.id === undefined ? [] : [source.id]));
-  const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
-  if (repeated.length > 0) throw new UsageError(`two servers have the id "${repeated[0]}"`);
-  return sources;
-}
-
-function idOf(args: SchemaExportArgs): { id?: string } {
-  return args.id === undefined ? {} : { id: args.id };
-}
-
-/** `--header "Name: value"`, value `${VAR}`-interpolated. */
-function parseHeaders(lines: readonly string[]): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const line of lines) {
-    const colon = line.indexOf(":");
-    const name = colon > 0 ? line.slice(0, colon).trim() : "";
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header "${line}": expected "Name: value"`);
-    headers[name] = interpolate(line.slice(colon + 1).trim(), `--header ${name}`);
-  }
-  return headers;
 }
 
 async function chooseProgress(args: SchemaExportArgs, sources: readonly ServerSource[]): Promise<ProgressView> {

@@ -1,8 +1,9 @@
 import { access, readFile } from "node:fs/promises";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import { UsageError } from "../errors.js";
+import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import type { ServerEntry } from "../endpoints/config-file.js";
 
 /** `pmcp.config.ts` / `.json`: the servers to export and where the bundle and clients go. */
@@ -67,4 +68,10 @@ export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<Loade
     return { path, dir: dirname(resolve(path)), config: parsed.data as PmcpConfig };
   }
   return undefined;
+}
+
+/** The bundle a command reads when not told: pmcp.config's `bundle`, else schemas/mcp-bundle.json. */
+export async function configuredBundlePath(): Promise<string> {
+  const loaded = await loadPmcpConfig();
+  return loaded?.config.bundle === undefined ? DEFAULT_BUNDLE_PATH : relative(process.cwd(), resolve(loaded.dir, loaded.config.bundle));
 }

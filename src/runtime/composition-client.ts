@@ -7,6 +7,7 @@ import { connect, connectTransport, type Connection } from "../endpoints/connect
 import { sourcesFromEntries, type ServerEntry } from "../endpoints/config-file.js";
 import type { ServerSource } from "../endpoints/source.js";
 import { errorMessage } from "../errors.js";
+import { CallResult, resultValue } from "./call-result.js";
 import {
   CompositionError,
   ConnectionError,
@@ -17,6 +18,7 @@ import {
   ToolCallError,
   TransportError,
 } from "./errors.js";
+import { ObservationRecorder, type ObserveOptions } from "./observer.js";
 
 export type { ServerEntry };
 
@@ -31,6 +33,13 @@ export interface CompositionClientOptions {
   baseDir?: string;
   /** Servers reached through a transport you build, e.g. an in-process server over `InMemoryTransport`. */
   transports?: Record<string, () => Transport>;
+  /** Record every successful result in per-tool observation logs, for `pmcp schema infer`. */
+  observe?: ObserveOptions;
+  /**
+   * Told when a result does not match a schema that was inferred from observations rather
+   * than declared by the server; the value is returned anyway (default: one process warning per tool).
+   */
+  onInferredMismatch?: (error: OutputValidationError) => void;
 }
 
 export interface CallOptions {
@@ -48,14 +57,9 @@ export interface ToolCall<T> {
   parse: z.ZodType<T>;
   /** Safe to repeat after a transport failure (the tool is read-only or idempotent). */
   retryable?: boolean;
+  /** The parser was inferred from observations: a mismatch is reported, not thrown. */
+  lenient?: boolean;
 }
-
-/**
- * Permissive on purpose: `structuredContent` may be any JSON value since protocol
- * 2026-07-28, and `interpret` reads the fields defensively, so nothing more is checked here.
- */
-type CallResult = { content?: unknown; structuredContent?: unknown; isError?: unknown };
-const CallResult = z.custom<CallResult>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "expected an object");
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -71,6 +75,9 @@ export class CompositionClient {
   readonly #ready = new Map<string, Connection>();
   readonly #timeoutMs: number;
   readonly #retries: number;
+  readonly #observer: ObservationRecorder | undefined;
+  readonly #onInferredMismatch: (error: OutputValidationError) => void;
+  readonly #warned = new Set<string>();
 
   constructor(options: CompositionClientOptions) {
     const sources = sourcesFromEntries(options.servers, "CompositionClient servers", options.baseDir ?? process.cwd());
@@ -80,6 +87,8 @@ export class CompositionClient {
     ]);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retries = options.retries ?? 1;
+    this.#observer = options.observe === undefined ? undefined : new ObservationRecorder(options.observe);
+    this.#onInferredMismatch = options.onInferredMismatch ?? ((error) => this.#warnOnce(error));
     if (!Number.isInteger(this.#retries) || this.#retries < 0) throw new RangeError("retries must be a whole number ≥ 0");
     if (!(this.#timeoutMs > 0)) throw new RangeError("timeoutMs must be a positive number");
   }
@@ -100,7 +109,7 @@ export class CompositionClient {
     const attempts = call.retryable ? 1 + this.#retries : 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        return interpret(call, await this.#request(source, call, options));
+        return this.#interpret(call, await this.#request(source, call, options));
       } catch (error) {
         if (!(error instanceof TransportError) || attempt >= attempts) throw error;
       }
@@ -116,12 +125,36 @@ export class CompositionClient {
     void connection.close();
   }
 
-  /** Closes every open connection (stdio servers are stopped). */
+  /** The result's value, observed, then parsed; a lenient parser's mismatch is reported and the value passed on. */
+  #interpret<T>(call: ToolCall<T>, result: CallResult): T {
+    const value = resultValue(call.server, call.tool, result);
+    this.#observer?.record(call.server, call.tool, value);
+    const parsed = call.parse.safeParse(value);
+    if (parsed.success) return parsed.data;
+    const error = new OutputValidationError(call.server, call.tool, parsed.error.issues, value);
+    if (!call.lenient) throw error;
+    this.#onInferredMismatch(error);
+    return value as T;
+  }
+
+  #warnOnce(error: OutputValidationError): void {
+    const key = JSON.stringify([error.serverId, error.toolName]);
+    if (this.#warned.has(key)) return;
+    this.#warned.add(key);
+    process.emitWarning(`${error.message} (the schema was inferred from observations; the value is passed on as it is)`, "PmcpInferredSchemaWarning");
+  }
+
+  /** Waits until every observed result is in its log. */
+  flushObservations(): Promise<void> {
+    return this.#observer?.flush() ?? Promise.resolve();
+  }
+
+  /** Closes every open connection (stdio servers are stopped) and writes pending observations. */
   async close(): Promise<void> {
     const open = [...this.#connections.values()];
     this.#connections.clear();
     this.#ready.clear();
-    await Promise.all(open.map((pending) => pending.then((connection) => connection.close(), () => {})));
+    await Promise.all([...open.map((pending) => pending.then((connection) => connection.close(), () => {})), this.flushObservations()]);
   }
 
   async #request(source: ServerSource | (() => Transport), call: ToolCall<unknown>, options: CallOptions): Promise<CallResult> {
@@ -185,27 +218,4 @@ function callError(error: unknown, call: ToolCall<unknown>, timeout: number): Co
   }
   if (error instanceof z.ZodError) return new InvalidResponseError(`malformed tools/call result: ${error.issues[0]?.message}`, call.server, call.tool, undefined);
   return new TransportError(errorMessage(error), call.server, call.tool, { cause: error });
-}
-
-/** `isError` → ToolCallError; else `structuredContent`, else the text parsed as JSON; then the parser. */
-function interpret<T>(call: ToolCall<T>, result: CallResult): T {
-  const texts = (Array.isArray(result.content) ? result.content : []).flatMap((block: unknown) =>
-    typeof block === "object" && block !== null && (block as { type?: unknown }).type === "text" && typeof (block as { text?: unknown }).text === "string"
-      ? [(block as { text: string }).text]
-      : [],
-  );
-  if (result.isError === true) throw new ToolCallError(call.server, call.tool, texts.join("\n"));
-  let value: unknown = result.structuredContent;
-  if (value === undefined) {
-    const text = texts[0];
-    if (text === undefined) throw new InvalidResponseError("the result has neither structuredContent nor text content", call.server, call.tool, result);
-    try {
-      value = JSON.parse(text);
-    } catch {
-      throw new InvalidResponseError(`the result has no structuredContent and its text is not JSON: ${JSON.stringify(text.slice(0, 80))}`, call.server, call.tool, result);
-    }
-  }
-  const parsed = call.parse.safeParse(value);
-  if (!parsed.success) throw new OutputValidationError(call.server, call.tool, parsed.error.issues, value);
-  return parsed.data;
 }

@@ -4,6 +4,10 @@
  */
 export { CompositionClient } from "./composition-client.js";
 export type { CallOptions, CompositionClientOptions, ServerEntry, ToolCall } from "./composition-client.js";
+export { ObservationRecorder, redactValue } from "./observer.js";
+export type { ObserveOptions } from "./observer.js";
+export { observationPath, parseObservationLog } from "./observation-log.js";
+export type { ObservationHeader, ObservationLog, Sample } from "./observation-log.js";
 export {
   CompositionError,
   ConnectionError,

@@ -1,0 +1,56 @@
+import { readSchemaFiles } from "../bundle/read.js";
+import type { Bundle } from "../bundle/types.js";
+import { configuredBundlePath } from "../config/pmcp-config.js";
+import { RuntimeFailure, UsageError } from "../errors.js";
+import { inspectTool, serversWithTool, type ToolInspection } from "../inspect/describe-tool.js";
+import { printJson, say, type OutputOptions } from "../cli/output.js";
+
+export interface InspectArgs extends OutputOptions {
+  tool: string;
+  schema: string[];
+}
+
+/** `pmcp inspect <server/tool>`: a tool's description, schemas and generated result type. */
+export async function inspect(args: InspectArgs): Promise<void> {
+  const { bundle } = await readSchemaFiles(args.schema.length > 0 ? args.schema : [await configuredBundlePath()]);
+  const outcome = inspectTool(bundle, qualifiedName(bundle, args.tool));
+  if (!outcome.found) throw new RuntimeFailure(outcome.message);
+  if (args.json) return printJson(outcome.inspection);
+  say(args, formatInspection(outcome.inspection));
+}
+
+/** `server/tool` as given; a bare tool name only when exactly one server has it, since a guess could show the wrong tool. */
+function qualifiedName(bundle: Bundle, tool: string): string {
+  if (tool.includes("/")) return tool;
+  const servers = serversWithTool(bundle, tool);
+  if (servers.length === 1) return `${servers[0]}/${tool}`;
+  const why = servers.length === 0 ? "no server has a tool of that name" : `servers ${servers.join(", ")} each have one`;
+  throw new UsageError(`"${tool}": name the tool as server/tool (${why})`);
+}
+
+/** The inspection as labelled sections; schemas stay pretty JSON so they can be copied as they are. */
+export function formatInspection(inspection: ToolInspection): string {
+  const json = (value: unknown) => JSON.stringify(value, null, 2);
+  const sections = [
+    [printable(inspection.name), ...(inspection.description === "" ? [] : [printable(inspection.description)])].join("\n"),
+    `"inputSchema": ${json(inspection.inputSchema)}`,
+    inspection.note === undefined ? `"outputSchema": ${json(inspection.outputSchema)}` : `"outputSchema": null\nNote: ${inspection.note}`,
+    ...(inspection.inferredOutputSchema === undefined
+      ? []
+      : [
+          `Inferred from ${inspection.inferredOutputSchema.observations} observed results (quality ${inspection.inferredOutputSchema.quality}), not declared by the server:\n` +
+            json(inspection.inferredOutputSchema.schema),
+        ]),
+    `Result type (source ${inspection.source}, quality ${inspection.quality}):\n${inspection.resultType}`,
+  ];
+  return sections.join("\n\n");
+}
+
+/**
+ * Names and descriptions are the server's text, printed raw only in this view: control characters
+ * (terminal escapes among them) become `\uXXXX` so it cannot restyle or rewrite the terminal.
+ */
+function printable(text: string): string {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}

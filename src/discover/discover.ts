@@ -1,0 +1,75 @@
+import { slugServerId } from "../bundle/server-id.js";
+import { ToolSchema, type Tool } from "../bundle/types.js";
+import { connect, type Connection } from "../endpoints/connect.js";
+import { listAllTools } from "../endpoints/list-tools.js";
+import type { ServerSource } from "../endpoints/source.js";
+import { errorMessage } from "../errors.js";
+import { CallResult, resultValue } from "../runtime/call-result.js";
+import type { ObservationRecorder } from "../runtime/observer.js";
+import { planCalls, type SamplesFile } from "./plan-calls.js";
+
+export interface DiscoverOptions {
+  samples: SamplesFile;
+  /** `tool` or `server/tool` names that may be called although not annotated read-only. */
+  allowed: ReadonlySet<string>;
+  recorder: ObservationRecorder;
+  /** Budget for connecting and listing, and for each call. */
+  timeoutMs: number;
+}
+
+export interface ToolOutcome {
+  tool: string;
+  /** Why the tool was not called; absent when it was. */
+  skipped?: string;
+  calls: number;
+  recorded: number;
+  /** The message of each failed call. */
+  failures: string[];
+}
+
+export type DiscoverOutcome =
+  | { ok: true; source: ServerSource; serverId: string; tools: ToolOutcome[]; listed: Tool[] }
+  | { ok: false; source: ServerSource; message: string };
+
+/** Connects to one server, lists its tools, calls those the plan allows and records each result. */
+export async function discoverServer(source: ServerSource, options: DiscoverOptions): Promise<DiscoverOutcome> {
+  let connection: Connection;
+  try {
+    connection = await connect(source, { signal: AbortSignal.timeout(options.timeoutMs) });
+  } catch (error) {
+    return { ok: false, source, message: errorMessage(error) };
+  }
+  try {
+    const serverId = source.id ?? slugServerId(connection.serverInfo.name);
+    const raw = connection.capabilities.tools === undefined ? [] : await listAllTools(connection, AbortSignal.timeout(options.timeoutMs));
+    const listed = raw.flatMap((tool) => (ToolSchema.safeParse(tool).success ? [tool as Tool] : []));
+    const tools: ToolOutcome[] = [];
+    for (const plan of planCalls(serverId, listed, options.samples, options.allowed)) {
+      if ("skip" in plan) {
+        tools.push({ tool: plan.tool.name, skipped: plan.skip, calls: 0, recorded: 0, failures: [] });
+        continue;
+      }
+      const outcome: ToolOutcome = { tool: plan.tool.name, calls: 0, recorded: 0, failures: [] };
+      for (const args of plan.calls) {
+        outcome.calls += 1;
+        try {
+          const result = await Promise.race([
+            connection.client.request({ method: "tools/call", params: { name: plan.tool.name, arguments: args } }, CallResult, { timeout: options.timeoutMs }),
+            connection.broken,
+          ]);
+          options.recorder.record(serverId, plan.tool.name, resultValue(serverId, plan.tool.name, result));
+          outcome.recorded += 1;
+        } catch (error) {
+          // The outcome line names the tool already.
+          outcome.failures.push(errorMessage(error).replace(`${serverId}/${plan.tool.name}: `, ""));
+        }
+      }
+      tools.push(outcome);
+    }
+    return { ok: true, source, serverId, tools, listed };
+  } catch (error) {
+    return { ok: false, source, message: errorMessage(error) };
+  } finally {
+    await connection.close();
+  }
+}

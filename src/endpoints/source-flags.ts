@@ -1,0 +1,81 @@
+import { relative } from "node:path";
+import { quote } from "shell-quote";
+import { ServerIdSchema } from "../bundle/types.js";
+import type { LoadedConfig } from "../config/pmcp-config.js";
+import { UsageError } from "../errors.js";
+import { splitCommandLine } from "./command-line.js";
+import { httpTarget, parseUrl, readConfigFile, sourcesFromEntries } from "./config-file.js";
+import { interpolate } from "./interpolate.js";
+import { redactWrittenUrl } from "./redact.js";
+import type { ServerSource } from "./source.js";
+
+/** The flags that name servers, shared by every command that talks to live servers. */
+export interface SourceFlags {
+  endpoint: string[];
+  stdio: string[];
+  config: string | undefined;
+  server: string[];
+  id: string | undefined;
+  header: string[];
+}
+
+export function hasSourceFlags(args: SourceFlags): boolean {
+  return args.endpoint.length + args.stdio.length > 0 || args.config !== undefined;
+}
+
+/** The servers the flags name, or pmcp.config's `servers` when no flag names any. */
+export async function resolveSources(args: SourceFlags, project: LoadedConfig | undefined, verb: string): Promise<ServerSource[]> {
+  if (!hasSourceFlags(args) && project?.config.servers !== undefined) {
+    return sourcesFromEntries(project.config.servers, relative(process.cwd(), project.path), project.dir);
+  }
+  const direct = args.endpoint.length + args.stdio.length;
+  if (args.id !== undefined && direct !== 1) {
+    throw new UsageError("--id names the server of a single --endpoint or --stdio; use a --config file to name several");
+  }
+  if (args.server.length > 0 && args.config === undefined) throw new UsageError("--server picks entries of a --config file; give --config too");
+  if (args.id !== undefined) {
+    const check = ServerIdSchema.safeParse(args.id);
+    if (!check.success) throw new UsageError(`--id ${JSON.stringify(args.id)}: ${check.error.issues[0]?.message}`);
+  }
+  const headers = parseHeaders(args.header);
+  const sources: ServerSource[] = [];
+  for (const endpoint of args.endpoint) {
+    const url = parseUrl(interpolate(endpoint, "--endpoint"), "--endpoint");
+    const recordedUrl = redactWrittenUrl(endpoint, url);
+    sources.push({ kind: "http", label: args.id ?? recordedUrl, ...httpTarget(url, headers), recordedUrl, transport: "auto", ...idOf(args) });
+  }
+  for (const line of args.stdio) {
+    const command = splitCommandLine(line);
+    const label = args.id ?? quote([command.recorded.command, ...command.recorded.args]);
+    sources.push({ kind: "stdio", label, ...command, env: {}, inheritEnv: true, ...idOf(args) });
+  }
+  if (args.config !== undefined) {
+    for (const source of await readConfigFile(args.config, args.server)) {
+      sources.push(source.kind === "http" ? { ...source, headers: { ...headers, ...source.headers } } : source);
+    }
+  }
+  if (sources.length === 0) {
+    throw new UsageError(`nothing to ${verb}: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config`);
+  }
+  const ids = sources.flatMap((source) => (source.id === undefined ? [] : [source.id]));
+  const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
+  if (repeated.length > 0) throw new UsageError(`two servers have the id "${repeated[0]}"`);
+  return sources;
+}
+
+function idOf(args: SourceFlags): { id?: string } {
+  return args.id === undefined ? {} : { id: args.id };
+}
+
+/** `--header "Name: value"`, value `${VAR}`-interpolated. */
+function parseHeaders(lines: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    const name = colon > 0 ? line.slice(0, colon).trim() : "";
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header "${line}": expected "Name: value"`);
+    headers[name] = interpolate(line.slice(colon + 1).trim(), `--header ${name}`);
+  }
+  return headers;
+}
+

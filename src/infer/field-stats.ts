@@ -1,0 +1,167 @@
+import { escapePointer, isObject, resolvePointer } from "../json-schema/pointer.js";
+
+/** How one field of an inferred result behaved across the observations. */
+export interface FieldStats {
+  /** JSON pointer into the result; `*` stands for every array item or map value. */
+  path: string;
+  /** Share of the observed parent objects that had this key (absent for items and map values). */
+  presence?: number;
+  /** JSON types seen, with how often: `integer` is told apart from `number`. */
+  types: Record<string, number>;
+}
+
+export interface FieldReport {
+  fields: FieldStats[];
+  /** Observations in which every field had its usual type (null aside). */
+  consistent: number;
+}
+
+/** Fields deeper than this, or beyond this many, are not followed: recursive data would never end. */
+const MAX_DEPTH = 16;
+const MAX_FIELDS = 1000;
+
+/**
+ * One field, made once from the schema so that walking ten thousand values builds no
+ * strings. Children are made on first use, which is what keeps recursive schemas finite.
+ */
+class Field {
+  present = 0;
+  of = 0;
+  keyed = false;
+  readonly types = new Map<string, number>();
+  /** Per kind (integer counted as number), the observations that had it here; each index once. */
+  readonly seenIn = new Map<string, number[]>();
+  #properties: Map<string, Field | undefined> | undefined;
+  #items: Field | undefined | null = null;
+  #additional: Field | undefined | null = null;
+
+  constructor(
+    readonly path: string,
+    readonly depth: number,
+    private readonly schema: unknown,
+    private readonly fields: Field[],
+    private readonly root: Record<string, unknown>,
+  ) {}
+
+  note(value: unknown, observation: number): void {
+    const type = jsonType(value);
+    this.types.set(type, (this.types.get(type) ?? 0) + 1);
+    if (type === "null") return;
+    const kind = type === "integer" ? "number" : type;
+    let list = this.seenIn.get(kind);
+    if (list === undefined) this.seenIn.set(kind, (list = []));
+    if (list[list.length - 1] !== observation) list.push(observation);
+  }
+
+  /** The schema node for a value here: `$ref` followed, and the `anyOf` member of the value's kind. */
+  #node(kind: "object" | "array"): Record<string, unknown> | undefined {
+    const follow = (schema: unknown): Record<string, unknown> | undefined => {
+      let node = schema;
+      for (let hops = 0; isObject(node) && typeof node.$ref === "string" && hops < 32; hops++) node = resolvePointer(this.root, node.$ref.slice(1));
+      if (!isObject(node)) return undefined;
+      if (Array.isArray(node.anyOf)) return node.anyOf.map(follow).find((member) => member?.type === kind);
+      return node;
+    };
+    return follow(this.schema);
+  }
+
+  property(name: string): Field | undefined {
+    this.#properties ??= new Map(Object.keys(propertiesOf(this.#node("object"))).map((key) => [key, undefined]));
+    if (!this.#properties.has(name)) return undefined;
+    let field = this.#properties.get(name);
+    if (field === undefined) {
+      field = this.#child(`${this.path}/${escapePointer(name)}`, propertiesOf(this.#node("object"))[name]);
+      if (field !== undefined) field.keyed = true;
+      this.#properties.set(name, field);
+    }
+    return field;
+  }
+
+  propertyNames(): string[] {
+    this.#properties ??= new Map(Object.keys(propertiesOf(this.#node("object"))).map((key) => [key, undefined]));
+    return [...this.#properties.keys()];
+  }
+
+  items(): Field | undefined {
+    if (this.#items === null) this.#items = this.#child(`${this.path}/*`, this.#node("array")?.items);
+    return this.#items;
+  }
+
+  additional(): Field | undefined {
+    if (this.#additional === null) {
+      const schema = this.#node("object")?.additionalProperties;
+      this.#additional = isObject(schema) ? this.#child(`${this.path}/*`, schema) : undefined;
+    }
+    return this.#additional;
+  }
+
+  #child(path: string, schema: unknown): Field | undefined {
+    if (this.depth >= MAX_DEPTH || this.fields.length >= MAX_FIELDS) return undefined;
+    const field = new Field(path, this.depth + 1, schema, this.fields, this.root);
+    this.fields.push(field);
+    return field;
+  }
+}
+
+function propertiesOf(node: Record<string, unknown> | undefined): Record<string, unknown> {
+  return node !== undefined && isObject(node.properties) ? node.properties : {};
+}
+
+/**
+ * Per-field presence and types, walking each value along the inferred schema, and the
+ * number of consistent observations: an observation is inconsistent when some field in
+ * it has a type other than the one that field has most often (integer counts as number,
+ * and null as no type at all, since an optional value is not a varying one).
+ */
+export function fieldStats(schema: Record<string, unknown>, values: readonly unknown[]): FieldReport {
+  const fields: Field[] = [];
+  const root = new Field("", 0, schema, fields, schema);
+  fields.push(root);
+  values.forEach((value, index) => walk(root, value, index));
+
+  const inconsistent = new Uint8Array(values.length);
+  for (const field of fields) {
+    const kinds = [...field.seenIn].sort((a, b) => b[1].length - a[1].length);
+    for (const [, observations] of kinds.slice(1)) for (const index of observations) inconsistent[index] = 1;
+  }
+  const report = fields
+    .filter((field) => field.types.size > 0 || field.of > 0)
+    .map(
+      (field): FieldStats => ({
+        path: field.path,
+        ...(field.keyed ? { presence: Math.round((field.present / field.of) * 1000) / 1000 } : {}),
+        types: Object.fromEntries([...field.types].sort(([a], [b]) => (a < b ? -1 : 1))),
+      }),
+    )
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { fields: report, consistent: values.length - inconsistent.reduce((sum, flag) => sum + flag, 0) };
+}
+
+function walk(field: Field, value: unknown, observation: number): void {
+  field.note(value, observation);
+  if (Array.isArray(value)) {
+    const items = field.items();
+    if (items !== undefined) for (const item of value) walk(items, item, observation);
+    return;
+  }
+  if (!isObject(value)) return;
+  for (const name of field.propertyNames()) {
+    const child = field.property(name);
+    if (child === undefined) continue;
+    child.of += 1;
+    if (Object.hasOwn(value, name)) {
+      child.present += 1;
+      walk(child, value[name], observation);
+    }
+  }
+  const additional = field.additional();
+  if (additional === undefined) return;
+  for (const [name, item] of Object.entries(value)) if (field.property(name) === undefined) walk(additional, item, observation);
+}
+
+function jsonType(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}

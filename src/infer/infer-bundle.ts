@@ -1,0 +1,90 @@
+import { readFile, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import { outputSchemaOf } from "../bundle/output-schema.js";
+import { canonicalBundle } from "../bundle/serialize.js";
+import type { Bundle, BundleServer, InferredTool } from "../bundle/types.js";
+import { RuntimeFailure, errorMessage } from "../errors.js";
+import { parseObservationLog, type ObservationLog } from "../runtime/observation-log.js";
+import { findDrift } from "./drift.js";
+import { fieldStats } from "./field-stats.js";
+import { inferSchema } from "./infer-schema.js";
+import { qualityOf } from "./quality.js";
+
+export interface InferResult {
+  bundle: Bundle;
+  /** One line per tool whose block was (re)computed. */
+  inferred: InferredTool[];
+  /** Logs that match no tool of the bundle, and the like. */
+  warnings: string[];
+}
+
+/**
+ * Infers a schema for every tool of the bundle that has an observation log in `dir`,
+ * and records it in the server's `inferred` list; tools without a log keep the block
+ * they had. The tool objects themselves are never touched.
+ */
+export async function inferBundle(bundle: Bundle, dir: string): Promise<InferResult> {
+  const logs = await readLogs(dir);
+  const warnings: string[] = [];
+  const inferred: InferredTool[] = [];
+  const servers: BundleServer[] = [];
+  for (const server of bundle.servers) {
+    const blocks = new Map((server.inferred ?? []).map((block) => [block.tool, block]));
+    for (const tool of server.tools) {
+      const log = logs.get(JSON.stringify([server.id, tool.name]));
+      if (log === undefined) continue;
+      logs.delete(JSON.stringify([server.id, tool.name]));
+      if (log.samples.length === 0) continue;
+      const block = await inferTool(tool.name, log, outputSchemaOf(tool)?.schema);
+      blocks.set(tool.name, block);
+      inferred.push(block);
+    }
+    const names = new Set(server.tools.map((tool) => tool.name));
+    servers.push({ ...server, inferred: [...blocks.values()].filter((block) => names.has(block.tool)) });
+  }
+  for (const log of logs.values()) {
+    warnings.push(`observations of "${log.header.server}/${log.header.tool}" match no tool in the bundle; ignored`);
+  }
+  return { bundle: canonicalBundle(servers), inferred, warnings };
+}
+
+async function inferTool(tool: string, log: ObservationLog, declared: unknown): Promise<InferredTool> {
+  const values = log.samples.map((sample) => sample.value);
+  const schema = await inferSchema(values);
+  const { fields, consistent } = fieldStats(schema, values);
+  const drift = declared === undefined ? undefined : findDrift(declared, values, log.header.redacted);
+  return {
+    tool,
+    schema,
+    observations: values.length,
+    seen: Math.max(log.header.seen, values.length),
+    firstSeen: log.header.firstSeen,
+    lastSeen: log.header.lastSeen,
+    redacted: log.header.redacted,
+    consistency: Math.round((consistent / values.length) * 1000) / 1000,
+    quality: qualityOf(consistent),
+    fields,
+    ...(drift === undefined || drift.length === 0 ? {} : { drift }),
+  };
+}
+
+/** Every `<server>/<tool>.jsonl` under `dir`, keyed by the server and tool its header names. */
+async function readLogs(dir: string): Promise<Map<string, ObservationLog>> {
+  const servers = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
+    throw new RuntimeFailure(error.code === "ENOENT" ? `${dir}: no such folder (record observations with CompositionClient's observe option or pmcp schema discover)` : `${dir}: ${errorMessage(error)}`);
+  });
+  const logs = new Map<string, ObservationLog>();
+  for (const entry of servers.filter((candidate) => candidate.isDirectory()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+    for (const name of (await readdir(join(dir, entry.name))).filter((file) => file.endsWith(".jsonl")).sort()) {
+      const path = join(dir, entry.name, name);
+      let log: ObservationLog;
+      try {
+        log = parseObservationLog(await readFile(path, "utf8"), path);
+      } catch (error) {
+        throw new RuntimeFailure(errorMessage(error));
+      }
+      logs.set(JSON.stringify([log.header.server, log.header.tool]), log);
+    }
+  }
+  return logs;
+}

@@ -1,0 +1,78 @@
+import { escapePointer, isObject, resolvePointer } from "../json-schema/pointer.js";
+
+type Schema = Record<string, unknown>;
+
+/**
+ * A JSON Schema for the values a tool returned, inferred by quicktype-core (loaded on
+ * first use: it is large). quicktype's draft-06 output is then made into what a caller
+ * of an undeclared tool should get: unknown keys allowed (it closes every object),
+ * definitions inlined unless recursive (their names are quicktype's guesses from
+ * property names), no invented titles, and a field only ever seen as null left unknown.
+ */
+export async function inferSchema(values: readonly unknown[]): Promise<Schema> {
+  const { InputData, jsonInputForTargetLanguage, quicktype } = await import("quicktype-core");
+  const json = jsonInputForTargetLanguage("schema");
+  await json.addSource({ name: "Result", samples: values.map((value) => JSON.stringify(value)) });
+  const inputData = new InputData();
+  inputData.addInput(json);
+  const result = await quicktype({
+    inputData,
+    lang: "schema",
+    // A handful of observed strings is not an enum, nor is "42" an integer: both would reject the next value.
+    inferEnums: false,
+    inferIntegerStrings: false,
+    inferBooleanStrings: false,
+    inferUuids: false,
+    inferDateTimes: true,
+    inferMaps: true,
+    combineClasses: true,
+  });
+  return tidy(JSON.parse(result.lines.join("\n")) as Schema);
+}
+
+function tidy(raw: Schema): Schema {
+  const recursive = new Set<string>();
+  const stack: string[] = [];
+  const clean = (node: unknown, inUnion: boolean): unknown => {
+    if (!isObject(node)) return node;
+    if (typeof node.$ref === "string") {
+      const ref = node.$ref;
+      if (stack.includes(ref)) {
+        recursive.add(ref);
+        return { $ref: `#/$defs/${escapePointer(definitionName(ref))}` };
+      }
+      stack.push(ref);
+      const inlined = clean(resolvePointer(raw, ref.slice(1)), inUnion);
+      stack.pop();
+      return inlined;
+    }
+    if (!inUnion && node.type === "null" && Object.keys(node).length === 1) return {};
+    const out: Schema = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "title" || key === "$schema" || key === "definitions" || (key === "additionalProperties" && value === false)) continue;
+      if (key === "properties" && isObject(value)) out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, clean(sub, false)]));
+      else if (key === "anyOf" && Array.isArray(value)) out.anyOf = value.map((member) => clean(member, true));
+      else if (key === "items" || key === "additionalProperties") out[key] = clean(value, false);
+      else out[key] = value;
+    }
+    return out;
+  };
+  const root = clean(raw, false) as Schema;
+  // Cleaning a kept definition can find further recursive ones; go on until none is new.
+  const defs: Schema = {};
+  for (let added = true; added; ) {
+    added = false;
+    for (const ref of [...recursive].filter((candidate) => !Object.hasOwn(defs, definitionName(candidate)))) {
+      stack.push(ref);
+      defs[definitionName(ref)] = clean(resolvePointer(raw, ref.slice(1)), false);
+      stack.pop();
+      added = true;
+    }
+  }
+  return Object.keys(defs).length === 0 ? root : { ...root, $defs: Object.fromEntries(Object.entries(defs).sort(([a], [b]) => (a < b ? -1 : 1))) };
+}
+
+/** quicktype refers to its definitions as `#/definitions/<Name>`. */
+function definitionName(ref: string): string {
+  return (ref.split("/").pop() ?? "").replace(/~1/g, "/").replace(/~0/g, "~");
+}

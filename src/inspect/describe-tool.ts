@@ -1,0 +1,70 @@
+import { outputSchemaOf } from "../bundle/output-schema.js";
+import type { Bundle, BundleServer, Drift, Tool } from "../bundle/types.js";
+import { schemaSourceOf, type Quality, type SchemaSource } from "../infer/quality.js";
+import { resultTypeOf } from "./result-type.js";
+
+export const NO_OUTPUT_SCHEMA_NOTE = "No output schema is defined for this tool. Inspect the result before relying on its shape.";
+
+/**
+ * What an agent needs before calling a tool or reading its result. `outputSchema` is only
+ * ever what the server declares; a schema learned from observed results is kept apart in
+ * `inferredOutputSchema`, so a guess is never mistaken for the server's contract.
+ */
+export interface ToolInspection {
+  name: string;
+  description: string;
+  inputSchema: unknown;
+  outputSchema: unknown;
+  note?: string;
+  inferredOutputSchema?: { schema: unknown; observations: number; quality: Quality; drift?: Drift[] };
+  /** The generated TypeScript of the result: `type <Name> = …;` and the helper types it uses. */
+  resultType: string;
+  source: SchemaSource;
+  quality: Quality;
+}
+
+export type InspectOutcome = { found: true; inspection: ToolInspection } | { found: false; message: string };
+
+/** The one line that says a tool is not in the bundle; `name` is echoed as given. */
+export function toolNotFound(name: string): string {
+  return `[Tool not found] '${name}' is not available`;
+}
+
+/** Inspects `server/tool`; the split is at the first `/`, since server ids never contain one. */
+export function inspectTool(bundle: Bundle, name: string): InspectOutcome {
+  const slash = name.indexOf("/");
+  const server = slash < 0 ? undefined : bundle.servers.find((candidate) => candidate.id === name.slice(0, slash));
+  const index = server === undefined ? -1 : server.tools.findIndex((tool) => tool.name === name.slice(slash + 1));
+  const tool = server?.tools[index];
+  if (server === undefined || tool === undefined) return { found: false, message: toolNotFound(name) };
+  return { found: true, inspection: inspectionOf(server, tool, index) };
+}
+
+/** The ids of the servers that have a tool called `toolName`, for names given without a server. */
+export function serversWithTool(bundle: Bundle, toolName: string): string[] {
+  return bundle.servers.filter((server) => server.tools.some((tool) => tool.name === toolName)).map((server) => server.id);
+}
+
+function inspectionOf(server: BundleServer, tool: Tool, index: number): ToolInspection {
+  const inferred = server.inferred?.find((block) => block.tool === tool.name);
+  const declared = outputSchemaOf(tool);
+  return {
+    name: `${server.id}/${tool.name}`,
+    description: tool.description ?? "",
+    inputSchema: tool.inputSchema ?? null,
+    outputSchema: declared?.schema ?? null,
+    ...(declared === undefined ? { note: NO_OUTPUT_SCHEMA_NOTE } : {}),
+    ...(inferred === undefined || inferred.observations === 0
+      ? {}
+      : {
+          inferredOutputSchema: {
+            schema: inferred.schema,
+            observations: inferred.observations,
+            quality: inferred.quality,
+            ...(inferred.drift?.length ? { drift: inferred.drift } : {}),
+          },
+        }),
+    resultType: resultTypeOf(server, index),
+    ...schemaSourceOf(tool, inferred),
+  };
+}

@@ -1,0 +1,94 @@
+import { readFileSync } from "node:fs";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import type { Bundle } from "../bundle/types.js";
+import { QUALITIES, SOURCES } from "../infer/quality.js";
+import { typedTool } from "../server/index.js";
+import { inspectTool } from "./describe-tool.js";
+import { listTools } from "./list-tools.js";
+
+// The same path from src/inspect and dist/inspect.
+const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
+
+// Counts are plain numbers: `.int()` would add ±2^53 bounds to a schema every agent session pays for.
+const ListToolsOutput = z.object({
+  tools: z.array(z.object({ name: z.string().describe("server/tool, the name inspect_tool takes"), summary: z.string().describe("First sentence of the description") })),
+  total: z.number().describe("Tools in the bundle before the query and server filters"),
+});
+
+const InspectToolOutput = z.object({
+  name: z.string().describe("server/tool"),
+  description: z.string(),
+  inputSchema: z.unknown().describe("JSON Schema of the arguments, as the server declares it"),
+  outputSchema: z.unknown().describe("JSON Schema of the structured result as the server declares it, or null when it declares none"),
+  note: z.string().optional().describe("Present when outputSchema is null"),
+  inferredOutputSchema: z
+    .object({
+      schema: z.unknown(),
+      observations: z.number(),
+      quality: z.enum(QUALITIES),
+      drift: z.array(z.object({ path: z.string(), message: z.string(), count: z.number() })).optional(),
+    })
+    .optional()
+    .describe("Learned from observed results, not declared by the server: a guess, graded by quality"),
+  resultType: z.string().describe("TypeScript type of the result, as pmcp generate emits it"),
+  source: z.enum(SOURCES).describe("Where resultType comes from"),
+  quality: z.enum(QUALITIES),
+});
+
+/** An MCP server for agents: `list_tools` to find a tool cheaply, `inspect_tool` to learn one in full. */
+export function createInspectServer(bundle: Bundle): McpServer {
+  const server = new McpServer(
+    { name: "pmcp-inspect", version },
+    { instructions: "Call list_tools to find a tool by name or words, then inspect_tool for the schemas and result type of the one you will use." },
+  );
+  const total = bundle.servers.reduce((sum, entry) => sum + entry.tools.length, 0);
+  // Server ids are restricted to [A-Za-z0-9._-], so naming them in a description carries no instructions.
+  const serverIds = bundle.servers.map((entry) => entry.id).join(", ");
+
+  typedTool(
+    server,
+    {
+      name: "list_tools",
+      title: "List tools",
+      description:
+        "Lists the available tools as server/tool names with the first sentence of each description, without schemas. " +
+        "Call this first to find a tool; narrow it with query (words that must all appear in the name or description) or server. " +
+        "Then call inspect_tool for the tool you will use.",
+      input: {
+        query: z.string().optional().describe("Words that must all appear (any case) in the tool's name or description"),
+        server: z.string().optional().describe(`Only this server's tools: one of ${serverIds || "(none)"}`),
+      },
+      output: ListToolsOutput,
+      outputTypeName: "ToolListing",
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ query, server: serverId }) => ({
+      tools: listTools(bundle, { ...(query === undefined ? {} : { query }), ...(serverId === undefined ? {} : { server: serverId }) }),
+      total,
+    }),
+  );
+
+  typedTool(
+    server,
+    {
+      name: "inspect_tool",
+      title: "Inspect a tool",
+      description:
+        "Returns a tool's description, input schema and output schema, and the TypeScript type of its result. " +
+        "outputSchema is null, with a note, when the server defines none: then inspect the result before relying on its shape. " +
+        "Call this before writing code that calls the tool or reads its result.",
+      input: { tool_name: z.string().describe("The tool as server/tool, as list_tools names it (e.g. inventory/get_stock)") },
+      output: InspectToolOutput,
+      outputTypeName: "ToolInspection",
+      annotations: { readOnlyHint: true, openWorldHint: false },
+    },
+    ({ tool_name }) => {
+      const outcome = inspectTool(bundle, tool_name);
+      // typedTool turns the throw into an isError result whose text is this message alone.
+      if (!outcome.found) throw new Error(outcome.message);
+      return outcome.inspection;
+    },
+  );
+  return server;
+}

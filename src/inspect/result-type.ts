@@ -1,0 +1,37 @@
+import type { BundleServer } from "../bundle/types.js";
+import { planServerModule } from "../codegen/plan.js";
+
+/**
+ * The TypeScript `pmcp generate` emits for one tool's result: `type <Name> = …;` and then
+ * every named helper type it refers to, directly or through another helper. Names keep the
+ * generated module's `rt.` prefix (`rt.JsonValue`), so they read the same as the generated client.
+ */
+export function resultTypeOf(server: BundleServer, toolIndex: number): string {
+  // The same options as `pmcp generate`'s defaults, so the type shown is the type generated.
+  const plan = planServerModule(server, { strictObjects: false, minQuality: "low" });
+  const tool = plan.tools[toolIndex];
+  if (tool === undefined) throw new Error(`no tool at index ${toolIndex} of server "${server.id}"`);
+  const definitions = new Map(plan.definitions.map((definition) => [definition.name, definition.type]));
+  const lines = [`type ${tool.resultType} = ${tool.resultTypeCode};`];
+  const included = new Set<string>();
+  const pending = [tool.resultTypeCode];
+  for (let code = pending.shift(); code !== undefined; code = pending.shift()) {
+    for (const name of identifiersIn(code)) {
+      const type = definitions.get(name);
+      if (type === undefined || included.has(name)) continue;
+      included.add(name);
+      lines.push(`type ${name} = ${type};`);
+      pending.push(type);
+    }
+  }
+  return lines.join("\n");
+}
+
+/**
+ * Every identifier-shaped word of some type code. Matching whole tokens (rather than building a
+ * regex from each name) means `Item` never matches inside `Item2`, and no name needs escaping.
+ * A word inside a string literal type may match too: that only adds an unneeded helper.
+ */
+function identifiersIn(code: string): string[] {
+  return code.match(/[A-Za-z_$][\w$]*/g) ?? [];
+}

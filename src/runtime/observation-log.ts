@@ -1,0 +1,79 @@
+import { join } from "node:path";
+import { z } from "zod";
+
+/**
+ * The observation log of one tool: a JSONL file whose first line is a header and whose
+ * other lines are samples, `{"at": ISO time, "value": the unwrapped result}`. The header
+ * names the server and tool, so a reader never trusts the (encoded) file name.
+ */
+export const OBSERVATION_FORMAT = "pmcp-observations/1";
+
+export const ObservationHeaderSchema = z.object({
+  format: z.literal(OBSERVATION_FORMAT),
+  server: z.string(),
+  tool: z.string(),
+  /** Results observed in all, of which the file keeps a uniform sample. */
+  seen: z.number().int().nonnegative(),
+  firstSeen: z.string(),
+  lastSeen: z.string(),
+  /** Values were stored as structure only (see `redactValue`). */
+  redacted: z.boolean(),
+});
+export type ObservationHeader = z.infer<typeof ObservationHeaderSchema>;
+
+export interface Sample {
+  at: string;
+  value: unknown;
+}
+
+export interface ObservationLog {
+  header: ObservationHeader;
+  samples: Sample[];
+}
+
+/**
+ * `<dir>/<server>/<tool>.jsonl`, each name reduced to letters, digits, `_` and `-`, with
+ * every other byte written `%XX`: server and tool names are untrusted, and no name may
+ * climb out of `dir` or hide as a dot file.
+ */
+export function observationPath(dir: string, server: string, tool: string): string {
+  return join(dir, fileSafe(server), `${fileSafe(tool)}.jsonl`);
+}
+
+function fileSafe(name: string): string {
+  let safe = "";
+  for (const byte of Buffer.from(name, "utf8")) {
+    const char = String.fromCharCode(byte);
+    safe += /[A-Za-z0-9_-]/.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
+  }
+  return safe;
+}
+
+export function formatObservationLog(log: ObservationLog): string {
+  return [log.header, ...log.samples].map((line) => `${JSON.stringify(line)}\n`).join("");
+}
+
+/** Parses a log; errors name the file and line. Samples are checked by hand: logs hold thousands. */
+export function parseObservationLog(text: string, file: string): ObservationLog {
+  const lines = text.split("\n").filter((line) => line.trim() !== "");
+  const json = (line: string | undefined, number: number): unknown => {
+    try {
+      return JSON.parse(line ?? "");
+    } catch {
+      throw new Error(`${file}:${number}: not JSON`);
+    }
+  };
+  const header = ObservationHeaderSchema.safeParse(json(lines[0], 1));
+  if (!header.success) {
+    const issue = header.error.issues[0];
+    throw new Error(`${file}:1: not an observation log header (${issue?.path.join(".") || "line"}: ${issue?.message})`);
+  }
+  const samples = lines.slice(1).map((line, index): Sample => {
+    const sample = json(line, index + 2) as Partial<Sample> | null;
+    if (typeof sample !== "object" || sample === null || typeof sample.at !== "string" || !("value" in sample)) {
+      throw new Error(`${file}:${index + 2}: not an observation (expected {"at": time, "value": result})`);
+    }
+    return { at: sample.at, value: sample.value };
+  });
+  return { header: header.data, samples };
+}

@@ -1,0 +1,133 @@
+import { readFile } from "node:fs/promises";
+import { writeFilesAtomically } from "../fs/atomic-write.js";
+import { OBSERVATION_FORMAT, formatObservationLog, observationPath, parseObservationLog, type ObservationLog, type Sample } from "./observation-log.js";
+
+export interface ObserveOptions {
+  /** Folder of the logs: one JSONL file per server and tool, read by `pmcp schema infer`. */
+  dir: string;
+  /** Samples kept per tool; beyond that a reservoir keeps a uniform sample of everything seen (default 200). */
+  maxSamples?: number;
+  /** Keep structure only: strings become their length class, numbers their kind, booleans `false`. */
+  redact?: boolean;
+  /** Told when a log cannot be read or written; observing never fails a call (default: a process warning). */
+  onError?: (error: Error) => void;
+}
+
+export const DEFAULT_MAX_SAMPLES = 200;
+
+interface ToolLog {
+  server: string;
+  tool: string;
+  queue: Sample[];
+  log: ObservationLog | undefined;
+  /** The drain in progress; records made meanwhile are written by its next round. */
+  draining: Promise<void> | undefined;
+  /** The file could not be read as a log: it is left alone rather than overwritten. */
+  broken: boolean;
+}
+
+/**
+ * Records tool results into observation logs. `record` never waits and never throws;
+ * writes for one tool are coalesced and go through a temp file and rename, so a crash
+ * leaves either the old log or the new one.
+ */
+export class ObservationRecorder {
+  readonly #dir: string;
+  readonly #max: number;
+  readonly #redact: boolean;
+  readonly #onError: (error: Error) => void;
+  readonly #tools = new Map<string, ToolLog>();
+
+  constructor(options: ObserveOptions) {
+    this.#dir = options.dir;
+    this.#max = options.maxSamples ?? DEFAULT_MAX_SAMPLES;
+    this.#redact = options.redact ?? false;
+    this.#onError = options.onError ?? ((error) => process.emitWarning(error.message, "PmcpObservationWarning"));
+    if (!Number.isInteger(this.#max) || this.#max < 1) throw new RangeError("observe.maxSamples must be a whole number ≥ 1");
+  }
+
+  /** Queues one result of `server`/`tool` for its log. */
+  record(server: string, tool: string, value: unknown): void {
+    const key = JSON.stringify([server, tool]);
+    let state = this.#tools.get(key);
+    if (state === undefined) {
+      state = { server, tool, queue: [], log: undefined, draining: undefined, broken: false };
+      this.#tools.set(key, state);
+    }
+    if (state.broken) return;
+    state.queue.push({ at: new Date().toISOString(), value: this.#redact ? redactValue(value) : value });
+    const current = state;
+    current.draining ??= this.#drain(current).finally(() => {
+      current.draining = undefined;
+    });
+  }
+
+  /** Resolves once everything recorded so far is on disk. */
+  async flush(): Promise<void> {
+    for (;;) {
+      const pending = [...this.#tools.values()].flatMap((state) => (state.draining === undefined ? [] : [state.draining]));
+      if (pending.length === 0) return;
+      await Promise.all(pending);
+    }
+  }
+
+  async #drain(state: ToolLog): Promise<void> {
+    const path = observationPath(this.#dir, state.server, state.tool);
+    while (state.queue.length > 0 && !state.broken) {
+      try {
+        state.log ??= await this.#load(path, state);
+        const batch = state.queue.splice(0);
+        for (const sample of batch) addSample(state.log, sample, this.#max);
+        if (this.#redact) state.log.header.redacted = true;
+        await writeFilesAtomically([{ path, content: formatObservationLog(state.log) }]);
+      } catch (error) {
+        state.queue.length = 0;
+        if (state.log === undefined) state.broken = true;
+        this.#onError(new Error(`observations of ${state.server}/${state.tool} not recorded: ${error instanceof Error ? error.message : String(error)}`));
+      }
+    }
+  }
+
+  async #load(path: string, state: ToolLog): Promise<ObservationLog> {
+    const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+      if (error.code === "ENOENT") return undefined;
+      throw error;
+    });
+    if (text === undefined) {
+      return { header: { format: OBSERVATION_FORMAT, server: state.server, tool: state.tool, seen: 0, firstSeen: "", lastSeen: "", redacted: this.#redact }, samples: [] };
+    }
+    return parseObservationLog(text, path);
+  }
+}
+
+/** Algorithm R: after n results, each one is in the sample with probability max/n. */
+function addSample(log: ObservationLog, sample: Sample, max: number): void {
+  const header = log.header;
+  header.seen += 1;
+  if (header.firstSeen === "") header.firstSeen = sample.at;
+  header.lastSeen = sample.at;
+  while (log.samples.length > max) log.samples.splice(Math.floor(Math.random() * log.samples.length), 1);
+  if (log.samples.length < max) {
+    log.samples.push(sample);
+    return;
+  }
+  const slot = Math.floor(Math.random() * header.seen);
+  if (slot < max) log.samples[slot] = sample;
+}
+
+/** The structure of a value without its data: what `redact: true` stores. */
+export function redactValue(value: unknown): unknown {
+  if (typeof value === "string") return `<string ${lengthClass([...value].length)}>`;
+  if (typeof value === "number") return Number.isInteger(value) ? 0 : 0.5;
+  if (typeof value === "boolean") return false;
+  if (Array.isArray(value)) return value.map(redactValue);
+  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactValue(item)]));
+  return value;
+}
+
+function lengthClass(length: number): string {
+  if (length === 0) return "empty";
+  if (length <= 16) return "1-16";
+  if (length <= 256) return "17-256";
+  return "257+";
+}

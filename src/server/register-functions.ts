@@ -1,0 +1,144 @@
+import type { ErrorObject, ValidateFunction } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import { errorMessage, UsageError } from "../errors.js";
+import type { ManifestTool, ToolManifest } from "./manifest.js";
+
+/** One served tool: what tools/list publishes, the function, and the checks around a call. */
+interface Entry {
+  definition: Tool;
+  run: (args: unknown) => unknown;
+  validateInput: ValidateFunction;
+  validateOutput: ValidateFunction | undefined;
+}
+
+/** How many validation errors a message names; the first few are enough to fix a call. */
+const MAX_ERRORS = 3;
+
+/**
+ * Serves a manifest's tools from a module's functions on an McpServer. The low-level
+ * tools/list and tools/call handlers are used because `registerTool` only takes zod schemas
+ * and republishes them as draft-07: this way clients see the manifest's JSON Schemas
+ * byte for byte. The server must not also use `registerTool`, and registration must happen
+ * before `connect`. Throws when an export is missing or a schema does not compile.
+ */
+export function registerFunctions(server: McpServer, module: Record<string, unknown>, manifest: ToolManifest): void {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats.default(ajv);
+  const entries = new Map<string, Entry>();
+  for (const tool of manifest.tools) {
+    if (entries.has(tool.name)) throw new UsageError(`${manifest.source}: tool "${tool.name}" is listed twice in the manifest`);
+    entries.set(tool.name, entryOf(tool, module, manifest.source, ajv));
+  }
+  const tools = [...entries.values()].map((entry) => entry.definition);
+
+  // Fails here, not on the first request, if registerTool already claimed these methods.
+  server.server.assertCanSetRequestHandler(ListToolsRequestSchema.shape.method.value);
+  server.server.assertCanSetRequestHandler(CallToolRequestSchema.shape.method.value);
+  server.server.registerCapabilities({ tools: {} });
+  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const entry = entries.get(request.params.name);
+    // The SDK's own message for an unknown tool, but as a protocol error, as the MCP spec asks.
+    if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    return call(entry, request.params.arguments ?? {});
+  });
+}
+
+function entryOf(tool: ManifestTool, module: Record<string, unknown>, source: string, ajv: Ajv2020): Entry {
+  const run = Object.hasOwn(module, tool.function) ? module[tool.function] : undefined;
+  if (typeof run !== "function") {
+    throw new UsageError(`${source}: tool "${tool.name}" needs the function "${tool.function}", which the module does not export`);
+  }
+  const compile = (schema: Record<string, unknown>, which: string): ValidateFunction => {
+    try {
+      return ajv.compile(schema);
+    } catch (error) {
+      throw new UsageError(`${source}: tool "${tool.name}": its ${which} does not compile: ${errorMessage(error)}`);
+    }
+  };
+  const { function: _function, ...definition } = tool;
+  return {
+    // The manifest's keys exactly; annotation keys such as pmcp:outputTypeName are not in the SDK's type.
+    definition: definition as Tool,
+    run: run as (args: unknown) => unknown,
+    validateInput: compile(tool.inputSchema, "inputSchema"),
+    validateOutput: tool.outputSchema === undefined ? undefined : compile(tool.outputSchema, "outputSchema"),
+  };
+}
+
+/** Bad arguments and failures inside the function are tool errors, so the model can read and correct them. */
+async function call(entry: Entry, args: Record<string, unknown>): Promise<CallToolResult> {
+  const { name } = entry.definition;
+  if (!entry.validateInput(args)) return toolError(`Invalid arguments for tool ${name}: ${describeErrors(entry.validateInput.errors)}`);
+  let json: unknown;
+  try {
+    json = toJson(await entry.run(reviveDates(entry.definition.inputSchema, args)));
+  } catch (error) {
+    return toolError(errorMessage(error));
+  }
+  if (entry.validateOutput === undefined) {
+    return json === undefined ? { content: [] } : { content: [{ type: "text", text: typeof json === "string" ? json : JSON.stringify(json) }] };
+  }
+  // MCP: "Servers MUST provide structured results that conform to this schema."
+  if (!entry.validateOutput(json)) {
+    return toolError(`Tool ${name} returned a result that does not match its outputSchema: ${describeErrors(entry.validateOutput.errors)}`);
+  }
+  return { content: [{ type: "text", text: JSON.stringify(json) }], structuredContent: json as Record<string, unknown> };
+}
+
+/** The wire form of a result: Dates become ISO strings, as their `format: "date-time"` schema says. */
+function toJson(value: unknown): unknown {
+  const text = JSON.stringify(value);
+  return text === undefined ? undefined : JSON.parse(text);
+}
+
+function toolError(text: string): CallToolResult {
+  return { content: [{ type: "text", text }], isError: true };
+}
+
+/**
+ * Date parameters travel as ISO strings; `toolsFromSource` writes `format: "date-time"` for
+ * `Date` only, so those strings become Dates again and functions get the types they declare.
+ * `anyOf` branches are not entered: which branch a value matched is not known here.
+ */
+function reviveDates(schema: unknown, value: unknown): unknown {
+  if (!isRecord(schema)) return value;
+  if (schema.format === "date-time" && typeof value === "string") return new Date(value);
+  if (Array.isArray(value)) {
+    const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
+    return value.map((item, index) => reviveDates(index < prefix.length ? prefix[index] : schema.items, item));
+  }
+  if (isRecord(value)) {
+    const properties = isRecord(schema.properties) ? schema.properties : {};
+    return Object.fromEntries(
+      Object.entries(value).map(([key, item]) => [key, reviveDates(Object.hasOwn(properties, key) ? properties[key] : schema.additionalProperties, item)]),
+    );
+  }
+  return value;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `lines[0].quantity: must be number`: each error names the field it is about. */
+function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  const messages = (errors ?? []).map((error) => {
+    const field = fieldOf(error);
+    if (error.keyword === "required") return `${field}: is required`;
+    if (error.keyword === "additionalProperties") return `${field}: is not allowed`;
+    return `${field}: ${error.message ?? error.keyword}`;
+  });
+  return [...new Set(messages)].slice(0, MAX_ERRORS).join("; ");
+}
+
+function fieldOf(error: ErrorObject): string {
+  const segments = error.instancePath === "" ? [] : error.instancePath.slice(1).split("/").map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const named = error.params.missingProperty ?? error.params.additionalProperty;
+  if (typeof named === "string") segments.push(named);
+  if (segments.length === 0) return "arguments";
+  return segments.map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join("");
+}

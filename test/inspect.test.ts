@@ -1,0 +1,306 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { request } from "node:http";
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { readSchemaFiles } from "../src/bundle/read.js";
+import type { Bundle, InferredTool } from "../src/bundle/types.js";
+import { formatInspection } from "../src/commands/inspect.js";
+import { inspectTool, NO_OUTPUT_SCHEMA_NOTE, type ToolInspection } from "../src/inspect/describe-tool.js";
+import { firstSentence, listTools } from "../src/inspect/list-tools.js";
+import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
+import { outputDir } from "./helpers/typescript.js";
+
+let dir: string;
+/** The weather fixture's bundle and the inventory example's, read together as `--schema` takes them. */
+let schemas: string[];
+let bundle: Bundle;
+
+beforeAll(async () => {
+  dir = await outputDir("inspect");
+  await writeFile(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] } } }));
+  schemas = [join(dir, "weather.json"), join(dir, "inventory.json")];
+  const exports = await Promise.all([
+    runCli(["schema", "export", "--quiet", "--config", join(dir, "mcp.json"), "-o", schemas[0]!]),
+    runCli(["schema", "export", "--quiet", "--config", "examples/mcp.json", "--server", "inventory", "-o", schemas[1]!]),
+  ]);
+  for (const result of exports) expect(result.code, result.stderr).toBe(0);
+  bundle = (await readSchemaFiles(schemas)).bundle;
+});
+
+function inspection(name: string): ToolInspection {
+  const outcome = inspectTool(bundle, name);
+  if (!outcome.found) throw new Error(outcome.message);
+  return outcome.inspection;
+}
+
+describe("pmcp inspect", () => {
+  it("shows a declared output schema and the generated result type", async () => {
+    const result = await runCli(["inspect", "weather/get_version", "--schema", ...schemas]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain("weather/get_version\nDeclares its output, and breaks it: build is sometimes a number.\n");
+    expect(result.stdout).toContain('"inputSchema": {\n  "type": "object"');
+    expect(result.stdout).toContain('"outputSchema": {\n  "type": "object",\n  "properties": {\n    "version": {');
+    expect(result.stdout).toContain("Result type (source declared, quality high):\ntype GetVersionResult = {\n  version: string;\n  build: string;\n};\n");
+    expect(result.stdout).not.toContain("Note:");
+  });
+
+  it('says "outputSchema": null with the note when the server declares none', async () => {
+    const text = await runCli(["inspect", "weather/get_weather", "--schema", ...schemas]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toContain(`"outputSchema": null\nNote: ${NO_OUTPUT_SCHEMA_NOTE}\n`);
+    expect(text.stdout).toContain("Result type (source unknown, quality none):\ntype GetWeatherResult = rt.JsonValue;");
+
+    const json = await runCli(["inspect", "weather/get_weather", "--json", "--schema", ...schemas]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toContain('"outputSchema": null,');
+    expect(JSON.parse(json.stdout)).toEqual({
+      name: "weather/get_weather",
+      description: "Current weather of a city.",
+      inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+      outputSchema: null,
+      note: NO_OUTPUT_SCHEMA_NOTE,
+      resultType: "type GetWeatherResult = rt.JsonValue;",
+      source: "unknown",
+      quality: "none",
+    });
+  });
+
+  it("--json prints the inspection object, the result type named by pmcp:outputTypeName", async () => {
+    const result = await runCli(["inspect", "inventory/get_stock", "--json", "--schema", ...schemas]);
+    expect(result.code, result.stderr).toBe(0);
+    const printed = JSON.parse(result.stdout) as ToolInspection;
+    expect(printed).toEqual(inspection("inventory/get_stock"));
+    expect(printed).toMatchObject({ name: "inventory/get_stock", source: "declared", quality: "high", outputSchema: { type: "object", required: ["sku", "name", "quantity", "warehouse", "status"] } });
+    expect(printed.resultType).toMatch(/^type StockLevel = \{\n {2}sku: string;\n/);
+    expect(printed.resultType).toContain('warehouse: "north" | "south";');
+    expect(printed).not.toHaveProperty("note");
+  });
+
+  it("accepts a bare tool name that exactly one server has; any other bare name is a usage error", async () => {
+    const bare = await runCli(["inspect", "get_stock", "--json", "--schema", ...schemas]);
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(JSON.parse(bare.stdout)).toMatchObject({ name: "inventory/get_stock" });
+    const unknown = await runCli(["inspect", "no_such_tool", "--schema", ...schemas]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr.split("\n")[0]).toBe('pmcp: "no_such_tool": name the tool as server/tool (no server has a tool of that name)');
+  });
+
+  it("exits 1 with the exact not-found line for an unknown tool or server", async () => {
+    for (const name of ["weather/no_such_tool", "nowhere/get_stock"]) {
+      const result = await runCli(["inspect", name, "--schema", ...schemas]);
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toBe(`pmcp: [Tool not found] '${name}' is not available\n`);
+    }
+  });
+
+  it("exits 2 on an unknown flag and on a missing bundle, with one line and no stack", async () => {
+    const bogus = await runCli(["inspect", "weather/get_weather", "--bogus", "--schema", ...schemas]);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr.split("\n")[0]).toMatch(/^pmcp: Unknown argument: bogus$/);
+    const missing = await runCli(["inspect", "weather/get_weather"], { cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe("pmcp: schemas/mcp-bundle.json: no such file or folder\npmcp: run 'pmcp --help' for usage\n");
+  });
+});
+
+describe("inspection", () => {
+  it("keeps an inferred schema apart from the declared outputSchema, which stays null", () => {
+    const block: InferredTool = {
+      tool: "get_weather",
+      schema: { type: "object", properties: { city: { type: "string" }, temperature: { type: ["number", "string"] } }, required: ["city"] },
+      observations: 12,
+      seen: 12,
+      firstSeen: "2026-11-22T10:00:00.000Z",
+      lastSeen: "2026-11-22T10:00:00.000Z",
+      redacted: false,
+      consistency: 0.9,
+      quality: "medium",
+      fields: [],
+    };
+    const withInferred: Bundle = { ...bundle, servers: bundle.servers.map((server) => (server.id === "weather" ? { ...server, inferred: [block] } : server)) };
+    const outcome = inspectTool(withInferred, "weather/get_weather");
+    expect(outcome.found && outcome.inspection).toMatchObject({
+      outputSchema: null,
+      note: NO_OUTPUT_SCHEMA_NOTE,
+      inferredOutputSchema: { schema: block.schema, observations: 12, quality: "medium" },
+      source: "inferred",
+      quality: "medium",
+    });
+    expect(outcome.found && outcome.inspection.resultType).toContain("city: string;");
+    expect(outcome.found && formatInspection(outcome.inspection)).toContain("Inferred from 12 observed results (quality medium), not declared by the server:\n{");
+  });
+
+  it("shows every helper type the result type uses, through other helpers, and no other", () => {
+    const server = {
+      id: "shop",
+      tools: [
+        {
+          name: "get_order",
+          inputSchema: { type: "object" },
+          outputSchema: {
+            type: "object",
+            properties: { lines: { type: "array", items: { $ref: "#/$defs/Line" } } },
+            required: ["lines"],
+            $defs: {
+              Line: { type: "object", properties: { tag: { $ref: "#/$defs/Tag" } }, required: ["tag"] },
+              Tag: { type: "object", properties: { label: { type: "string" } }, required: ["label"] },
+            },
+          },
+        },
+        {
+          name: "get_user",
+          inputSchema: { type: "object" },
+          outputSchema: { type: "object", properties: { user: { $ref: "#/$defs/User" } }, $defs: { User: { type: "object", properties: { id: { type: "string" } } } } },
+        },
+      ],
+    };
+    const outcome = inspectTool({ version: "1.0", servers: [server] }, "shop/get_order");
+    const text = outcome.found ? outcome.inspection.resultType : "";
+    expect(text).toMatch(/^type GetOrderResult = \{\n {2}lines: Array<Line>;\n\};\ntype Line = \{\n {2}tag: Tag;\n\};\ntype Tag = \{/);
+    expect(text).not.toContain("User");
+  });
+
+  it("prints a server's control characters escaped, so a description cannot drive the terminal", () => {
+    const text = formatInspection({ ...inspection("weather/get_weather"), description: "Sunny\u001b[2J\u001b]0;owned\u0007 today\nsecond line" });
+    expect(text).toContain("Sunny\\u001b[2J\\u001b]0;owned\\u0007 today\nsecond line");
+    expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
+  });
+
+  it.each([
+    ["the first sentence", "Reads a file. Returns its text.", "Reads a file."],
+    ["a stop before a lowercase word is not an end", "Search files (e.g. *.ts) by glob. Slow.", "Search files (e.g. *.ts) by glob."],
+    ["the first paragraph only", "Lists stations\n\nArgs: none", "Lists stations"],
+    ["whitespace collapsed", "  Moves\n  a file  ", "Moves a file"],
+    ["at most 160 characters", `${"word ".repeat(60)}end.`, `${"word ".repeat(32).trimEnd()}…`],
+    ["empty stays empty", "", ""],
+  ])("summaries: %s", (_, description, want) => {
+    expect(firstSentence(description)).toBe(want);
+    expect(Array.from(firstSentence(description)).length).toBeLessThanOrEqual(160);
+  });
+
+  it("lists tools filtered by every query word, in any case, and by server", () => {
+    expect(listTools(bundle).map((tool) => tool.name)).toHaveLength(8);
+    expect(listTools(bundle, { query: "CITY weather" })).toEqual([{ name: "weather/get_weather", summary: "Current weather of a city." }]);
+    expect(listTools(bundle, { query: "weather nothing-like-this" })).toEqual([]);
+    expect(listTools(bundle, { server: "inventory" }).map((tool) => tool.name)).toEqual(["inventory/get_stock", "inventory/list_low_stock"]);
+    expect(listTools(bundle, { server: "nowhere" })).toEqual([]);
+  });
+});
+
+const ListToolsResult = z.object({ tools: z.array(z.object({ name: z.string(), summary: z.string() })), total: z.number() });
+
+/** The protocol's view of a call result: structured content, or the error text. */
+async function call(client: Client, name: string, args: Record<string, unknown>) {
+  return z
+    .object({ content: z.array(z.looseObject({ type: z.string(), text: z.string() })), structuredContent: z.unknown().optional(), isError: z.boolean().optional() })
+    .parse(await client.callTool({ name, arguments: args }));
+}
+
+describe("pmcp serve inspect over stdio", () => {
+  const client = new Client({ name: "inspect-test", version: "1.0.0" });
+
+  beforeAll(async () => {
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "inspect", "--schema", ...schemas], cwd: ROOT, stderr: "inherit" }));
+  });
+  afterAll(() => client.close());
+
+  it("lists list_tools and inspect_tool, both read-only with an output schema", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["list_tools", "inspect_tool"]);
+    for (const tool of tools) {
+      expect(tool.outputSchema).toMatchObject({ type: "object" });
+      expect(tool.annotations?.readOnlyHint).toBe(true);
+      expect(tool.description).toMatch(/Call this (first|before)/);
+    }
+    expect(tools[1]?.inputSchema).toMatchObject({ properties: { tool_name: { type: "string" } }, required: ["tool_name"] });
+  });
+
+  it("list_tools gives names and first sentences only, filtered by query and by server", async () => {
+    const all = await call(client, "list_tools", {});
+    const listing = ListToolsResult.parse(all.structuredContent);
+    expect(listing.total).toBe(8);
+    expect(listing.tools).toHaveLength(8);
+    expect(listing.tools).toContainEqual({ name: "inventory/get_stock", summary: "Current stock of one SKU, and where it is kept." });
+    expect(JSON.stringify(all)).not.toContain("inputSchema");
+
+    const queried = ListToolsResult.parse((await call(client, "list_tools", { query: "low STOCK" })).structuredContent);
+    expect(queried).toEqual({ tools: [{ name: "inventory/list_low_stock", summary: "SKUs at or below a threshold." }], total: 8 });
+
+    const byServer = ListToolsResult.parse((await call(client, "list_tools", { server: "weather" })).structuredContent);
+    expect(byServer.tools.map((tool) => tool.name)).toEqual(listTools(bundle, { server: "weather" }).map((tool) => tool.name));
+    expect(byServer.tools).toHaveLength(6);
+  });
+
+  it("inspect_tool returns the declared output schema, or null with the note", async () => {
+    const declared = await call(client, "inspect_tool", { tool_name: "inventory/list_low_stock" });
+    expect(declared.isError).toBeUndefined();
+    expect(declared.structuredContent).toEqual(inspection("inventory/list_low_stock"));
+    expect(declared.structuredContent).toMatchObject({ outputSchema: { required: ["items", "threshold"] }, source: "declared" });
+    expect((declared.structuredContent as ToolInspection).resultType).toMatch(/^type LowStockReport = \{/);
+
+    const none = await call(client, "inspect_tool", { tool_name: "weather/get_weather" });
+    expect(none.structuredContent).toMatchObject({ name: "weather/get_weather", outputSchema: null, note: NO_OUTPUT_SCHEMA_NOTE, resultType: "type GetWeatherResult = rt.JsonValue;" });
+  });
+
+  it("inspect_tool answers an unknown tool with isError and the exact not-found text", async () => {
+    const result = await call(client, "inspect_tool", { tool_name: "weather/mcp__nonexistent" });
+    expect(result).toEqual({ content: [{ type: "text", text: "[Tool not found] 'weather/mcp__nonexistent' is not available" }], isError: true });
+  });
+});
+
+describe("pmcp serve inspect --http", () => {
+  let child: ChildProcessWithoutNullStreams;
+  let url: string;
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, [CLI, "serve", "inspect", "--http", "0", "--schema", ...schemas], { cwd: ROOT });
+    url = await new Promise<string>((resolve, reject) => {
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /^Serving inspect on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(stderr);
+        if (match) resolve(match[1]!);
+      });
+      child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    });
+  });
+  afterAll(() => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  });
+
+  it("serves both tools at /mcp, refuses other methods, paths and hosts, and stops on SIGTERM", async () => {
+    const client = new Client({ name: "inspect-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["list_tools", "inspect_tool"]);
+    const found = await call(client, "inspect_tool", { tool_name: "weather/get_version" });
+    expect(found.structuredContent).toMatchObject({ name: "weather/get_version", source: "declared" });
+    await client.close();
+
+    const { port } = new URL(url);
+    expect(await status("GET", "/mcp", `127.0.0.1:${port}`)).toBe(405);
+    expect(await status("POST", "/other", `127.0.0.1:${port}`)).toBe(404);
+    expect(await status("POST", "/mcp", `attacker.example:${port}`)).toBe(403);
+
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+
+  function status(method: string, path: string, host: string): Promise<number | undefined> {
+    const { port } = new URL(url);
+    return new Promise((resolve, reject) => {
+      request({ host: "127.0.0.1", port, method, path, headers: { host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode);
+      })
+        .on("error", reject)
+        .end();
+    });
+  }
+});

@@ -1,0 +1,402 @@
+import { readFile, readdir, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { readSchemaFiles } from "../src/bundle/read.js";
+import type { Bundle, InferredTool } from "../src/bundle/types.js";
+import { inferBundle } from "../src/infer/infer-bundle.js";
+import { fieldStats } from "../src/infer/field-stats.js";
+import { inferSchema } from "../src/infer/infer-schema.js";
+import { qualityOf, schemaSourceOf } from "../src/infer/quality.js";
+import { observationPath, parseObservationLog } from "../src/runtime/observation-log.js";
+import { ObservationRecorder, redactValue } from "../src/runtime/observer.js";
+import { CompositionClient, OutputValidationError } from "../src/runtime/index.js";
+import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
+import { outputDir } from "./helpers/typescript.js";
+
+const require = createRequire(import.meta.url);
+const memoryMain = join(require.resolve("@modelcontextprotocol/server-memory/package.json"), "..", "dist/index.js");
+
+let dir: string;
+let bundle: Bundle;
+
+beforeAll(async () => {
+  dir = await outputDir("observe");
+  const path = join(dir, "bundle.json");
+  await writeFile(
+    join(dir, "mcp.json"),
+    JSON.stringify({
+      mcpServers: {
+        weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] },
+        memory: { command: process.execPath, args: [memoryMain], env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
+      },
+    }),
+  );
+  const result = await runCli(["schema", "export", "--quiet", "-o", path, "--config", join(dir, "mcp.json")]);
+  expect(result.code, result.stderr).toBe(0);
+  bundle = (await readSchemaFiles([path])).bundle;
+});
+
+function client(observations: string, maxSamples?: number): CompositionClient {
+  return new CompositionClient({
+    servers: {
+      weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] },
+      memory: { command: process.execPath, args: [memoryMain], env: { MEMORY_FILE_PATH: join(dir, `memory-${Date.now()}.jsonl`) } },
+    },
+    observe: { dir: observations, ...(maxSamples === undefined ? {} : { maxSamples }) },
+    timeoutMs: 20_000,
+  });
+}
+
+const any = z.unknown();
+
+function block(result: Bundle, server: string, tool: string): InferredTool | undefined {
+  return result.servers.find((candidate) => candidate.id === server)?.inferred?.find((candidate) => candidate.tool === tool);
+}
+
+describe("observation logs", () => {
+  it("stay inside their folder whatever the server and tool are called", () => {
+    const base = join(dir, "logs");
+    for (const [server, tool] of [["../x", "../../etc/passwd"], ["a/b", ".hidden"], ["ok", "naïve tool"]] as const) {
+      const path = observationPath(base, server, tool);
+      expect(path.startsWith(`${base}/`)).toBe(true);
+      expect(path.slice(base.length + 1).split("/")).toHaveLength(2);
+      expect(path).not.toMatch(/\/\.[^/]*$|\.\./);
+    }
+    expect(observationPath(base, "ok", "naïve tool")).toBe(join(base, "ok", "na%C3%AFve%20tool.jsonl"));
+  });
+
+  it("keep at most maxSamples per tool, reservoir-sampled, counting everything seen across recorders", async () => {
+    const logs = join(dir, "reservoir");
+    const first = new ObservationRecorder({ dir: logs, maxSamples: 50 });
+    for (let index = 0; index < 300; index++) first.record("s", "t", { index });
+    await first.flush();
+    const second = new ObservationRecorder({ dir: logs, maxSamples: 50 });
+    for (let index = 300; index < 500; index++) second.record("s", "t", { index });
+    await second.flush();
+    const log = parseObservationLog(await readFile(observationPath(logs, "s", "t"), "utf8"), "t.jsonl");
+    expect(log.header.seen).toBe(500);
+    expect(log.samples).toHaveLength(50);
+    const kept = log.samples.map((sample) => (sample.value as { index: number }).index);
+    expect(new Set(kept).size).toBe(50);
+    // A uniform sample of 500 is very unlikely to come only from the first 50 (which a plain cap would keep).
+    expect(kept.some((index) => index >= 50)).toBe(true);
+    expect(log.header.firstSeen <= log.header.lastSeen).toBe(true);
+  });
+
+  it("with redact keep structure only: strings as length classes, numbers as their kind", async () => {
+    expect(redactValue({ name: "Ada Lovelace", id: 7, score: 0.93, ok: true, tags: ["", "x".repeat(300)], none: null })).toEqual({
+      name: "<string 1-16>",
+      id: 0,
+      score: 0.5,
+      ok: false,
+      tags: ["<string empty>", "<string 257+>"],
+      none: null,
+    });
+    const logs = join(dir, "redacted");
+    const recorder = new ObservationRecorder({ dir: logs, redact: true });
+    recorder.record("s", "secret", { ssn: "123-45-6789", balance: 1234.56 });
+    await recorder.flush();
+    const text = await readFile(observationPath(logs, "s", "secret"), "utf8");
+    expect(text).not.toContain("123-45-6789");
+    expect(text).not.toContain("1234.56");
+    expect(parseObservationLog(text, "secret.jsonl").header.redacted).toBe(true);
+  });
+
+  it("are written by CompositionClient for every successful call, results unwrapped, failures not recorded", async () => {
+    const logs = join(dir, "client");
+    const upstream = client(logs);
+    try {
+      for (const city of ["Oslo", "Rome", "Lima"]) await upstream.callTool({ server: "weather", tool: "get_weather", args: { city }, parse: any });
+      await expect(upstream.callTool({ server: "weather", tool: "get_weather", args: { city: "" }, parse: any })).rejects.toThrow("city is required");
+    } finally {
+      await upstream.close();
+    }
+    const log = parseObservationLog(await readFile(observationPath(logs, "weather", "get_weather"), "utf8"), "log");
+    expect(log.header).toMatchObject({ server: "weather", tool: "get_weather", seen: 3, redacted: false });
+    expect(log.samples.map((sample) => (sample.value as { city: string }).city)).toEqual(["Oslo", "Rome", "Lima"]);
+  });
+});
+
+describe("inference", () => {
+  it("widens a field of varying type, makes partly-present fields optional and keeps unknown keys", async () => {
+    const values = [
+      { city: "a", temperature: 20.5, readings: [{ hour: 1, value: 2.5 }], wind: { speed: 3 } },
+      { city: "b", temperature: "n/a", readings: [{ hour: 2, value: 1.5, note: "gust" }] },
+      { city: "c", temperature: 19, readings: [] },
+    ];
+    const schema = await inferSchema(values);
+    expect(schema).toEqual({
+      type: "object",
+      properties: {
+        city: { type: "string" },
+        temperature: { anyOf: [{ type: "number" }, { type: "string" }] },
+        readings: {
+          type: "array",
+          items: { type: "object", properties: { hour: { type: "integer" }, value: { type: "number" }, note: { type: "string" } }, required: ["hour", "value"] },
+        },
+        wind: { type: "object", properties: { speed: { type: "integer" } }, required: ["speed"] },
+      },
+      required: ["city", "readings", "temperature"],
+    });
+    const { fields, consistent } = fieldStats(schema, values);
+    expect(consistent).toBe(2);
+    expect(fields.find((field) => field.path === "/temperature")).toEqual({ path: "/temperature", presence: 1, types: { integer: 1, number: 1, string: 1 } });
+    expect(fields.find((field) => field.path === "/wind")?.presence).toBeCloseTo(0.333, 3);
+    expect(fields.find((field) => field.path === "/readings/*/note")?.presence).toBe(0.5);
+  });
+
+  it("keeps recursive types as $defs and treats always-null fields as unknown", async () => {
+    const schema = await inferSchema([{ tree: { name: "a", children: [{ name: "b", children: [] }] }, gone: null }]);
+    expect(schema.properties).toMatchObject({ tree: { properties: { children: { items: { $ref: "#/$defs/Tree" } } } }, gone: {} });
+    expect(schema.$defs).toMatchObject({ Tree: { properties: { children: { type: "array", items: { $ref: "#/$defs/Tree" } } } } });
+  });
+
+  it("grades quality at 1, 10 and 100 consistent observations, from real calls", async () => {
+    const logs = join(dir, "quality");
+    const upstream = client(logs);
+    const grades: string[] = [];
+    try {
+      let made = 0;
+      for (const target of [1, 9, 10, 99, 100]) {
+        for (; made < target; made++) await upstream.callTool({ server: "weather", tool: "list_stations", parse: any });
+        await upstream.flushObservations();
+        grades.push((block((await inferBundle(bundle, logs)).bundle, "weather", "list_stations")?.quality) ?? "missing");
+      }
+    } finally {
+      await upstream.close();
+    }
+    expect(grades).toEqual(["low", "low", "medium", "medium", "high"]);
+    expect([0, 1, 9, 10, 99, 100].map(qualityOf)).toEqual(["none", "low", "low", "medium", "medium", "high"]);
+  });
+
+  it("records the source of every tool: inferred, hybrid with drift for a server breaking its schema, unknown", async () => {
+    const logs = join(dir, "sources");
+    const upstream = client(logs);
+    try {
+      for (const city of ["Oslo", "Rome", "Lima", "Bern"]) await upstream.callTool({ server: "weather", tool: "get_weather", args: { city }, parse: any });
+      for (let index = 0; index < 4; index++) await upstream.callTool({ server: "weather", tool: "get_version", parse: any });
+      await upstream.callTool({ server: "memory", tool: "create_entities", args: { entities: [{ name: "Ada", entityType: "person", observations: ["wrote notes"] }] }, parse: any });
+      await upstream.callTool({ server: "memory", tool: "read_graph", parse: any });
+      await upstream.callTool({ server: "memory", tool: "search_nodes", args: { query: "Ada" }, parse: any });
+    } finally {
+      await upstream.close();
+    }
+    const { bundle: result, inferred } = await inferBundle(bundle, logs);
+    expect(inferred.map((item) => item.tool).sort()).toEqual(["create_entities", "get_version", "get_weather", "read_graph", "search_nodes"]);
+    const source = (server: string, tool: string) => {
+      const found = result.servers.find((candidate) => candidate.id === server)!;
+      return schemaSourceOf(found.tools.find((candidate) => candidate.name === tool)!, block(result, server, tool));
+    };
+    expect(source("weather", "get_weather")).toEqual({ source: "inferred", quality: "low" });
+    expect(source("weather", "get_version")).toEqual({ source: "hybrid", quality: "high" });
+    expect(source("memory", "read_graph")).toEqual({ source: "hybrid", quality: "high" });
+    expect(source("memory", "open_nodes")).toEqual({ source: "declared", quality: "high" });
+    expect(source("weather", "delete_station")).toEqual({ source: "unknown", quality: "none" });
+    expect(block(result, "weather", "get_version")?.drift).toEqual([{ path: "/build", message: "must be string", count: 2 }]);
+    // The memory server keeps its promises: observations, no drift.
+    expect(block(result, "memory", "read_graph")?.drift).toBeUndefined();
+    // The tool objects themselves are untouched.
+    expect(result.servers.map((server) => server.tools)).toEqual(bundle.servers.map((server) => server.tools));
+  });
+
+  it("rejects a log that is not one, naming the file and line; warns about logs of unknown tools", async () => {
+    const logs = join(dir, "bad-logs");
+    const recorder = new ObservationRecorder({ dir: logs });
+    recorder.record("weather", "no_such_tool", { a: 1 });
+    await recorder.flush();
+    expect((await inferBundle(bundle, logs)).warnings).toEqual(['observations of "weather/no_such_tool" match no tool in the bundle; ignored']);
+    await writeFile(join(logs, "weather", "broken.jsonl"), '{"format":"pmcp-observations/1"}\n');
+    await expect(inferBundle(bundle, logs)).rejects.toThrow(/broken\.jsonl:1: not an observation log header/);
+  });
+});
+
+describe("lenient parsing of inferred results", () => {
+  it("passes a mismatching value on, and reports it once per tool", async () => {
+    const mismatches: OutputValidationError[] = [];
+    const upstream = new CompositionClient({
+      servers: { weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] } },
+      onInferredMismatch: (error) => mismatches.push(error),
+    });
+    try {
+      const parse = z.object({ stations: z.array(z.object({ id: z.number() })) });
+      const value = await upstream.callTool({ server: "weather", tool: "list_stations", parse, lenient: true });
+      expect(value.stations[0]?.id).toBe("s1");
+      expect(mismatches[0]).toBeInstanceOf(OutputValidationError);
+      await expect(upstream.callTool({ server: "weather", tool: "list_stations", parse })).rejects.toBeInstanceOf(OutputValidationError);
+    } finally {
+      await upstream.close();
+    }
+  });
+});
+
+describe("pmcp schema discover", () => {
+  it("calls only read-only or allowed tools, never a destructive one, and says what it skipped and why", async () => {
+    const logs = join(dir, "discover");
+    const calls = join(dir, "calls.jsonl");
+    const samples = join(dir, "samples.json");
+    await writeFile(samples, JSON.stringify({ get_weather: [{ city: "Oslo" }, { city: "Rome" }, { city: "" }], "weather/set_units": [{ units: "metric" }] }));
+    const result = await runCli(
+      [
+        "schema", "discover", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "--samples", samples, "--observations", logs,
+        "--allow-tool", "weather/set_units", "--allow-tool", "delete_station", "--allow-tool", "weather/reset_all",
+      ],
+      { env: { CALLS_FILE: calls } },
+    );
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout.split("\n")).toEqual([
+      "called weather/get_weather: 3 calls, 2 recorded, 1 failed (city is required)",
+      "called weather/list_stations: 1 call, 1 recorded",
+      "called weather/get_version: 1 call, 1 recorded",
+      "called weather/set_units: 1 call, 1 recorded",
+      "skipped weather/delete_station: annotated destructive (destructiveHint: true): never called",
+      "skipped weather/reset_all: annotated destructive (destructiveHint: true): never called",
+      "Recorded 5 observations in " + logs,
+      "",
+    ]);
+    // The fixture logs every call of a tool that is not read-only: only the allowed, non-destructive one.
+    expect((await readFile(calls, "utf8")).trim().split("\n").map((line) => JSON.parse(line).name)).toEqual(["set_units"]);
+    expect((await readdir(join(logs, "weather"))).sort()).toEqual(["get_version.jsonl", "get_weather.jsonl", "list_stations.jsonl", "set_units.jsonl"]);
+  });
+
+  it("without --allow-tool or samples skips what is not read-only and what needs arguments", async () => {
+    const calls = join(dir, "calls-none.jsonl");
+    const result = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "--observations", join(dir, "discover-bare")], { env: { CALLS_FILE: calls } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('skipped weather/get_weather: needs arguments: add "weather/get_weather": [{...}] to the samples file');
+    expect(result.stdout).toContain("skipped weather/set_units: not annotated read-only: name it with --allow-tool weather/set_units to call it");
+    expect(result.stdout).toContain("called weather/list_stations: 1 call, 1 recorded");
+    await expect(readFile(calls, "utf8")).rejects.toThrow();
+  });
+
+  it("reports a bad samples file and a missing --observations as usage errors", async () => {
+    const samples = join(dir, "bad-samples.json");
+    await writeFile(samples, JSON.stringify({ get_weather: { city: "Oslo" } }));
+    const bad = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs"), "--samples", samples, "--observations", join(dir, "x")]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr.split("\n")[0]).toMatch(/^pmcp: --samples .*bad-samples\.json: get_weather: .*expected/);
+    const missing = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("observations");
+    const absent = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs"), "--samples", join(dir, "absent.json"), "--observations", join(dir, "x")]);
+    expect(absent.code).toBe(2);
+    expect(absent.stderr.split("\n")[0]).toMatch(/absent\.json: no such file$/);
+  });
+});
+
+describe("infer, generate and report from the command line", () => {
+  it("generates lenient typed clients from inferred schemas that compile, run, and change with more observations", async () => {
+    const work = join(dir, "cli-flow");
+    const path = join(work, "bundle.json");
+    const logs = join(work, "observations");
+    const samples = join(dir, "flow-samples.json");
+    await writeFile(samples, JSON.stringify({ get_weather: Array.from({ length: 16 }, (_, index) => ({ city: `c${index}` })) }));
+    const discover = (variant: string) =>
+      runCli(["schema", "discover", "--quiet", "--stdio", fixtureCommand("weather-server.mjs", variant), "--id", "weather", "--samples", samples, "--observations", logs]);
+    expect((await runCli(["schema", "export", "--quiet", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "-o", path])).code).toBe(0);
+    expect((await discover("v1")).code).toBe(0);
+    const inferred = await runCli(["schema", "infer", "--schema", path, "--observations", logs]);
+    expect(inferred.code, inferred.stderr).toBe(0);
+    expect(inferred.stdout).toContain("inferred weather/get_weather: 16 observations, quality medium (consistency 0.75)");
+    expect(inferred.stderr).toContain('server "weather" tool "get_version" breaks its declared output schema at /build: must be string (1 of 1 observations)');
+    // Exporting again keeps what was learned; the export is then up to date.
+    const exportAgain = ["schema", "export", "--quiet", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "-o", path];
+    expect((await runCli(exportAgain)).code).toBe(0);
+    expect(JSON.parse(await readFile(path, "utf8")).servers[0].inferred.map((item: InferredTool) => item.tool)).toEqual(["get_version", "get_weather", "list_stations"]);
+    expect((await runCli([...exportAgain, "--check"])).code).toBe(0);
+
+    const out = join(work, "generated");
+    expect((await runCli(["generate", "--schema", path, "-o", out])).code).toBe(0);
+    const module = await readFile(join(out, "weather.ts"), "utf8");
+    expect(module).toContain("Result of the `get_weather` tool, inferred from 16 observations, quality medium.");
+    expect(module).toMatch(/tool: "get_weather", args, parse: GetWeatherResultSchema, retryable: true, lenient: true/);
+    // --min-quality high leaves the medium-quality inference out: the result is any JSON again.
+    const strict = join(work, "generated-high");
+    expect((await runCli(["generate", "--schema", path, "-o", strict, "--min-quality", "high"])).code).toBe(0);
+    expect(await readFile(join(strict, "weather.ts"), "utf8")).toContain("export type GetWeatherResult = rt.JsonValue;");
+
+    const usage = join(work, "usage.ts");
+    await writeFile(
+      usage,
+      [
+        'import type { CompositionClient } from "pmcp-codegen/runtime";',
+        'import { WeatherClient } from "./generated/index.js";',
+        "export async function use(client: CompositionClient): Promise<string> {",
+        '  const weather = await new WeatherClient(client).getWeather({ city: "Oslo" });',
+        "  const temperature: number | string = weather.temperature;",
+        "  const speed: number | undefined = weather.wind?.speed;",
+        "  // @ts-expect-error an inferred field that was not always present is optional",
+        "  const direction: string = weather.wind.direction;",
+        "  return `${weather.city} ${temperature} ${speed} ${direction} ${weather.readings.map((reading) => reading.note ?? reading.value).join()}`;",
+        "}",
+      ].join("\n"),
+    );
+    const { typecheck } = await import("./helpers/typescript.js");
+    expect(await typecheck(work, [join(out, "index.ts"), usage], "nodenext")).toBe("");
+    const generated = (await import(join(out, "index.ts"))) as { WeatherClient: new (client: CompositionClient) => { getWeather(args: { city: string }): Promise<{ city: string }> } };
+    const upstream = new CompositionClient({ servers: { weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] } } });
+    try {
+      expect((await new generated.WeatherClient(upstream).getWeather({ city: "Oslo" })).city).toBe("Oslo");
+    } finally {
+      await upstream.close();
+    }
+
+    // A release later the tool returns one more field: observe it, infer again, and --check names the tool.
+    expect((await discover("v2")).code).toBe(0);
+    expect((await runCli(["schema", "infer", "--quiet", "--schema", path, "--observations", logs])).code).toBe(0);
+    const check = await runCli(["generate", "--schema", path, "-o", out, "--check"]);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toContain(`stale: ${join(out, "weather.ts")} (types changed: get_weather)`);
+  });
+
+  it("pmcp report counts tools by source and quality, observations, drift and tools/list size", async () => {
+    const logs = join(dir, "report-logs");
+    const upstream = client(logs);
+    try {
+      for (let index = 0; index < 12; index++) await upstream.callTool({ server: "weather", tool: "list_stations", parse: any });
+      for (let index = 0; index < 2; index++) await upstream.callTool({ server: "weather", tool: "get_version", parse: any });
+    } finally {
+      await upstream.close();
+    }
+    const path = join(dir, "report-bundle.json");
+    const { writeFilesAtomically } = await import("../src/fs/atomic-write.js");
+    const { toJsonText } = await import("../src/bundle/serialize.js");
+    await writeFilesAtomically([{ path, content: toJsonText((await inferBundle(bundle, logs)).bundle) }]);
+
+    const json = await runCli(["report", "--schema", path, "--format", "json"]);
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout);
+    const weather = report.servers.find((server: { id: string }) => server.id === "weather");
+    expect(weather).toMatchObject({
+      tools: 6,
+      bySource: { declared: 0, annotated: 0, hybrid: 1, inferred: 1, unknown: 4 },
+      byQuality: { high: 1, medium: 1, low: 0, none: 4 },
+      observations: 14,
+    });
+    const listing = bundle.servers.find((server) => server.id === "weather")!.tools;
+    expect(weather.listBytes).toBe(Buffer.byteLength(JSON.stringify({ tools: listing })));
+    expect(weather.listTokens).toBe(Math.ceil(weather.listBytes / 4));
+    expect(report.total.tools).toBe(bundle.servers.reduce((sum, server) => sum + server.tools.length, 0));
+    expect(report.drift).toEqual([{ server: "weather", tool: "get_version", path: "/build", message: "must be string", count: 1, observations: 2 }]);
+
+    const table = await runCli(["report", "--schema", path]);
+    expect(table.stdout.split("\n")[0]).toMatch(/^server\s+tools\s+declared\s+annotated\s+hybrid\s+inferred\s+unknown/);
+    expect(table.stdout).toMatch(/^weather\s+6\s+0\s+0\s+1\s+1\s+4\s+1\s+1\s+0\s+4\s+14\s/m);
+    expect(table.stdout).toContain("weather/get_version at /build: must be string (1 of 2 observations)");
+    const markdown = await runCli(["report", "--schema", path, "--format", "markdown"]);
+    expect(markdown.stdout).toContain("| server | tools | declared |");
+    expect(markdown.stdout).toMatch(/^\| weather \| 6 \| 0 \| 0 \| 1 \| 1 \| 4 \|/m);
+  });
+
+  it("pmcp schema infer fails in one line on a missing observations folder, leaving the bundle as it was", async () => {
+    const path = join(dir, "untouched.json");
+    const { toJsonText } = await import("../src/bundle/serialize.js");
+    await writeFile(path, toJsonText(bundle));
+    const before = await readFile(path, "utf8");
+    const result = await runCli(["schema", "infer", "--schema", path, "--observations", join(dir, "no-such-folder")]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^pmcp: .*no-such-folder: no such folder/)]);
+    expect(await readFile(path, "utf8")).toBe(before);
+  });
+});

@@ -1,0 +1,82 @@
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { readSchemaFiles } from "../src/bundle/read.js";
+import { parseToolManifest } from "../src/server/manifest.js";
+import { ROOT, runCli } from "./helpers/cli.js";
+import { outputDir, typecheck } from "./helpers/typescript.js";
+
+let dir: string;
+
+beforeAll(async () => {
+  dir = await outputDir("server-side");
+});
+
+describe("typed example servers round-trip through export and generate", () => {
+  it("the generated result types are the zod output types of the inventory's typed tools", async () => {
+    const bundle = join(dir, "inventory.json");
+    const exported = await runCli(["schema", "export", "--quiet", "--config", "examples/mcp.json", "--server", "inventory", "-o", bundle]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const { bundle: read } = await readSchemaFiles([bundle]);
+    const getStock = read.servers[0]!.tools.find((tool) => tool.name === "get_stock")!;
+    expect(getStock.annotations).toMatchObject({ readOnlyHint: true, "pmcp:outputTypeName": "StockLevel" });
+    expect(getStock.outputSchema).toMatchObject({ type: "object", required: ["sku", "name", "quantity", "warehouse", "status"] });
+
+    const out = join(dir, "generated");
+    expect((await runCli(["generate", "--quiet", "--schema", bundle, "-o", out])).code).toBe(0);
+    const check = join(dir, "round-trip.ts");
+    await writeFile(
+      check,
+      [
+        'import type { z } from "zod";',
+        'import type { inventory } from "./generated/index.js";',
+        `import type { LowStockReport, StockLevel } from ${JSON.stringify(join(ROOT, "examples/servers/inventory-tools.js"))};`,
+        "type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;",
+        "export const stock: Equal<inventory.StockLevel, z.output<typeof StockLevel>> = true;",
+        "export const report: Equal<inventory.LowStockReport, z.output<typeof LowStockReport>> = true;",
+        "// @ts-expect-error the check can fail: a different shape is not equal",
+        "export const different: Equal<inventory.StockLevel, z.output<typeof LowStockReport>> = true;",
+      ].join("\n"),
+    );
+    expect(await typecheck(dir, [join(out, "index.ts"), check], "nodenext")).toBe("");
+  });
+});
+
+describe("pmcp tools from-source", () => {
+  it("writes the committed manifest of the example catalogue, and the server built from it exports the same schemas", async () => {
+    const manifest = join(dir, "catalog.tools.json");
+    const written = await runCli(["tools", "from-source", "examples/tools/catalog.ts", "-o", manifest]);
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toMatch(/^Wrote .*catalog\.tools\.json: \d+ tools from examples\/tools\/catalog\.ts/);
+    const committed = await readFile(join(ROOT, "examples/tools/catalog.tools.json"), "utf8");
+    expect(await readFile(manifest, "utf8")).toBe(committed);
+
+    const bundle = join(dir, "catalog-bundle.json");
+    const server = ["node", "--import", "jiti/register", join(ROOT, "examples/tools/server.ts")].map((word) => JSON.stringify(word)).join(" ");
+    const exported = await runCli(["schema", "export", "--quiet", "--stdio", server, "--id", "catalog", "-o", bundle]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const { tools } = parseToolManifest("catalog.tools.json", committed);
+    const listed = (await readSchemaFiles([bundle])).bundle.servers[0]!.tools;
+    expect(listed.map((tool) => tool.name)).toEqual(tools.map((tool) => tool.name).sort());
+    for (const tool of tools) {
+      expect(listed.find((candidate) => candidate.name === tool.name)).toMatchObject({
+        inputSchema: tool.inputSchema,
+        ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
+        ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+      });
+    }
+  });
+
+  it("reports an unsupported type with file and line, writes nothing and exits 1", async () => {
+    const source = join(dir, "bad.ts");
+    await writeFile(source, ["export async function tally(args: { counts: Map<string, number> }): Promise<{ n: number }> {", "  return { n: args.counts.size };", "}", ""].join("\n"));
+    const output = join(dir, "bad.tools.json");
+    const result = await runCli(["tools", "from-source", source, "-o", output]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split("\n")[0]).toMatch(/^pmcp: .*bad\.ts:1:\d+: .*Map/);
+    await expect(readFile(output, "utf8")).rejects.toThrow();
+    const missing = await runCli(["tools", "from-source", join(dir, "absent.ts")]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.trim().split("\n")).toHaveLength(2);
+  });
+});

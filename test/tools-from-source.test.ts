@@ -1,0 +1,413 @@
+import { mkdir, writeFile } from "node:fs/promises";
+import { join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { ErrorCode, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import * as catalog from "../examples/tools/catalog.js";
+import { registerFunctions, ToolManifestSchema, type ManifestTool, type ToolManifest } from "../src/server/index.js";
+import { snakeCase, toolsFromSource, type FromSourceResult } from "../src/tools/from-source.js";
+
+const CATALOG = "examples/tools/catalog.ts";
+const OUTPUT = fileURLToPath(new URL(`./.output/tools-from-source-${process.pid}/`, import.meta.url));
+
+/** Writes a module under test/.output/ (inside the repo, so the repo's tsconfig applies) and reads it. */
+async function fromSource(name: string, text: string): Promise<FromSourceResult & { file: string; lineOf: (marker: string) => number }> {
+  await mkdir(OUTPUT, { recursive: true });
+  const path = join(OUTPUT, name);
+  await writeFile(path, text);
+  const lines = text.split("\n");
+  const lineOf = (marker: string): number => {
+    const index = lines.findIndex((line) => line.includes(marker));
+    if (index === -1) throw new Error(`marker ${marker} not in ${name}`);
+    return index + 1;
+  };
+  return { ...toolsFromSource(path), file: relative(process.cwd(), path).split("\\").join("/"), lineOf };
+}
+
+const dimensions = {
+  type: "object",
+  properties: {
+    widthCm: { description: "Width in centimetres.", type: "number" },
+    heightCm: { type: "number" },
+    depthCm: { type: "number" },
+  },
+  required: ["widthCm", "heightCm", "depthCm"],
+  additionalProperties: false,
+};
+const category = { type: "string", enum: ["tools", "garden", "kitchen"] };
+const product = {
+  type: "object",
+  properties: {
+    sku: { description: 'Stock-keeping unit, e.g. "HAM-001".', type: "string" },
+    name: { type: "string" },
+    category,
+    dimensions,
+    lastRestocked: { description: "Null when the product has never been restocked.", type: ["string", "null"], format: "date-time" },
+    tags: { type: "array", items: { type: "string" } },
+  },
+  required: ["sku", "name", "category", "dimensions", "lastRestocked", "tags"],
+  additionalProperties: false,
+};
+
+const expectedCatalog: Omit<ManifestTool, "function">[] = [
+  {
+    name: "get_stock_level",
+    description: "Looks up one product and how many units each warehouse holds.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        sku: { description: 'The product\'s SKU, e.g. "HAM-001".', type: "string" },
+        warehouse: { description: "Only count this warehouse.", type: "string" },
+      },
+      required: ["sku"],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: "object",
+      properties: {
+        product,
+        byWarehouse: { description: "Units on hand per warehouse code.", type: "object", additionalProperties: { type: "number" } },
+        total: { type: "number" },
+      },
+      required: ["product", "byWarehouse", "total"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, idempotentHint: true, "pmcp:outputTypeName": "StockLevel" },
+  },
+  {
+    name: "list_products",
+    description: "Lists catalogue products, optionally of one category.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        category,
+        limit: { description: "At most this many products; null for all.", type: ["number", "null"] },
+      },
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: "object",
+      properties: { products: { type: "array", items: product } },
+      required: ["products"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true },
+  },
+  {
+    name: "place_restock_order",
+    description: "Orders more units of a product from its supplier.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        sku: { type: "string" },
+        lines: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { warehouse: { type: "string" }, quantity: { type: "number" } },
+            required: ["warehouse", "quantity"],
+            additionalProperties: false,
+          },
+        },
+        deliveryWindow: {
+          description: "Earliest and latest acceptable delivery.",
+          type: "array",
+          prefixItems: [
+            { type: "string", format: "date-time" },
+            { type: "string", format: "date-time" },
+          ],
+          minItems: 2,
+          maxItems: 2,
+        },
+        priority: { type: "string", enum: ["normal", "urgent"] },
+        note: { type: ["string", "null"] },
+      },
+      required: ["sku", "lines", "deliveryWindow", "priority"],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: "object",
+      properties: {
+        orderId: { type: "string" },
+        placedAt: { type: "string", format: "date-time" },
+        windowDays: { description: "Days from the start of the delivery window to its end.", type: "number" },
+        unitsOrdered: { type: "number" },
+      },
+      required: ["orderId", "placedAt", "windowDays", "unitsOrdered"],
+      additionalProperties: false,
+    },
+    annotations: { openWorldHint: true },
+  },
+  {
+    name: "discontinue_product",
+    description: "Removes a product from the catalogue; refuses while any warehouse still holds it.",
+    inputSchema: { type: "object", properties: { sku: { type: "string" } }, required: ["sku"], additionalProperties: false },
+    annotations: { destructiveHint: true, idempotentHint: true },
+  },
+];
+
+describe("toolsFromSource: the example catalogue", () => {
+  let result: FromSourceResult;
+  beforeAll(() => {
+    result = toolsFromSource(CATALOG);
+  });
+
+  it("finds the four exported async functions, in source order, and no problems", () => {
+    expect(result.problems).toEqual([]);
+    expect(result.manifest.version).toBe(1);
+    expect(result.manifest.source).toBe(CATALOG);
+    expect(result.manifest.tools.map((tool) => [tool.name, tool.function])).toEqual([
+      ["get_stock_level", "getStockLevel"],
+      ["list_products", "listProducts"],
+      ["place_restock_order", "placeRestockOrder"],
+      ["discontinue_product", "discontinueProduct"],
+    ]);
+  });
+
+  it.each(expectedCatalog.map((tool) => [tool.name, tool] as const))("%s: description, schemas and annotations", (name, expected) => {
+    const { function: _function, ...tool } = result.manifest.tools.find((candidate) => candidate.name === name)!;
+    expect(tool).toEqual(expected);
+  });
+
+  it("is a valid manifest", () => expect(ToolManifestSchema.parse(result.manifest)).toEqual(result.manifest));
+});
+
+describe("toolsFromSource: signatures and types without a JSON Schema form", () => {
+  const text = [
+    `class Owner { name = ""; }`,
+    `interface TreeNode { label: string; children: TreeNode[] }`,
+    `export interface Unsupported {`,
+    `  stock: Map<string, number>;`,
+    `  tags: Set<string>;`,
+    `  count: bigint;`,
+    `  key: symbol;`,
+    `  onDone: () => void;`,
+    `  owner: Owner;`,
+    `  payload: any;`,
+    `  extra: unknown;`,
+    `  id: string & { __brand: "Id" };`,
+    `  tree: TreeNode;`,
+    `  byNumber: { [id: number]: string };`,
+    `}`,
+    `export async function unsupported(_args: Unsupported): Promise<void> {}`,
+    `export async function generic<T>(_args: { value: T }): Promise<void> {}`,
+    `export async function twoParams(_a: { x: string }, _b: { y: string }): Promise<void> {}`,
+    `export async function primitiveParam(_sku: string): Promise<void> {}`,
+    `export async function badOutput(): Promise<{ when: Map<string, Date> }> { return { when: new Map() }; }`,
+    `export function overloaded(args: { x: string }): Promise<void>;`,
+    `export function overloaded(args: { y: number }): Promise<void>;`,
+    `export async function overloaded(): Promise<void> {}`,
+    `export async function getX(): Promise<void> {}`,
+    `export async function get_x(): Promise<void> {}`,
+    `export const broken: number = "not a number";`,
+    "",
+  ].join("\n");
+  let read: Awaited<ReturnType<typeof fromSource>>;
+  beforeAll(async () => {
+    read = await fromSource("unsupported.ts", text);
+  });
+
+  it.each([
+    ["Map", "stock: Map", "unsupported: input.stock: Map<string, number> has no JSON form: use an array or Record<string, T> instead"],
+    ["Set", "tags: Set", "unsupported: input.tags: Set<string> has no JSON form"],
+    ["bigint", "count: bigint", "unsupported: input.count: bigint has no JSON Schema form: JSON numbers are not bigints"],
+    ["symbol", "key: symbol", "unsupported: input.key: symbol has no JSON Schema form"],
+    ["a function", "onDone:", "unsupported: input.onDone: () => void is a function"],
+    ["a class", "owner: Owner", "unsupported: input.owner: Owner is a class"],
+    ["any", "payload: any", "unsupported: input.payload: any has no JSON Schema form: give the value a concrete type"],
+    ["unknown", "extra: unknown", "unsupported: input.extra: unknown has no JSON Schema form"],
+    ["an intersection with a primitive", "id: string &", 'unsupported: input.id: string & { __brand: "Id"; } cannot be flattened'],
+    ["a recursive type", "interface TreeNode", "unsupported: input.tree.children[]: TreeNode is recursive"],
+    ["number keys", "byNumber:", "unsupported: input.byNumber[key]: number keys are not supported"],
+    ["an unresolved type parameter", "function generic", "generic: input.value: T has no JSON Schema form: a tool's types must not be generic"],
+    ["a second parameter", "function twoParams", "twoParams: a tool function takes at most one parameter"],
+    ["a primitive parameter", "function primitiveParam", "primitiveParam: the parameter must be an object of named arguments, not string"],
+    ["an unsupported output", "function badOutput", "badOutput: output.when: Map<string, Date> has no JSON form"],
+    ["overloads", "function overloaded(args: { x", "overloaded: overloaded functions are not supported"],
+    ["a tool name taken twice", "function get_x", 'get_x: tool name "get_x" is already taken by getX'],
+    ["a type error", "const broken", "Type 'string' is not assignable to type 'number'."],
+  ])("%s is a problem at its declaration", (_construct, marker, message) => {
+    const found = read.problems.find((problem) => problem.message.includes(message));
+    expect(found, `no problem "${message}" in ${JSON.stringify(read.problems, null, 2)}`).toBeDefined();
+    expect(found).toMatchObject({ file: read.file, line: read.lineOf(marker) });
+  });
+
+  it("reports nothing else and locates columns too", () => {
+    expect(read.problems).toHaveLength(18);
+    expect(read.problems.find((problem) => problem.message.includes("input.stock"))).toMatchObject({ line: 4, column: 3 });
+  });
+
+  it("keeps a tool with unsupported parts, with {} in their place, and skips tools it cannot call", () => {
+    const tool = read.manifest.tools.find((candidate) => candidate.name === "unsupported");
+    expect(tool?.inputSchema.properties).toMatchObject({ stock: {}, payload: {}, tree: { properties: { children: { items: {} } } } });
+    expect(read.manifest.tools.map((candidate) => candidate.name)).toEqual(["unsupported", "generic", "bad_output", "get_x"]);
+  });
+});
+
+describe("toolsFromSource: edge cases that are supported", () => {
+  const text = [
+    `/** Whole-number counts are still JSON numbers. */`,
+    `export async function noParams(): Promise<{ ok: boolean }> { return { ok: true }; }`,
+    `/** Text results need no output schema. */`,
+    `export async function returnsText(args?: { name?: string }): Promise<string> { return args?.name ?? ""; }`,
+    `export function syncHelper(): number { return 1; }`,
+    `export default async function unnamed(): Promise<void> {}`,
+    `enum Level { Low = "low", High = "high" }`,
+    `type Base = { id: string };`,
+    `/** @param args.meta.source Where the event came from. */`,
+    `export const record = async (args: Base & { level: Level; tries: [number, ...string[]]; flags: boolean | null; meta: { source: string } | null }): Promise<Base> => args;`,
+    `async function hidden(): Promise<void> {}`,
+    `export { hidden as exposedHelper };`,
+    "",
+  ].join("\n");
+  let read: Awaited<ReturnType<typeof fromSource>>;
+  beforeAll(async () => {
+    read = await fromSource("supported.ts", text);
+  });
+
+  it("has no problems", () => expect(read.problems).toEqual([]));
+
+  it("turns only named exports returning a promise into tools, re-exports by their export name", () => {
+    expect(read.manifest.tools.map((tool) => [tool.name, tool.function])).toEqual([
+      ["no_params", "noParams"],
+      ["returns_text", "returnsText"],
+      ["record", "record"],
+      ["exposed_helper", "exposedHelper"],
+    ]);
+  });
+
+  it("gives a function without parameters the SDK's empty input schema", () => {
+    expect(read.manifest.tools[0]).toEqual({
+      name: "no_params",
+      function: "noParams",
+      description: "Whole-number counts are still JSON numbers.",
+      inputSchema: { type: "object", properties: {} },
+      outputSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"], additionalProperties: false },
+    });
+  });
+
+  it("gives a non-object result no output schema, and an optional parameter its object schema", () => {
+    expect(read.manifest.tools[1]?.outputSchema).toBeUndefined();
+    expect(read.manifest.tools[1]?.inputSchema).toEqual({ type: "object", properties: { name: { type: "string" } }, additionalProperties: false });
+  });
+
+  it("flattens intersections and converts enums, rest tuples, nullable booleans and nullable objects", () => {
+    expect(read.manifest.tools[2]?.inputSchema).toEqual({
+      type: "object",
+      properties: {
+        id: { type: "string" },
+        level: { type: "string", enum: ["low", "high"] },
+        tries: { type: "array", prefixItems: [{ type: "number" }], minItems: 1, items: { type: "string" } },
+        flags: { type: ["boolean", "null"] },
+        meta: {
+          type: ["object", "null"],
+          properties: { source: { description: "Where the event came from.", type: "string" } },
+          required: ["source"],
+          additionalProperties: false,
+        },
+      },
+      required: ["id", "level", "tries", "flags", "meta"],
+      additionalProperties: false,
+    });
+  });
+
+  it.each([
+    ["getStockLevel", "get_stock_level"],
+    ["parseHTTPHeader", "parse_http_header"],
+    ["toV2", "to_v2"],
+    ["already_snake", "already_snake"],
+  ])("snakeCase(%s) is %s", (given, want) => expect(snakeCase(given)).toBe(want));
+
+  it("names a missing file as a usage error", () => expect(() => toolsFromSource("no/such/module.ts")).toThrow("no/such/module.ts: no such file"));
+});
+
+describe("registerFunctions: the catalogue served over MCP", () => {
+  let manifest: ToolManifest;
+  let client: Client;
+  beforeAll(async () => {
+    manifest = toolsFromSource(CATALOG).manifest;
+    const server = new McpServer({ name: "catalog", version: "1.0.0" });
+    registerFunctions(server, catalog, manifest);
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(clientTransport);
+  });
+  afterAll(async () => client.close());
+
+  const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = (result: CallToolResult): string => (result.content[0]?.type === "text" ? result.content[0].text : "");
+
+  it("lists exactly the manifest's tools and schemas", async () => {
+    // A raw request: Client.listTools() would drop the pmcp:outputTypeName annotation.
+    const listed = await client.request({ method: "tools/list" }, z.looseObject({ tools: z.array(z.unknown()) }));
+    expect(listed.tools).toEqual(manifest.tools.map(({ function: _function, ...tool }) => tool));
+    // The SDK client accepts the listing too, and from now on checks structured results against it.
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(manifest.tools.map((tool) => tool.name));
+  });
+
+  it("returns structuredContent and the same JSON as text", async () => {
+    const result = await call("get_stock_level", { sku: "HAM-001" });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      product: {
+        sku: "HAM-001",
+        name: "Claw hammer",
+        category: "tools",
+        dimensions: { widthCm: 12, heightCm: 33, depthCm: 3 },
+        lastRestocked: "2026-10-01T08:00:00.000Z",
+        tags: ["steel", "bestseller"],
+      },
+      byWarehouse: { north: 12, south: 3 },
+      total: 15,
+    });
+    expect(JSON.parse(text(result))).toEqual(result.structuredContent);
+  });
+
+  it("hands Date parameters to the function as Dates", async () => {
+    const result = await call("place_restock_order", {
+      sku: "HAM-001",
+      lines: [{ warehouse: "north", quantity: 5 }, { warehouse: "south", quantity: 2 }],
+      deliveryWindow: ["2026-12-01T00:00:00Z", "2026-12-08T00:00:00Z"],
+      priority: "urgent",
+    });
+    expect(result.structuredContent).toEqual({ orderId: "RO-HAM-001-2", placedAt: "2026-11-22T12:00:00.000Z", windowDays: 7, unitsOrdered: 7 });
+  });
+
+  it.each([
+    ["a wrong type", "get_stock_level", { sku: 42 }, "sku: must be string"],
+    ["a missing field", "get_stock_level", {}, "sku: is required"],
+    ["an unknown field", "get_stock_level", { sku: "HAM-001", colour: "red" }, "colour: is not allowed"],
+    ["a nested field", "place_restock_order", { sku: "HAM-001", lines: [{ warehouse: "n", quantity: "5" }], deliveryWindow: ["2026-12-01T00:00:00Z", "2026-12-08T00:00:00Z"], priority: "normal" }, "lines[0].quantity: must be number"],
+    ["a value outside the enum", "list_products", { category: "toys" }, "category: must be equal to one of the allowed values"],
+    ["a malformed date", "place_restock_order", { sku: "HAM-001", lines: [], deliveryWindow: ["soon", "2026-12-08T00:00:00Z"], priority: "normal" }, 'deliveryWindow[0]: must match format "date-time"'],
+  ])("rejects %s with a tool error naming the field", async (_case, name, args, message) => {
+    const result = await call(name, args);
+    expect(result.isError).toBe(true);
+    expect(text(result)).toBe(`Invalid arguments for tool ${name}: ${message}`);
+  });
+
+  it("turns an error thrown by the function into a tool error", async () => {
+    const result = await call("discontinue_product", { sku: "HAM-001" });
+    expect(result).toEqual({ content: [{ type: "text", text: "HAM-001 still has 15 units in stock" }], isError: true });
+  });
+
+  it("answers a void function with empty content", async () => {
+    expect(await call("discontinue_product", { sku: "POT-010" })).toEqual({ content: [] });
+    expect((await call("list_products", {})).structuredContent).toMatchObject({ products: [{ sku: "HAM-001" }] });
+  });
+
+  it("answers an unknown tool with the protocol error the SDK uses", async () => {
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining("Tool no_such_tool not found") });
+  });
+
+  it("refuses a manifest whose function the module does not export", () => {
+    expect(() => registerFunctions(new McpServer({ name: "x", version: "1" }), { getStockLevel: catalog.getStockLevel }, manifest)).toThrow(
+      `${CATALOG}: tool "list_products" needs the function "listProducts", which the module does not export`,
+    );
+  });
+});

@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { createTypedToolServer } from "./fixtures/typed-tool-server.js";
+import { FIXTURES, ROOT } from "./helpers/cli.js";
+import { serveHttp, type HttpFixture } from "./helpers/http-server.js";
+import { defaultTypeName, typedTool, type TypedToolExtra } from "../src/server/index.js";
+
+/**
+ * Read raw: `Client.listTools()` drops annotation keys it does not know, so it would hide
+ * exactly what these tests look for.
+ */
+const Listing = z.object({
+  tools: z.array(z.looseObject({ name: z.string(), outputSchema: z.unknown().optional(), annotations: z.record(z.string(), z.unknown()).optional() })),
+});
+
+const CallResult = z.object({
+  content: z.array(z.looseObject({ type: z.string(), text: z.string() })),
+  structuredContent: z.unknown().optional(),
+  isError: z.boolean().optional(),
+});
+
+let http: HttpFixture;
+const clients = { stdio: new Client({ name: "typed-tool-test", version: "1.0.0" }), http: new Client({ name: "typed-tool-test", version: "1.0.0" }) };
+
+beforeAll(async () => {
+  http = await serveHttp(createTypedToolServer, { transport: "streamable-http" });
+  await Promise.all([
+    clients.stdio.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--import", "jiti/register", `${FIXTURES}typed-tool-server.ts`],
+        cwd: ROOT,
+        stderr: "inherit",
+      }),
+    ),
+    clients.http.connect(new StreamableHTTPClientTransport(new URL(http.url))),
+  ]);
+});
+
+afterAll(async () => {
+  await Promise.all(Object.values(clients).map((client) => client.close()));
+  await http?.close();
+});
+
+describe.each(["stdio", "http"] as const)("typedTool over %s", (transport) => {
+  async function call(name: string, args: object = {}) {
+    return CallResult.parse(await clients[transport].callTool({ name, arguments: { ...args } }));
+  }
+
+  it("lists outputSchema, pmcp:outputTypeName (default and explicit) and pmcp:outputSchema only with legacyAnnotations", async () => {
+    const { tools } = await clients[transport].request({ method: "tools/list", params: {} }, Listing);
+    const byName = new Map(tools.map((tool) => [tool.name, tool]));
+    const stock = byName.get("get_stock");
+    expect(stock?.outputSchema).toMatchObject({ type: "object", required: ["sku", "quantity", "location"] });
+    expect(stock?.annotations).toEqual({
+      readOnlyHint: true,
+      "pmcp:outputTypeName": "GetStockResult",
+      "pmcp:outputSchema": stock?.outputSchema,
+    });
+    const count = byName.get("count-items");
+    expect(count?.outputSchema).toMatchObject({ type: "object", properties: { count: { type: "integer" } } });
+    expect(count?.annotations).toEqual({ "pmcp:outputTypeName": "ItemCount" });
+    expect(byName.get("broken_stock")?.annotations).toEqual({ "pmcp:outputTypeName": "BrokenStockResult" });
+  });
+
+  it("answers with structuredContent and the same JSON as a text block", async () => {
+    const stock = await call("get_stock", { sku: "A-1", warehouse: "south" });
+    expect(stock.isError).toBeFalsy();
+    expect(stock.structuredContent).toEqual({ sku: "A-1", quantity: 3, location: [1.5, -2] });
+    expect(stock.content).toEqual([{ type: "text", text: JSON.stringify(stock.structuredContent) }]);
+    const count = await call("count-items", { items: ["a", "b"] });
+    expect(count.structuredContent).toEqual({ count: 2 });
+    expect(count.content).toEqual([{ type: "text", text: '{"count":2}' }]);
+  });
+
+  it("turns a result that breaks the output schema into isError naming the field", async () => {
+    const result = await call("broken_stock");
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    expect(result.content).toEqual([
+      { type: "text", text: 'output of tool "broken_stock" does not match its schema: quantity: expected number, received string' },
+    ]);
+  });
+
+  it("turns a thrown error into isError with its message", async () => {
+    const result = await call("explode");
+    expect(result.isError).toBe(true);
+    expect(result.content).toEqual([{ type: "text", text: "warehouse database is offline" }]);
+  });
+});
+
+describe("defaultTypeName", () => {
+  it.each([
+    ["get_stock", "GetStockResult"],
+    ["count-items", "CountItemsResult"],
+    ["listItems", "ListItemsResult"],
+    ["files.read/v2", "FilesReadV2Result"],
+  ])("%s → %s", (name, want) => {
+    expect(defaultTypeName(name)).toBe(want);
+  });
+});
+
+describe("typedTool types", () => {
+  // The assertions here are checked by `tsc --noEmit` over this file; running it only registers tools.
+  it("types the handler's input and checks its return against the output schema", () => {
+    const server = new McpServer({ name: "types", version: "1.0.0" });
+    const input = z.object({ sku: z.string(), warehouse: z.enum(["north", "south"]).default("north") });
+    const output = z.object({ quantity: z.number() });
+    const tool: RegisteredTool = typedTool(server, { name: "ok", description: "", input, output }, async (args, extra) => {
+      expectTypeOf(args).toEqualTypeOf<{ sku: string; warehouse: "north" | "south" }>();
+      expectTypeOf(extra).toEqualTypeOf<TypedToolExtra>();
+      return { quantity: args.sku.length };
+    });
+    typedTool(server, { name: "shape", description: "", input: { n: z.number() }, output: { total: z.number() } }, ({ n }) => ({ total: n }));
+    // @ts-expect-error quantity must be a number
+    typedTool(server, { name: "wrong_type", description: "", input, output }, () => ({ quantity: "7" }));
+    // @ts-expect-error quantity is required
+    typedTool(server, { name: "missing_field", description: "", input, output }, async () => ({}));
+    // @ts-expect-error the input has no field `count`
+    typedTool(server, { name: "wrong_input", description: "", input, output }, ({ count }) => ({ quantity: count }));
+    expect(tool.enabled).toBe(true);
+  });
+});

@@ -282,6 +282,9 @@ describe("pmcp schema discover", () => {
     const absent = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs"), "--samples", join(dir, "absent.json"), "--observations", join(dir, "x")]);
     expect(absent.code).toBe(2);
     expect(absent.stderr.split("\n")[0]).toMatch(/absent\.json: no such file$/);
+    const unreachable = await runCli(["schema", "discover", "--stdio", "no-such-server-binary", "--observations", join(dir, "x")]);
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toBe('pmcp: server "no-such-server-binary": cannot start "no-such-server-binary": command not found\n');
   });
 });
 

@@ -104,6 +104,22 @@ describe("observation logs", () => {
     expect(parseObservationLog(text, "secret.jsonl").header.redacted).toBe(true);
   });
 
+  it("redact the samples a plain log already kept when reopened with redact, and copy values when recorded", async () => {
+    const logs = join(dir, "redact-later");
+    const plain = new ObservationRecorder({ dir: logs });
+    const value = { email: "alice@example.com" };
+    plain.record("s", "t", value);
+    value.email = "changed after the call";
+    await plain.flush();
+    expect(await readFile(observationPath(logs, "s", "t"), "utf8")).toContain("alice@example.com");
+    const redacting = new ObservationRecorder({ dir: logs, redact: true });
+    redacting.record("s", "t", { email: "bob@example.com" });
+    await redacting.flush();
+    const text = await readFile(observationPath(logs, "s", "t"), "utf8");
+    expect(text).not.toMatch(/alice|bob|changed/);
+    expect(parseObservationLog(text, "t.jsonl")).toMatchObject({ header: { seen: 2, redacted: true }, samples: [{ value: { email: "<string 17-256>" } }, { value: { email: "<string 1-16>" } }] });
+  });
+
   it("are written by CompositionClient for every successful call, results unwrapped, failures not recorded", async () => {
     const logs = join(dir, "client");
     const upstream = client(logs);
@@ -145,6 +161,13 @@ describe("inference", () => {
     expect(fields.find((field) => field.path === "/temperature")).toEqual({ path: "/temperature", presence: 1, types: { integer: 1, number: 1, string: 1 } });
     expect(fields.find((field) => field.path === "/wind")?.presence).toBeCloseTo(0.333, 3);
     expect(fields.find((field) => field.path === "/readings/*/note")?.presence).toBe(0.5);
+  });
+
+  it("counts an array that always mixes the same kinds as consistent, and one that varies as not", async () => {
+    const rows = Array.from({ length: 12 }, (_, index) => ({ row: [`sku-${index}`, index, true] }));
+    expect(fieldStats(await inferSchema(rows), rows).consistent).toBe(12);
+    const varied = [...rows, { row: ["sku-x", "twelve", true] }];
+    expect(fieldStats(await inferSchema(varied), varied).consistent).toBe(12);
   });
 
   it("keeps recursive types as $defs and treats always-null fields as unknown", async () => {

@@ -5,7 +5,7 @@ import { ServerIdSchema, type Bundle, type BundleServer } from "../bundle/types.
 import { RuntimeFailure } from "../errors.js";
 import { commentText, literal } from "./code.js";
 import { camelCase, NameScope } from "./naming.js";
-import type { Quality } from "../infer/quality.js";
+import { DEFAULT_MIN_QUALITY, type Quality } from "../infer/quality.js";
 import { clientClassName, planServerModule, type GenerateWarning } from "./plan.js";
 
 export interface RenderOptions {
@@ -57,7 +57,7 @@ export async function renderClients(
 ): Promise<RenderResult> {
   const templates = await templateSources(options.templatesDir);
   const generator = await generatorDigest();
-  const plan = { strictObjects: options.strictObjects, minQuality: options.minQuality ?? "low" };
+  const plan = { strictObjects: options.strictObjects, minQuality: options.minQuality ?? DEFAULT_MIN_QUALITY };
   const produce = async (path: string, inputs: unknown, make: (compiled: CompiledTemplates) => { code: string } & ModuleRecord) => {
     const digest = hash(JSON.stringify([generator, options.runtimeImport, plan.strictObjects, plan.minQuality, options.source, templates.hash, inputs]));
     const existing = await previous(path);

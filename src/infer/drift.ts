@@ -4,15 +4,16 @@ import { compileSchema, type ValidateFunction } from "../json-schema/validator.j
 /** Enough to see the pattern; a server that breaks its schema everywhere would otherwise fill the bundle. */
 const MAX_DRIFTS = 20;
 
+/** With redacted observations only these keywords mean something: strings and numbers are stand-ins. */
+const STRUCTURAL = new Set(["type", "required", "additionalProperties"]);
+
 /**
  * Observed results that break the tool's declared schema, grouped by where and how
  * (array indexes folded to `*`), most frequent first. These are server bugs that
  * generated clients would hit as OutputValidationError. Undefined when the declared
  * schema cannot be compiled (a remote `$ref`, say): nothing can be said then.
- * `structureOnly` is for redacted observations, whose strings and numbers are stand-ins.
+ * `structureOnly` is for redacted observations.
  */
-const STRUCTURAL = new Set(["type", "required", "additionalProperties"]);
-
 export function findDrift(declared: unknown, values: readonly unknown[], structureOnly = false): Drift[] | undefined {
   let validate: ValidateFunction;
   try {

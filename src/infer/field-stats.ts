@@ -29,8 +29,14 @@ class Field {
   of = 0;
   keyed = false;
   readonly types = new Map<string, number>();
-  /** Per kind (integer counted as number), the observations that had it here; each index once. */
-  readonly seenIn = new Map<string, number[]>();
+  /**
+   * Per set of kinds (integer counted as number) seen here within one observation, the
+   * observations that had exactly that set: an array that always mixes strings and
+   * numbers is consistent, one that sometimes holds a string where it holds numbers is not.
+   */
+  readonly kindSets = new Map<string, number[]>();
+  #observation = -1;
+  readonly #kinds = new Set<string>();
   #properties: Map<string, Field | undefined> | undefined;
   #items: Field | undefined | null = null;
   #additional: Field | undefined | null = null;
@@ -47,10 +53,20 @@ class Field {
     const type = jsonType(value);
     this.types.set(type, (this.types.get(type) ?? 0) + 1);
     if (type === "null") return;
-    const kind = type === "integer" ? "number" : type;
-    let list = this.seenIn.get(kind);
-    if (list === undefined) this.seenIn.set(kind, (list = []));
-    if (list[list.length - 1] !== observation) list.push(observation);
+    if (observation !== this.#observation) this.endObservation();
+    this.#observation = observation;
+    this.#kinds.add(type === "integer" ? "number" : type);
+  }
+
+  /** Files the kinds of the observation being walked under their set. */
+  endObservation(): void {
+    if (this.#kinds.size > 0) {
+      const key = [...this.#kinds].sort().join(",");
+      let list = this.kindSets.get(key);
+      if (list === undefined) this.kindSets.set(key, (list = []));
+      list.push(this.#observation);
+    }
+    this.#kinds.clear();
   }
 
   /** The schema node for a value here: `$ref` followed, and the `anyOf` member of the value's kind. */
@@ -110,8 +126,8 @@ function propertiesOf(node: Record<string, unknown> | undefined): Record<string,
 /**
  * Per-field presence and types, walking each value along the inferred schema, and the
  * number of consistent observations: an observation is inconsistent when some field in
- * it has a type other than the one that field has most often (integer counts as number,
- * and null as no type at all, since an optional value is not a varying one).
+ * it has other types than the ones that field most often has together (integer counts as
+ * number, and null as no type at all, since an optional value is not a varying one).
  */
 export function fieldStats(schema: Record<string, unknown>, values: readonly unknown[]): FieldReport {
   const fields: Field[] = [];
@@ -121,8 +137,9 @@ export function fieldStats(schema: Record<string, unknown>, values: readonly unk
 
   const inconsistent = new Uint8Array(values.length);
   for (const field of fields) {
-    const kinds = [...field.seenIn].sort((a, b) => b[1].length - a[1].length);
-    for (const [, observations] of kinds.slice(1)) for (const index of observations) inconsistent[index] = 1;
+    field.endObservation();
+    const sets = [...field.kindSets].sort((a, b) => b[1].length - a[1].length);
+    for (const [, observations] of sets.slice(1)) for (const index of observations) inconsistent[index] = 1;
   }
   const report = fields
     .filter((field) => field.types.size > 0 || field.of > 0)

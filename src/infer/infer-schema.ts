@@ -52,6 +52,8 @@ function tidy(raw: Schema): Schema {
       if (key === "title" || key === "$schema" || key === "definitions" || (key === "additionalProperties" && value === false)) continue;
       if (key === "properties" && isObject(value)) out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, clean(sub, false)]));
       else if (key === "anyOf" && Array.isArray(value)) out.anyOf = value.map((member) => clean(member, true));
+      // quicktype loses a `__proto__` property's schema but keeps its name here.
+      else if (key === "required" && Array.isArray(value)) out.required = value.filter((name) => isObject(node.properties) && Object.hasOwn(node.properties, name));
       else if (key === "items" || key === "additionalProperties") out[key] = clean(value, false);
       else out[key] = value;
     }

@@ -7,6 +7,9 @@ export type Quality = "high" | "medium" | "low" | "none";
 
 export const SOURCES: readonly SchemaSource[] = ["declared", "annotated", "hybrid", "inferred", "unknown"];
 
+/** The lowest quality of inferred schema `pmcp generate` uses unless told otherwise. */
+export const DEFAULT_MIN_QUALITY: Quality = "low";
+
 /** Lowest first, so a quality's index orders it. */
 export const QUALITIES: readonly Quality[] = ["none", "low", "medium", "high"];
 

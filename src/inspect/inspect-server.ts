@@ -32,7 +32,7 @@ const InspectToolOutput = z.object({
     .optional()
     .describe("Learned from observed results, not declared by the server: a guess, graded by quality"),
   resultType: z.string().describe("TypeScript type of the result, as pmcp generate emits it"),
-  source: z.enum(SOURCES).describe("Where resultType comes from"),
+  source: z.enum(SOURCES).describe("Where the result's schema comes from (an inferred one of quality none is not used for resultType)"),
   quality: z.enum(QUALITIES),
 });
 

@@ -1,5 +1,6 @@
 import type { BundleServer } from "../bundle/types.js";
 import { planServerModule } from "../codegen/plan.js";
+import { DEFAULT_MIN_QUALITY } from "../infer/quality.js";
 
 /**
  * The TypeScript `pmcp generate` emits for one tool's result: `type <Name> = …;` and then
@@ -8,7 +9,7 @@ import { planServerModule } from "../codegen/plan.js";
  */
 export function resultTypeOf(server: BundleServer, toolIndex: number): string {
   // The same options as `pmcp generate`'s defaults, so the type shown is the type generated.
-  const plan = planServerModule(server, { strictObjects: false, minQuality: "low" });
+  const plan = planServerModule(server, { strictObjects: false, minQuality: DEFAULT_MIN_QUALITY });
   const tool = plan.tools[toolIndex];
   if (tool === undefined) throw new Error(`no tool at index ${toolIndex} of server "${server.id}"`);
   const definitions = new Map(plan.definitions.map((definition) => [definition.name, definition.type]));

@@ -1,4 +1,4 @@
-import { isObject } from "../json-schema/pointer.js";
+import { DATA_KEYWORDS, isObject } from "../json-schema/pointer.js";
 import { anthropicStrictRejects, GEMINI_FIELDS, normalizeSchema, OPENAI_STRICT_UNSUPPORTED, type Profile } from "../normalize/normalize.js";
 
 /**
@@ -38,7 +38,6 @@ const isArrayType = (node: Schema) => node.type === "array" || (Array.isArray(no
 const NULL = (member: unknown) => isObject(member) && member.type === "null";
 const list = (keys: string[]) => keys.join(", ");
 /** Keywords whose values are data, never schemas. */
-const DATA = ["const", "enum", "default", "examples", "example"];
 /** Keys outside Gemini's Schema that a more specific rule already reports. */
 const GEMINI_REPORTED_ELSEWHERE = new Set(["$ref", "const", "oneOf", "allOf", "prefixItems", "additionalProperties", "$schema", "$id", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]);
 /** Regex features Anthropic's strict mode does not support: backreferences, lookaround, \b and \B (an escaped backslash does not count). */
@@ -233,7 +232,7 @@ function* subschemas(node: unknown, pointer = "", depth = 1): Generator<[Schema,
   if (!isObject(node)) return;
   yield [node, pointer, depth];
   for (const [key, value] of Object.entries(node)) {
-    if (DATA.includes(key)) continue;
+    if (DATA_KEYWORDS.has(key)) continue;
     if (["properties", "$defs", "definitions", "patternProperties"].includes(key) && isObject(value)) {
       for (const [name, sub] of Object.entries(value)) yield* subschemas(sub, `${pointer}/${key}/${name}`, key === "properties" ? depth + 1 : depth);
     } else if (Array.isArray(value)) {

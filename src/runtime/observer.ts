@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { writeFilesAtomically } from "../fs/atomic-write.js";
-import { OBSERVATION_FORMAT, formatObservationLog, observationPath, parseObservationLog, type ObservationLog, type Sample } from "./observation-log.js";
+import { OBSERVATION_FORMAT, observationPath, parseObservationLog, type ObservationHeader } from "./observation-log.js";
 
 export interface ObserveOptions {
   /** Folder of the logs: one JSONL file per server and tool, read by `pmcp schema infer`. */
@@ -15,11 +15,23 @@ export interface ObserveOptions {
 
 export const DEFAULT_MAX_SAMPLES = 200;
 
+/** A result as recorded: encoded at once, so a caller changing the returned value cannot change the log. */
+interface Recorded {
+  at: string;
+  json: string;
+}
+
+/** A tool's log in memory: its header and its sample lines, ready to write. */
+interface LoadedLog {
+  header: ObservationHeader;
+  lines: string[];
+}
+
 interface ToolLog {
   server: string;
   tool: string;
-  queue: Sample[];
-  log: ObservationLog | undefined;
+  queue: Recorded[];
+  log: LoadedLog | undefined;
   /** The drain in progress; records made meanwhile are written by its next round. */
   draining: Promise<void> | undefined;
   /** The file could not be read as a log: it is left alone rather than overwritten. */
@@ -55,7 +67,7 @@ export class ObservationRecorder {
       this.#tools.set(key, state);
     }
     if (state.broken) return;
-    state.queue.push({ at: new Date().toISOString(), value: this.#redact ? redactValue(value) : value });
+    state.queue.push({ at: new Date().toISOString(), json: JSON.stringify(this.#redact ? redactValue(value) : value) });
     const current = state;
     current.draining ??= this.#drain(current).finally(() => {
       current.draining = undefined;
@@ -75,11 +87,13 @@ export class ObservationRecorder {
     const path = observationPath(this.#dir, state.server, state.tool);
     while (state.queue.length > 0 && !state.broken) {
       try {
-        state.log ??= await this.#load(path, state);
-        const batch = state.queue.splice(0);
-        for (const sample of batch) addSample(state.log, sample, this.#max);
-        if (this.#redact) state.log.header.redacted = true;
-        await writeFilesAtomically([{ path, content: formatObservationLog(state.log) }]);
+        const log = (state.log ??= await this.#load(path, state));
+        for (const { at, json } of state.queue.splice(0)) {
+          // A log is all redacted or not at all: a plain result joining a redacted log is redacted too.
+          const value = log.header.redacted && !this.#redact ? JSON.stringify(redactValue(JSON.parse(json))) : json;
+          addSample(log, at, `{"at":${JSON.stringify(at)},"value":${value}}`, this.#max);
+        }
+        await writeFilesAtomically([{ path, content: [JSON.stringify(log.header), ...log.lines].map((line) => `${line}\n`).join("") }]);
       } catch (error) {
         state.queue.length = 0;
         if (state.log === undefined) state.broken = true;
@@ -88,31 +102,38 @@ export class ObservationRecorder {
     }
   }
 
-  async #load(path: string, state: ToolLog): Promise<ObservationLog> {
+  async #load(path: string, state: ToolLog): Promise<LoadedLog> {
     const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
       if (error.code === "ENOENT") return undefined;
       throw error;
     });
     if (text === undefined) {
-      return { header: { format: OBSERVATION_FORMAT, server: state.server, tool: state.tool, seen: 0, firstSeen: "", lastSeen: "", redacted: this.#redact }, samples: [] };
+      return { header: { format: OBSERVATION_FORMAT, server: state.server, tool: state.tool, seen: 0, firstSeen: "", lastSeen: "", redacted: this.#redact }, lines: [] };
     }
-    return parseObservationLog(text, path);
+    const { header, samples } = parseObservationLog(text, path);
+    if (header.server !== state.server || header.tool !== state.tool) {
+      throw new Error(`${path} holds ${header.server}/${header.tool} (names that differ only in case share a file on this file system)`);
+    }
+    // Asked to redact a log that was not: its kept samples are redacted now, not left beside the new ones.
+    const redactOld = this.#redact && !header.redacted;
+    header.redacted ||= this.#redact;
+    return { header, lines: samples.map((sample) => JSON.stringify(redactOld ? { at: sample.at, value: redactValue(sample.value) } : sample)) };
   }
 }
 
 /** Algorithm R: after n results, each one is in the sample with probability max/n. */
-function addSample(log: ObservationLog, sample: Sample, max: number): void {
+function addSample(log: LoadedLog, at: string, line: string, max: number): void {
   const header = log.header;
   header.seen += 1;
-  if (header.firstSeen === "") header.firstSeen = sample.at;
-  header.lastSeen = sample.at;
-  while (log.samples.length > max) log.samples.splice(Math.floor(Math.random() * log.samples.length), 1);
-  if (log.samples.length < max) {
-    log.samples.push(sample);
+  if (header.firstSeen === "") header.firstSeen = at;
+  header.lastSeen = at;
+  while (log.lines.length > max) log.lines.splice(Math.floor(Math.random() * log.lines.length), 1);
+  if (log.lines.length < max) {
+    log.lines.push(line);
     return;
   }
   const slot = Math.floor(Math.random() * header.seen);
-  if (slot < max) log.samples[slot] = sample;
+  if (slot < max) log.lines[slot] = line;
 }
 
 /** The structure of a value without its data: what `redact: true` stores. */

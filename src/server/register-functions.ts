@@ -1,9 +1,8 @@
-import type { ErrorObject, ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage, UsageError } from "../errors.js";
+import { isObject } from "../json-schema/pointer.js";
+import { compileSchema, type ErrorObject, type ValidateFunction } from "../json-schema/validator.js";
 import type { ManifestTool, ToolManifest } from "./manifest.js";
 
 /** One served tool: what tools/list publishes, the function, and the checks around a call. */
@@ -25,12 +24,10 @@ const MAX_ERRORS = 3;
  * before `connect`. Throws when an export is missing or a schema does not compile.
  */
 export function registerFunctions(server: McpServer, module: Record<string, unknown>, manifest: ToolManifest): void {
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  addFormats.default(ajv);
   const entries = new Map<string, Entry>();
   for (const tool of manifest.tools) {
     if (entries.has(tool.name)) throw new UsageError(`${manifest.source}: tool "${tool.name}" is listed twice in the manifest`);
-    entries.set(tool.name, entryOf(tool, module, manifest.source, ajv));
+    entries.set(tool.name, entryOf(tool, module, manifest.source));
   }
   const tools = [...entries.values()].map((entry) => entry.definition);
 
@@ -47,14 +44,14 @@ export function registerFunctions(server: McpServer, module: Record<string, unkn
   });
 }
 
-function entryOf(tool: ManifestTool, module: Record<string, unknown>, source: string, ajv: Ajv2020): Entry {
+function entryOf(tool: ManifestTool, module: Record<string, unknown>, source: string): Entry {
   const run = Object.hasOwn(module, tool.function) ? module[tool.function] : undefined;
   if (typeof run !== "function") {
     throw new UsageError(`${source}: tool "${tool.name}" needs the function "${tool.function}", which the module does not export`);
   }
   const compile = (schema: Record<string, unknown>, which: string): ValidateFunction => {
     try {
-      return ajv.compile(schema);
+      return compileSchema(schema);
     } catch (error) {
       throw new UsageError(`${source}: tool "${tool.name}": its ${which} does not compile: ${errorMessage(error)}`);
     }
@@ -105,14 +102,14 @@ function toolError(text: string): CallToolResult {
  * `anyOf` branches are not entered: which branch a value matched is not known here.
  */
 function reviveDates(schema: unknown, value: unknown): unknown {
-  if (!isRecord(schema)) return value;
+  if (!isObject(schema)) return value;
   if (schema.format === "date-time" && typeof value === "string") return new Date(value);
   if (Array.isArray(value)) {
     const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
     return value.map((item, index) => reviveDates(index < prefix.length ? prefix[index] : schema.items, item));
   }
-  if (isRecord(value)) {
-    const properties = isRecord(schema.properties) ? schema.properties : {};
+  if (isObject(value)) {
+    const properties = isObject(schema.properties) ? schema.properties : {};
     return Object.fromEntries(
       Object.entries(value).map(([key, item]) => [key, reviveDates(Object.hasOwn(properties, key) ? properties[key] : schema.additionalProperties, item)]),
     );
@@ -120,9 +117,6 @@ function reviveDates(schema: unknown, value: unknown): unknown {
   return value;
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /** `lines[0].quantity: must be number`: each error names the field it is about. */
 function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {

@@ -1,5 +1,5 @@
 import type { BundleServer } from "../bundle/types.js";
-import { planServerModule } from "../codegen/plan.js";
+import { planServerModule, type ServerModulePlan } from "../codegen/plan.js";
 import { DEFAULT_MIN_QUALITY } from "../infer/quality.js";
 
 /**
@@ -8,8 +8,7 @@ import { DEFAULT_MIN_QUALITY } from "../infer/quality.js";
  * generated module's `rt.` prefix (`rt.JsonValue`), so they read the same as the generated client.
  */
 export function resultTypeOf(server: BundleServer, toolIndex: number): string {
-  // The same options as `pmcp generate`'s defaults, so the type shown is the type generated.
-  const plan = planServerModule(server, { strictObjects: false, minQuality: DEFAULT_MIN_QUALITY });
+  const plan = planOf(server);
   const tool = plan.tools[toolIndex];
   if (tool === undefined) throw new Error(`no tool at index ${toolIndex} of server "${server.id}"`);
   const definitions = new Map(plan.definitions.map((definition) => [definition.name, definition.type]));
@@ -26,6 +25,19 @@ export function resultTypeOf(server: BundleServer, toolIndex: number): string {
     }
   }
   return lines.join("\n");
+}
+
+/** Planned once per server: the inspect server answers many inspect_tool calls from one bundle. */
+const plans = new WeakMap<BundleServer, ServerModulePlan>();
+
+function planOf(server: BundleServer): ServerModulePlan {
+  let plan = plans.get(server);
+  if (plan === undefined) {
+    // The same options as `pmcp generate`'s defaults, so the type shown is the type generated.
+    plan = planServerModule(server, { strictObjects: false, minQuality: DEFAULT_MIN_QUALITY });
+    plans.set(server, plan);
+  }
+  return plan;
 }
 
 /**

@@ -35,6 +35,7 @@ describe("a failing server gives one clear line naming it, exit 1, and leaves th
     ["garbage", /server "broken": server wrote something other than JSON-RPC to stdout/],
     ["rpc-error", /server "broken": tools\/list failed with JSON-RPC error -32603: tool registry unavailable$/],
     ["cursor-loop", /server "broken": tools\/list repeated cursor "again" \(cursor loop\)/],
+    ["invalid-tool", /server "broken": tools\/list returned an invalid tool "bad_schema": inputSchema: /],
     // 1,000 round trips can outlast 3 s on a loaded CI machine, so this case gets a minute.
     ["endless", /server "broken": tools\/list did not end after 1000 pages/, 60_000],
   ])("%s", async (mode, expected, timeoutMs = 3000) => {

@@ -150,6 +150,15 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
     expect(normalizeSchema(accepted, { profile: "gemini" })).toEqual(accepted);
   });
 
+  it("gemini cannot close an object: a dropped additionalProperties is noted and described", () => {
+    const { schema, notes } = normalizeSchemaWithNotes(
+      { type: "object", properties: { tags: { type: "object", additionalProperties: { type: "string" } } }, additionalProperties: false },
+      { profile: "gemini" },
+    );
+    expect(schema).toEqual({ type: "object", properties: { tags: { type: "object", description: 'additionalProperties: {"type":"string"}' } }, description: "additionalProperties: false" });
+    expect(notes.map((note) => note.pointer)).toEqual(["/properties/tags/additionalProperties", "/additionalProperties", "/properties/tags"]);
+  });
+
   it("gemini types objects that have properties or required, and leaves typed and propertyless nodes alone", () => {
     expect(objectTypes({ properties: { o: { properties: { x: { type: "string" } } }, r: { required: ["a"] }, s: { type: "string" }, any: { description: "anything" } } })).toEqual({
       type: "object",
@@ -218,10 +227,12 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
       location: { type: "array", prefixItems: [{ type: "number" }, { type: "number" }], items: false, minItems: 2, maxItems: 2 },
       pair: { type: "array", prefixItems: [{ type: "string" }, { type: "string" }], items: { type: "integer" } },
     });
+    // The result declares the dialect it is written in, so every reader takes it the same way.
+    expect(draft07.$schema).toMatch(/draft-07/);
+    expect(out.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
     // The same instances: draft-07 reading of the original, 2020-12 reading of the result.
-    const { $schema: _draft, ...rewritten } = out;
     const before = new Ajv({ strict: false, logger: false }).compile(draft07);
-    const after = new Ajv2020({ strict: false, logger: false }).compile(rewritten);
+    const after = new Ajv2020({ strict: false, logger: false }).compile(out);
     fc.assert(fc.property(samples(draft07), (value) => before(value) === after(value)), { numRuns: 300, seed: 7 });
     const tuple2020 = schemas["tuple-2020"] as Schema;
     expect(normalizeSchema(tuple2020, { profile: "anthropic" })).toEqual(tuple2020);

@@ -293,6 +293,16 @@ describe("pmcp schema discover", () => {
     await expect(readFile(calls, "utf8")).rejects.toThrow();
   });
 
+  it("names each malformed tool it skips and goes on with the rest", async () => {
+    const result = await runCli(["schema", "discover", "--stdio", fixtureCommand("listing-server.mjs", "invalid-tool"), "--id", "listing", "--observations", join(dir, "discover-invalid")]);
+    expect(result.code, result.stderr).toBe(0);
+    const lines = result.stdout.split("\n");
+    expect(lines).toContainEqual(expect.stringMatching(/^skipped listing\/bad_schema: invalid tool definition \(inputSchema: /));
+    expect(lines).toContainEqual(expect.stringMatching(/^skipped listing\/tools\[2\]: invalid tool definition \(name: /));
+    // The valid tool is still tried; the fixture has no tools/call handler, so its one call fails.
+    expect(lines).toContainEqual(expect.stringMatching(/^called listing\/ping: 1 call, 0 recorded, 1 failed/));
+  });
+
   it("reports a bad samples file and a missing --observations as usage errors", async () => {
     const samples = join(dir, "bad-samples.json");
     await writeFile(samples, JSON.stringify({ get_weather: { city: "Oslo" } }));

@@ -1,7 +1,7 @@
 import { slugServerId } from "../bundle/server-id.js";
-import { ToolSchema, type Tool } from "../bundle/types.js";
+import type { Tool } from "../bundle/types.js";
 import { connect, type Connection } from "../endpoints/connect.js";
-import { listAllTools } from "../endpoints/list-tools.js";
+import { checkTool, listAllTools } from "../endpoints/list-tools.js";
 import type { ServerSource } from "../endpoints/source.js";
 import { errorMessage } from "../errors.js";
 import { CallResult, resultValue } from "../runtime/call-result.js";
@@ -42,8 +42,12 @@ export async function discoverServer(source: ServerSource, options: DiscoverOpti
   try {
     const serverId = source.id ?? slugServerId(connection.serverInfo.name);
     const raw = connection.capabilities.tools === undefined ? [] : await listAllTools(connection, AbortSignal.timeout(options.timeoutMs));
-    const listed = raw.flatMap((tool) => (ToolSchema.safeParse(tool).success ? [tool as Tool] : []));
-    const tools: ToolOutcome[] = [];
+    const checked = raw.map(checkTool);
+    const listed = checked.flatMap((entry) => ("tool" in entry ? [entry.tool] : []));
+    // Unlike export, one malformed tool does not stop discovery of the others; it is reported and skipped.
+    const tools: ToolOutcome[] = checked.flatMap((entry) =>
+      "tool" in entry ? [] : [{ tool: entry.name, skipped: `invalid tool definition (${entry.problem})`, calls: 0, recorded: 0, failures: [] }],
+    );
     for (const plan of planCalls(serverId, listed, options.samples, options.allowed)) {
       if ("skip" in plan) {
         tools.push({ tool: plan.tool.name, skipped: plan.skip, calls: 0, recorded: 0, failures: [] });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ToolSchema, type Tool } from "../bundle/types.js";
 import { RuntimeFailure } from "../errors.js";
 import type { Connection } from "./connect.js";
 
@@ -47,4 +48,14 @@ async function requestPage(connection: Connection, cursor: string | undefined, s
     if (error instanceof z.ZodError) throw new RuntimeFailure(`tools/list returned a malformed result: ${error.issues[0]?.message}`);
     throw error;
   }
+}
+
+/** A listed tool must at least have the shape MCP defines; it is otherwise kept exactly as sent. */
+export function checkTool(tool: unknown, index: number): { tool: Tool } | { name: string; label: string; problem: string } {
+  const parsed = ToolSchema.safeParse(tool);
+  if (parsed.success) return { tool: tool as Tool };
+  const name = (tool as { name?: unknown } | null)?.name;
+  const issue = parsed.error.issues[0];
+  const problem = `${issue?.path.join(".") || "tool"}: ${issue?.message}`;
+  return typeof name === "string" ? { name, label: `tool ${JSON.stringify(name)}`, problem } : { name: `tools[${index}]`, label: `tools[${index}]`, problem };
 }

@@ -1,9 +1,9 @@
 import { RuntimeFailure, errorMessage } from "../errors.js";
 import { connect } from "../endpoints/connect.js";
-import { listAllTools } from "../endpoints/list-tools.js";
+import { checkTool, listAllTools } from "../endpoints/list-tools.js";
 import type { ServerSource } from "../endpoints/source.js";
 import { slugServerId } from "../bundle/server-id.js";
-import { ToolSchema, type BundleServer, type Endpoint, type Tool } from "../bundle/types.js";
+import { type BundleServer, type Endpoint, type Tool } from "../bundle/types.js";
 
 export type ServerProgress =
   | { state: "connecting" }
@@ -78,7 +78,7 @@ async function exportOne(
           protocolVersion: connection.protocolVersion,
           ...(connection.instructions === undefined ? {} : { instructions: connection.instructions }),
           endpoint: recordEndpoint(source, connection.transport),
-          tools: raw.map((tool, index) => checkTool(tool, index)),
+          tools: raw.map((tool, index) => validTool(tool, index)),
         },
       };
     } finally {
@@ -95,13 +95,11 @@ async function exportOne(
   }
 }
 
-/** A listed tool must at least have the shape MCP defines; it is otherwise kept exactly as sent. */
-function checkTool(tool: unknown, index: number): Tool {
-  const parsed = ToolSchema.safeParse(tool);
-  if (parsed.success) return tool as Tool;
-  const name = typeof (tool as { name?: unknown })?.name === "string" ? `tool "${(tool as { name: string }).name}"` : `tools[${index}]`;
-  const issue = parsed.error.issues[0];
-  throw new RuntimeFailure(`tools/list returned an invalid ${name}: ${issue?.path.join(".") || "tool"}: ${issue?.message}`);
+/** Export keeps a server's listing whole or not at all, so one malformed tool fails the server. */
+function validTool(raw: unknown, index: number): Tool {
+  const checked = checkTool(raw, index);
+  if ("tool" in checked) return checked.tool;
+  throw new RuntimeFailure(`tools/list returned an invalid ${checked.label}: ${checked.problem}`);
 }
 
 function recordEndpoint(source: ServerSource, transport: string): Endpoint {

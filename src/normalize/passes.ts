@@ -8,6 +8,8 @@ import { isObject, resolvePointer } from "../json-schema/pointer.js";
 
 export type Schema = Record<string, unknown>;
 
+const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
+
 export interface PassContext {
   /** Records a change of meaning (or a thing left as it was) at a JSON pointer. */
   note(pointer: string, message: string): void;
@@ -227,12 +229,16 @@ export function tuplesToArrays(schema: Schema, context: PassContext): Schema {
  * the array form of `items`.
  */
 export function draft07Tuples(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => {
+  let rewritten = false;
+  const out = mapSchemas(schema, (node) => {
     // A node that already has prefixItems mixes both drafts; which reading was meant is unknown.
     if (!Array.isArray(node.items) || node.prefixItems !== undefined) return node;
+    rewritten = true;
     const { items, additionalItems, ...rest } = node;
     return additionalItems === undefined ? { ...rest, prefixItems: items } : { ...rest, prefixItems: items, items: additionalItems };
   }) as Schema;
+  // Left as draft-07, the result would declare a dialect in which prefixItems means nothing.
+  return rewritten && typeof out.$schema === "string" && /draft-0[4-7]/.test(out.$schema) ? { ...out, $schema: DRAFT_2020_12 } : out;
 }
 
 /**
@@ -293,7 +299,7 @@ export function strictObjects(schema: Schema, context: PassContext): Schema {
 
 /** Keywords that constrain instances and whose meaning a model can still read from the description. */
 const DESCRIBED = new Set([
-  "$ref", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
+  "$ref", "additionalProperties", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
   "uniqueItems", "contains", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "patternProperties", "propertyNames",
   "unevaluatedItems", "unevaluatedProperties", "contentSchema",
 ]);
@@ -319,7 +325,8 @@ export function dropKeywords(
         continue;
       }
       if (key === "examples" && Array.isArray(value)) kept.push(`Examples: ${value.map((example) => JSON.stringify(example)).join(", ")}`);
-      else if (DESCRIBED.has(key)) {
+      // `additionalProperties: true` is the default; dropping it changes nothing.
+      else if (DESCRIBED.has(key) && !(key === "additionalProperties" && value === true)) {
         kept.push(`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
         context.note(`${pointer}/${key}`, `${key} is not supported here and was dropped; the description states it`);
       }

@@ -203,7 +203,7 @@ describe("the runtime package entry", () => {
     expect(files).toContain("runtime/composition-client.js");
     expect(files.filter((file) => /^(codegen|commands|cli|export)\//.test(file) || file === "cli.js")).toEqual([]);
     const externals = new Set<string>();
-    for (const path of seen) for (const match of (await readFile(path, "utf8")).matchAll(/from "([^.][^"]*)"/g)) externals.add(match[1]!.split("/")[0]!.startsWith("@") ? match[1]!.split("/").slice(0, 2).join("/") : match[1]!.split("/")[0]!);
-    expect([...externals].filter((name) => !name.startsWith("node:")).sort()).toEqual(["@modelcontextprotocol/sdk", "ajv-formats", "zod"]);
+    for (const path of seen) for (const match of (await readFile(path, "utf8")).matchAll(/(?:from |import\()"([^.][^"]*)"/g)) externals.add(match[1]!.split("/")[0]!.startsWith("@") ? match[1]!.split("/").slice(0, 2).join("/") : match[1]!.split("/")[0]!);
+    expect([...externals].filter((name) => !name.startsWith("node:")).sort()).toEqual(["@modelcontextprotocol/sdk", "ajv-formats", "proper-lockfile", "zod"]);
   });
 });

@@ -1,6 +1,8 @@
 import { readFile, readdir, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { execFile } from "node:child_process";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { readSchemaFiles } from "../src/bundle/read.js";
@@ -12,7 +14,7 @@ import { qualityOf, schemaSourceOf } from "../src/infer/quality.js";
 import { observationPath, parseObservationLog } from "../src/runtime/observation-log.js";
 import { ObservationRecorder, redactValue } from "../src/runtime/observer.js";
 import { CompositionClient, OutputValidationError } from "../src/runtime/index.js";
-import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
+import { FIXTURES, ROOT, fixtureCommand, runCli } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
 
 const require = createRequire(import.meta.url);
@@ -83,6 +85,33 @@ describe("observation logs", () => {
     // A uniform sample of 500 is very unlikely to come only from the first 50 (which a plain cap would keep).
     expect(kept.some((index) => index >= 50)).toBe(true);
     expect(log.header.firstSeen <= log.header.lastSeen).toBe(true);
+  });
+
+  it("several processes recording the same tool at once lose none of each other's samples", async () => {
+    const logs = join(dir, "concurrent");
+    // Each writer yields between records, so its drains interleave with the other processes' drains.
+    const writer = `
+      import { ObservationRecorder } from ${JSON.stringify(pathToFileURL(join(ROOT, "dist/runtime/index.js")).href)};
+      const recorder = new ObservationRecorder({ dir: process.argv[1], maxSamples: 1000, onError: (error) => { console.error(error.message); process.exitCode = 1; } });
+      for (let index = 0; index < 150; index++) {
+        recorder.record("s", "t", { writer: process.argv[2], index });
+        await new Promise((resolve) => setTimeout(resolve, index % 3));
+      }
+      await recorder.flush();`;
+    const results = await Promise.all(
+      ["a", "b", "c", "d"].map(
+        (name) =>
+          new Promise<{ code: number | null; stderr: string }>((resolve) => {
+            execFile(process.execPath, ["--input-type=module", "-e", writer, logs, name], (error, _stdout, stderr) => resolve({ code: error === null ? 0 : (error.code as number), stderr }));
+          }),
+      ),
+    );
+    expect(results).toEqual(Array.from({ length: 4 }, () => ({ code: 0, stderr: "" })));
+    const log = parseObservationLog(await readFile(observationPath(logs, "s", "t"), "utf8"), "t.jsonl");
+    expect(log.header.seen).toBe(600);
+    const kept = log.samples.map((sample) => { const value = sample.value as { writer: string; index: number }; return `${value.writer}${value.index}`; });
+    expect(new Set(kept).size).toBe(600);
+    expect((await readdir(join(logs, "s"))).sort()).toEqual(["t.jsonl"]);
   });
 
   it("with redact keep structure only: strings as length classes, numbers as their kind", async () => {

@@ -1,6 +1,7 @@
 /**
- * pmcp-codegen/runtime: what generated clients import. Only the SDK and zod behind it,
- * never generator or CLI code (a test checks the built import graph).
+ * pmcp-codegen/runtime: what generated clients import. Only the SDK, zod, ajv-formats and
+ * (once observing) proper-lockfile behind it, never generator or CLI code (a test checks the
+ * built import graph).
  */
 export { CompositionClient } from "./composition-client.js";
 export type { CallOptions, CompositionClientOptions, ServerEntry, ToolCall } from "./composition-client.js";

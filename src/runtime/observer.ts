@@ -1,4 +1,5 @@
-import { readFile } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
+import { dirname } from "node:path";
 import { writeFilesAtomically } from "../fs/atomic-write.js";
 import { OBSERVATION_FORMAT, observationPath, parseObservationLog, type ObservationHeader } from "./observation-log.js";
 
@@ -14,6 +15,9 @@ export interface ObserveOptions {
 }
 
 export const DEFAULT_MAX_SAMPLES = 200;
+
+/** A lock older than this is taken to belong to a process that died holding it (proper-lockfile refreshes live ones). */
+const LOCK_STALE_MS = 10_000;
 
 /** A result as recorded: encoded at once, so a caller changing the returned value cannot change the log. */
 interface Recorded {
@@ -31,7 +35,6 @@ interface ToolLog {
   server: string;
   tool: string;
   queue: Recorded[];
-  log: LoadedLog | undefined;
   /** The drain in progress; records made meanwhile are written by its next round. */
   draining: Promise<void> | undefined;
   /** The file could not be read as a log: it is left alone rather than overwritten. */
@@ -40,8 +43,8 @@ interface ToolLog {
 
 /**
  * Records tool results into observation logs. `record` never waits and never throws;
- * writes for one tool are coalesced and go through a temp file and rename, so a crash
- * leaves either the old log or the new one.
+ * writes for one tool are coalesced, locked against other processes, and go through a
+ * temp file and rename, so a crash leaves either the old log or the new one.
  */
 export class ObservationRecorder {
   readonly #dir: string;
@@ -63,7 +66,7 @@ export class ObservationRecorder {
     const key = JSON.stringify([server, tool]);
     let state = this.#tools.get(key);
     if (state === undefined) {
-      state = { server, tool, queue: [], log: undefined, draining: undefined, broken: false };
+      state = { server, tool, queue: [], draining: undefined, broken: false };
       this.#tools.set(key, state);
     }
     if (state.broken) return;
@@ -86,19 +89,48 @@ export class ObservationRecorder {
   async #drain(state: ToolLog): Promise<void> {
     const path = observationPath(this.#dir, state.server, state.tool);
     while (state.queue.length > 0 && !state.broken) {
+      const batch = state.queue.splice(0);
       try {
-        const log = (state.log ??= await this.#load(path, state));
-        for (const { at, json } of state.queue.splice(0)) {
-          // A log is all redacted or not at all: a plain result joining a redacted log is redacted too.
-          const value = log.header.redacted && !this.#redact ? JSON.stringify(redactValue(JSON.parse(json))) : json;
-          addSample(log, at, `{"at":${JSON.stringify(at)},"value":${value}}`, this.#max);
-        }
-        await writeFilesAtomically([{ path, content: [JSON.stringify(log.header), ...log.lines].map((line) => `${line}\n`).join("") }]);
+        await this.#append(path, state, batch);
       } catch (error) {
         state.queue.length = 0;
-        if (state.log === undefined) state.broken = true;
         this.#onError(new Error(`observations of ${state.server}/${state.tool} not recorded: ${error instanceof Error ? error.message : String(error)}`));
       }
+    }
+  }
+
+  /**
+   * Other processes may observe the same tool into the same folder: the log is read, added to
+   * and replaced under a lock, so the reservoir continues from what is on disk and no writer's
+   * samples are lost to another's rename.
+   */
+  async #append(path: string, state: ToolLog, batch: Recorded[]): Promise<void> {
+    await mkdir(dirname(path), { recursive: true });
+    // Loaded on first use: most clients never observe.
+    const { lock } = await import("proper-lockfile");
+    const release = await lock(path, {
+      realpath: false,
+      stale: LOCK_STALE_MS,
+      retries: { retries: 60, minTimeout: 5, maxTimeout: 250, factor: 1.5 },
+      onCompromised: (error) => this.#onError(new Error(`observations of ${state.server}/${state.tool}: lock lost (${error.message})`)),
+    });
+    try {
+      let log: LoadedLog;
+      try {
+        log = await this.#load(path, state);
+      } catch (error) {
+        // A file that is not a log of this tool is left alone rather than overwritten.
+        state.broken = true;
+        throw error;
+      }
+      for (const { at, json } of batch) {
+        // A log is all redacted or not at all: a plain result joining a redacted log is redacted too.
+        const value = log.header.redacted && !this.#redact ? JSON.stringify(redactValue(JSON.parse(json))) : json;
+        addSample(log, at, `{"at":${JSON.stringify(at)},"value":${value}}`, this.#max);
+      }
+      await writeFilesAtomically([{ path, content: [JSON.stringify(log.header), ...log.lines].map((line) => `${line}\n`).join("") }]);
+    } finally {
+      await release();
     }
   }
 

@@ -82,6 +82,25 @@ describe("lint rules", () => {
     expect(lintSchema(schema, profile as (typeof PROFILES)[number]).map((finding) => finding.rule)).not.toContain(rule);
   });
 
+  it.each([
+    ["pointers are escaped", "gemini", { type: "object", properties: { "a/b": { type: ["string", "null"] }, "c~d": { const: "x" } } }, [["type-array", "/properties/a~1b"], ["const", "/properties/c~0d"]]],
+    [
+      "name maps and name lists are not read as schemas",
+      "gemini",
+      {
+        type: "object",
+        properties: { a: { type: "string" }, b: { type: "string" } },
+        dependentSchemas: { a: { required: ["b"] }, const: { required: ["a"] } },
+        dependentRequired: { type: ["a"] },
+        dependencies: { b: ["a"] },
+      },
+      [["unknown-keyword", "/"], ["properties-on-non-object", "/dependentSchemas/a"], ["properties-on-non-object", "/dependentSchemas/const"]],
+    ],
+    ["properties named like keywords", "gemini", { type: "object", properties: { type: { type: "string" }, enum: { type: "string" }, anyOf: { type: "string" }, properties: { type: "string" } } }, []],
+  ])("%s (%s)", (_label, profile, schema, want) => {
+    expect(lintSchema(schema, profile as (typeof PROFILES)[number]).map((finding) => [finding.rule, finding.pointer])).toEqual(want);
+  });
+
   it("a plain schema has no findings where it is accepted, and strict modes ask for closed objects", () => {
     const plain = { type: "object", properties: { q: { type: "string", description: "query" } }, required: ["q"] };
     for (const profile of PROFILES.filter((name) => !name.endsWith("-strict"))) expect(lintSchema(plain, profile), profile).toEqual([]);

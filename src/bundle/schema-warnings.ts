@@ -1,5 +1,7 @@
 import type { BundleServer, Tool } from "./types.js";
-import { DATA_KEYWORDS, escapePointer, findAnchor, isObject, resolvePointer } from "../json-schema/pointer.js";
+import { isObject } from "../json-schema/pointer.js";
+import { resolveRef } from "../json-schema/refs.js";
+import { walkSchemas } from "../json-schema/traverse.js";
 
 /** A problem in a recorded schema: reported, never fatal, never repaired. */
 export interface SchemaWarning {
@@ -17,10 +19,6 @@ const KNOWN_DIALECTS = new Set([
   "https://json-schema.org/draft/2019-09/schema",
   "https://json-schema.org/draft/2020-12/schema",
 ]);
-
-
-/** Keywords whose values map arbitrary names to schemas. */
-const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
 
 /** Where a tool may carry a schema: the standard places and PMCP's legacy annotation. */
 function schemaLocations(tool: Tool): [string, unknown][] {
@@ -40,7 +38,9 @@ export function findSchemaWarnings(server: BundleServer): SchemaWarning[] {
     for (const [pointer, schema] of schemaLocations(tool)) {
       const report = (at: string, message: string) => warnings.push({ server: server.id, tool: tool.name, pointer: at, message });
       checkDialect(schema, pointer, report);
-      walk(schema, schema, pointer, report);
+      for (const { node, pointer: at, resource } of walkSchemas(schema)) {
+        if (typeof node.$ref === "string") checkRef(node.$ref, resource, `${pointer}${at}/$ref`, report);
+      }
     }
   }
   return warnings;
@@ -54,41 +54,11 @@ function checkDialect(schema: unknown, pointer: string, report: (at: string, mes
   }
 }
 
-function walk(node: unknown, resource: unknown, pointer: string, report: (at: string, message: string) => void): void {
-  if (Array.isArray(node)) {
-    node.forEach((item, index) => walk(item, resource, `${pointer}/${index}`, report));
-    return;
-  }
-  if (!isObject(node)) return;
-  // A nested `$id` starts a new schema resource: its `#/...` refs resolve against it.
-  const base = node !== resource && typeof node.$id === "string" && !node.$id.startsWith("#") ? node : resource;
-  if (typeof node.$ref === "string") checkRef(node.$ref, base, `${pointer}/$ref`, report);
-  for (const [key, value] of Object.entries(node)) {
-    const at = `${pointer}/${escapePointer(key)}`;
-    if (DATA_KEYWORDS.has(key)) continue;
-    if (SCHEMA_MAPS.has(key) && isObject(value)) {
-      // Names in these maps are user data: a property called "enum" is still a schema.
-      for (const [name, schema] of Object.entries(value)) walk(schema, base, `${at}/${escapePointer(name)}`, report);
-    } else {
-      walk(value, base, at, report);
-    }
-  }
-}
-
 function checkRef(ref: string, resource: unknown, at: string, report: (at: string, message: string) => void): void {
-  if (!ref.startsWith("#")) {
-    report(at, `$ref ${JSON.stringify(ref)} points outside the schema and is not fetched`);
-    return;
-  }
-  let fragment: string;
-  try {
-    fragment = decodeURIComponent(ref.slice(1));
-  } catch {
-    report(at, `malformed $ref ${JSON.stringify(ref)}`);
-    return;
-  }
-  const found = fragment === "" || fragment.startsWith("/") ? resolvePointer(resource, fragment) : findAnchor(resource, fragment);
-  if (found === undefined) report(at, `dangling $ref ${JSON.stringify(ref)}`);
+  const target = resolveRef(resource, ref);
+  if (target.kind === "remote") report(at, `$ref ${JSON.stringify(ref)} points outside the schema and is not fetched`);
+  else if (target.kind === "malformed") report(at, `malformed $ref ${JSON.stringify(ref)}`);
+  else if (target.kind === "dangling") report(at, `dangling $ref ${JSON.stringify(ref)}`);
 }
 
 export function formatWarning(warning: SchemaWarning): string {

@@ -1,7 +1,6 @@
-/** Local JSON Schema references: JSON pointers and anchors within one schema resource. */
+import { resolveRef } from "./refs.js";
 
-/** Keywords whose values are data, not schemas: nothing inside them is a `$ref` or an anchor. */
-export const DATA_KEYWORDS = new Set(["const", "enum", "default", "examples", "example"]);
+/** JSON pointers (RFC 6901) over any JSON value. */
 
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -9,6 +8,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 
 export function escapePointer(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+/** `pointer` extended by the (unescaped) keys of `path`. */
+export function joinPointer(pointer: string, path: readonly string[]): string {
+  return path.reduce((at, key) => `${at}/${escapePointer(key)}`, pointer);
 }
 
 /** The value at a JSON pointer (`""` is the root), or undefined when a step is missing. */
@@ -24,21 +28,8 @@ export function resolvePointer(root: unknown, pointer: string): unknown {
   return node;
 }
 
-/** The subschema declaring `$anchor` (or `$dynamicAnchor`, or a fragment `$id`) with this name. */
-export function findAnchor(node: unknown, anchor: string): Record<string, unknown> | undefined {
-  if (Array.isArray(node)) {
-    for (const item of node) {
-      const found = findAnchor(item, anchor);
-      if (found) return found;
-    }
-    return undefined;
-  }
-  if (!isObject(node)) return undefined;
-  if (node.$anchor === anchor || node.$dynamicAnchor === anchor || node.$id === `#${anchor}`) return node;
-  for (const [key, value] of Object.entries(node)) {
-    if (DATA_KEYWORDS.has(key)) continue;
-    const found = findAnchor(value, anchor);
-    if (found) return found;
-  }
-  return undefined;
+/** The IR builder's anchor lookup, until it calls `resolveRef` itself: then this goes. */
+export function findAnchor(resource: unknown, anchor: string): Record<string, unknown> | undefined {
+  const target = resolveRef(resource, `#${encodeURIComponent(anchor)}`);
+  return target.kind === "found" && isObject(target.node) ? target.node : undefined;
 }

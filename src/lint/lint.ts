@@ -1,4 +1,5 @@
-import { DATA_KEYWORDS, isObject } from "../json-schema/pointer.js";
+import { isObject } from "../json-schema/pointer.js";
+import { walkSchemas, type Visit } from "../json-schema/traverse.js";
 import { anthropicStrictRejects, GEMINI_FIELDS, normalizeSchema, OPENAI_STRICT_UNSUPPORTED, type Profile } from "../normalize/normalize.js";
 
 /**
@@ -37,7 +38,6 @@ const isObjectType = (node: Schema) => node.type === "object" || (Array.isArray(
 const isArrayType = (node: Schema) => node.type === "array" || (Array.isArray(node.type) && node.type.includes("array"));
 const NULL = (member: unknown) => isObject(member) && member.type === "null";
 const list = (keys: string[]) => keys.join(", ");
-/** Keywords whose values are data, never schemas. */
 /** Keys outside Gemini's Schema that a more specific rule already reports. */
 const GEMINI_REPORTED_ELSEWHERE = new Set(["$ref", "const", "oneOf", "allOf", "prefixItems", "additionalProperties", "$schema", "$id", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]);
 /** Regex features Anthropic's strict mode does not support: backreferences, lookaround, \b and \B (an escaped backslash does not count). */
@@ -228,16 +228,12 @@ const RULES: Rule[] = [
 ];
 
 /** Every subschema with its pointer and nesting depth (one more inside each `properties`). */
-function* subschemas(node: unknown, pointer = "", depth = 1): Generator<[Schema, string, number]> {
-  if (!isObject(node)) return;
-  yield [node, pointer, depth];
-  for (const [key, value] of Object.entries(node)) {
-    if (DATA_KEYWORDS.has(key)) continue;
-    if (["properties", "$defs", "definitions", "patternProperties"].includes(key) && isObject(value)) {
-      for (const [name, sub] of Object.entries(value)) yield* subschemas(sub, `${pointer}/${key}/${name}`, key === "properties" ? depth + 1 : depth);
-    } else if (Array.isArray(value)) {
-      for (const [index, sub] of value.entries()) yield* subschemas(sub, `${pointer}/${key}/${index}`, depth);
-    } else yield* subschemas(value, `${pointer}/${key}`, depth);
+function* subschemas(schema: unknown): Generator<[Schema, string, number]> {
+  const depths = new Map<Visit, number>();
+  for (const visit of walkSchemas(schema)) {
+    const depth = visit.parent === undefined ? 1 : (depths.get(visit.parent) ?? 1) + (visit.keyword === "properties" ? 1 : 0);
+    depths.set(visit, depth);
+    yield [visit.node, visit.pointer, depth];
   }
 }
 

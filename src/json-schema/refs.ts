@@ -1,0 +1,38 @@
+import type { Schema } from "./keywords.js";
+import { joinPointer, resolvePointer } from "./pointer.js";
+import { walkSchemas } from "./traverse.js";
+
+/**
+ * What a `$ref` points at within one schema resource. Remote references are never fetched;
+ * `pointer` is the target's escaped JSON pointer within the resource.
+ */
+export type RefTarget =
+  | { kind: "remote" }
+  | { kind: "malformed" }
+  | { kind: "dangling" }
+  | { kind: "found"; node: unknown; pointer: string };
+
+/** Resolves a local `$ref` (`#`, `#/json/pointer`, `#anchor`, percent-encoded or not) against `resource`. */
+export function resolveRef(resource: unknown, ref: string): RefTarget {
+  if (!ref.startsWith("#")) return { kind: "remote" };
+  let fragment: string;
+  try {
+    fragment = decodeURIComponent(ref.slice(1));
+  } catch {
+    return { kind: "malformed" };
+  }
+  if (fragment !== "" && !fragment.startsWith("/")) return anchored(resource, fragment) ?? { kind: "dangling" };
+  const node = resolvePointer(resource, fragment);
+  if (node === undefined) return { kind: "dangling" };
+  // Re-escaped from the keys it names, so that every spelling of one target gives one pointer.
+  const keys = fragment.split("/").slice(1).map((key) => key.replace(/~1/g, "/").replace(/~0/g, "~"));
+  return { kind: "found", node, pointer: joinPointer("", keys) };
+}
+
+/** The subschema declaring `$anchor`, `$dynamicAnchor` or a fragment `$id` with this name; only schema positions are searched. */
+function anchored(resource: unknown, anchor: string): { kind: "found"; node: Schema; pointer: string } | undefined {
+  for (const { node, pointer } of walkSchemas(resource)) {
+    if (node.$anchor === anchor || node.$dynamicAnchor === anchor || node.$id === `#${anchor}`) return { kind: "found", node, pointer };
+  }
+  return undefined;
+}

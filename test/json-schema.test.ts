@@ -1,0 +1,201 @@
+import { describe, expect, it } from "vitest";
+import { childrenOf, mapChildren, shapeOf, type Schema } from "../src/json-schema/keywords.js";
+import { escapePointer, joinPointer, resolvePointer } from "../src/json-schema/pointer.js";
+import { resolveRef } from "../src/json-schema/refs.js";
+import { mapSchemas, walkSchemas } from "../src/json-schema/traverse.js";
+
+describe("the subschema keyword table", () => {
+  it.each([
+    ["additionalProperties", { type: "string" }, "schema"],
+    ["additionalItems", false, "schema"],
+    ["items", { type: "string" }, "schema"],
+    ["items", [{ type: "string" }], "array"],
+    ["contains", {}, "schema"],
+    ["propertyNames", { pattern: "^a" }, "schema"],
+    ["not", {}, "schema"],
+    ["if", {}, "schema"],
+    ["then", {}, "schema"],
+    ["else", {}, "schema"],
+    ["unevaluatedItems", false, "schema"],
+    ["unevaluatedProperties", false, "schema"],
+    ["contentSchema", {}, "schema"],
+    ["allOf", [{}], "array"],
+    ["anyOf", [{}], "array"],
+    ["oneOf", [{}], "array"],
+    ["prefixItems", [{}], "array"],
+    ["properties", { a: {} }, "map"],
+    ["patternProperties", { "^a": {} }, "map"],
+    ["$defs", { A: {} }, "map"],
+    ["definitions", { A: {} }, "map"],
+    ["dependentSchemas", { a: {} }, "map"],
+    ["dependencies", { a: ["b"], c: {} }, "map"],
+    ["anyOf", { type: "string" }, undefined],
+    ["properties", [{}], undefined],
+    ["const", { type: "string" }, undefined],
+    ["enum", [{ type: "string" }], undefined],
+    ["default", { type: "string" }, undefined],
+    ["examples", [{ type: "string" }], undefined],
+    ["example", { type: "string" }, undefined],
+    ["dependentRequired", { a: ["b"] }, undefined],
+    ["required", ["a"], undefined],
+    ["x-ui", { type: "string" }, undefined],
+  ])("%s: %j → %s", (keyword, value, shape) => {
+    expect(shapeOf(keyword, value)).toBe(shape);
+  });
+
+  it("lists the subschemas below a node, with their paths: schemas only, not names, data or unknown keywords", () => {
+    const node: Schema = {
+      type: "object",
+      properties: { "a/b": { type: "string" }, enum: { type: "integer" } },
+      dependencies: { a: ["b"], c: { required: ["d"] }, e: true },
+      items: [{ type: "string" }, false],
+      additionalItems: { type: "number" },
+      const: { type: "string" },
+      "x-ui": { type: "string" },
+      not: 5,
+    };
+    expect(childrenOf(node).map(({ keyword, path, schema }) => [keyword, path, schema])).toEqual([
+      ["properties", ["properties", "a/b"], { type: "string" }],
+      ["properties", ["properties", "enum"], { type: "integer" }],
+      ["dependencies", ["dependencies", "c"], { required: ["d"] }],
+      ["dependencies", ["dependencies", "e"], true],
+      ["items", ["items", "0"], { type: "string" }],
+      ["items", ["items", "1"], false],
+      ["additionalItems", ["additionalItems"], { type: "number" }],
+    ]);
+  });
+
+  it("replaces the subschemas below a node and keeps everything else, without mutating it", () => {
+    const node: Schema = { dependencies: { a: ["b"], c: { type: "string" } }, enum: [{ type: "string" }], anyOf: [{ type: "string" }, true], contentSchema: { type: "string" } };
+    const copy = structuredClone(node);
+    expect(mapChildren(node, ({ schema }) => (typeof schema === "boolean" ? schema : { ...schema, seen: true }))).toEqual({
+      dependencies: { a: ["b"], c: { type: "string", seen: true } },
+      enum: [{ type: "string" }],
+      anyOf: [{ type: "string", seen: true }, true],
+      contentSchema: { type: "string", seen: true },
+    });
+    expect(node).toEqual(copy);
+  });
+});
+
+describe("JSON pointers", () => {
+  it.each([
+    ["plain", "a", "a"],
+    ["tilde", "a~b", "a~0b"],
+    ["slash", "a/b", "a~1b"],
+    ["both, tilde first", "~/", "~0~1"],
+    ["both, slash first", "/~", "~1~0"],
+    ["a literal ~1", "~1", "~01"],
+    ["empty key", "", ""],
+    ["unicode", "Größe/✓", "Größe~1✓"],
+  ])("%s: %j escapes to %j and resolves back", (_label, key, escaped) => {
+    expect(escapePointer(key)).toBe(escaped);
+    expect(joinPointer("/properties", [key])).toBe(`/properties/${escaped}`);
+    expect(resolvePointer({ properties: { [key]: 1 } }, `/properties/${escaped}`)).toBe(1);
+  });
+});
+
+describe("walkSchemas", () => {
+  it("visits every object subschema, parent first, with escaped pointers, keywords and resources", () => {
+    const nested = { $id: "https://example.com/inner", type: "object", properties: { x: { type: "string" } } };
+    const schema: Schema = {
+      type: "object",
+      properties: { "a/b": { type: "string" }, "t~": { anyOf: [{ type: "null" }, { type: "integer" }] }, inner: nested },
+      dependentSchemas: { type: { required: ["enum"] } },
+      default: { type: "string" },
+    };
+    const visits = [...walkSchemas(schema)];
+    expect(visits.map((visit) => [visit.pointer, visit.keyword, visit.parent?.pointer, visit.resource === nested ? "inner" : "root"])).toEqual([
+      ["", undefined, undefined, "root"],
+      ["/properties/a~1b", "properties", "", "root"],
+      ["/properties/t~0", "properties", "", "root"],
+      ["/properties/t~0/anyOf/0", "anyOf", "/properties/t~0", "root"],
+      ["/properties/t~0/anyOf/1", "anyOf", "/properties/t~0", "root"],
+      ["/properties/inner", "properties", "", "inner"],
+      ["/properties/inner/properties/x", "properties", "/properties/inner", "inner"],
+      ["/dependentSchemas/type", "dependentSchemas", "", "root"],
+    ]);
+  });
+
+  it("walks nesting far deeper than the call stack allows", () => {
+    let schema: Schema = { type: "string" };
+    for (let depth = 0; depth < 100_000; depth++) schema = { items: schema };
+    let count = 0;
+    for (const _visit of walkSchemas(schema)) count++;
+    expect(count).toBe(100_001);
+  });
+});
+
+describe("mapSchemas", () => {
+  it("rebuilds bottom-up through every subschema position, with escaped pointers, and leaves its input alone", () => {
+    const schema: Schema = {
+      properties: { "a/b": { type: "string" } },
+      dependentSchemas: { c: { type: "object" } },
+      dependencies: { d: ["e"], f: { type: "object" } },
+      contentSchema: { type: "object" },
+      items: [{ type: "number" }],
+      enum: [{ type: "string" }],
+    };
+    const copy = structuredClone(schema);
+    const pointers: string[] = [];
+    const out = mapSchemas(schema, (node, pointer) => {
+      pointers.push(pointer);
+      return { ...node, at: pointer };
+    });
+    expect(pointers).toEqual(["/properties/a~1b", "/dependentSchemas/c", "/dependencies/f", "/contentSchema", "/items/0", ""]);
+    expect(out).toEqual({
+      properties: { "a/b": { type: "string", at: "/properties/a~1b" } },
+      dependentSchemas: { c: { type: "object", at: "/dependentSchemas/c" } },
+      dependencies: { d: ["e"], f: { type: "object", at: "/dependencies/f" } },
+      contentSchema: { type: "object", at: "/contentSchema" },
+      items: [{ type: "number", at: "/items/0" }],
+      enum: [{ type: "string" }],
+      at: "",
+    });
+    expect(schema).toEqual(copy);
+  });
+});
+
+describe("resolveRef", () => {
+  const inner = { $id: "https://example.com/inner", $defs: { Leaf: { type: "boolean" } } };
+  const resource: Schema = {
+    $defs: {
+      "a/b": { type: "string" },
+      "c~d": { type: "integer" },
+      "e f": { type: "number" },
+      Named: { $anchor: "named", type: "object" },
+      Dynamic: { $dynamicAnchor: "dyn", type: "array" },
+      Legacy: { $id: "#legacy", type: "null" },
+      Inner: inner,
+    },
+    properties: { p: { type: "string" } },
+    default: { $anchor: "inData" },
+    "x-ui": { $anchor: "inUnknown" },
+  };
+  it.each([
+    ["the root", "#", { kind: "found", node: resource, pointer: "" }],
+    ["a pointer", "#/properties/p", { kind: "found", node: { type: "string" }, pointer: "/properties/p" }],
+    ["an escaped slash", "#/$defs/a~1b", { kind: "found", node: { type: "string" }, pointer: "/$defs/a~1b" }],
+    ["an escaped tilde", "#/$defs/c~0d", { kind: "found", node: { type: "integer" }, pointer: "/$defs/c~0d" }],
+    ["percent-encoding", "#/%24defs/e%20f", { kind: "found", node: { type: "number" }, pointer: "/$defs/e f" }],
+    ["a percent-encoded escape", "#/$defs/a%7E1b", { kind: "found", node: { type: "string" }, pointer: "/$defs/a~1b" }],
+    ["an $anchor", "#named", { kind: "found", node: { $anchor: "named", type: "object" }, pointer: "/$defs/Named" }],
+    ["a $dynamicAnchor", "#dyn", { kind: "found", node: { $dynamicAnchor: "dyn", type: "array" }, pointer: "/$defs/Dynamic" }],
+    ["a fragment $id", "#legacy", { kind: "found", node: { $id: "#legacy", type: "null" }, pointer: "/$defs/Legacy" }],
+    ["a pointer into a nested resource", "#/$defs/Inner/$defs/Leaf", { kind: "found", node: { type: "boolean" }, pointer: "/$defs/Inner/$defs/Leaf" }],
+    ["a dangling pointer", "#/$defs/Nope", { kind: "dangling" }],
+    ["an unknown anchor", "#nope", { kind: "dangling" }],
+    ["an anchor inside data", "#inData", { kind: "dangling" }],
+    ["an anchor inside an unknown keyword", "#inUnknown", { kind: "dangling" }],
+    ["a remote reference", "https://example.com/other.json#/a", { kind: "remote" }],
+    ["a relative reference", "other.json", { kind: "remote" }],
+    ["bad percent-encoding", "#/$defs/%E0%A4%A", { kind: "malformed" }],
+  ])("%s: %s", (_label, ref, want) => {
+    expect(resolveRef(resource, ref)).toEqual(want);
+  });
+
+  it("resolves against a nested resource, with pointers relative to it", () => {
+    expect(resolveRef(inner, "#/$defs/Leaf")).toEqual({ kind: "found", node: { type: "boolean" }, pointer: "/$defs/Leaf" });
+    expect(resolveRef(inner, "#/properties/p")).toEqual({ kind: "dangling" });
+  });
+});

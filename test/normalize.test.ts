@@ -23,6 +23,7 @@ import {
   oneOfToAnyOf,
   strictObjects,
   tuplesToArrays,
+  type PassContext,
   type Schema,
 } from "../src/normalize/passes.js";
 import { fixtureCommand, runCli } from "./helpers/cli.js";
@@ -123,6 +124,77 @@ function recorder() {
   const notes: string[] = [];
   return { notes, context: { note: (pointer: string, message: string) => notes.push(`${pointer || "/"}: ${message}`) } };
 }
+
+describe("every subschema, every pointer escaped", () => {
+  it.each([
+    [
+      "oneOfToAnyOf",
+      (schema: Schema, context: PassContext) => oneOfToAnyOf(schema, context),
+      { properties: { "a/b": { oneOf: [{ type: "string" }] }, "c~d": { oneOf: [{ type: "integer" }] } } },
+      ["/properties/a~1b: oneOf became anyOf (an instance matching several members is now also valid)", "/properties/c~0d: oneOf became anyOf (an instance matching several members is now also valid)"],
+    ],
+    [
+      "inlineRefs",
+      (schema: Schema, context: PassContext) => inlineRefs(schema, { cycles: "keep", depth: 3 }, context),
+      { properties: { "a/b": { $ref: "#/$defs/Missing" } } },
+      ['/properties/a~1b: dangling $ref "#/$defs/Missing" replaced by an unconstrained schema'],
+    ],
+    [
+      "dropKeywords",
+      (schema: Schema, context: PassContext) => dropKeywords(schema, (keyword) => keyword === "not", undefined, context),
+      { properties: { "a/b": { not: { type: "null" } } } },
+      ["/properties/a~1b/not: not is not supported here and was dropped; the description states it"],
+    ],
+  ])("%s notes at escaped pointers", (_name, pass, given, want) => {
+    const { notes, context } = recorder();
+    pass(given as Schema, context);
+    expect(notes).toEqual(want);
+  });
+
+  it("passes reach dependentSchemas, contentSchema and draft-07 dependencies, and leave name lists alone", () => {
+    const given: Schema = {
+      type: "object",
+      properties: { a: { type: "string" } },
+      dependentSchemas: { a: { properties: { list: { type: "array" } } } },
+      dependencies: { a: ["b"], b: { properties: { list: { type: "array" } } } },
+      contentSchema: { type: "array" },
+    };
+    expect(arrayItems(given)).toEqual({
+      type: "object",
+      properties: { a: { type: "string" } },
+      dependentSchemas: { a: { properties: { list: { type: "array", items: {} } } } },
+      dependencies: { a: ["b"], b: { properties: { list: { type: "array", items: {} } } } },
+      contentSchema: { type: "array", items: {} },
+    });
+  });
+
+  it("anthropic rewrites a draft-07 tuple inside dependencies too", () => {
+    const given: Schema = {
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: { a: { type: "string" } },
+      dependencies: { a: { properties: { at: { type: "array", items: [{ type: "number" }, { type: "number" }] } } } },
+    };
+    expect(normalizeSchema(given, { profile: "anthropic" })).toEqual({
+      $schema: "https://json-schema.org/draft/2020-12/schema",
+      type: "object",
+      properties: { a: { type: "string" } },
+      dependencies: { a: { properties: { at: { type: "array", prefixItems: [{ type: "number" }, { type: "number" }] } } } },
+    });
+  });
+
+  it("inlineRefs follows percent-encoded refs and anchors, which the dropped $defs would leave dangling", () => {
+    const given: Schema = {
+      $defs: { "a b": { type: "string" }, Named: { $anchor: "named", type: "integer" } },
+      properties: { s: { $ref: "#/$defs/a%20b" }, n: { $ref: "#named", description: "count" } },
+    };
+    const { notes, context } = recorder();
+    expect(inlineRefs(given, { cycles: "keep", depth: 3 }, context)).toEqual({
+      properties: { s: { type: "string" }, n: { $anchor: "named", type: "integer", description: "count" } },
+    });
+    expect(notes).toEqual([]);
+  });
+});
 
 describe("verified provider facts (see shared/reference/mcp-and-provider-facts.md)", () => {
   it("gemini keeps only the fields of its Schema, title included, and describes dropped constraints", () => {

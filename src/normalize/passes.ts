@@ -1,4 +1,7 @@
-import { isObject, resolvePointer } from "../json-schema/pointer.js";
+import { mapChildren } from "../json-schema/keywords.js";
+import { isObject, joinPointer } from "../json-schema/pointer.js";
+import { resolveRef } from "../json-schema/refs.js";
+import { mapSchemas, walkSchemas } from "../json-schema/traverse.js";
 
 /**
  * Schema rewrites for LLM providers, each a small pure function: it returns a new
@@ -15,25 +18,6 @@ export interface PassContext {
   note(pointer: string, message: string): void;
 }
 
-/** Applies `visit` to every subschema, bottom-up, rebuilding the tree. */
-export function mapSchemas(schema: unknown, visit: (node: Schema, pointer: string) => Schema, pointer = ""): unknown {
-  if (!isObject(schema)) return schema;
-  const out: Schema = {};
-  for (const [key, value] of Object.entries(schema)) {
-    const at = `${pointer}/${key}`;
-    if (key === "properties" || key === "$defs" || key === "definitions" || key === "patternProperties") {
-      out[key] = isObject(value) ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, mapSchemas(sub, visit, `${at}/${name}`)])) : value;
-    } else if (["items", "additionalProperties", "not", "if", "then", "else", "contains", "propertyNames", "additionalItems", "unevaluatedItems", "unevaluatedProperties"].includes(key)) {
-      out[key] = Array.isArray(value) ? value.map((sub, index) => mapSchemas(sub, visit, `${at}/${index}`)) : mapSchemas(value, visit, at);
-    } else if (["anyOf", "oneOf", "allOf", "prefixItems"].includes(key) && Array.isArray(value)) {
-      out[key] = value.map((sub, index) => mapSchemas(sub, visit, `${at}/${index}`));
-    } else {
-      out[key] = value;
-    }
-  }
-  return visit(out, pointer);
-}
-
 /**
  * Inlines local `$ref`s and drops `$defs`/`definitions`. A recursive reference is kept
  * (`keep`: the target stays in `$defs`) or cut after `depth` expansions (`cut`: replaced
@@ -41,74 +25,73 @@ export function mapSchemas(schema: unknown, visit: (node: Schema, pointer: strin
  */
 export function inlineRefs(schema: Schema, options: { cycles: "keep" | "cut"; depth: number }, context: PassContext): Schema {
   const kept: Schema = {};
+  /** Kept definitions' names, by their target's pointer: one target, however it is referred to, has one name. */
   const names = new Map<string, string>();
-  const local = (ref: string) => ref === "#" || ref.startsWith("#/");
-  /** Whether following local refs from this ref's target leads back to it. */
-  const recursive = (ref: string): boolean => {
+  /** Whether following local refs from the target at `start` leads back to it. */
+  const recursive = (start: string, node: unknown): boolean => {
     const seen = new Set<string>();
-    const reaches = (node: unknown): boolean => {
-      if (Array.isArray(node)) return node.some(reaches);
-      if (!isObject(node)) return false;
-      if (typeof node.$ref === "string" && local(node.$ref)) {
-        if (node.$ref === ref) return true;
-        if (!seen.has(node.$ref)) {
-          seen.add(node.$ref);
-          if (reaches(resolvePointer(schema, node.$ref.slice(1)))) return true;
+    const pending = [node];
+    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+      for (const { node: sub } of walkSchemas(next)) {
+        if (typeof sub.$ref !== "string") continue;
+        const target = resolveRef(schema, sub.$ref);
+        if (target.kind !== "found") continue;
+        if (target.pointer === start) return true;
+        if (!seen.has(target.pointer)) {
+          seen.add(target.pointer);
+          pending.push(target.node);
         }
       }
-      return Object.entries(node).some(([key, value]) => !DATA.has(key) && reaches(value));
-    };
-    return reaches(resolvePointer(schema, ref.slice(1)));
+    }
+    return false;
   };
-  const keptName = (ref: string): string => {
-    let name = names.get(ref);
+  const keptName = (pointer: string): string => {
+    let name = names.get(pointer);
     if (name === undefined) {
-      const base = (ref.split("/").pop() ?? "").replace(/[^A-Za-z0-9_-]/g, "") || "Root";
+      const base = (pointer.split("/").pop() ?? "").replace(/[^A-Za-z0-9_-]/g, "") || "Root";
       name = base;
-      for (let n = 2; Object.values(Object.fromEntries(names)).includes(name); n++) name = `${base}${n}`;
-      names.set(ref, name);
+      for (let n = 2; [...names.values()].includes(name); n++) name = `${base}${n}`;
+      names.set(pointer, name);
     }
     return name;
   };
-  const expand = (node: unknown, pointer: string, stack: string[]): unknown => {
-    if (Array.isArray(node)) return node.map((item, index) => expand(item, `${pointer}/${index}`, stack));
-    if (!isObject(node)) return node;
+  const expand = (node: Schema, pointer: string, stack: string[]): Schema | boolean => {
     if (typeof node.$ref !== "string") return expandObject(node, pointer, stack);
     const { $ref: ref, ...siblings } = node;
-    if (!local(ref)) {
+    const target = resolveRef(schema, ref);
+    if (target.kind === "remote") {
       context.note(pointer, `$ref ${JSON.stringify(ref)} is not local and was left as it is`);
       return node;
     }
-    const target = resolvePointer(schema, ref.slice(1));
-    if (!isObject(target) && typeof target !== "boolean") {
-      context.note(pointer, `dangling $ref ${JSON.stringify(ref)} replaced by an unconstrained schema`);
+    if (target.kind !== "found" || !(isObject(target.node) || typeof target.node === "boolean")) {
+      context.note(pointer, `${target.kind === "malformed" ? "malformed" : "dangling"} $ref ${JSON.stringify(ref)} replaced by an unconstrained schema`);
       return siblings;
     }
-    if (options.cycles === "keep" && recursive(ref)) {
+    const body = target.node;
+    const expandBody = (at: string, inner: string[]) => (isObject(body) ? expand(body, at, inner) : body);
+    if (options.cycles === "keep" && recursive(target.pointer, body)) {
       // The provider understands recursion: the definition stays, referenced by name.
-      const name = keptName(ref);
-      if (!(name in kept)) {
+      const name = keptName(target.pointer);
+      if (!Object.hasOwn(kept, name)) {
         kept[name] = {};
-        kept[name] = expand(target, `/$defs/${name}`, [...stack, ref]);
+        kept[name] = expandBody(`/$defs/${name}`, [...stack, target.pointer]);
       }
       return { ...expandObject(siblings, pointer, stack), $ref: `#/$defs/${name}` };
     }
-    if (stack.filter((entry) => entry === ref).length >= options.depth) {
+    if (stack.filter((entry) => entry === target.pointer).length >= options.depth) {
       context.note(pointer, `recursion through ${ref} cut after ${options.depth} levels`);
       return { ...siblings, description: appendText(siblings.description, "(Recursive structure; deeper levels are not described.)") };
     }
-    const inlined = expand(target, pointer, [...stack, ref]);
+    const inlined = expandBody(pointer, [...stack, target.pointer]);
     return isObject(inlined) ? { ...inlined, ...expandObject(siblings, pointer, stack) } : inlined;
   };
   const expandObject = (node: Schema, pointer: string, stack: string[]): Schema => {
-    const out: Schema = {};
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "$defs" || key === "definitions") continue;
-      out[key] = DATA.has(key) ? value : expand(value, `${pointer}/${key}`, stack);
-    }
-    return out;
+    const { $defs: _defs, definitions: _definitions, ...rest } = node;
+    return mapChildren(rest, ({ path, schema: child }) => (isObject(child) ? expand(child, joinPointer(pointer, path), stack) : child));
   };
-  const result = expand(schema, "", []) as Schema;
+  const result = expand(schema, "", []);
+  // A root that is only a reference to a boolean schema, spelled as an object schema.
+  if (typeof result === "boolean") return result ? {} : { not: {} };
   if (Object.keys(kept).length === 0) return result;
   // A root that is only a reference to a recursive definition takes that definition's body.
   const { $ref: rootRef, ...rest } = result;
@@ -116,9 +99,6 @@ export function inlineRefs(schema: Schema, options: { cycles: "keep" | "cut"; de
   if (rootName !== undefined && isObject(kept[rootName])) return { ...(kept[rootName] as Schema), ...rest, $defs: kept };
   return { ...result, $defs: kept };
 }
-
-/** Keywords whose values are data, never schemas. */
-const DATA = new Set(["const", "enum", "default", "examples", "example"]);
 
 const NULL = (member: unknown) => isObject(member) && member.type === "null" && Object.keys(member).length === 1;
 
@@ -146,7 +126,7 @@ export function nullUnions(schema: Schema, style: "nullable" | "type-array"): Sc
       return makeNullable(rest, style);
     }
     return node;
-  }) as Schema;
+  });
 }
 
 function makeNullable(node: Schema, style: "nullable" | "type-array"): Schema {
@@ -164,7 +144,7 @@ export function oneOfToAnyOf(schema: Schema, context: PassContext): Schema {
     const { oneOf, ...rest } = node;
     context.note(pointer, "oneOf became anyOf (an instance matching several members is now also valid)");
     return { ...rest, anyOf: oneOf };
-  }) as Schema;
+  });
 }
 
 /** `allOf` of objects merged into one object: properties, `required`, and the outer keywords. */
@@ -183,7 +163,7 @@ export function mergeAllOf(schema: Schema, context: PassContext): Schema {
       }
     }
     return merged;
-  }) as Schema;
+  });
 }
 
 /** `const: x` → `enum: [x]`. */
@@ -192,7 +172,7 @@ export function constToEnum(schema: Schema): Schema {
     if (!("const" in node)) return node;
     const { const: value, ...rest } = node;
     return { ...rest, enum: [value] };
-  }) as Schema;
+  });
 }
 
 /** Non-string enum values as strings (Gemini's OpenAPI subset): the type becomes string. */
@@ -201,7 +181,7 @@ export function enumsToStrings(schema: Schema, context: PassContext): Schema {
     if (!Array.isArray(node.enum) || node.enum.every((value) => typeof value === "string")) return node;
     context.note(pointer, "enum values became strings; the caller must convert them back");
     return { ...node, type: "string", enum: node.enum.map((value) => (typeof value === "string" ? value : JSON.stringify(value))) };
-  }) as Schema;
+  });
 }
 
 /** Tuples (`prefixItems`, draft-07 `items: [...]`) as arrays of the union of their item schemas, with the length kept. */
@@ -220,7 +200,7 @@ export function tuplesToArrays(schema: Schema, context: PassContext): Schema {
       maxItems: typeof node.maxItems === "number" ? node.maxItems : prefix.length,
       description: appendText(node.description, `Positions: ${positions}.`),
     };
-  }) as Schema;
+  });
 }
 
 /**
@@ -236,7 +216,7 @@ export function draft07Tuples(schema: Schema): Schema {
     rewritten = true;
     const { items, additionalItems, ...rest } = node;
     return additionalItems === undefined ? { ...rest, prefixItems: items } : { ...rest, prefixItems: items, items: additionalItems };
-  }) as Schema;
+  });
   // Left as draft-07, the result would declare a dialect in which prefixItems means nothing.
   return rewritten && typeof out.$schema === "string" && /draft-0[4-7]/.test(out.$schema) ? { ...out, $schema: DRAFT_2020_12 } : out;
 }
@@ -246,7 +226,7 @@ export function draft07Tuples(schema: Schema): Schema {
  * describe, and Gemini rejects `properties` elsewhere ("only allowed for OBJECT type").
  */
 export function objectTypes(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => (node.type === undefined && isObjectType(node) ? { ...node, type: "object" } : node)) as Schema;
+  return mapSchemas(schema, (node) => (node.type === undefined && isObjectType(node) ? { ...node, type: "object" } : node));
 }
 
 /**
@@ -263,17 +243,17 @@ export function emptyPropertiesRemoved(schema: Schema, context: PassContext): Sc
     );
     const { properties: _empty, ...rest } = node;
     return rest;
-  }) as Schema;
+  });
 }
 
 /** Objects without `properties` get an empty one (the same instances: it constrains nothing). */
 export function objectProperties(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => (isObjectType(node) && !isObject(node.properties) ? { ...node, properties: {} } : node)) as Schema;
+  return mapSchemas(schema, (node) => (isObjectType(node) && !isObject(node.properties) ? { ...node, properties: {} } : node));
 }
 
 /** Arrays without `items` get an unconstrained `items`. */
 export function arrayItems(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => (isArrayType(node) && node.items === undefined && node.prefixItems === undefined ? { ...node, items: {} } : node)) as Schema;
+  return mapSchemas(schema, (node) => (isArrayType(node) && node.items === undefined && node.prefixItems === undefined ? { ...node, items: {} } : node));
 }
 
 /**
@@ -294,7 +274,7 @@ export function strictObjects(schema: Schema, context: PassContext): Schema {
       required: Object.keys(properties),
       additionalProperties: false,
     };
-  }) as Schema;
+  });
 }
 
 /** Keywords that constrain instances and whose meaning a model can still read from the description. */
@@ -332,7 +312,7 @@ export function dropKeywords(
       }
     }
     return kept.length === 0 ? out : { ...out, description: appendText(out.description, kept.join("; ")) };
-  }) as Schema;
+  });
 }
 
 /**

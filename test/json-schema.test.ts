@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { childrenOf, mapChildren, shapeOf, type Schema } from "../src/json-schema/keywords.js";
+import { childrenOf, itemSchema, mapChildren, shapeOf, type Schema } from "../src/json-schema/keywords.js";
 import { escapePointer, joinPointer, resolvePointer } from "../src/json-schema/pointer.js";
-import { resolveRef } from "../src/json-schema/refs.js";
+import { followRefs, resolveRef } from "../src/json-schema/refs.js";
 import { mapSchemas, walkSchemas } from "../src/json-schema/traverse.js";
 
 describe("the subschema keyword table", () => {
@@ -197,5 +197,37 @@ describe("resolveRef", () => {
   it("resolves against a nested resource, with pointers relative to it", () => {
     expect(resolveRef(inner, "#/$defs/Leaf")).toEqual({ kind: "found", node: { type: "boolean" }, pointer: "/$defs/Leaf" });
     expect(resolveRef(inner, "#/properties/p")).toEqual({ kind: "dangling" });
+  });
+});
+
+describe("followRefs", () => {
+  const resource: Schema = {
+    $defs: { A: { $ref: "#/$defs/B" }, B: { type: "string", format: "date-time" }, Loop: { $ref: "#/$defs/Loop" } },
+    properties: { a: { $ref: "#/$defs/A" } },
+  };
+  it.each([
+    ["no $ref", { type: "integer" }, { type: "integer" }],
+    ["a chain of refs", { $ref: "#/$defs/A" }, { type: "string", format: "date-time" }],
+    ["a dangling ref", { $ref: "#/$defs/Nope" }, undefined],
+    ["a remote ref", { $ref: "https://example.com/s.json" }, undefined],
+    ["a loop of bare refs", { $ref: "#/$defs/Loop" }, undefined],
+    ["not a schema", 5, 5],
+  ])("%s", (_label, schema, want) => {
+    expect(followRefs(resource, schema)).toEqual(want);
+  });
+});
+
+describe("itemSchema", () => {
+  const string = { type: "string" };
+  const number = { type: "number" };
+  const date = { type: "string", format: "date-time" };
+  it.each([
+    ["items", { items: date }, [date, date]],
+    ["prefixItems, then items", { prefixItems: [string], items: date }, [string, date]],
+    ["prefixItems, nothing after", { prefixItems: [string] }, [string, undefined]],
+    ["draft-07 items: [...], then additionalItems", { items: [number], additionalItems: date }, [number, date]],
+    ["draft-07 items: [...], nothing after", { items: [number] }, [number, undefined]],
+  ])("%s", (_label, schema, want) => {
+    expect([itemSchema(schema, 0), itemSchema(schema, 1)]).toEqual(want);
   });
 });

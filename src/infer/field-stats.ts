@@ -1,4 +1,5 @@
-import { escapePointer, isObject, resolvePointer } from "../json-schema/pointer.js";
+import { escapePointer, isObject } from "../json-schema/pointer.js";
+import { followRefs } from "../json-schema/refs.js";
 
 /** How one field of an inferred result behaved across the observations. */
 export interface FieldStats {
@@ -72,8 +73,7 @@ class Field {
   /** The schema node for a value here: `$ref` followed, and the `anyOf` member of the value's kind. */
   #node(kind: "object" | "array"): Record<string, unknown> | undefined {
     const follow = (schema: unknown): Record<string, unknown> | undefined => {
-      let node = schema;
-      for (let hops = 0; isObject(node) && typeof node.$ref === "string" && hops < 32; hops++) node = resolvePointer(this.root, node.$ref.slice(1));
+      const node = followRefs(this.root, schema);
       if (!isObject(node)) return undefined;
       if (Array.isArray(node.anyOf)) return node.anyOf.map(follow).find((member) => member?.type === kind);
       return node;

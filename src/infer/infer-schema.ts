@@ -1,4 +1,6 @@
-import { escapePointer, isObject, resolvePointer } from "../json-schema/pointer.js";
+import { mapChildren } from "../json-schema/keywords.js";
+import { escapePointer, isObject } from "../json-schema/pointer.js";
+import { resolveRef } from "../json-schema/refs.js";
 
 type Schema = Record<string, unknown>;
 
@@ -30,9 +32,16 @@ export async function inferSchema(values: readonly unknown[]): Promise<Schema> {
   return tidy(JSON.parse(result.lines.join("\n")) as Schema);
 }
 
+/** Keywords of quicktype's output that a caller is better without. */
+const DROPPED = new Set(["title", "$schema", "definitions"]);
+
 function tidy(raw: Schema): Schema {
   const recursive = new Set<string>();
   const stack: string[] = [];
+  const definition = (ref: string): unknown => {
+    const target = resolveRef(raw, ref);
+    return target.kind === "found" ? target.node : undefined;
+  };
   const clean = (node: unknown, inUnion: boolean): unknown => {
     if (!isObject(node)) return node;
     if (typeof node.$ref === "string") {
@@ -42,21 +51,15 @@ function tidy(raw: Schema): Schema {
         return { $ref: `#/$defs/${escapePointer(definitionName(ref))}` };
       }
       stack.push(ref);
-      const inlined = clean(resolvePointer(raw, ref.slice(1)), inUnion);
+      const inlined = clean(definition(ref), inUnion);
       stack.pop();
       return inlined;
     }
     if (!inUnion && node.type === "null" && Object.keys(node).length === 1) return {};
-    const out: Schema = {};
-    for (const [key, value] of Object.entries(node)) {
-      if (key === "title" || key === "$schema" || key === "definitions" || (key === "additionalProperties" && value === false)) continue;
-      if (key === "properties" && isObject(value)) out.properties = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, clean(sub, false)]));
-      else if (key === "anyOf" && Array.isArray(value)) out.anyOf = value.map((member) => clean(member, true));
-      // quicktype loses a `__proto__` property's schema but keeps its name here.
-      else if (key === "required" && Array.isArray(value)) out.required = value.filter((name) => isObject(node.properties) && Object.hasOwn(node.properties, name));
-      else if (key === "items" || key === "additionalProperties") out[key] = clean(value, false);
-      else out[key] = value;
-    }
+    const kept = Object.fromEntries(Object.entries(node).filter(([key, value]) => !DROPPED.has(key) && !(key === "additionalProperties" && value === false)));
+    const out = mapChildren(kept, ({ keyword, schema }) => clean(schema, keyword === "anyOf"));
+    // quicktype loses a `__proto__` property's schema but keeps its name here.
+    if (Array.isArray(out.required)) out.required = out.required.filter((name) => isObject(node.properties) && Object.hasOwn(node.properties, name));
     return out;
   };
   const root = clean(raw, false) as Schema;
@@ -66,7 +69,7 @@ function tidy(raw: Schema): Schema {
     added = false;
     for (const ref of [...recursive].filter((candidate) => !Object.hasOwn(defs, definitionName(candidate)))) {
       stack.push(ref);
-      defs[definitionName(ref)] = clean(resolvePointer(raw, ref.slice(1)), false);
+      defs[definitionName(ref)] = clean(definition(ref), false);
       stack.pop();
       added = true;
     }

@@ -92,3 +92,10 @@ export function mapChildren(node: Schema, replace: (child: Child) => unknown): S
     }),
   );
 }
+
+/** The subschema an array item at `index` must match, in either tuple spelling (2020-12 `prefixItems`, draft-07 `items: [...]`). */
+export function itemSchema(schema: Schema, index: number): unknown {
+  if (Array.isArray(schema.prefixItems) && index < schema.prefixItems.length) return schema.prefixItems[index];
+  if (!Array.isArray(schema.items)) return schema.items;
+  return index < schema.items.length ? schema.items[index] : schema.additionalItems;
+}

@@ -1,5 +1,5 @@
 import type { Schema } from "./keywords.js";
-import { joinPointer, resolvePointer } from "./pointer.js";
+import { isObject, joinPointer, resolvePointer } from "./pointer.js";
 import { walkSchemas } from "./traverse.js";
 
 /**
@@ -35,4 +35,21 @@ function anchored(resource: unknown, anchor: string): { kind: "found"; node: Sch
     if (node.$anchor === anchor || node.$dynamicAnchor === anchor || node.$id === `#${anchor}`) return { kind: "found", node, pointer };
   }
   return undefined;
+}
+
+/** Longest chain of `$ref`s to `$ref`s that `followRefs` follows: a cycle of bare refs would never end. */
+const MAX_HOPS = 32;
+
+/**
+ * Where a chain of local `$ref`s starting at `schema` ends (`schema` itself when it has none),
+ * or undefined when it leaves `resource`, dangles or loops. Keywords beside a `$ref` are not read.
+ */
+export function followRefs(resource: unknown, schema: unknown): unknown {
+  let node = schema;
+  for (let hops = 0; isObject(node) && typeof node.$ref === "string"; hops++) {
+    const target = resolveRef(resource, node.$ref);
+    if (target.kind !== "found" || hops === MAX_HOPS) return undefined;
+    node = target.node;
+  }
+  return node;
 }

@@ -1,7 +1,9 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage, UsageError } from "../errors.js";
+import { itemSchema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
+import { followRefs } from "../json-schema/refs.js";
 import { compileSchema, type ErrorObject, type ValidateFunction } from "../json-schema/validator.js";
 import type { ManifestTool, ToolManifest } from "./manifest.js";
 
@@ -101,22 +103,19 @@ function toolError(text: string): CallToolResult {
  * `Date` only, so those strings become Dates again and functions get the types they declare.
  * `anyOf` branches are not entered: which branch a value matched is not known here.
  */
-function reviveDates(schema: unknown, value: unknown): unknown {
+function reviveDates(root: unknown, value: unknown, at: unknown = root): unknown {
+  const schema = followRefs(root, at);
   if (!isObject(schema)) return value;
   if (schema.format === "date-time" && typeof value === "string") return new Date(value);
-  if (Array.isArray(value)) {
-    const prefix = Array.isArray(schema.prefixItems) ? schema.prefixItems : [];
-    return value.map((item, index) => reviveDates(index < prefix.length ? prefix[index] : schema.items, item));
-  }
+  if (Array.isArray(value)) return value.map((item, index) => reviveDates(root, item, itemSchema(schema, index)));
   if (isObject(value)) {
     const properties = isObject(schema.properties) ? schema.properties : {};
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, reviveDates(Object.hasOwn(properties, key) ? properties[key] : schema.additionalProperties, item)]),
+      Object.entries(value).map(([key, item]) => [key, reviveDates(root, item, Object.hasOwn(properties, key) ? properties[key] : schema.additionalProperties)]),
     );
   }
   return value;
 }
-
 
 /** `lines[0].quantity: must be number`: each error names the field it is about. */
 function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { childrenOf, itemSchema, mapChildren, shapeOf, type Schema } from "../src/json-schema/keywords.js";
 import { escapePointer, joinPointer, resolvePointer } from "../src/json-schema/pointer.js";
+import { describesObject, isBareNull, isNullTyped, typeIncludes } from "../src/json-schema/predicates.js";
 import { followRefs, resolveRef } from "../src/json-schema/refs.js";
 import { mapSchemas, walkSchemas } from "../src/json-schema/traverse.js";
 
@@ -229,5 +230,27 @@ describe("itemSchema", () => {
     ["draft-07 items: [...], nothing after", { items: [number] }, [number, undefined]],
   ])("%s", (_label, schema, want) => {
     expect([itemSchema(schema, 0), itemSchema(schema, 1)]).toEqual(want);
+  });
+});
+
+describe("schema predicates: two meanings of object, two of null", () => {
+  it.each([
+    [{ type: "object" }, true, true],
+    [{ type: ["object", "null"] }, true, false],
+    [{ properties: { a: {} } }, false, true],
+    [{ required: ["a"] }, false, true],
+    [{ type: "string", properties: { a: {} } }, false, false],
+    [{}, false, false],
+  ])("%j: type includes object %s, describes an object %s", (node, includes, describes) => {
+    expect([typeIncludes(node, "object"), describesObject(node)]).toEqual([includes, describes]);
+  });
+
+  it.each([
+    [{ type: "null" }, true, true],
+    [{ type: "null", description: "none" }, true, false],
+    [{ type: ["string", "null"] }, false, false],
+    [null, false, false],
+  ])("%j: null-typed %s, bare null %s", (member, typed, bare) => {
+    expect([isNullTyped(member), isBareNull(member)]).toEqual([typed, bare]);
   });
 });

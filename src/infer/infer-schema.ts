@@ -1,5 +1,6 @@
 import { mapChildren } from "../json-schema/keywords.js";
 import { escapePointer, isObject } from "../json-schema/pointer.js";
+import { isBareNull } from "../json-schema/predicates.js";
 import { resolveRef } from "../json-schema/refs.js";
 
 type Schema = Record<string, unknown>;
@@ -55,7 +56,7 @@ function tidy(raw: Schema): Schema {
       stack.pop();
       return inlined;
     }
-    if (!inUnion && node.type === "null" && Object.keys(node).length === 1) return {};
+    if (!inUnion && isBareNull(node)) return {};
     const kept = Object.fromEntries(Object.entries(node).filter(([key, value]) => !DROPPED.has(key) && !(key === "additionalProperties" && value === false)));
     const out = mapChildren(kept, ({ keyword, schema }) => clean(schema, keyword === "anyOf"));
     // quicktype loses a `__proto__` property's schema but keeps its name here.

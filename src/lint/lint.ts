@@ -1,6 +1,18 @@
 import { isObject } from "../json-schema/pointer.js";
+import { isNullTyped, typeIncludes } from "../json-schema/predicates.js";
 import { walkSchemas, type Visit } from "../json-schema/traverse.js";
-import { anthropicStrictRejects, GEMINI_FIELDS, normalizeSchema, OPENAI_STRICT_UNSUPPORTED, type Profile } from "../normalize/normalize.js";
+import { normalizeSchema } from "../normalize/normalize.js";
+import {
+  ANTHROPIC_STRICT_LIMITS,
+  ANTHROPIC_STRICT_UNSUPPORTED_REGEX,
+  anthropicStrictRejects,
+  GEMINI_FIELDS,
+  GEMINI_UNSUPPORTED_CONSTRAINTS,
+  KNOWN_FORMATS,
+  OPENAI_STRICT_LIMITS,
+  OPENAI_STRICT_UNSUPPORTED,
+  type Profile,
+} from "../providers/facts.js";
 
 /**
  * What each LLM provider rejects or silently misreads in a tool schema, from the table
@@ -31,17 +43,9 @@ interface Rule {
 }
 
 const ALL_STRICT: Partial<Record<Profile, Severity>> = { "openai-strict": "error", "anthropic-strict": "error" };
-const OPENAI_STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
-const ANTHROPIC_STRICT_FORMATS = new Set([...OPENAI_STRICT_FORMATS, "uri"]);
-const GEMINI_FORMATS = new Set(["enum", "date-time"]);
-const isObjectType = (node: Schema) => node.type === "object" || (Array.isArray(node.type) && node.type.includes("object"));
-const isArrayType = (node: Schema) => node.type === "array" || (Array.isArray(node.type) && node.type.includes("array"));
-const NULL = (member: unknown) => isObject(member) && member.type === "null";
 const list = (keys: string[]) => keys.join(", ");
 /** Keys outside Gemini's Schema that a more specific rule already reports. */
 const GEMINI_REPORTED_ELSEWHERE = new Set(["$ref", "const", "oneOf", "allOf", "prefixItems", "additionalProperties", "$schema", "$id", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]);
-/** Regex features Anthropic's strict mode does not support: backreferences, lookaround, \b and \B (an escaped backslash does not count). */
-const UNSUPPORTED_REGEX = /(?<!\\)(?:\\\\)*(?:\\[1-9bB]|\\k<|\(\?<?[=!])/;
 
 const RULES: Rule[] = [
   {
@@ -64,13 +68,13 @@ const RULES: Rule[] = [
   {
     name: "object-without-properties",
     severity: { openai: "error", "openai-strict": "error" },
-    check: (node) => (isObjectType(node) && !isObject(node.properties) ? "an object needs \"properties\"" : undefined),
+    check: (node) => (typeIncludes(node, "object") && !isObject(node.properties) ? "an object needs \"properties\"" : undefined),
   },
   {
     name: "empty-object",
     severity: { gemini: "error", portable: "error" },
     check: (node, profile) => {
-      if (!isObjectType(node)) return undefined;
+      if (!typeIncludes(node, "object")) return undefined;
       const count = isObject(node.properties) ? Object.keys(node.properties).length : undefined;
       // Gemini: "properties: should be non-empty for OBJECT type". OpenAI: "object schema missing properties". No object without properties satisfies both.
       if (profile === "portable") return count ? undefined : "an object without properties has no portable form: Gemini rejects an empty \"properties\", OpenAI a missing one";
@@ -82,7 +86,7 @@ const RULES: Rule[] = [
     severity: { gemini: "error", portable: "error" },
     check: (node) => {
       const keys = ["properties", "required"].filter((key) => key in node);
-      return keys.length > 0 && !isObjectType(node) ? `${list(keys)} only allowed for type object, got ${JSON.stringify(node.type ?? "no type")}` : undefined;
+      return keys.length > 0 && !typeIncludes(node, "object") ? `${list(keys)} only allowed for type object, got ${JSON.stringify(node.type ?? "no type")}` : undefined;
     },
   },
   {
@@ -116,7 +120,7 @@ const RULES: Rule[] = [
   {
     name: "null-union",
     severity: { gemini: "error", portable: "error" },
-    check: (node) => (["anyOf", "oneOf"].some((key) => Array.isArray(node[key]) && (node[key] as unknown[]).some(NULL)) ? "a union with null must be written as nullable: true" : undefined),
+    check: (node) => (["anyOf", "oneOf"].some((key) => Array.isArray(node[key]) && (node[key] as unknown[]).some(isNullTyped)) ? "a union with null must be written as nullable: true" : undefined),
   },
   {
     name: "type-array",
@@ -150,18 +154,18 @@ const RULES: Rule[] = [
   {
     name: "array-without-items",
     severity: { openai: "error", "openai-strict": "error", gemini: "error", portable: "error" },
-    check: (node) => (isArrayType(node) && node.items === undefined && node.prefixItems === undefined ? "an array needs \"items\"" : undefined),
+    check: (node) => (typeIncludes(node, "array") && node.items === undefined && node.prefixItems === undefined ? "an array needs \"items\"" : undefined),
   },
   {
     name: "strict-additional-properties",
     severity: ALL_STRICT,
-    check: (node) => (isObjectType(node) && node.additionalProperties !== false ? "strict mode needs additionalProperties: false on every object" : undefined),
+    check: (node) => (typeIncludes(node, "object") && node.additionalProperties !== false ? "strict mode needs additionalProperties: false on every object" : undefined),
   },
   {
     name: "strict-all-required",
     severity: { "openai-strict": "error" },
     check: (node) => {
-      if (!isObjectType(node) || !isObject(node.properties)) return undefined;
+      if (!typeIncludes(node, "object") || !isObject(node.properties)) return undefined;
       const required = new Set(Array.isArray(node.required) ? node.required : []);
       const optional = Object.keys(node.properties).filter((name) => !required.has(name));
       return optional.length > 0 ? `strict mode needs every property in "required" (optional: ${optional.join(", ")})` : undefined;
@@ -187,8 +191,8 @@ const RULES: Rule[] = [
     severity: { "openai-strict": "error", gemini: "warning", "anthropic-strict": "error", openai: "warning", portable: "warning" },
     check: (node, profile) => {
       if (typeof node.format !== "string") return undefined;
-      const allowed = profile === "openai-strict" ? OPENAI_STRICT_FORMATS : profile === "anthropic-strict" ? ANTHROPIC_STRICT_FORMATS : profile === "openai" ? new Set([...ANTHROPIC_STRICT_FORMATS].filter((format) => format !== "uri")) : GEMINI_FORMATS;
-      return allowed.has(node.format) ? undefined : `format "${node.format}" is ${profile === "openai" ? "rejected by some models" : "not supported"}`;
+      const allowed = KNOWN_FORMATS[profile];
+      return allowed === undefined || allowed.has(node.format) ? undefined : `format "${node.format}" is ${profile === "openai" ? "rejected by some models" : "not supported"}`;
     },
   },
   {
@@ -196,7 +200,7 @@ const RULES: Rule[] = [
     severity: { gemini: "error", "anthropic-strict": "error", portable: "error" },
     check: (node, profile) => {
       const found = Object.entries(node)
-        .filter(([key, value]) => (profile === "anthropic-strict" ? anthropicStrictRejects(key, value) : ["exclusiveMinimum", "exclusiveMaximum", "multipleOf"].includes(key)))
+        .filter(([key, value]) => (profile === "anthropic-strict" ? anthropicStrictRejects(key, value) : GEMINI_UNSUPPORTED_CONSTRAINTS.has(key)))
         .map(([key]) => key);
       return found.length > 0 ? `${list(found)} not supported` : undefined;
     },
@@ -218,7 +222,7 @@ const RULES: Rule[] = [
   {
     name: "regex-features",
     severity: { "anthropic-strict": "warning" },
-    check: (node) => (typeof node.pattern === "string" && UNSUPPORTED_REGEX.test(node.pattern) ? "pattern uses backreferences, lookaround or \\b/\\B, which strict mode does not support" : undefined),
+    check: (node) => (typeof node.pattern === "string" && ANTHROPIC_STRICT_UNSUPPORTED_REGEX.test(node.pattern) ? "pattern uses backreferences, lookaround or \\b/\\B, which strict mode does not support" : undefined),
   },
   {
     name: "schema-metadata",
@@ -239,9 +243,11 @@ function* subschemas(schema: unknown): Generator<[Schema, string, number]> {
 
 type Problem = { pointer: string; message: string };
 const characters = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? "")).length;
+const count = (value: number) => value.toLocaleString("en-US");
 
-/** Size limits of OpenAI's strict mode (Structured Outputs guide), which normalizing cannot fix. */
+/** OpenAI strict's size limits, which normalizing cannot fix. */
 function openAiStrictLimits(schema: Schema): Problem[] {
+  const limits = OPENAI_STRICT_LIMITS;
   const problems: Problem[] = [];
   let properties = 0;
   let deepest = 0;
@@ -263,24 +269,20 @@ function openAiStrictLimits(schema: Schema): Problem[] {
       // Null beside the strings (an optional property made nullable) still leaves "an enum property with string values".
       const strings = node.enum.filter((value): value is string => typeof value === "string");
       const stringLength = strings.reduce((sum, value) => sum + value.length, 0);
-      if (strings.length > 250 && stringLength > 15_000) {
-        problems.push({ pointer: pointer || "/", message: `an enum of ${strings.length} strings has ${stringLength} characters (at most 15,000 beyond 250 values)` });
+      if (strings.length > limits.longEnum.values && stringLength > limits.longEnum.characters) {
+        problems.push({ pointer: pointer || "/", message: `an enum of ${strings.length} strings has ${stringLength} characters (at most ${count(limits.longEnum.characters)} beyond ${count(limits.longEnum.values)} values)` });
       }
     }
   }
   const root = "/";
-  if (properties > 5000) problems.push({ pointer: root, message: `${properties} properties (at most 5,000)` });
-  if (deepest > 10) problems.push({ pointer: root, message: `nested ${deepest} levels deep (at most 10)` });
-  // "up to 1000 enum values across all enum properties", not per enum.
-  if (enumValues > 1000) problems.push({ pointer: root, message: `${enumValues} enum values in all (at most 1,000)` });
-  if (text > 120_000) problems.push({ pointer: root, message: `property names, definition names, enum and const values have ${text} characters (at most 120,000)` });
+  if (properties > limits.properties) problems.push({ pointer: root, message: `${properties} properties (at most ${count(limits.properties)})` });
+  if (deepest > limits.depth) problems.push({ pointer: root, message: `nested ${deepest} levels deep (at most ${count(limits.depth)})` });
+  if (enumValues > limits.enumValues) problems.push({ pointer: root, message: `${enumValues} enum values in all (at most ${count(limits.enumValues)})` });
+  if (text > limits.characters) problems.push({ pointer: root, message: `property names, definition names, enum and const values have ${text} characters (at most ${count(limits.characters)})` });
   return problems;
 }
 
-/**
- * Anthropic strict's per-request limits, checked per schema (the request total is the caller's):
- * 24 optional parameters, and 16 parameters with a union type ("anyOf or type arrays").
- */
+/** Anthropic strict's per-request limits, checked per schema (the request total is the caller's). */
 function anthropicStrictLimits(schema: Schema): Problem[] {
   let optional = 0;
   let unions = 0;
@@ -292,8 +294,8 @@ function anthropicStrictLimits(schema: Schema): Problem[] {
     if (Array.isArray(node.anyOf) || (Array.isArray(node.type) && node.type.length > 1)) unions++;
   }
   const problems: Problem[] = [];
-  if (optional > 24) problems.push({ pointer: "/", message: `${optional} optional parameters (at most 24 per request)` });
-  if (unions > 16) problems.push({ pointer: "/", message: `${unions} parameters with union types (at most 16 per request)` });
+  if (optional > ANTHROPIC_STRICT_LIMITS.optional) problems.push({ pointer: "/", message: `${optional} optional parameters (at most ${ANTHROPIC_STRICT_LIMITS.optional} per request)` });
+  if (unions > ANTHROPIC_STRICT_LIMITS.unions) problems.push({ pointer: "/", message: `${unions} parameters with union types (at most ${ANTHROPIC_STRICT_LIMITS.unions} per request)` });
   return problems;
 }
 

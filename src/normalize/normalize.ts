@@ -17,47 +17,24 @@ import {
   type PassContext,
   type Schema,
 } from "./passes.js";
+import {
+  ANTHROPIC_STRICT_FORMATS,
+  anthropicStrictRejects,
+  GEMINI_FIELDS,
+  GEMINI_FORMATS,
+  OPENAI_STRICT_FORMATS,
+  OPENAI_STRICT_UNSUPPORTED,
+  type Profile,
+} from "../providers/facts.js";
 
-/**
- * Provider profiles: which passes run, in order, and with which options. The table on
- * the facts page (`shared/reference/mcp-and-provider-facts.md`) is the specification.
- */
-export const PROFILES = ["openai", "openai-strict", "gemini", "gemini-json", "anthropic", "anthropic-strict", "portable"] as const;
-export type Profile = (typeof PROFILES)[number];
+// The package entry and the commands import the profile list from here.
+export { PROFILES, type Profile } from "../providers/facts.js";
 
 /** A change of meaning made (or a problem left) while normalizing, at a JSON pointer. */
 export interface NormalizeNote {
   pointer: string;
   message: string;
 }
-
-const OPENAI_STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
-const ANTHROPIC_STRICT_FORMATS = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid", "uri"]);
-const GEMINI_FORMATS = new Set(["enum", "date-time"]);
-
-/**
- * The fields of the Gemini API's `Schema` (v1beta, Google's generated client reference). It is a
- * protobuf message: any other key is rejected ("Unknown name … Cannot find field").
- */
-export const GEMINI_FIELDS: ReadonlySet<string> = new Set([
-  "anyOf", "default", "description", "enum", "example", "format", "items", "maximum", "maxItems", "maxLength", "maxProperties", "minimum",
-  "minItems", "minLength", "minProperties", "nullable", "pattern", "properties", "propertyOrdering", "required", "title", "type",
-]);
-
-/**
- * Keywords OpenAI's strict mode cannot represent, from openai-node's
- * `JSON_SCHEMA_UNSUPPORTED_SCHEMA_KEYWORDS` and the Structured Outputs guide. allOf and
- * prefixItems are on that list too, but are rewritten (merged, made arrays) rather than dropped.
- */
-export const OPENAI_STRICT_UNSUPPORTED: ReadonlySet<string> = new Set([
-  "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "patternProperties", "propertyNames", "contains",
-  "contentSchema", "unevaluatedItems", "unevaluatedProperties", "uniqueItems",
-]);
-
-/** Anthropic strict's unsupported constraints; `minItems` of 0 or 1 is allowed (structured-outputs docs). */
-const ANTHROPIC_STRICT_UNSUPPORTED = new Set(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems"]);
-export const anthropicStrictRejects = (keyword: string, value: unknown): boolean =>
-  ANTHROPIC_STRICT_UNSUPPORTED.has(keyword) && !(keyword === "minItems" && (value === 0 || value === 1));
 
 type Step = (schema: Schema, context: PassContext) => Schema;
 
@@ -79,6 +56,10 @@ const GEMINI_COMMON: Step[] = [
   drop((keyword) => !GEMINI_FIELDS.has(keyword), GEMINI_FORMATS),
 ];
 
+/**
+ * Provider profiles: which passes run, in order, and with which options. The table on
+ * the facts page (`shared/reference/mcp-and-provider-facts.md`) is the specification.
+ */
 const STEPS: Record<Profile, Step[]> = {
   openai: [inline("keep"), (schema) => arrayItems(schema), (schema) => objectProperties(schema), objectRoot],
   "openai-strict": [

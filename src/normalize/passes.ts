@@ -1,5 +1,6 @@
 import { mapChildren } from "../json-schema/keywords.js";
 import { isObject, joinPointer } from "../json-schema/pointer.js";
+import { describesObject, isBareNull, typeIncludes } from "../json-schema/predicates.js";
 import { resolveRef } from "../json-schema/refs.js";
 import { mapSchemas, walkSchemas } from "../json-schema/traverse.js";
 
@@ -100,8 +101,6 @@ export function inlineRefs(schema: Schema, options: { cycles: "keep" | "cut"; de
   return { ...result, $defs: kept };
 }
 
-const NULL = (member: unknown) => isObject(member) && member.type === "null" && Object.keys(member).length === 1;
-
 /**
  * `anyOf`/`oneOf` with `{type: "null"}`, and type arrays with "null", rewritten as the
  * provider wants a nullable: OpenAPI's `nullable: true` or a type array. The outer
@@ -111,8 +110,8 @@ export function nullUnions(schema: Schema, style: "nullable" | "type-array"): Sc
   return mapSchemas(schema, (node) => {
     for (const keyword of ["anyOf", "oneOf"] as const) {
       const members = node[keyword];
-      if (!Array.isArray(members) || !members.some(NULL)) continue;
-      const rest = members.filter((member) => !NULL(member));
+      if (!Array.isArray(members) || !members.some(isBareNull)) continue;
+      const rest = members.filter((member) => !isBareNull(member));
       if (rest.length !== 1 || !isObject(rest[0])) continue;
       const { [keyword]: _dropped, ...outer } = node;
       return makeNullable({ ...rest[0], ...outer }, style);
@@ -226,7 +225,7 @@ export function draft07Tuples(schema: Schema): Schema {
  * describe, and Gemini rejects `properties` elsewhere ("only allowed for OBJECT type").
  */
 export function objectTypes(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => (node.type === undefined && isObjectType(node) ? { ...node, type: "object" } : node));
+  return mapSchemas(schema, (node) => (node.type === undefined && describesObject(node) ? { ...node, type: "object" } : node));
 }
 
 /**
@@ -236,7 +235,7 @@ export function objectTypes(schema: Schema): Schema {
  */
 export function emptyPropertiesRemoved(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
-    if (!isObjectType(node) || (isObject(node.properties) && Object.keys(node.properties).length > 0)) return node;
+    if (!describesObject(node) || (isObject(node.properties) && Object.keys(node.properties).length > 0)) return node;
     context.note(
       pointer,
       pointer === "" ? "no parameters: Gemini rejects an empty \"properties\"; declare the tool without \"parameters\"" : "an object without properties: Gemini rejects an empty \"properties\" and may reject a missing one",
@@ -248,12 +247,12 @@ export function emptyPropertiesRemoved(schema: Schema, context: PassContext): Sc
 
 /** Objects without `properties` get an empty one (the same instances: it constrains nothing). */
 export function objectProperties(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => (isObjectType(node) && !isObject(node.properties) ? { ...node, properties: {} } : node));
+  return mapSchemas(schema, (node) => (describesObject(node) && !isObject(node.properties) ? { ...node, properties: {} } : node));
 }
 
 /** Arrays without `items` get an unconstrained `items`. */
 export function arrayItems(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => (isArrayType(node) && node.items === undefined && node.prefixItems === undefined ? { ...node, items: {} } : node));
+  return mapSchemas(schema, (node) => (typeIncludes(node, "array") && node.items === undefined && node.prefixItems === undefined ? { ...node, items: {} } : node));
 }
 
 /**
@@ -262,7 +261,7 @@ export function arrayItems(schema: Schema): Schema {
  */
 export function strictObjects(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
-    if (!isObjectType(node)) return node;
+    if (!describesObject(node)) return node;
     const properties = isObject(node.properties) ? node.properties : {};
     const required = new Set(Array.isArray(node.required) ? node.required : []);
     const optional = Object.keys(properties).filter((name) => !required.has(name));
@@ -320,19 +319,11 @@ export function dropKeywords(
  * `properties` is "leave" (Gemini rejects an empty one). A non-object root is left, with a note.
  */
 export function objectRoot(schema: Schema, context: PassContext, properties: "add" | "leave" = "add"): Schema {
-  if (!isObjectType(schema)) {
+  if (!describesObject(schema)) {
     context.note("", "the root is not an object; this provider requires one");
     return schema;
   }
   return isObject(schema.properties) || properties === "leave" ? { ...schema, type: "object" } : { ...schema, type: "object", properties: {} };
-}
-
-function isObjectType(node: Schema): boolean {
-  return node.type === "object" || (node.type === undefined && (isObject(node.properties) || node.required !== undefined));
-}
-
-function isArrayType(node: Schema): boolean {
-  return node.type === "array" || (Array.isArray(node.type) && node.type.includes("array"));
 }
 
 function describeBriefly(schema: unknown): string {

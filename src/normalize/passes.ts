@@ -1,4 +1,4 @@
-import { mapChildren } from "../json-schema/keywords.js";
+import { isSchema, mapChildren } from "../json-schema/keywords.js";
 import { isObject, joinPointer } from "../json-schema/pointer.js";
 import { describesObject, isBareNull, typeIncludes } from "../json-schema/predicates.js";
 import { resolveRef } from "../json-schema/refs.js";
@@ -64,7 +64,7 @@ export function inlineRefs(schema: Schema, options: { cycles: "keep" | "cut"; de
       context.note(pointer, `$ref ${JSON.stringify(ref)} is not local and was left as it is`);
       return node;
     }
-    if (target.kind !== "found" || !(isObject(target.node) || typeof target.node === "boolean")) {
+    if (target.kind !== "found" || !isSchema(target.node)) {
       context.note(pointer, `${target.kind === "malformed" ? "malformed" : "dangling"} $ref ${JSON.stringify(ref)} replaced by an unconstrained schema`);
       return siblings;
     }

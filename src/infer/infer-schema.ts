@@ -1,9 +1,7 @@
-import { mapChildren } from "../json-schema/keywords.js";
+import { mapChildren, type Schema } from "../json-schema/keywords.js";
 import { escapePointer, isObject } from "../json-schema/pointer.js";
 import { isBareNull } from "../json-schema/predicates.js";
 import { resolveRef } from "../json-schema/refs.js";
-
-type Schema = Record<string, unknown>;
 
 /**
  * A JSON Schema for the values a tool returned, inferred by quicktype-core (loaded on

@@ -1,3 +1,4 @@
+import type { Schema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
 import { isNullTyped, typeIncludes } from "../json-schema/predicates.js";
 import { walkSchemas, type Visit } from "../json-schema/traverse.js";
@@ -30,8 +31,6 @@ export interface LintFinding {
   message: string;
   fixable: boolean;
 }
-
-type Schema = Record<string, unknown>;
 
 interface Rule {
   name: string;

@@ -1,4 +1,4 @@
-import { isSchema, mapChildren } from "../json-schema/keywords.js";
+import { isSchema, mapChildren, type Schema } from "../json-schema/keywords.js";
 import { isObject, joinPointer } from "../json-schema/pointer.js";
 import { describesObject, isBareNull, typeIncludes } from "../json-schema/predicates.js";
 import { resolveRef } from "../json-schema/refs.js";
@@ -10,7 +10,7 @@ import { mapSchemas, walkSchemas } from "../json-schema/traverse.js";
  * says so through `note`, and moves what a reader needs into `description`.
  */
 
-export type Schema = Record<string, unknown>;
+export type { Schema } from "../json-schema/keywords.js";
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 

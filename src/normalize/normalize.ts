@@ -22,8 +22,9 @@ import {
  * Provider profiles: which passes run, in order, and with which options. The table on
  * the facts page (`shared/reference/mcp-and-provider-facts.md`) is the specification.
  */
-export const PROFILES = ["openai", "openai-strict", "gemini", "gemini-json", "anthropic", "anthropic-strict", "portable"] as const;
-export type Profile = (typeof PROFILES)[number];
+import { PROFILES, type Profile } from "./profile-names.js";
+
+export { PROFILES, type Profile };
 
 /** A change of meaning made (or a problem left) while normalizing, at a JSON pointer. */
 export interface NormalizeNote {

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { report, timeProcess } from "./lib.mjs";
 
 const require = createRequire(import.meta.url);
-const cli = fileURLToPath(new URL("../dist/cli.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const peer = fileURLToPath(new URL("./sdk-list.mjs", import.meta.url));
 const node = process.execPath;
 

@@ -10,7 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const cli = join(root, "dist/cli.js");
+const cli = join(root, "dist/cli/main.js");
 // The memory server keeps its graph in a file; the demo starts from an empty one each run.
 const env = { ...process.env, TMPDIR: mkdtempSync(join(tmpdir(), "pmcp-demo-")) };
 

@@ -1,16 +1,38 @@
 /**
- * Two families of local failure, each mapped to the CLI's exit code: a usage error
- * (the command line or a config file is wrong: exit 2) and a runtime failure
- * (a server, the network or the disk let us down: exit 1).
+ * What a pmcp-codegen library function throws when it cannot do its job. The code says
+ * why, in words a caller can switch on and log; it is stable across releases. Exit codes
+ * are the CLI's business alone (`src/cli/exit-code.ts`).
  */
-export class UsageError extends Error {
-  readonly exitCode = 2;
-  override readonly name = "UsageError";
-}
+export type PmcpErrorCode =
+  /** An option or argument is wrong: a flag value, a server id, a command line. */
+  | "INVALID_ARGUMENT"
+  /** `pmcp.config` or an `mcpServers` file is missing a part, malformed or unloadable. */
+  | "INVALID_CONFIG"
+  /** An input file or folder does not exist or cannot be read. */
+  | "NOT_FOUND"
+  /** An input file exists but its content is wrong: a bundle, a manifest, an observation log, a source module. */
+  | "INVALID_INPUT"
+  /** A tool named on the command line is in no server of the bundle. */
+  | "TOOL_NOT_FOUND"
+  /** A server could not be started, reached, initialized or listed, or broke the protocol. */
+  | "SERVER_FAILED"
+  /** A `--check` found files on disk that differ from what would be written. */
+  | "OUT_OF_DATE"
+  /** A check found problems at or above the level that fails: lint errors, breaking changes, failed calls. */
+  | "CHECK_FAILED"
+  /** Listening on a port or writing a file failed. */
+  | "IO_FAILED";
 
-export class RuntimeFailure extends Error {
-  readonly exitCode = 1;
-  override readonly name = "RuntimeFailure";
+export class PmcpError extends Error {
+  override readonly name = "PmcpError";
+
+  constructor(
+    readonly code: PmcpErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
 }
 
 /** The one-line text of any thrown value, for messages that must stay on one line. */

@@ -1,3 +1,5 @@
+export { PmcpError } from "./errors.js";
+export type { PmcpErrorCode } from "./errors.js";
 export { BundleSchema, ToolSchema, ServerSchema, EndpointSchema, BUNDLE_VERSION } from "./bundle/types.js";
 export type { Bundle, BundleServer, Tool, Endpoint, InferredTool, Drift } from "./bundle/types.js";
 export { readSchemaFiles, parseSchemaFile } from "./bundle/read.js";

@@ -2,14 +2,14 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
+import { runCli, runInProcess } from "./helpers/cli.js";
 
 describe("pmcp command line", () => {
   it("--help lists commands and every export flag", async () => {
-    const top = await runCli(["--help"]);
+    const top = await runInProcess(["--help"]);
     expect(top.code).toBe(0);
     expect(top.stdout).toMatch(/pmcp schema <command>/);
-    const help = await runCli(["schema", "export", "--help"]);
+    const help = await runInProcess(["schema", "export", "--help"]);
     expect(help.code).toBe(0);
     for (const flag of ["--endpoint", "--stdio", "--config", "--server", "--id", "--header", "--timeout", "--concurrency", "--output", "--format", "--check", "--allow-partial", "--json", "--quiet", "--debug"]) {
       expect(help.stdout).toContain(flag);
@@ -19,19 +19,23 @@ describe("pmcp command line", () => {
   it.each([
     [["schema", "discover"], ["--samples", "--observations", "--allow-tool", "--max-samples", "--redact", "--stdio", "--config", "--header"]],
     [["schema", "infer"], ["--schema", "--observations", "--output"]],
+    [["schema", "validate"], ["--schema"]],
+    [["schema", "diff"], ["--schema", "--fail-on", "--format"]],
+    [["schema", "normalize"], ["--schema", "--profile", "--output"]],
+    [["schema", "lint"], ["--schema", "--profile", "--format"]],
     [["report"], ["--schema", "--format"]],
-    [["generate"], ["--min-quality"]],
+    [["generate"], ["--schema", "--min-quality"]],
     [["inspect"], ["--schema", "--json"]],
     [["serve", "inspect"], ["--schema", "--http"]],
     [["tools", "from-source"], ["--output"]],
   ])("%j --help describes every flag", async (command, flags) => {
-    const help = await runCli([...command, "--help"]);
+    const help = await runInProcess([...command, "--help"]);
     expect(help.code).toBe(0);
     for (const flag of flags) expect(help.stdout).toContain(flag);
   });
 
   it("--version prints the package version", async () => {
-    const result = await runCli(["--version"]);
+    const result = await runInProcess(["--version"]);
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
@@ -47,16 +51,19 @@ describe("pmcp command line", () => {
     [["schema", "export", "--endpoint", "http://127.0.0.1:1/mcp", "--timeout", "0"], /--timeout must be a positive/],
     [["schema", "export", "--endpoint", "http://127.0.0.1:1/mcp", "--header", "no colon"], /expected "Name: value"/],
     [["schema", "export", "--server", "x"], /--server picks entries of a --config file/],
-    [["schema", "validate"], /Not enough non-option arguments/],
+    [["schema", "validate", "--schema", "/no/such/bundle.json"], /\/no\/such\/bundle\.json: no such file or folder/],
+    [["schema", "diff"], /Not enough non-option arguments/],
+    [["schema", "lint", "--schema", "/no/such.json", "--profile", "gpt"], /--profile: unknown gpt/],
     [["schema", "infer", "--observations", "o", "--bogus"], /Unknown arguments?: bogus/],
     [["report", "--format", "html"], /Invalid values:/],
     [["generate", "--min-quality", "great"], /Invalid values:/],
     [["serve", "frobnicate"], /Invalid values:/],
     [["serve", "inspect", "--http", "99999"], /--http must be a port number/],
     [["tools", "from-source"], /Not enough non-option arguments/],
+    [["tools", "from-source", "/no/such/tools.ts"], /\/no\/such\/tools\.ts: no such file/],
     [["schema", "discover", "--stdio", "node x.js", "--observations", "o", "--max-samples", "0"], /--max-samples must be a positive whole number/],
   ])("usage error %j exits 2 with one clear line", async (args, expected) => {
-    const result = await runCli(args);
+    const result = await runInProcess(args);
     expect(result.code).toBe(2);
     expect(result.stderr.split("\n")[0]).toMatch(expected);
     expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -72,15 +79,76 @@ describe("pmcp command line", () => {
     ];
     for (const [name, text, extra, expected] of cases) {
       await writeFile(join(dir, name), text);
-      const result = await runCli(["schema", "export", "--config", join(dir, name), ...extra]);
+      const result = await runInProcess(["schema", "export", "--config", join(dir, name), ...extra]);
       expect(result.code, name).toBe(2);
       expect(result.stderr.split("\n")[0]).toMatch(expected);
     }
   });
 
   it("--debug adds the stack trace", async () => {
-    const result = await runCli(["schema", "export", "--config", "/no/such.json", "--debug"]);
+    const result = await runInProcess(["schema", "export", "--config", "/no/such.json", "--debug"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/\n\s+at /);
+  });
+
+  it("the built binary reports a usage error in its own process too", async () => {
+    const result = await runCli(["schema", "export", "--bogus"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr.split("\n")).toEqual(["pmcp: Unknown argument: bogus", "pmcp: run 'pmcp --help' for usage", ""]);
+  });
+});
+
+describe("one way to name the bundle and to ask for JSON", () => {
+  const bundle = (tools: object[]) => `${JSON.stringify({ version: "1.0", servers: [{ id: "s", tools }] })}\n`;
+  const tool = (name: string, input: object) => ({ name, inputSchema: input });
+
+  /** A project folder whose pmcp.config.json names its bundle, with an older copy beside it. */
+  async function project(): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-inputs-"));
+    await writeFile(join(dir, "pmcp.config.json"), JSON.stringify({ bundle: "api/bundle.json" }));
+    await import("node:fs/promises").then(({ mkdir }) => mkdir(join(dir, "api")));
+    await writeFile(join(dir, "api/bundle.json"), bundle([tool("find", { type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: true })]));
+    await writeFile(join(dir, "old.json"), bundle([tool("find", { type: "object", properties: {} }), tool("gone", { type: "object" })]));
+    return dir;
+  }
+
+  it("every bundle-reading command falls back to pmcp.config's bundle (lint and normalize ignored it)", async () => {
+    const dir = await project();
+    const run = (...args: string[]) => runCli(args, { cwd: dir });
+    const lint = await run("schema", "lint", "--profile", "gemini", "--json");
+    expect(JSON.parse(lint.stdout).findings.map((finding: { rule: string; pointer: string }) => [finding.rule, finding.pointer])).toEqual([
+      ["additional-properties", "/inputSchema"],
+    ]);
+    const normalized = await run("schema", "normalize", "--profile", "gemini");
+    expect(normalized.code).toBe(0);
+    expect(JSON.parse(normalized.stdout).servers[0].tools[0].inputSchema).toEqual({
+      type: "object",
+      properties: { q: { type: "string" } },
+      required: ["q"],
+    });
+    const validated = await run("schema", "validate", "--json");
+    expect(JSON.parse(validated.stdout).files).toEqual([{ path: join("api", "bundle.json"), format: "bundle" }]);
+    const diff = await run("schema", "diff", "old.json", "--json");
+    expect(JSON.parse(diff.stdout).changes.map((change: { rule: string }) => change.rule)).toEqual(["required-property-added", "tool-removed"]);
+    expect(diff.code).toBe(1);
+  });
+
+  it("the old spellings still work for one release, each with one deprecation line", async () => {
+    const dir = await project();
+    const run = (...args: string[]) => runCli(args, { cwd: dir });
+    const cases: [string[], string][] = [
+      [["schema", "validate", "api/bundle.json"], "pmcp schema validate <files..> is deprecated and goes in the next release; use pmcp schema validate --schema <files..>"],
+      [["schema", "lint", "api/bundle.json", "--profile", "openai"], "pmcp schema lint <bundle> is deprecated and goes in the next release; use pmcp schema lint --schema <bundle>"],
+      [["schema", "normalize", "api/bundle.json", "--profile", "openai", "-o", "n.json"], "pmcp schema normalize <bundle> is deprecated and goes in the next release; use pmcp schema normalize --schema <bundle>"],
+      [["schema", "diff", "api/bundle.json", "api/bundle.json"], "pmcp schema diff <old> <new> is deprecated and goes in the next release; use pmcp schema diff <old> --schema <new>"],
+      [["report", "--format", "json"], "--format json is deprecated and goes in the next release; use --json"],
+    ];
+    for (const [args, line] of cases) {
+      const result = await run(...args);
+      expect(result.code, args.join(" ")).toBe(0);
+      expect(result.stderr, args.join(" ")).toBe(`warning: ${line}\n`);
+    }
+    const report = await run("report", "--format", "json");
+    expect(JSON.parse(report.stdout).total.tools).toBe(1);
   });
 });

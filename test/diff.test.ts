@@ -80,7 +80,7 @@ describe("pmcp schema diff on two real exports of a server whose tools changed",
     expect((await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs"), "--id", "listing", "-o", v1])).code).toBe(0);
     expect((await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs", "v2"), "--id", "listing", "-o", v2])).code).toBe(0);
 
-    const result = await runCli(["schema", "diff", v1, v2, "--json"]);
+    const result = await runCli(["schema", "diff", v1, "--schema", v2, "--json"]);
     expect(result.code).toBe(1);
     const { summary, changes } = JSON.parse(result.stdout);
     const seen = changes.map((change: { level: string; tool?: string; rule: string; pointer: string }) => `${change.level} ${change.tool ?? ""} ${change.rule} ${change.pointer}`);
@@ -97,9 +97,9 @@ describe("pmcp schema diff on two real exports of a server whose tools changed",
     expect(summary.breaking).toBeGreaterThanOrEqual(2);
     expect(result.stderr.trim()).toMatch(/^pmcp: \d+ breaking changes?$/);
 
-    const same = await runCli(["schema", "diff", v1, v1]);
+    const same = await runCli(["schema", "diff", v1, "--schema", v1]);
     expect(same).toMatchObject({ code: 0, stdout: "no changes\n" });
-    const safeOnly = await runCli(["schema", "diff", v2, v2, "--fail-on", "dangerous", "--format", "junit"]);
+    const safeOnly = await runCli(["schema", "diff", v2, "--schema", v2, "--fail-on", "dangerous", "--format", "junit"]);
     expect(safeOnly.code).toBe(0);
     expect(safeOnly.stdout).toContain('tests="0" failures="0"');
     expect(await readFile(v1, "utf8")).not.toBe(await readFile(v2, "utf8"));

@@ -155,7 +155,7 @@ describe("schema export over stdio, Streamable HTTP and SSE", () => {
     expect(file).not.toHaveProperty("exported_at");
     expect(file.tools[0]).toHaveProperty("input_schema");
     expect(file.tools[0]).not.toHaveProperty("inputSchema");
-    const validated = await runCli(["schema", "validate", folder, "--json"]);
+    const validated = await runCli(["schema", "validate", "--schema", folder, "--json"]);
     expect(validated.code).toBe(0);
     expect(JSON.parse(validated.stdout)).toMatchObject({ valid: true, servers: 1, tools: LISTED_TOOLS.length });
     const { parseSchemaFile } = await import("../src/bundle/read.js");

@@ -178,7 +178,7 @@ describe("pmcp.config", () => {
     await writeFile(join(dir, "pmcp.config.json"), JSON.stringify({ output: 3 }));
     const result = await runCli(["generate"], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(/pmcp\.config\.json at output: /);
+    expect(result.stderr).toMatch(/pmcp\.config\.json: output: /);
   });
 
   it("generate without a bundle is a usage error", async () => {

@@ -379,12 +379,12 @@ describe("pmcp schema normalize", () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-normalize-"));
     const exported = await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs"), "--id", "listing", "-o", join(dir, "b.json"), "--quiet"]);
     expect(exported.code).toBe(0);
-    const result = await runCli(["schema", "normalize", "--profile", "openai-strict", join(dir, "b.json"), "-o", join(dir, "n.json")]);
+    const result = await runCli(["schema", "normalize", "--profile", "openai-strict", "--schema", join(dir, "b.json"), "-o", join(dir, "n.json")]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(/warning: server "listing" tool "class" at \/inputSchema\/properties\/filters\/items: optional properties value became required and nullable/);
     const bundle = JSON.parse(await readFile(join(dir, "n.json"), "utf8"));
     expect(JSON.stringify(bundle)).not.toContain('"$defs"');
-    const wrong = await runCli(["schema", "normalize", "--profile", "bogus", join(dir, "b.json")]);
+    const wrong = await runCli(["schema", "normalize", "--profile", "bogus", "--schema", join(dir, "b.json")]);
     expect(wrong.code).toBe(2);
   });
 });

@@ -429,7 +429,7 @@ describe("infer, generate and report from the command line", () => {
     const { toJsonText } = await import("../src/bundle/serialize.js");
     await writeFilesAtomically([{ path, content: toJsonText((await inferBundle(bundle, logs)).bundle) }]);
 
-    const json = await runCli(["report", "--schema", path, "--format", "json"]);
+    const json = await runCli(["report", "--schema", path, "--json"]);
     expect(json.code, json.stderr).toBe(0);
     const report = JSON.parse(json.stdout);
     const weather = report.servers.find((server: { id: string }) => server.id === "weather");
@@ -454,14 +454,15 @@ describe("infer, generate and report from the command line", () => {
     expect(markdown.stdout).toMatch(/^\| weather \| 6 \| 0 \| 0 \| 1 \| 1 \| 4 \|/m);
   });
 
-  it("pmcp schema infer fails in one line on a missing observations folder, leaving the bundle as it was", async () => {
+  it("pmcp schema infer fails with a usage error on a missing observations folder, leaving the bundle as it was", async () => {
     const path = join(dir, "untouched.json");
     const { toJsonText } = await import("../src/bundle/serialize.js");
     await writeFile(path, toJsonText(bundle));
     const before = await readFile(path, "utf8");
     const result = await runCli(["schema", "infer", "--schema", path, "--observations", join(dir, "no-such-folder")]);
-    expect(result.code).toBe(1);
-    expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^pmcp: .*no-such-folder: no such folder/)]);
+    // A missing input is a usage error, as a missing bundle is (README: exit codes).
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^pmcp: .*no-such-folder: no such folder/), "pmcp: run 'pmcp --help' for usage"]);
     expect(await readFile(path, "utf8")).toBe(before);
   });
 });

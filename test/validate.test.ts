@@ -31,7 +31,7 @@ const queryTool = {
 describe("pmcp schema validate", () => {
   it("reads PMCP's documented bundle (legacy annotation form)", async () => {
     const path = await file("pmcp-bundle.json", { version: "1.0", servers: [{ id: "sqlite-explorer", tools: [queryTool] }] });
-    const result = await runCli(["schema", "validate", path, "--json"]);
+    const result = await runCli(["schema", "validate", "--schema", path, "--json"]);
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ valid: true, servers: 1, tools: 1, files: [{ format: "bundle" }] });
   });
@@ -61,7 +61,7 @@ describe("pmcp schema validate", () => {
     const snake = parseSchemaFile("b.json", JSON.stringify({ version: "1.0", servers: [{ id: "s", protocol_version: "2025-06-18", tools: [{ name: "t", input_schema: { type: "object" } }] }] }));
     expect(snake.bundle.servers[0]).toMatchObject({ protocolVersion: "2025-06-18", tools: [{ inputSchema: { type: "object" } }] });
     const path = await file("sqlite-explorer.json", foundation);
-    expect((await runCli(["schema", "validate", path])).code).toBe(0);
+    expect((await runCli(["schema", "validate", "--schema", path])).code).toBe(0);
   });
 
   it.each([
@@ -73,21 +73,21 @@ describe("pmcp schema validate", () => {
     ["an unsafe server id", { version: "1.0", servers: [{ id: "../x", tools: [] }] }, /server "\.\.\/x" id: /],
   ])("rejects %s with one line naming the file (exit 1)", async (_name, value, expected) => {
     const path = await file("broken.json", value);
-    const result = await runCli(["schema", "validate", path]);
+    const result = await runCli(["schema", "validate", "--schema", path]);
     expect(result.code).toBe(1);
     expect(result.stderr.split("\n")[0]).toMatch(/^pmcp: .*broken\.json: /);
     expect(result.stderr).toMatch(expected);
   });
 
   it("a missing file is a usage error", async () => {
-    const result = await runCli(["schema", "validate", join(dir, "absent.json")]);
+    const result = await runCli(["schema", "validate", "--schema", join(dir, "absent.json")]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/absent\.json: no such file or folder/);
   });
 
   it("warns about broken tool schemas without failing", async () => {
     const path = await file("warn.json", { version: "1.0", servers: [{ id: "s", tools: [{ name: "t", outputSchema: { $ref: "#/definitions/Nope" } }] }] });
-    const result = await runCli(["schema", "validate", path]);
+    const result = await runCli(["schema", "validate", "--schema", path]);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/warning: server "s" tool "t" at \/outputSchema\/\$ref: dangling \$ref "#\/definitions\/Nope"/);
   });

@@ -1,7 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { z } from "zod";
-import { RuntimeFailure, UsageError } from "../errors.js";
+import { PmcpError } from "../errors.js";
+import { formatIssues, parseJson } from "../json-file.js";
 import { camelTool, fromFoundationFile } from "./foundation.js";
 import { canonicalBundle } from "./serialize.js";
 import { BUNDLE_VERSION, BundleSchema, type Bundle } from "./types.js";
@@ -28,7 +28,7 @@ export async function readSchemaFiles(paths: readonly string[]): Promise<ReadRes
     read.push({ path, format });
     for (const server of bundle.servers) {
       const first = origin.get(server.id);
-      if (first !== undefined) throw new RuntimeFailure(`${path}: server "${server.id}" is also in ${first}`);
+      if (first !== undefined) throw new PmcpError("INVALID_INPUT", `${path}: server "${server.id}" is also in ${first}`);
       origin.set(server.id, path);
       servers.push(server);
     }
@@ -38,14 +38,9 @@ export async function readSchemaFiles(paths: readonly string[]): Promise<ReadRes
 
 /** Parses one file's text; `path` is only used in messages. */
 export function parseSchemaFile(path: string, text: string): { format: SchemaFileFormat; bundle: Bundle } {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new RuntimeFailure(`${path}: not valid JSON: ${(error as Error).message}`);
-  }
+  const json = parseJson(text, { what: path });
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
-    throw new RuntimeFailure(`${path}: expected a JSON object (a schema bundle or a PMCP foundation file)`);
+    throw new PmcpError("INVALID_INPUT", `${path}: expected a JSON object (a schema bundle or a PMCP foundation file)`);
   }
   const object = json as Record<string, unknown>;
   let format: SchemaFileFormat;
@@ -57,10 +52,10 @@ export function parseSchemaFile(path: string, text: string): { format: SchemaFil
     format = "pmcp-foundation";
     candidate = { version: BUNDLE_VERSION, servers: [fromFoundationFile(object)] };
   } else {
-    throw new RuntimeFailure(`${path}: neither a schema bundle ("servers": [...]) nor a PMCP foundation file ("server_id")`);
+    throw new PmcpError("INVALID_INPUT", `${path}: neither a schema bundle ("servers": [...]) nor a PMCP foundation file ("server_id")`);
   }
   const parsed = BundleSchema.safeParse(candidate);
-  if (!parsed.success) throw new RuntimeFailure(describeIssues(path, candidate, parsed.error));
+  if (!parsed.success) throw new PmcpError("INVALID_INPUT", formatIssues(parsed.error.issues, { what: path, locate: (at) => locate(candidate, at) }));
   return { format, bundle: parsed.data };
 }
 
@@ -75,32 +70,26 @@ function camelServer(server: unknown): unknown {
   };
 }
 
-/** Up to three issues, each located by server id and tool name rather than by array index. */
-function describeIssues(path: string, candidate: unknown, error: z.ZodError): string {
-  const lines = error.issues.slice(0, 3).map((issue) => `${path}: ${locate(candidate, issue.path)}${issue.message}`);
-  const more = error.issues.length > 3 ? ` (and ${error.issues.length - 3} more)` : "";
-  return lines.join("\n") + more;
-}
-
+/** An issue's place named by server id and tool name rather than by array index. */
 function locate(candidate: unknown, path: readonly PropertyKey[]): string {
   const [top, serverIndex, toolsKey, toolIndex, ...rest] = path;
-  if (top !== "servers" || typeof serverIndex !== "number") return path.length ? `${path.map(String).join(".")}: ` : "";
+  if (top !== "servers" || typeof serverIndex !== "number") return path.map(String).join(".");
   const server = (candidate as { servers: Record<string, unknown>[] }).servers[serverIndex];
   const serverName = typeof server?.id === "string" ? `server "${server.id}"` : `servers[${serverIndex}]`;
   if (toolsKey !== "tools" || typeof toolIndex !== "number") {
-    return `${serverName}${toolsKey === undefined ? "" : ` ${String(toolsKey)}`}: `;
+    return `${serverName}${toolsKey === undefined ? "" : ` ${String(toolsKey)}`}`;
   }
   const tool = (server?.tools as Record<string, unknown>[] | undefined)?.[toolIndex];
   const toolName = typeof tool?.name === "string" ? `tool "${tool.name}"` : `tools[${toolIndex}]`;
-  return `${serverName} ${toolName}${rest.length ? ` ${rest.map(String).join(".")}` : ""}: `;
+  return `${serverName} ${toolName}${rest.length ? ` ${rest.map(String).join(".")}` : ""}`;
 }
 
 async function expandPath(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => undefined);
-  if (info === undefined) throw new UsageError(`${path}: no such file or folder`);
+  if (info === undefined) throw new PmcpError("NOT_FOUND", `${path}: no such file or folder`);
   if (!info.isDirectory()) return [path];
   const names = (await readdir(path)).filter((name) => name.endsWith(".json") && !name.endsWith(".schema.json") && !name.startsWith(".")).sort();
-  if (names.length === 0) throw new UsageError(`${path}: the folder has no .json files`);
+  if (names.length === 0) throw new PmcpError("NOT_FOUND", `${path}: the folder has no .json files`);
   return names.map((name) => join(path, name));
 }
 
@@ -108,6 +97,6 @@ async function readText(path: string): Promise<string> {
   try {
     return await readFile(path, "utf8");
   } catch (error) {
-    throw new UsageError(`cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new PmcpError("NOT_FOUND", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
 }

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { ServerIdSchema, type Bundle, type BundleServer } from "../bundle/types.js";
-import { RuntimeFailure } from "../errors.js";
+import { PmcpError } from "../errors.js";
 import { commentText, literal } from "./code.js";
 import { camelCase, NameScope } from "./naming.js";
 import { DEFAULT_MIN_QUALITY, type Quality } from "../infer/quality.js";
@@ -75,7 +75,7 @@ export async function renderClients(
   const modules: { namespace: string; importPath: string; className: string; alias: string }[] = [];
   for (const server of bundle.servers) {
     // The id becomes a file name and a module path: only ids the bundle schema allows get that far.
-    if (!ServerIdSchema.safeParse(server.id).success) throw new RuntimeFailure(`server id ${JSON.stringify(server.id)} is not a valid server id`);
+    if (!ServerIdSchema.safeParse(server.id).success) throw new PmcpError("INVALID_INPUT", `server id ${JSON.stringify(server.id)} is not a valid server id`);
     const file = await produce(`${server.id}.ts`, server, ({ server: template }) => {
       const module = planServerModule(server, plan);
       return {

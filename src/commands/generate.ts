@@ -1,43 +1,56 @@
-import { readFile, readdir, rm } from "node:fs/promises";
-import { join, relative, resolve } from "node:path";
-import { readSchemaFiles } from "../bundle/read.js";
-import { isGeneratedFile, renderClients, toolsWithChangedTypes, type RenderedFile } from "../codegen/render.js";
-import type { Quality } from "../infer/quality.js";
-import { loadPmcpConfig } from "../config/pmcp-config.js";
-import { RuntimeFailure } from "../errors.js";
-import { writeFilesAtomically } from "../fs/atomic-write.js";
-import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
-import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
-
-export interface GenerateArgs extends OutputOptions {
-  schema: string[];
-  output: string | undefined;
-  check: boolean;
-  templates: string | undefined;
-  runtimeImport: string | undefined;
-  strictObjects: boolean | undefined;
-  minQuality: Quality;
-}
+import { readdir, readFile, rm } from "node:fs/promises";
+import { join } from "node:path";
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { projectPath, resolveInputs } from "../cli/inputs.js";
+import { count, printJson, say, warn } from "../cli/output.js";
+import type { RenderedFile } from "../codegen/render.js";
+import { PmcpError } from "../errors.js";
+import { version } from "../version.js";
 
 const DEFAULT_OUTPUT = "generated";
 const DEFAULT_RUNTIME_IMPORT = "pmcp-codegen/runtime";
 
-/** `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults. */
-export async function generate(args: GenerateArgs, version: string): Promise<void> {
-  const loaded = await loadPmcpConfig();
-  const fromConfig = (path: string | undefined) => (path === undefined || loaded === undefined ? path : relative(process.cwd(), resolve(loaded.dir, path)));
-  const schemaPaths = args.schema.length > 0 ? args.schema : [fromConfig(loaded?.config.bundle) ?? DEFAULT_BUNDLE_PATH];
-  const outDir = args.output ?? fromConfig(loaded?.config.output) ?? DEFAULT_OUTPUT;
-  const templatesDir = args.templates ?? fromConfig(loaded?.config.templates);
+const builder = (yargs: Argv<GlobalArgs>) =>
+    yargs
+      .option("schema", {
+        type: "string",
+        array: true,
+        default: [] as string[],
+        describe: "Bundle or PMCP schema files or folders (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+      })
+      .option("output", { alias: "o", type: "string", describe: "Folder for the generated clients (default: pmcp.config output, else generated/)" })
+      .option("check", { type: "boolean", default: false, describe: "Exit 1 and list stale files when the output on disk differs; write nothing" })
+      .option("templates", { type: "string", describe: "Folder of templates (server.ts.hbs, index.ts.hbs) overriding the built-in ones" })
+      .option("runtime-import", { type: "string", describe: "Module generated files import the runtime from (default: pmcp-codegen/runtime)" })
+      .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" })
+      .option("min-quality", {
+        choices: ["none", "low", "medium", "high"] as const,
+        default: "low" as const,
+        describe: "Use an inferred output schema (tools that declare none) only from this quality up",
+      })
+      .example("$0 generate", "Generate generated/ from schemas/mcp-bundle.json")
+      .example("$0 generate --schema schemas/ -o src/clients --check", "Fail CI when the clients are stale");
 
-  const { bundle } = await readSchemaFiles(schemaPaths);
+export const generateCommand = defineCommand({ command: "generate", describe: "Generate typed composition clients from a schema bundle", builder, handler: generate });
+
+/** `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults. */
+async function generate(args: ArgsOf<typeof builder>): Promise<void> {
+  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { renderClients, toolsWithChangedTypes } = await import("../codegen/render.js");
+  const { writeFilesAtomically } = await import("../fs/atomic-write.js");
+  const { project, schema } = await resolveInputs(args.schema);
+  const outDir = args.output ?? projectPath(project, project?.config.output) ?? DEFAULT_OUTPUT;
+  const templatesDir = args.templates ?? projectPath(project, project?.config.templates);
+
+  const { bundle } = await readSchemaFiles(schema);
   const existing = (path: string) => readFile(join(outDir, path), "utf8").catch(() => undefined);
   const result = await renderClients(
     bundle,
     {
-      source: schemaPaths.join(", "),
-      runtimeImport: args.runtimeImport ?? loaded?.config.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
-      strictObjects: args.strictObjects ?? loaded?.config.strictObjects ?? false,
+      source: schema.join(", "),
+      runtimeImport: args.runtimeImport ?? project?.config.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
+      strictObjects: args.strictObjects ?? project?.config.strictObjects ?? false,
       minQuality: args.minQuality,
       generatorVersion: version,
       ...(templatesDir === undefined ? {} : { templatesDir }),
@@ -74,7 +87,7 @@ export async function generate(args: GenerateArgs, version: string): Promise<voi
       say(args, `stale: ${join(outDir, file.path)}${file.typesChanged.length > 0 ? ` (types changed: ${file.typesChanged.join(", ")})` : ""}`);
     }
     for (const path of summary.removed) say(args, `stale: ${path}`);
-    throw new RuntimeFailure(`${count(changed.length + leftover.length, "generated file")} out of date; run pmcp generate`);
+    throw new PmcpError("OUT_OF_DATE", `${count(changed.length + leftover.length, "generated file")} out of date; run pmcp generate`);
   }
 
   await writeFilesAtomically(changed.map((file) => ({ path: join(outDir, file.path), content: file.content })));
@@ -86,6 +99,7 @@ export async function generate(args: GenerateArgs, version: string): Promise<voi
 
 /** Modules we generated earlier for servers that are no longer in the bundle. */
 async function staleGeneratedFiles(outDir: string, current: Set<string>): Promise<string[]> {
+  const { isGeneratedFile } = await import("../codegen/render.js");
   const names = await readdir(outDir).catch(() => [] as string[]);
   const stale: string[] = [];
   for (const name of names.filter((name) => name.endsWith(".ts") && !current.has(name)).sort()) {

@@ -1,33 +1,39 @@
-import { readSchemaFiles } from "../bundle/read.js";
 import type { Bundle } from "../bundle/types.js";
-import { configuredBundlePath } from "../config/pmcp-config.js";
-import { RuntimeFailure, UsageError } from "../errors.js";
-import { inspectTool, serversWithTool, type ToolInspection } from "../inspect/describe-tool.js";
-import { printJson, say, type OutputOptions } from "../cli/output.js";
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { resolveInputs } from "../cli/inputs.js";
+import { printJson, say } from "../cli/output.js";
+import { PmcpError } from "../errors.js";
+import type { ToolInspection } from "../inspect/describe-tool.js";
 
-export interface InspectArgs extends OutputOptions {
-  tool: string;
-  schema: string[];
-}
+const builder = (yargs: Argv<GlobalArgs>) =>
+    yargs
+      .positional("tool", { type: "string", demandOption: true, describe: "The tool, as server/tool" })
+      .option("schema", { type: "string", array: true, default: [] as string[], describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
+      .example("$0 inspect inventory/get_stock", "What get_stock takes and returns");
+
+export const inspectCommand = defineCommand({ command: "inspect <tool>", describe: "Show a tool's description, input and output schemas and generated result type", builder, handler: inspect });
 
 /** `pmcp inspect <server/tool>`: a tool's description, schemas and generated result type. */
-export async function inspect(args: InspectArgs): Promise<void> {
-  const { bundle } = await readSchemaFiles(args.schema.length > 0 ? args.schema : [await configuredBundlePath()]);
-  const outcome = inspectTool(bundle, qualifiedName(bundle, args.tool));
-  if (!outcome.found) throw new RuntimeFailure(outcome.message);
+async function inspect(args: ArgsOf<typeof builder>): Promise<void> {
+  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { inspectTool, serversWithTool } = await import("../inspect/describe-tool.js");
+  const { schema } = await resolveInputs(args.schema);
+  const { bundle } = await readSchemaFiles(schema);
+  const outcome = inspectTool(bundle, qualifiedName(bundle, args.tool, serversWithTool));
+  if (!outcome.found) throw new PmcpError("TOOL_NOT_FOUND", outcome.message);
   if (args.json) return printJson(outcome.inspection);
   say(args, formatInspection(outcome.inspection));
 }
 
 /** `server/tool` as given; a bare tool name only when exactly one server has it, since a guess could show the wrong tool. */
-function qualifiedName(bundle: Bundle, tool: string): string {
+function qualifiedName(bundle: Bundle, tool: string, serversWithTool: (bundle: Bundle, tool: string) => string[]): string {
   if (tool.includes("/")) return tool;
   const servers = serversWithTool(bundle, tool);
   if (servers.length === 1) return `${servers[0]}/${tool}`;
   const why = servers.length === 0 ? "no server has a tool of that name" : `servers ${servers.join(", ")} each have one`;
-  throw new UsageError(`"${tool}": name the tool as server/tool (${why})`);
+  throw new PmcpError("INVALID_ARGUMENT", `"${tool}": name the tool as server/tool (${why})`);
 }
-
 /** The inspection as labelled sections; schemas stay pretty JSON so they can be copied as they are. */
 export function formatInspection(inspection: ToolInspection): string {
   const json = (value: unknown) => JSON.stringify(value, null, 2);

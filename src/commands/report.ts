@@ -1,18 +1,23 @@
-import { readSchemaFiles } from "../bundle/read.js";
-import { configuredBundlePath } from "../config/pmcp-config.js";
-import { formatMarkdown, formatTable } from "../report/format.js";
-import { qualityReport } from "../report/quality-report.js";
-import { printJson, type OutputOptions } from "../cli/output.js";
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { deprecated, resolveInputs } from "../cli/inputs.js";
+import { printJson } from "../cli/output.js";
 
-export interface ReportArgs extends OutputOptions {
-  schema: string[];
-  format: "table" | "json" | "markdown";
-}
+const builder = (yargs: Argv<GlobalArgs>) =>
+    yargs
+      .option("schema", { type: "string", array: true, default: [] as string[], describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
+      .option("format", { choices: ["table", "markdown", "json"] as const, default: "table" as const, describe: "Output: a terminal table or Markdown (json: deprecated, use --json)" });
+
+export const reportCommand = defineCommand({ command: "report", describe: "Schema-quality report: tools by source and quality, observations, drift, tools/list size", builder, handler: report });
 
 /** `pmcp report`: the schema-quality report of a bundle. */
-export async function report(args: ReportArgs): Promise<void> {
-  const { bundle } = await readSchemaFiles(args.schema.length > 0 ? args.schema : [await configuredBundlePath()]);
-  const result = qualityReport(bundle);
+async function report(args: ArgsOf<typeof builder>): Promise<void> {
+  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { formatMarkdown, formatTable } = await import("../report/format.js");
+  const { qualityReport } = await import("../report/quality-report.js");
+  if (args.format === "json") deprecated(args, "--format json", "--json");
+  const { schema } = await resolveInputs(args.schema);
+  const result = qualityReport((await readSchemaFiles(schema)).bundle);
   if (args.format === "json" || args.json) return printJson(result);
   process.stdout.write(args.format === "markdown" ? formatMarkdown(result) : formatTable(result));
 }

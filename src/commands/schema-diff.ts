@@ -1,24 +1,34 @@
-import { readSchemaFiles } from "../bundle/read.js";
-import { diffBundles } from "../diff/bundle-diff.js";
-import { formatGithub, formatJson, formatJunit, formatText, type DiffFormat } from "../diff/format.js";
-import { RuntimeFailure } from "../errors.js";
-import { count, type OutputOptions } from "../cli/output.js";
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { deprecated, resolveInputs } from "../cli/inputs.js";
+import { count } from "../cli/output.js";
+import { PmcpError } from "../errors.js";
 
-export interface SchemaDiffArgs extends OutputOptions {
-  old: string;
-  new: string;
-  failOn: "breaking" | "dangerous";
-  format: DiffFormat;
-}
+const builder = (yargs: Argv<GlobalArgs>) =>
+    yargs
+      .positional("old", { type: "string", demandOption: true, describe: "The bundle (or PMCP files) before" })
+      .positional("new", { type: "string", describe: "Deprecated: use --schema" })
+      .option("schema", { type: "string", array: true, default: [] as string[], describe: "The bundle (or PMCP files) after (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
+      .option("fail-on", { choices: ["breaking", "dangerous"] as const, default: "breaking" as const, describe: "Exit 1 when a change at or above this level is found" })
+      .option("format", { choices: ["text", "github", "junit", "json"] as const, default: "text" as const, describe: "Output: text, GitHub annotations or JUnit XML (json: deprecated, use --json)" })
+      .example("$0 schema diff main.json --format github", "Annotate a pull request with what changed since main.json");
+
+export const schemaDiffCommand = defineCommand({ command: "diff <old> [new]", describe: "Compare a bundle with an older one; each change is breaking, dangerous or safe for callers", builder, handler: schemaDiff });
 
 /** `pmcp schema diff`: every change between two bundles with its level; exit 1 at or above --fail-on. */
-export async function schemaDiff(args: SchemaDiffArgs): Promise<void> {
-  const [before, after] = await Promise.all([readSchemaFiles([args.old]), readSchemaFiles([args.new])]);
+async function schemaDiff(args: ArgsOf<typeof builder>): Promise<void> {
+  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { diffBundles } = await import("../diff/bundle-diff.js");
+  const { formatGithub, formatJson, formatJunit, formatText } = await import("../diff/format.js");
+  if (args.new !== undefined) deprecated(args, "pmcp schema diff <old> <new>", "pmcp schema diff <old> --schema <new>");
+  if (args.format === "json") deprecated(args, "--format json", "--json");
+  const { schema } = await resolveInputs(args.new === undefined ? args.schema : [args.new, ...args.schema]);
+  const [before, after] = await Promise.all([readSchemaFiles([args.old]), readSchemaFiles(schema)]);
   const changes = diffBundles(before.bundle, after.bundle);
   const format = args.json ? "json" : args.format;
   const text =
     format === "json" ? formatJson(changes) : format === "github" ? formatGithub(changes) : format === "junit" ? formatJunit(changes, args.failOn) : formatText(changes);
   if (!args.quiet || format !== "text") process.stdout.write(text);
   const failing = changes.filter((change) => change.level === "breaking" || (args.failOn === "dangerous" && change.level === "dangerous"));
-  if (failing.length > 0) throw new RuntimeFailure(`${count(failing.length, `${args.failOn === "dangerous" ? "breaking or dangerous" : "breaking"} change`)}`);
+  if (failing.length > 0) throw new PmcpError("CHECK_FAILED", count(failing.length, `${args.failOn === "dangerous" ? "breaking or dangerous" : "breaking"} change`));
 }

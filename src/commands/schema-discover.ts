@@ -1,23 +1,44 @@
-import { readFile } from "node:fs/promises";
-import { loadPmcpConfig } from "../config/pmcp-config.js";
-import { discoverServer, type DiscoverOutcome } from "../discover/discover.js";
-import { SamplesFileSchema, unmatchedSamples, type SamplesFile } from "../discover/plan-calls.js";
-import { hasSourceFlags, resolveSources, type SourceFlags } from "../endpoints/source-flags.js";
-import { RuntimeFailure, UsageError, errorMessage } from "../errors.js";
-import { ObservationRecorder } from "../runtime/observer.js";
-import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { count, printJson, say, warn } from "../cli/output.js";
+import { checkTimeout, sourceOptions } from "../cli/source-options.js";
+import type { DiscoverOutcome } from "../discover/discover.js";
+import type { SamplesFile } from "../discover/plan-calls.js";
+import { PmcpError } from "../errors.js";
 
-export interface SchemaDiscoverArgs extends OutputOptions, SourceFlags {
-  samples: string | undefined;
-  observations: string;
-  allowTool: string[];
-  maxSamples: number | undefined;
-  redact: boolean;
-  timeout: number;
-}
+const builder = (yargs: Argv<GlobalArgs>) =>
+    sourceOptions(yargs)
+      .option("samples", { type: "string", describe: 'JSON file of arguments per tool: {"tool": [{...}], "server/tool": [...]}' })
+      .option("observations", { type: "string", demandOption: true, describe: "Folder of the observation logs (one JSONL file per server and tool)" })
+      .option("allow-tool", {
+        type: "string",
+        array: true,
+        default: [] as string[],
+        describe: "Also call this tool (name or server/tool) though not annotated read-only: you vouch it is harmless; one annotated destructiveHint: true is never called; repeatable",
+      })
+      .option("max-samples", { type: "number", describe: "Samples kept per tool, reservoir-sampled (default 200)" })
+      .option("redact", { type: "boolean", default: false, describe: "Keep structure only: strings become length classes, numbers their kind" })
+      .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed to connect, and for each call" })
+      .check((args) => {
+        checkTimeout(args.timeout);
+        if (args["max-samples"] !== undefined && !(Number.isInteger(args["max-samples"]) && args["max-samples"] > 0)) {
+          throw new PmcpError("INVALID_ARGUMENT", "--max-samples must be a positive whole number");
+        }
+        return true;
+      })
+      .example("$0 schema discover --config .mcp.json --samples samples.json --observations observations/", "Call the safe tools with the sample arguments");
+
+export const schemaDiscoverCommand = defineCommand({ command: "discover", describe: "Call the read-only tools of live servers to log what they return, for schema infer", builder, handler: schemaDiscover });
+
+type Args = ArgsOf<typeof builder>;
 
 /** `pmcp schema discover`: call the tools that are safe to call and log what they return. */
-export async function schemaDiscover(args: SchemaDiscoverArgs): Promise<void> {
+async function schemaDiscover(args: Args): Promise<void> {
+  const { loadPmcpConfig } = await import("../config/pmcp-config.js");
+  const { hasSourceFlags, resolveSources } = await import("../endpoints/source-flags.js");
+  const { discoverServer } = await import("../discover/discover.js");
+  const { unmatchedSamples } = await import("../discover/plan-calls.js");
+  const { ObservationRecorder } = await import("../runtime/observer.js");
   const samples = args.samples === undefined ? {} : await readSamples(args.samples);
   const project = hasSourceFlags(args) ? undefined : await loadPmcpConfig();
   const sources = await resolveSources(args, project, "discover");
@@ -32,8 +53,7 @@ export async function schemaDiscover(args: SchemaDiscoverArgs): Promise<void> {
   const outcomes = await Promise.all(sources.map((source) => discoverServer(source, { samples, allowed, recorder, timeoutMs: args.timeout })));
   await recorder.flush();
 
-  const lines = outcomes.flatMap(describe);
-  for (const line of lines) say(args, line);
+  for (const line of outcomes.flatMap(describe)) say(args, line);
   const reached = outcomes.flatMap((outcome) => (outcome.ok ? [{ serverId: outcome.serverId, tools: outcome.listed }] : []));
   for (const key of unmatchedSamples(samples, reached)) warn(args, `samples for "${key}" match no listed tool`);
   const failed = outcomes.flatMap((outcome) => (outcome.ok ? [] : [`server "${outcome.source.id ?? outcome.source.label}": ${outcome.message}`]));
@@ -44,7 +64,7 @@ export async function schemaDiscover(args: SchemaDiscoverArgs): Promise<void> {
       servers: outcomes.map((outcome) => (outcome.ok ? { id: outcome.serverId, tools: outcome.tools } : { label: outcome.source.label, error: outcome.message })),
     });
   }
-  if (failed.length + problems.length > 0) throw new RuntimeFailure([...failed, ...problems].join("\n"));
+  if (failed.length + problems.length > 0) throw new PmcpError("SERVER_FAILED", [...failed, ...problems].join("\n"));
   say(args, `Recorded ${count(recorded, "observation")} in ${args.observations}`);
 }
 
@@ -59,22 +79,12 @@ function describe(outcome: DiscoverOutcome): string[] {
 }
 
 async function readSamples(path: string): Promise<SamplesFile> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new UsageError(`--samples ${path}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : errorMessage(error)}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new UsageError(`--samples ${path}: not JSON (${errorMessage(error)})`);
-  }
-  const parsed = SamplesFileSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new UsageError(`--samples ${path}: ${issue?.path.map(String).join(".") || "file"}: ${issue?.message} (expected {"tool": [{...arguments}], "server/tool": [...]})`);
-  }
-  return parsed.data;
+  const { readJsonFile } = await import("../json-file.js");
+  const { SamplesFileSchema } = await import("../discover/plan-calls.js");
+  // The samples file is part of the command line: any problem with it is a usage error.
+  return readJsonFile(path, SamplesFileSchema, {
+    what: `--samples ${path}`,
+    code: "INVALID_ARGUMENT",
+    hint: 'expected {"tool": [{...arguments}], "server/tool": [...]}',
+  });
 }

@@ -1,38 +1,51 @@
-import { readFile } from "node:fs/promises";
-import { join, relative, resolve } from "node:path";
-import { RuntimeFailure, UsageError } from "../errors.js";
-import { loadPmcpConfig } from "../config/pmcp-config.js";
-import { hasSourceFlags, resolveSources, type SourceFlags } from "../endpoints/source-flags.js";
-import type { ServerSource } from "../endpoints/source.js";
-import { exportServers, type ServerOutcome } from "../export/export-servers.js";
-import { liveProgress, plainProgress, silentProgress, type ProgressView } from "../export/progress.js";
-import { diffBundles } from "../diff/bundle-diff.js";
-import { formatText } from "../diff/format.js";
-import { toFoundationFile } from "../bundle/foundation.js";
-import { parseSchemaFile } from "../bundle/read.js";
-import { findSchemaWarnings, formatWarning } from "../bundle/schema-warnings.js";
-import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
-import { carryInferred } from "../bundle/carry-inferred.js";
+import { join } from "node:path";
 import type { Bundle, BundleServer } from "../bundle/types.js";
-import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
-import { writeFilesAtomically, type FileToWrite } from "../fs/atomic-write.js";
-import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
-
-export type ExportFormat = "bundle" | "pmcp-foundation";
-
-export interface SchemaExportArgs extends OutputOptions, SourceFlags {
-  timeout: number;
-  concurrency: number | undefined;
-  output: string | undefined;
-  format: ExportFormat;
-  check: boolean;
-  allowPartial: boolean;
-}
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { projectPath } from "../cli/inputs.js";
+import { count, printJson, say, warn } from "../cli/output.js";
+import { checkTimeout, sourceOptions } from "../cli/source-options.js";
+import type { ServerSource } from "../endpoints/source.js";
+import { PmcpError } from "../errors.js";
+import type { ServerOutcome } from "../export/export-servers.js";
+import type { FileToWrite } from "../fs/atomic-write.js";
 
 const DEFAULT_FOUNDATION_DIR = "schemas";
 
+const builder = (yargs: Argv<GlobalArgs>) =>
+    sourceOptions(yargs)
+      .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed per server" })
+      .option("concurrency", { type: "number", describe: "Servers contacted at once (default: all)" })
+      .option("output", { alias: "o", type: "string", describe: "Bundle file, or folder for pmcp-foundation (default: pmcp.config bundle, else schemas/mcp-bundle.json; schemas/)" })
+      .option("format", { choices: ["bundle", "pmcp-foundation"] as const, default: "bundle" as const, describe: "One bundle file, or PMCP's per-server files" })
+      .option("check", { type: "boolean", default: false, describe: "Compare with the files on disk instead of writing; exit 1 when they differ" })
+      .option("allow-partial", { type: "boolean", default: false, describe: "Write the servers that succeeded even if others failed" })
+      .check((args) => {
+        checkTimeout(args.timeout);
+        if (args.concurrency !== undefined && !(Number.isInteger(args.concurrency) && args.concurrency > 0)) {
+          throw new PmcpError("INVALID_ARGUMENT", "--concurrency must be a positive whole number");
+        }
+        return true;
+      })
+      .example("$0 schema export --config .mcp.json", "Export every server of a config file")
+      .example('$0 schema export --stdio "node server.js" --id inventory', "Export one stdio server")
+      .example('$0 schema export --endpoint http://127.0.0.1:3000/mcp --header "Authorization: Bearer ${TOKEN}"', "Export an HTTP server");
+
+export const schemaExportCommand = defineCommand({ command: "export", describe: "List every tool of live MCP servers into a schema bundle", builder, handler: schemaExport });
+
+type Args = ArgsOf<typeof builder>;
+
 /** `pmcp schema export`: list every tool of every server and write (or `--check`) the bundle. */
-export async function schemaExport(args: SchemaExportArgs): Promise<void> {
+async function schemaExport(args: Args): Promise<void> {
+  const { loadPmcpConfig } = await import("../config/pmcp-config.js");
+  const { hasSourceFlags, resolveSources } = await import("../endpoints/source-flags.js");
+  const { exportServers } = await import("../export/export-servers.js");
+  const { DEFAULT_BUNDLE_PATH } = await import("../bundle/defaults.js");
+  const { findSchemaWarnings, formatWarning } = await import("../bundle/schema-warnings.js");
+  const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
+  const { carryInferred } = await import("../bundle/carry-inferred.js");
+  const { toFoundationFile } = await import("../bundle/foundation.js");
+  const { writeFilesAtomically } = await import("../fs/atomic-write.js");
   // pmcp.config gives the servers when no flag does, and the bundle path when -o does not.
   const project = hasSourceFlags(args) && args.output !== undefined ? undefined : await loadPmcpConfig();
   const sources = await resolveSources(args, project, "export");
@@ -47,25 +60,25 @@ export async function schemaExport(args: SchemaExportArgs): Promise<void> {
   const servers = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.server] : []));
   const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [`${serverLabel(outcome.source)}: ${outcome.message}`]));
   rejectDuplicateIds(outcomes);
-  const configured = project?.config.bundle === undefined ? undefined : relative(process.cwd(), resolve(project.dir, project.config.bundle));
-  const target = args.output ?? (args.format === "bundle" ? (configured ?? DEFAULT_BUNDLE_PATH) : DEFAULT_FOUNDATION_DIR);
+  const target = args.output ?? (args.format === "bundle" ? (projectPath(project, project?.config.bundle) ?? DEFAULT_BUNDLE_PATH) : DEFAULT_FOUNDATION_DIR);
   if (failures.length > 0 && (!args.allowPartial || servers.length === 0)) {
-    throw new RuntimeFailure([...failures, `${target} left unchanged`].join("\n"));
+    throw new PmcpError("SERVER_FAILED", [...failures, `${target} left unchanged`].join("\n"));
   }
 
-  const previous = args.format === "bundle" ? await readFile(target, "utf8").then((text) => serversIn(target, text), () => undefined) : undefined;
+  const previous = args.format === "bundle" ? await serversOnDisk(target) : undefined;
   const bundle = carryInferred(canonicalBundle(servers), previous === undefined ? undefined : canonicalBundle(previous));
   const warnings = [...bundle.servers.flatMap(findSchemaWarnings).map(formatWarning), ...bundle.servers.flatMap(duplicateToolNames)];
   for (const line of warnings) warn(args, line);
   for (const line of failures) warn(args, `skipped ${line}`);
 
-  const files = renderFiles(bundle, args.format, target);
+  const files: FileToWrite[] =
+    args.format === "bundle"
+      ? [{ path: target, content: toJsonText(bundle) }]
+      : bundle.servers.map((server) => ({ path: join(target, `${server.id}.json`), content: toJsonText(toFoundationFile(server)) }));
   const summary = {
     output: target,
     format: args.format,
-    servers: outcomes.flatMap((outcome) =>
-      outcome.ok ? [{ id: outcome.server.id, transport: outcome.transport, tools: outcome.server.tools.length }] : [],
-    ),
+    servers: outcomes.flatMap((outcome) => (outcome.ok ? [{ id: outcome.server.id, transport: outcome.transport, tools: outcome.server.tools.length }] : [])),
     failures,
     warnings,
   };
@@ -78,7 +91,8 @@ export async function schemaExport(args: SchemaExportArgs): Promise<void> {
   say(args, `Wrote ${target}: ${count(servers.length, "server")}, ${count(tools, "tool")}${extra.length ? ` (${extra.join(", ")})` : ""}`);
 }
 
-async function chooseProgress(args: SchemaExportArgs, sources: readonly ServerSource[]): Promise<ProgressView> {
+async function chooseProgress(args: Args, sources: readonly ServerSource[]) {
+  const { liveProgress, plainProgress, silentProgress } = await import("../export/progress.js");
   // --json keeps both streams for machines: the summary on stdout, only warnings and errors on stderr.
   if (args.quiet || args.json) return silentProgress();
   if (process.stderr.isTTY) return liveProgress(sources);
@@ -96,7 +110,8 @@ function rejectDuplicateIds(outcomes: readonly ServerOutcome[]): void {
     if (!outcome.ok) continue;
     const other = seen.get(outcome.server.id);
     if (other !== undefined) {
-      throw new UsageError(
+      throw new PmcpError(
+        "INVALID_ARGUMENT",
         `two servers have the id "${outcome.server.id}" (${other.label} and ${outcome.source.label}); name them with --id or a --config file`,
       );
     }
@@ -110,19 +125,18 @@ function duplicateToolNames(server: BundleServer): string[] {
   return repeated.map((name) => `server "${server.id}" lists tool "${name}" more than once`);
 }
 
-function renderFiles(bundle: Bundle, format: ExportFormat, target: string): FileToWrite[] {
-  if (format === "bundle") return [{ path: target, content: toJsonText(bundle) }];
-  return bundle.servers.map((server) => ({ path: join(target, `${server.id}.json`), content: toJsonText(toFoundationFile(server)) }));
-}
-
 /** The drift gate: exit 0 when every file on disk already has these bytes, else 1 with what changed. */
-async function checkFiles(args: SchemaExportArgs, files: readonly FileToWrite[], bundle: Bundle, summary: object): Promise<void> {
+async function checkFiles(args: Args, files: readonly FileToWrite[], bundle: Bundle, summary: object): Promise<void> {
+  const { readFile } = await import("node:fs/promises");
+  const { canonicalBundle } = await import("../bundle/serialize.js");
+  const { diffBundles } = await import("../diff/bundle-diff.js");
+  const { formatText } = await import("../diff/format.js");
   const stale: string[] = [];
   const previous: BundleServer[] = [];
   for (const file of files) {
     const existing = await readFile(file.path, "utf8").catch(() => undefined);
     if (existing !== file.content) stale.push(file.path);
-    if (existing !== undefined) previous.push(...serversIn(file.path, existing));
+    if (existing !== undefined) previous.push(...(await serversIn(file.path, existing)));
   }
   // The same judgement as `pmcp schema diff`, so drift says what it breaks.
   const changes = stale.length === 0 ? [] : formatText(diffBundles(canonicalBundle(previous), bundle)).trimEnd().split("\n");
@@ -133,11 +147,19 @@ async function checkFiles(args: SchemaExportArgs, files: readonly FileToWrite[],
     return;
   }
   for (const line of changes) say(args, line);
-  throw new RuntimeFailure(`${stale.join(", ")} out of date (${count(changes.length, "change")}); run pmcp schema export to update`);
+  throw new PmcpError("OUT_OF_DATE", `${stale.join(", ")} out of date (${count(changes.length, "change")}); run pmcp schema export to update`);
+}
+
+/** The bundle being replaced, whose inferred blocks a re-export keeps; none when there is no readable one. */
+async function serversOnDisk(path: string): Promise<BundleServer[] | undefined> {
+  const { readFile } = await import("node:fs/promises");
+  const text = await readFile(path, "utf8").catch(() => undefined);
+  return text === undefined ? undefined : serversIn(path, text);
 }
 
 /** The servers of an existing file, or none when it cannot be read: it is then reported as changed. */
-function serversIn(path: string, text: string): BundleServer[] {
+async function serversIn(path: string, text: string): Promise<BundleServer[]> {
+  const { parseSchemaFile } = await import("../bundle/read.js");
   try {
     return parseSchemaFile(path, text).bundle.servers;
   } catch {

@@ -1,24 +1,28 @@
-import { readSchemaFiles } from "../bundle/read.js";
-import { toJsonText } from "../bundle/serialize.js";
-import { configuredBundlePath } from "../config/pmcp-config.js";
-import { UsageError } from "../errors.js";
-import { writeFilesAtomically } from "../fs/atomic-write.js";
-import { inferBundle } from "../infer/infer-bundle.js";
-import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { resolveInputs } from "../cli/inputs.js";
+import { count, printJson, say, warn } from "../cli/output.js";
+import { PmcpError } from "../errors.js";
 
-export interface SchemaInferArgs extends OutputOptions {
-  schema: string | undefined;
-  observations: string;
-  output: string | undefined;
-}
+const builder = (yargs: Argv<GlobalArgs>) =>
+    yargs
+      .option("schema", { type: "string", array: true, default: [] as string[], describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
+      .option("observations", { type: "string", demandOption: true, describe: "Folder of observation logs (CompositionClient observe, or schema discover)" })
+      .option("output", { alias: "o", type: "string", describe: "Where to write the bundle (default: over --schema)" });
+
+export const schemaInferCommand = defineCommand({ command: "infer", describe: "Infer output schemas from observation logs into the bundle's inferred blocks", builder, handler: schemaInfer });
 
 /** `pmcp schema infer`: an `inferred` block per observed tool, written back into the bundle. */
-export async function schemaInfer(args: SchemaInferArgs): Promise<void> {
-  const input = args.schema ?? (await configuredBundlePath());
-  const output = args.output ?? input;
-  const { bundle, files } = await readSchemaFiles([input]);
+async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
+  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { toJsonText } = await import("../bundle/serialize.js");
+  const { writeFilesAtomically } = await import("../fs/atomic-write.js");
+  const { inferBundle } = await import("../infer/infer-bundle.js");
+  const { schema } = await resolveInputs(args.schema);
+  const { bundle, files } = await readSchemaFiles(schema);
+  const output = args.output ?? schema[0]!;
   if (args.output === undefined && (files.length !== 1 || files[0]?.format !== "bundle")) {
-    throw new UsageError(`${input} is not one bundle file: give -o <bundle> for the result`);
+    throw new PmcpError("INVALID_ARGUMENT", `${schema.join(", ")} is not one bundle file: give -o <bundle> for the result`);
   }
   const result = await inferBundle(bundle, args.observations);
   for (const line of result.warnings) warn(args, line);
@@ -27,7 +31,10 @@ export async function schemaInfer(args: SchemaInferArgs): Promise<void> {
       if (!result.inferred.includes(block)) continue;
       say(args, `inferred ${server.id}/${block.tool}: ${count(block.observations, "observation")}, quality ${block.quality} (consistency ${block.consistency})`);
       for (const drift of block.drift ?? []) {
-        warn(args, `server "${server.id}" tool "${block.tool}" breaks its declared output schema at ${drift.path || "/"}: ${drift.message} (${drift.count} of ${block.observations} observations)`);
+        warn(
+          args,
+          `server "${server.id}" tool "${block.tool}" breaks its declared output schema at ${drift.path || "/"}: ${drift.message} (${drift.count} of ${block.observations} observations)`,
+        );
       }
     }
   }

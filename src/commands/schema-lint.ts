@@ -1,15 +1,24 @@
-import { readSchemaFiles } from "../bundle/read.js";
-import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
-import { lintSchema, type LintFinding } from "../lint/lint.js";
-import type { Profile } from "../normalize/normalize.js";
-import { RuntimeFailure } from "../errors.js";
-import { count, type OutputOptions } from "../cli/output.js";
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { deprecated, resolveInputs } from "../cli/inputs.js";
+import { count } from "../cli/output.js";
+import { PmcpError } from "../errors.js";
+import type { LintFinding } from "../lint/lint.js";
+import { PROFILES, type Profile } from "../providers/facts.js";
 
-export interface SchemaLintArgs extends OutputOptions {
-  profiles: Profile[];
-  bundle: string | undefined;
-  format: "text" | "json" | "github";
-}
+const builder = (yargs: Argv<GlobalArgs>) =>
+    yargs
+      .option("schema", { type: "string", array: true, default: [] as string[], describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
+      .positional("bundle", { type: "string", describe: "Deprecated: use --schema" })
+      .option("profile", { type: "string", demandOption: true, describe: `Providers to check, comma-separated: ${PROFILES.join(", ")}` })
+      .option("format", { choices: ["text", "github", "json"] as const, default: "text" as const, describe: "Output: text or GitHub annotations (json: deprecated, use --json)" })
+      .check((args) => {
+        const unknown = args.profile.split(",").filter((name) => !(PROFILES as readonly string[]).includes(name));
+        if (unknown.length > 0) throw new PmcpError("INVALID_ARGUMENT", `--profile: unknown ${unknown.join(", ")} (choose from ${PROFILES.join(", ")})`);
+        return true;
+      });
+
+export const schemaLintCommand = defineCommand({ command: "lint [bundle]", describe: "Report what LLM providers would reject or misread in a bundle's schemas", builder, handler: schemaLint });
 
 interface Located extends LintFinding {
   server: string;
@@ -17,14 +26,20 @@ interface Located extends LintFinding {
 }
 
 /** `pmcp schema lint`: what each provider would reject or misread, per server, tool and pointer; exit 1 on errors. */
-export async function schemaLint(args: SchemaLintArgs): Promise<void> {
-  const { bundle } = await readSchemaFiles([args.bundle ?? DEFAULT_BUNDLE_PATH]);
+async function schemaLint(args: ArgsOf<typeof builder>): Promise<void> {
+  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { lintSchema } = await import("../lint/lint.js");
+  if (args.bundle !== undefined) deprecated(args, "pmcp schema lint <bundle>", "pmcp schema lint --schema <bundle>");
+  if (args.format === "json") deprecated(args, "--format json", "--json");
+  const profiles = args.profile.split(",") as Profile[];
+  const { schema } = await resolveInputs(args.bundle === undefined ? args.schema : [args.bundle, ...args.schema]);
+  const { bundle } = await readSchemaFiles(schema);
   const found: Located[] = [];
   for (const server of bundle.servers) {
     for (const tool of server.tools) {
       for (const key of ["inputSchema", "outputSchema"] as const) {
         if (tool[key] === undefined) continue;
-        for (const profile of args.profiles) {
+        for (const profile of profiles) {
           for (const finding of lintSchema(tool[key], profile)) {
             found.push({ ...finding, server: server.id, tool: tool.name, pointer: `/${key}${finding.pointer === "/" ? "" : finding.pointer}` });
           }
@@ -40,14 +55,18 @@ export async function schemaLint(args: SchemaLintArgs): Promise<void> {
     const data = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
     const property = (text: string) => data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
     for (const finding of found) {
-      process.stdout.write(`::${finding.severity} title=${property(`${finding.profile} ${finding.rule}: ${where(finding)}`)}::${data(`${finding.message}${finding.fixable ? " (pmcp schema normalize fixes this)" : ""}`)}\n`);
+      process.stdout.write(
+        `::${finding.severity} title=${property(`${finding.profile} ${finding.rule}: ${where(finding)}`)}::${data(`${finding.message}${finding.fixable ? " (pmcp schema normalize fixes this)" : ""}`)}\n`,
+      );
     }
   } else if (!args.quiet) {
     for (const finding of found) {
-      process.stdout.write(`${finding.severity.toUpperCase().padEnd(7)} ${finding.profile.padEnd(16)} ${where(finding)}: ${finding.message} [${finding.rule}]${finding.fixable ? " (normalize fixes this)" : ""}\n`);
+      process.stdout.write(
+        `${finding.severity.toUpperCase().padEnd(7)} ${finding.profile.padEnd(16)} ${where(finding)}: ${finding.message} [${finding.rule}]${finding.fixable ? " (normalize fixes this)" : ""}\n`,
+      );
     }
-    if (found.length === 0) process.stdout.write(`no findings for ${args.profiles.join(", ")}\n`);
+    if (found.length === 0) process.stdout.write(`no findings for ${profiles.join(", ")}\n`);
   }
   const errors = found.filter((finding) => finding.severity === "error").length;
-  if (errors > 0) throw new RuntimeFailure(`${count(errors, "error")} for ${args.profiles.join(", ")}`);
+  if (errors > 0) throw new PmcpError("CHECK_FAILED", `${count(errors, "error")} for ${profiles.join(", ")}`);
 }

@@ -1,22 +1,29 @@
-import { readSchemaFiles } from "../bundle/read.js";
-import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
-import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
-import type { Bundle } from "../bundle/types.js";
-import { normalizeSchemaWithNotes, type Profile } from "../normalize/normalize.js";
-import { writeFilesAtomically } from "../fs/atomic-write.js";
-import { count, say, warn, type OutputOptions } from "../cli/output.js";
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { deprecated, resolveInputs } from "../cli/inputs.js";
+import { count, say, warn } from "../cli/output.js";
+import { PROFILES } from "../providers/facts.js";
 
-export interface SchemaNormalizeArgs extends OutputOptions {
-  profile: Profile;
-  bundle: string | undefined;
-  output: string | undefined;
-}
+const builder = (yargs: Argv<GlobalArgs>) =>
+    yargs
+      .option("schema", { type: "string", array: true, default: [] as string[], describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
+      .positional("bundle", { type: "string", describe: "Deprecated: use --schema" })
+      .option("profile", { choices: PROFILES, demandOption: true, describe: "The provider whose rules to apply" })
+      .option("output", { alias: "o", type: "string", describe: "Write the normalized bundle here (default: stdout)" });
+
+export const schemaNormalizeCommand = defineCommand({ command: "normalize [bundle]", describe: "Rewrite a bundle's schemas so an LLM provider accepts them and reads them the same way", builder, handler: schemaNormalize });
 
 /** `pmcp schema normalize`: the bundle with every input and output schema rewritten for a provider. */
-export async function schemaNormalize(args: SchemaNormalizeArgs): Promise<void> {
-  const { bundle } = await readSchemaFiles([args.bundle ?? DEFAULT_BUNDLE_PATH]);
+async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {
+  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
+  const { normalizeSchemaWithNotes } = await import("../normalize/normalize.js");
+  const { writeFilesAtomically } = await import("../fs/atomic-write.js");
+  if (args.bundle !== undefined) deprecated(args, "pmcp schema normalize <bundle>", "pmcp schema normalize --schema <bundle>");
+  const { schema } = await resolveInputs(args.bundle === undefined ? args.schema : [args.bundle, ...args.schema]);
+  const { bundle } = await readSchemaFiles(schema);
   let notes = 0;
-  const normalized: Bundle = canonicalBundle(
+  const normalized = canonicalBundle(
     bundle.servers.map((server) => ({
       ...server,
       tools: server.tools.map((tool) => {

@@ -1,14 +1,27 @@
-import { readSchemaFiles } from "../bundle/read.js";
-import { findSchemaWarnings, formatWarning } from "../bundle/schema-warnings.js";
-import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { deprecated, resolveInputs } from "../cli/inputs.js";
+import { count, printJson, say, warn } from "../cli/output.js";
 
-export interface SchemaValidateArgs extends OutputOptions {
-  files: string[];
-}
+const builder = (yargs: Argv<GlobalArgs>) =>
+    yargs
+      .option("schema", {
+        type: "string",
+        array: true,
+        default: [] as string[],
+        describe: "Bundle files, PMCP foundation files or folders of them (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+      })
+      .positional("files", { type: "string", array: true, default: [] as string[], describe: "Deprecated: use --schema" });
+
+export const schemaValidateCommand = defineCommand({ command: "validate [files..]", describe: "Check bundle or PMCP schema files; broken tool schemas are reported as warnings", builder, handler: schemaValidate });
 
 /** `pmcp schema validate`: check bundle or PMCP files against the bundle schema; broken tool schemas are warnings. */
-export async function schemaValidate(args: SchemaValidateArgs): Promise<void> {
-  const { bundle, files } = await readSchemaFiles(args.files);
+async function schemaValidate(args: ArgsOf<typeof builder>): Promise<void> {
+  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { findSchemaWarnings, formatWarning } = await import("../bundle/schema-warnings.js");
+  if (args.files.length > 0) deprecated(args, "pmcp schema validate <files..>", "pmcp schema validate --schema <files..>");
+  const { schema } = await resolveInputs([...args.schema, ...args.files]);
+  const { bundle, files } = await readSchemaFiles(schema);
   const warnings = bundle.servers.flatMap(findSchemaWarnings).map(formatWarning);
   const tools = bundle.servers.reduce((sum, server) => sum + server.tools.length, 0);
   for (const line of warnings) warn(args, line);

@@ -1,23 +1,28 @@
-import { toJsonText } from "../bundle/serialize.js";
-import { RuntimeFailure } from "../errors.js";
-import { writeFilesAtomically } from "../fs/atomic-write.js";
-import { toolsFromSource } from "../tools/from-source.js";
-import { count, say, warn, type OutputOptions } from "../cli/output.js";
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { count, say, warn } from "../cli/output.js";
+import { PmcpError } from "../errors.js";
 
-export interface ToolsFromSourceArgs extends OutputOptions {
-  file: string;
-  output: string | undefined;
-}
+const builder = (yargs: Argv<GlobalArgs>) =>
+    yargs
+      .positional("file", { type: "string", demandOption: true, describe: "The TypeScript module to read" })
+      .option("output", { alias: "o", type: "string", describe: "Write the manifest here (default: stdout)" })
+      .example("$0 tools from-source src/tools.ts -o tools.json", "Manifest for registerFunctions");
+
+export const toolsFromSourceCommand = defineCommand({ command: "from-source <file>", describe: "Write a tool manifest from a module's exported async functions and their JSDoc", builder, handler: toolsFromSource });
 
 /**
  * `pmcp tools from-source`: a tool manifest from a module's exported async functions.
  * Like a compiler, it reports each unsupported type with file and line and then fails,
  * writing nothing: a manifest with holes in its schemas would be served as if complete.
  */
-export async function toolsFromSourceCommand(args: ToolsFromSourceArgs): Promise<void> {
-  const { manifest, problems } = toolsFromSource(args.file);
+async function toolsFromSource(args: ArgsOf<typeof builder>): Promise<void> {
+  const { toolsFromSource: read } = await import("../tools/from-source.js");
+  const { toJsonText } = await import("../bundle/serialize.js");
+  const { writeFilesAtomically } = await import("../fs/atomic-write.js");
+  const { manifest, problems } = read(args.file);
   if (problems.length > 0) {
-    throw new RuntimeFailure(problems.map((problem) => `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`).join("\n"));
+    throw new PmcpError("INVALID_INPUT", problems.map((problem) => `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`).join("\n"));
   }
   const text = toJsonText(manifest);
   if (args.output === undefined) {

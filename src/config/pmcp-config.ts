@@ -1,9 +1,9 @@
 import { access, readFile } from "node:fs/promises";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
-import { UsageError } from "../errors.js";
-import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
+import { PmcpError } from "../errors.js";
+import { formatIssues } from "../json-file.js";
 import type { ServerEntry } from "../endpoints/config-file.js";
 
 /** `pmcp.config.ts` / `.json`: the servers to export and where the bundle and clients go. */
@@ -58,20 +58,12 @@ export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<Loade
         value = await createJiti(import.meta.url).import(path, { default: true });
       } else value = (await import(pathToFileURL(path).href)).default;
     } catch (error) {
-      throw new UsageError(`cannot load ${name}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      throw new PmcpError("INVALID_CONFIG", `cannot load ${name}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
     }
     const parsed = ConfigSchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new UsageError(`${name}${issue?.path.length ? ` at ${issue.path.join(".")}` : ""}: ${issue?.message}`);
-    }
+    if (!parsed.success) throw new PmcpError("INVALID_CONFIG", formatIssues(parsed.error.issues, { what: name }));
     return { path, dir: dirname(resolve(path)), config: parsed.data as PmcpConfig };
   }
   return undefined;
 }
 
-/** The bundle a command reads when not told: pmcp.config's `bundle`, else schemas/mcp-bundle.json. */
-export async function configuredBundlePath(): Promise<string> {
-  const loaded = await loadPmcpConfig();
-  return loaded?.config.bundle === undefined ? DEFAULT_BUNDLE_PATH : relative(process.cwd(), resolve(loaded.dir, loaded.config.bundle));
-}

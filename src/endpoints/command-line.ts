@@ -1,5 +1,5 @@
 import { parse } from "shell-quote";
-import { UsageError } from "../errors.js";
+import { PmcpError } from "../errors.js";
 import { interpolate } from "./interpolate.js";
 import type { StdioSource } from "./source.js";
 
@@ -12,10 +12,10 @@ export function splitCommandLine(line: string): Pick<StdioSource, "command" | "a
   // `${VAR}` is left for our own interpolation, which knows defaults and reports unset names.
   const words = parse(line, (name) => `\${${name}}`).map((word) => {
     if (typeof word === "string") return word;
-    throw new UsageError(`--stdio "${line}": shell operators and globs are not supported; give one command with its arguments`);
+    throw new PmcpError("INVALID_ARGUMENT", `--stdio "${line}": shell operators and globs are not supported; give one command with its arguments`);
   });
   const [command, ...args] = words;
-  if (command === undefined || command === "") throw new UsageError(`--stdio needs a command line, got "${line}"`);
+  if (command === undefined || command === "") throw new PmcpError("INVALID_ARGUMENT", `--stdio needs a command line, got "${line}"`);
   const where = `--stdio "${line}"`;
   return {
     command: interpolate(command, where),

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { UsageError } from "../errors.js";
+import { PmcpError } from "../errors.js";
 import { ServerIdSchema } from "../bundle/types.js";
 import { interpolate, interpolateRecord } from "./interpolate.js";
 import { redactWrittenUrl } from "./redact.js";
@@ -49,16 +49,16 @@ export async function readConfigFile(path: string, only: readonly string[] = [])
   try {
     text = await readFile(path, "utf8");
   } catch (error) {
-    throw new UsageError(`cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    throw new PmcpError("INVALID_CONFIG", `cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new UsageError(`config file ${path} is not valid JSON: ${(error as Error).message}`);
+    throw new PmcpError("INVALID_CONFIG", `config file ${path} is not valid JSON: ${(error as Error).message}`);
   }
   if (typeof json !== "object" || json === null || !("mcpServers" in json || "servers" in json)) {
-    throw new UsageError(`config file ${path}: expected an object with "mcpServers" (or VS Code's "servers")`);
+    throw new PmcpError("INVALID_CONFIG", `config file ${path}: expected an object with "mcpServers" (or VS Code's "servers")`);
   }
   const parsed = ("mcpServers" in json ? McpServersFile : VsCodeFile).safeParse(json);
   if (!parsed.success) throw issueError(`config file ${path}`, parsed.error);
@@ -66,7 +66,7 @@ export async function readConfigFile(path: string, only: readonly string[] = [])
 
   const unknown = only.filter((id) => !(id in entries));
   if (unknown.length > 0) {
-    throw new UsageError(`--server ${unknown.join(", ")}: not in ${path} (it has ${Object.keys(entries).join(", ") || "no servers"})`);
+    throw new PmcpError("INVALID_CONFIG", `--server ${unknown.join(", ")}: not in ${path} (it has ${Object.keys(entries).join(", ") || "no servers"})`);
   }
   const baseDir = dirname(resolve(path));
   return Object.entries(entries)
@@ -84,15 +84,15 @@ export function sourcesFromEntries(entries: unknown, where: string, baseDir: str
   return Object.entries(parsed.data).map(([id, entry]) => toSource(id, entry, `${where} server "${id}"`, baseDir));
 }
 
-function issueError(where: string, error: z.ZodError): UsageError {
+function issueError(where: string, error: z.ZodError): PmcpError {
   const issue = error.issues[0];
   const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-  return new UsageError(`${where}${at}: ${issue?.message ?? "invalid"}`);
+  return new PmcpError("INVALID_CONFIG", `${where}${at}: ${issue?.message ?? "invalid"}`);
 }
 
 function toSource(id: string, entry: ConfigEntry, where: string, baseDir: string): ServerSource {
   const idCheck = ServerIdSchema.safeParse(id);
-  if (!idCheck.success) throw new UsageError(`${where}: ${idCheck.error.issues[0]?.message}`);
+  if (!idCheck.success) throw new PmcpError("INVALID_CONFIG", `${where}: ${idCheck.error.issues[0]?.message}`);
   if ("command" in entry) {
     const args = entry.args ?? [];
     return {
@@ -147,10 +147,10 @@ export function parseUrl(text: string, where: string): URL {
   try {
     url = new URL(text);
   } catch {
-    throw new UsageError(`${where}: "${text}" is not a URL`);
+    throw new PmcpError("INVALID_CONFIG", `${where}: "${text}" is not a URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new UsageError(`${where}: only http and https URLs are supported, got ${url.protocol}`);
+    throw new PmcpError("INVALID_CONFIG", `${where}: only http and https URLs are supported, got ${url.protocol}`);
   }
   return url;
 }

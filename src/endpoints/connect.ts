@@ -5,7 +5,7 @@ import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/s
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type Implementation, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import { RuntimeFailure, errorMessage } from "../errors.js";
+import { PmcpError, errorMessage } from "../errors.js";
 import type { HttpSource, ServerSource, StdioSource } from "./source.js";
 
 const CLIENT_INFO = { name: "pmcp-codegen", version: "0.1.0" };
@@ -52,9 +52,9 @@ function isLegacyServerRefusal(error: unknown): boolean {
   return error instanceof HttpFailure && [400, 404, 405].includes(error.status);
 }
 
-class HttpFailure extends RuntimeFailure {
+class HttpFailure extends PmcpError {
   constructor(readonly status: number, message: string) {
-    super(message);
+    super("SERVER_FAILED", message);
   }
 }
 
@@ -93,7 +93,7 @@ async function connectStdio(source: StdioSource, options: ConnectOptions): Promi
     return await connectWith(transport, "stdio", options, withStderr);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-      throw new RuntimeFailure(`cannot start "${source.command}": command not found`);
+      throw new PmcpError("SERVER_FAILED", `cannot start "${source.command}": command not found`);
     }
     throw error;
   }
@@ -127,19 +127,19 @@ async function connectWith(
   client.onerror = (error) => {
     // stdout is the protocol channel: anything there that is not JSON-RPC is a broken server (spec: MUST NOT).
     if (kind === "stdio" && (error instanceof SyntaxError || error.name === "ZodError")) {
-      fail(new RuntimeFailure(describe(`server wrote something other than JSON-RPC to stdout: ${errorMessage(error).slice(0, 160)}`)));
+      fail(new PmcpError("SERVER_FAILED", describe(`server wrote something other than JSON-RPC to stdout: ${errorMessage(error).slice(0, 160)}`)));
     }
   };
   // While connecting, a close rejects the pending initialize request itself, with a better cause.
   let connected = false;
   client.onclose = () => {
-    if (connected) fail(new RuntimeFailure(describe("the server closed the connection")));
+    if (connected) fail(new PmcpError("SERVER_FAILED", describe("the server closed the connection")));
   };
 
   // The SDK does not pass the signal to transport.start(), and an SSE start waits for its
   // endpoint event with no limit of its own: the abort must end the wait here.
   const aborted = new Promise<never>((_resolve, reject) => {
-    const onAbort = () => reject(new RuntimeFailure(describe("connecting was aborted (timed out)")));
+    const onAbort = () => reject(new PmcpError("SERVER_FAILED", describe("connecting was aborted (timed out)")));
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener("abort", onAbort, { once: true });
   });
@@ -154,7 +154,7 @@ async function connectWith(
   const serverInfo = client.getServerVersion();
   if (serverInfo === undefined || protocolVersion === undefined) {
     await client.close().catch(() => {});
-    throw new RuntimeFailure(describe("the server did not complete initialization"));
+    throw new PmcpError("SERVER_FAILED", describe("the server did not complete initialization"));
   }
   return {
     client,
@@ -172,8 +172,8 @@ async function connectWith(
 }
 
 function explainConnectError(error: unknown, describe: (message: string) => string): Error {
-  if (error instanceof RuntimeFailure) return error;
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return new RuntimeFailure(describe("the server closed the connection"));
+  if (error instanceof PmcpError) return error;
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return new PmcpError("SERVER_FAILED", describe("the server closed the connection"));
   const status = error instanceof UnauthorizedError ? 401 : (error instanceof StreamableHTTPError || error instanceof SseError) ? error.code : undefined;
   if (status === 401 || status === 403) {
     const reason = status === 401 ? "Unauthorized" : "Forbidden";
@@ -182,9 +182,9 @@ function explainConnectError(error: unknown, describe: (message: string) => stri
   if (status !== undefined && status > 0) return new HttpFailure(status, `HTTP ${status}: ${firstLine((error as Error).message)}`);
   // fetch reports network failures as TypeError("fetch failed") with the real reason in `cause`.
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (error instanceof TypeError && cause) return new RuntimeFailure(`cannot reach the server: ${cause.code ?? cause.message}`);
+  if (error instanceof TypeError && cause) return new PmcpError("SERVER_FAILED", `cannot reach the server: ${cause.code ?? cause.message}`);
   if ((error as NodeJS.ErrnoException).code === "ENOENT") return error as Error;
-  return new RuntimeFailure(describe(errorMessage(error)));
+  return new PmcpError("SERVER_FAILED", describe(errorMessage(error)));
 }
 
 function firstLine(text: string): string {

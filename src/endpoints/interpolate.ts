@@ -1,4 +1,4 @@
-import { UsageError } from "../errors.js";
+import { PmcpError } from "../errors.js";
 
 /** `${VAR}`, `${VAR:-default}` (Claude Code) and `${env:VAR}` (VS Code). */
 const VARIABLE = /\$\{(?:env:)?([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -12,7 +12,7 @@ export function interpolate(value: string, where: string, env: NodeJS.ProcessEnv
     const found = env[name];
     if (found !== undefined) return found;
     if (fallback !== undefined) return fallback;
-    throw new UsageError(`${where}: environment variable ${name} is not set`);
+    throw new PmcpError("INVALID_CONFIG", `${where}: environment variable ${name} is not set`);
   });
 }
 

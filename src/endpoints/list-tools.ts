@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ToolSchema, type Tool } from "../bundle/types.js";
-import { RuntimeFailure } from "../errors.js";
+import { PmcpError } from "../errors.js";
 import type { Connection } from "./connect.js";
 
 /**
@@ -22,13 +22,13 @@ export async function listAllTools(connection: Connection, signal: AbortSignal):
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
-    if (page > MAX_PAGES) throw new RuntimeFailure(`tools/list did not end after ${MAX_PAGES} pages`);
+    if (page > MAX_PAGES) throw new PmcpError("SERVER_FAILED", `tools/list did not end after ${MAX_PAGES} pages`);
     const result = await Promise.race([requestPage(connection, cursor, signal), connection.broken]);
     tools.push(...result.tools);
     cursor = result.nextCursor;
     // A missing cursor ends the listing (spec); an empty string is treated the same way.
     if (!cursor) return tools;
-    if (seen.has(cursor)) throw new RuntimeFailure(`tools/list repeated cursor ${JSON.stringify(cursor.slice(0, 60))} (cursor loop)`);
+    if (seen.has(cursor)) throw new PmcpError("SERVER_FAILED", `tools/list repeated cursor ${JSON.stringify(cursor.slice(0, 60))} (cursor loop)`);
     seen.add(cursor);
   }
 }
@@ -43,9 +43,9 @@ async function requestPage(connection: Connection, cursor: string | undefined, s
   } catch (error) {
     if (error instanceof McpError) {
       // The SDK prefixes "MCP error <code>: " and servers built on it often send it prefixed already.
-      throw new RuntimeFailure(`tools/list failed with JSON-RPC error ${error.code}: ${error.message.replace(/^(MCP error -?\d+: )+/, "")}`);
+      throw new PmcpError("SERVER_FAILED", `tools/list failed with JSON-RPC error ${error.code}: ${error.message.replace(/^(MCP error -?\d+: )+/, "")}`);
     }
-    if (error instanceof z.ZodError) throw new RuntimeFailure(`tools/list returned a malformed result: ${error.issues[0]?.message}`);
+    if (error instanceof z.ZodError) throw new PmcpError("SERVER_FAILED", `tools/list returned a malformed result: ${error.issues[0]?.message}`);
     throw error;
   }
 }

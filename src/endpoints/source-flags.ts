@@ -2,7 +2,7 @@ import { relative } from "node:path";
 import { quote } from "shell-quote";
 import { ServerIdSchema } from "../bundle/types.js";
 import type { LoadedConfig } from "../config/pmcp-config.js";
-import { UsageError } from "../errors.js";
+import { PmcpError } from "../errors.js";
 import { splitCommandLine } from "./command-line.js";
 import { httpTarget, parseUrl, readConfigFile, sourcesFromEntries } from "./config-file.js";
 import { interpolate } from "./interpolate.js";
@@ -30,12 +30,12 @@ export async function resolveSources(args: SourceFlags, project: LoadedConfig | 
   }
   const direct = args.endpoint.length + args.stdio.length;
   if (args.id !== undefined && direct !== 1) {
-    throw new UsageError("--id names the server of a single --endpoint or --stdio; use a --config file to name several");
+    throw new PmcpError("INVALID_ARGUMENT", "--id names the server of a single --endpoint or --stdio; use a --config file to name several");
   }
-  if (args.server.length > 0 && args.config === undefined) throw new UsageError("--server picks entries of a --config file; give --config too");
+  if (args.server.length > 0 && args.config === undefined) throw new PmcpError("INVALID_ARGUMENT", "--server picks entries of a --config file; give --config too");
   if (args.id !== undefined) {
     const check = ServerIdSchema.safeParse(args.id);
-    if (!check.success) throw new UsageError(`--id ${JSON.stringify(args.id)}: ${check.error.issues[0]?.message}`);
+    if (!check.success) throw new PmcpError("INVALID_ARGUMENT", `--id ${JSON.stringify(args.id)}: ${check.error.issues[0]?.message}`);
   }
   const headers = parseHeaders(args.header);
   const sources: ServerSource[] = [];
@@ -55,11 +55,11 @@ export async function resolveSources(args: SourceFlags, project: LoadedConfig | 
     }
   }
   if (sources.length === 0) {
-    throw new UsageError(`nothing to ${verb}: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config`);
+    throw new PmcpError("INVALID_ARGUMENT", `nothing to ${verb}: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config`);
   }
   const ids = sources.flatMap((source) => (source.id === undefined ? [] : [source.id]));
   const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
-  if (repeated.length > 0) throw new UsageError(`two servers have the id "${repeated[0]}"`);
+  if (repeated.length > 0) throw new PmcpError("INVALID_ARGUMENT", `two servers have the id "${repeated[0]}"`);
   return sources;
 }
 
@@ -73,7 +73,7 @@ function parseHeaders(lines: readonly string[]): Record<string, string> {
   for (const line of lines) {
     const colon = line.indexOf(":");
     const name = colon > 0 ? line.slice(0, colon).trim() : "";
-    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header "${line}": expected "Name: value"`);
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new PmcpError("INVALID_ARGUMENT", `--header "${line}": expected "Name: value"`);
     headers[name] = interpolate(line.slice(colon + 1).trim(), `--header ${name}`);
   }
   return headers;

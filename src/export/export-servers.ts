@@ -1,4 +1,4 @@
-import { RuntimeFailure, errorMessage } from "../errors.js";
+import { PmcpError, errorMessage } from "../errors.js";
 import { connect } from "../endpoints/connect.js";
 import { checkTool, listAllTools } from "../endpoints/list-tools.js";
 import type { ServerSource } from "../endpoints/source.js";
@@ -59,7 +59,7 @@ async function exportOne(
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
-      reject(new RuntimeFailure(`timed out after ${timeoutMs} ms`));
+      reject(new PmcpError("SERVER_FAILED", `timed out after ${timeoutMs} ms`));
       controller.abort();
     }, timeoutMs);
   });
@@ -67,7 +67,7 @@ async function exportOne(
   const work = (async () => {
     const connection = await connect(source, { signal: controller.signal });
     try {
-      if (controller.signal.aborted) throw new RuntimeFailure("aborted");
+      if (controller.signal.aborted) throw new PmcpError("SERVER_FAILED", "aborted");
       onListing(connection.transport);
       const raw = connection.capabilities.tools === undefined ? [] : await listAllTools(connection, controller.signal);
       return {
@@ -99,7 +99,7 @@ async function exportOne(
 function validTool(raw: unknown, index: number): Tool {
   const checked = checkTool(raw, index);
   if ("tool" in checked) return checked.tool;
-  throw new RuntimeFailure(`tools/list returned an invalid ${checked.label}: ${checked.problem}`);
+  throw new PmcpError("SERVER_FAILED", `tools/list returned an invalid ${checked.label}: ${checked.problem}`);
 }
 
 function recordEndpoint(source: ServerSource, transport: string): Endpoint {

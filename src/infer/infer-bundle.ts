@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import type { Bundle, BundleServer, InferredTool } from "../bundle/types.js";
-import { RuntimeFailure, errorMessage } from "../errors.js";
+import { PmcpError, errorMessage } from "../errors.js";
 import { parseObservationLog, type ObservationLog } from "../runtime/observation-log.js";
 import { findDrift } from "./drift.js";
 import { fieldStats } from "./field-stats.js";
@@ -71,7 +71,10 @@ async function inferTool(tool: string, log: ObservationLog, declared: unknown): 
 /** Every `<server>/<tool>.jsonl` under `dir`, keyed by the server and tool its header names. */
 async function readLogs(dir: string): Promise<Map<string, ObservationLog>> {
   const servers = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    throw new RuntimeFailure(error.code === "ENOENT" ? `${dir}: no such folder (record observations with CompositionClient's observe option or pmcp schema discover)` : `${dir}: ${errorMessage(error)}`);
+    throw new PmcpError(
+      "NOT_FOUND",
+      error.code === "ENOENT" ? `${dir}: no such folder (record observations with CompositionClient's observe option or pmcp schema discover)` : `${dir}: ${errorMessage(error)}`,
+    );
   });
   const logs = new Map<string, ObservationLog>();
   for (const entry of servers.filter((candidate) => candidate.isDirectory()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
@@ -81,7 +84,7 @@ async function readLogs(dir: string): Promise<Map<string, ObservationLog>> {
       try {
         log = parseObservationLog(await readFile(path, "utf8"), path);
       } catch (error) {
-        throw new RuntimeFailure(errorMessage(error));
+        throw new PmcpError("INVALID_INPUT", errorMessage(error));
       }
       logs.set(JSON.stringify([log.header.server, log.header.tool]), log);
     }

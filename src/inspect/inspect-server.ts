@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Bundle } from "../bundle/types.js";
@@ -6,9 +5,8 @@ import { QUALITIES, SOURCES } from "../infer/quality.js";
 import { typedTool } from "../server/index.js";
 import { inspectTool } from "./describe-tool.js";
 import { listTools } from "./list-tools.js";
+import { version } from "../version.js";
 
-// The same path from src/inspect and dist/inspect.
-const { version } = JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string };
 
 // Counts are plain numbers: `.int()` would add ±2^53 bounds to a schema every agent session pays for.
 const ListToolsOutput = z.object({

@@ -7,3 +7,5 @@ export type { AsObject, ObjectSchema, TypedToolExtra, TypedToolHandler, TypedToo
 export { registerFunctions } from "./register-functions.js";
 export { ManifestToolSchema, ToolManifestSchema, parseToolManifest } from "./manifest.js";
 export type { ManifestTool, ToolManifest } from "./manifest.js";
+export { ToolDefinitionError } from "./errors.js";
+export type { ToolDefinitionErrorCode } from "./errors.js";

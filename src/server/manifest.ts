@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { RuntimeFailure } from "../errors.js";
+import { parseJsonText } from "../json-file.js";
+import { ToolDefinitionError } from "./errors.js";
 
 /**
  * The tool manifest: the MCP tool definitions that `toolsFromSource` derives from a module's
@@ -35,16 +36,5 @@ export type ToolManifest = z.infer<typeof ToolManifestSchema>;
 
 /** Parses a manifest file's text; `path` is only used in messages. */
 export function parseToolManifest(path: string, text: string): ToolManifest {
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new RuntimeFailure(`${path}: not valid JSON: ${(error as Error).message}`);
-  }
-  const parsed = ToolManifestSchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.slice(0, 3).map((issue) => `${path}: ${issue.path.join(".") || "(root)"}: ${issue.message}`);
-    throw new RuntimeFailure(issues.join("\n"));
-  }
-  return parsed.data;
+  return parseJsonText(text, ToolManifestSchema, { what: path, fail: (message) => new ToolDefinitionError("INVALID_MANIFEST", message) });
 }

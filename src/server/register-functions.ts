@@ -1,10 +1,11 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
-import { errorMessage, UsageError } from "../errors.js";
+import { errorMessage } from "../errors.js";
 import { itemSchema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
 import { followRefs } from "../json-schema/refs.js";
 import { compileSchema, type ErrorObject, type ValidateFunction } from "../json-schema/validator.js";
+import { ToolDefinitionError } from "./errors.js";
 import type { ManifestTool, ToolManifest } from "./manifest.js";
 
 /** One served tool: what tools/list publishes, the function, and the checks around a call. */
@@ -28,7 +29,7 @@ const MAX_ERRORS = 3;
 export function registerFunctions(server: McpServer, module: Record<string, unknown>, manifest: ToolManifest): void {
   const entries = new Map<string, Entry>();
   for (const tool of manifest.tools) {
-    if (entries.has(tool.name)) throw new UsageError(`${manifest.source}: tool "${tool.name}" is listed twice in the manifest`);
+    if (entries.has(tool.name)) throw new ToolDefinitionError("DUPLICATE_TOOL", `${manifest.source}: tool "${tool.name}" is listed twice in the manifest`);
     entries.set(tool.name, entryOf(tool, module, manifest.source));
   }
   const tools = [...entries.values()].map((entry) => entry.definition);
@@ -49,13 +50,13 @@ export function registerFunctions(server: McpServer, module: Record<string, unkn
 function entryOf(tool: ManifestTool, module: Record<string, unknown>, source: string): Entry {
   const run = Object.hasOwn(module, tool.function) ? module[tool.function] : undefined;
   if (typeof run !== "function") {
-    throw new UsageError(`${source}: tool "${tool.name}" needs the function "${tool.function}", which the module does not export`);
+    throw new ToolDefinitionError("MISSING_FUNCTION", `${source}: tool "${tool.name}" needs the function "${tool.function}", which the module does not export`);
   }
   const compile = (schema: Record<string, unknown>, which: string): ValidateFunction => {
     try {
       return compileSchema(schema);
     } catch (error) {
-      throw new UsageError(`${source}: tool "${tool.name}": its ${which} does not compile: ${errorMessage(error)}`);
+      throw new ToolDefinitionError("INVALID_SCHEMA", `${source}: tool "${tool.name}": its ${which} does not compile: ${errorMessage(error)}`, { cause: error });
     }
   };
   const { function: _function, ...definition } = tool;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { dirname, relative, resolve, sep } from "node:path";
 import ts from "typescript";
-import { UsageError } from "../errors.js";
+import { PmcpError } from "../errors.js";
 import type { ManifestTool, ToolManifest } from "../server/manifest.js";
 
 /** A construct that cannot become part of a tool definition, located at its declaration. */
@@ -60,11 +60,11 @@ const HINT_TAGS: Readonly<Record<string, string>> = {
  */
 export function toolsFromSource(file: string): FromSourceResult {
   const path = resolve(file);
-  if (!existsSync(path)) throw new UsageError(`${file}: no such file`);
+  if (!existsSync(path)) throw new PmcpError("NOT_FOUND", `${file}: no such file`);
   const { options, problems } = compilerOptions(path);
   const program = ts.createProgram({ rootNames: [path], options });
   const source = program.getSourceFile(path);
-  if (source === undefined) throw new UsageError(`${file}: not a TypeScript or JavaScript module`);
+  if (source === undefined) throw new PmcpError("INVALID_ARGUMENT", `${file}: not a TypeScript or JavaScript module`);
   const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
   const errors = diagnostics.filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error);
   problems.push(...errors.map((error) => diagnosticProblem(error, path)));

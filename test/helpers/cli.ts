@@ -1,12 +1,12 @@
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const require = createRequire(import.meta.url);
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const CLI = fileURLToPath(new URL("../../dist/cli.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 export const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 
 export interface CliResult {
@@ -28,6 +28,46 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: N
       },
     );
   });
+}
+
+/**
+ * Runs the built CLI's `run` in this process, capturing what it writes: for the many
+ * usage-error cases, which need no process of their own. The working directory is this
+ * process's (the repository root).
+ */
+export async function runInProcess(args: readonly string[]): Promise<CliResult> {
+  const { run } = (await import(pathToFileURL(join(ROOT, "dist/cli/program.js")).href)) as { run: (argv: readonly string[]) => Promise<number> };
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const capture = (stream: NodeJS.WriteStream, into: string[]) => {
+    const original = stream.write;
+    stream.write = ((chunk: string | Uint8Array) => {
+      into.push(typeof chunk === "string" ? chunk : Buffer.from(chunk).toString("utf8"));
+      return true;
+    }) as typeof stream.write;
+    return () => {
+      stream.write = original;
+    };
+  };
+  // yargs prints help and the version through console.log, which vitest takes over.
+  const log = console.log;
+  const error = console.error;
+  console.log = (...parts: unknown[]) => void stdout.push(`${parts.join(" ")}\n`);
+  console.error = (...parts: unknown[]) => void stderr.push(`${parts.join(" ")}\n`);
+  const restore = [
+    capture(process.stdout, stdout),
+    capture(process.stderr, stderr),
+    () => {
+      console.log = log;
+      console.error = error;
+    },
+  ];
+  try {
+    const code = await run(args);
+    return { code, stdout: stdout.join(""), stderr: stderr.join("") };
+  } finally {
+    for (const undo of restore) undo();
+  }
 }
 
 /** A `--stdio` command line that runs one of the fixture scripts with node. */

@@ -1,0 +1,33 @@
+import { relative, resolve } from "node:path";
+import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
+import type { LoadedConfig } from "../config/pmcp-config.js";
+import { warn, type OutputOptions } from "./output.js";
+
+/**
+ * Where every command finds its inputs, in one order: the flag, else `pmcp.config`, else the
+ * default. Paths in the config are relative to the config file; results are relative to the
+ * working directory, as the user would type them.
+ */
+export interface Inputs {
+  /** The loaded `pmcp.config.*`, if there is one. */
+  project: LoadedConfig | undefined;
+  /** The bundle (or PMCP schema files) the command reads. */
+  schema: string[];
+}
+
+export async function resolveInputs(schema: readonly string[]): Promise<Inputs> {
+  const { loadPmcpConfig } = await import("../config/pmcp-config.js");
+  const project = await loadPmcpConfig();
+  const configured = projectPath(project, project?.config.bundle);
+  return { project, schema: schema.length > 0 ? [...schema] : [configured ?? DEFAULT_BUNDLE_PATH] };
+}
+
+/** A path from `pmcp.config`, relative to the working directory; undefined when not configured. */
+export function projectPath(project: LoadedConfig | undefined, path: string | undefined): string | undefined {
+  return path === undefined || project === undefined ? undefined : relative(process.cwd(), resolve(project.dir, path));
+}
+
+/** An old spelling still accepted for one release: one warning line saying what to write instead. */
+export function deprecated(output: OutputOptions, old: string, replacement: string): void {
+  warn(output, `${old} is deprecated and goes in the next release; use ${replacement}`);
+}

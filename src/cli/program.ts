@@ -1,0 +1,70 @@
+import yargs from "yargs";
+import { generateCommand } from "../commands/generate.js";
+import { inspectCommand } from "../commands/inspect.js";
+import { reportCommand } from "../commands/report.js";
+import { schemaDiffCommand } from "../commands/schema-diff.js";
+import { schemaDiscoverCommand } from "../commands/schema-discover.js";
+import { schemaExportCommand } from "../commands/schema-export.js";
+import { schemaInferCommand } from "../commands/schema-infer.js";
+import { schemaLintCommand } from "../commands/schema-lint.js";
+import { schemaNormalizeCommand } from "../commands/schema-normalize.js";
+import { schemaValidateCommand } from "../commands/schema-validate.js";
+import { serveCommand } from "../commands/serve-inspect.js";
+import { toolsFromSourceCommand } from "../commands/tools-from-source.js";
+import { PmcpError } from "../errors.js";
+import { version } from "../version.js";
+import { exitCodeOf, isUsageError } from "./exit-code.js";
+
+/**
+ * Runs the `pmcp` command line (`argv` without node and the script) and resolves with its
+ * exit code; nothing here exits the process, so tests can run it in process. Failures become
+ * one `pmcp:` line per problem on stderr, with the stack only under `--debug`.
+ */
+export async function run(argv: readonly string[]): Promise<number> {
+  const cli = yargs([...argv])
+    .scriptName("pmcp")
+    .usage("$0 <command>\n\nTyped, validated server-to-server calls for MCP servers.")
+    .option("debug", { type: "boolean", default: false, describe: "Print stack traces on failure" })
+    .option("quiet", { type: "boolean", default: false, describe: "Print nothing but errors" })
+    .option("json", { type: "boolean", default: false, describe: "Print a machine-readable summary on stdout" })
+    .command("schema <command>", "Export and check tool schema bundles", (schema) =>
+      schema
+        .command(schemaExportCommand)
+        .command(schemaDiscoverCommand)
+        .command(schemaInferCommand)
+        .command(schemaValidateCommand)
+        .command(schemaDiffCommand)
+        .command(schemaNormalizeCommand)
+        .command(schemaLintCommand)
+        .demandCommand(1, "name a schema command: export, discover, infer, validate, diff, normalize or lint"),
+    )
+    .command("tools <command>", "Tools from TypeScript functions", (tools) =>
+      tools.command(toolsFromSourceCommand).demandCommand(1, "name a tools command: from-source"),
+    )
+    .command(inspectCommand)
+    .command(serveCommand)
+    .command(reportCommand)
+    .command(generateCommand)
+    .demandCommand(1, "name a command")
+    .strict()
+    .version(version)
+    .alias("h", "help")
+    .exitProcess(false)
+    .fail((message, error) => {
+      throw error ?? new PmcpError("INVALID_ARGUMENT", message);
+    });
+  try {
+    await cli.parseAsync();
+    return 0;
+  } catch (error) {
+    return reportError(error, argv.includes("--debug"));
+  }
+}
+
+function reportError(error: unknown, debug: boolean): number {
+  const message = error instanceof Error ? error.message : String(error);
+  for (const line of message.split("\n")) process.stderr.write(`pmcp: ${line}\n`);
+  if (isUsageError(error)) process.stderr.write("pmcp: run 'pmcp --help' for usage\n");
+  if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  return exitCodeOf(error);
+}

@@ -1,0 +1,25 @@
+/**
+ * What `typedTool`, `registerFunctions` and `parseToolManifest` throw when a tool cannot be
+ * served as defined, with a stable code; the message names the manifest and the tool.
+ */
+export type ToolDefinitionErrorCode =
+  /** The manifest is not JSON or not a tool manifest. */
+  | "INVALID_MANIFEST"
+  /** The manifest names a function the module does not export. */
+  | "MISSING_FUNCTION"
+  /** Two tools of one manifest share a name. */
+  | "DUPLICATE_TOOL"
+  /** A tool's input or output schema does not compile. */
+  | "INVALID_SCHEMA";
+
+export class ToolDefinitionError extends Error {
+  override readonly name = "ToolDefinitionError";
+
+  constructor(
+    readonly code: ToolDefinitionErrorCode,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

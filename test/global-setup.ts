@@ -1,0 +1,49 @@
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+import { exportAllServers, ROOT } from "./helpers/cli.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** One export of the fixture and reference servers, shared read-only by the tests that need a real corpus. */
+    referenceBundle: string;
+  }
+}
+
+/**
+ * Runs once before every test file: fails fast when `dist/` is older than its sources (the CLI
+ * tests run `dist/`, and would test yesterday's code), then exports the reference servers once.
+ */
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  await assertBuilt();
+  const dir = await mkdtemp(join(tmpdir(), "pmcp-reference-"));
+  const bundle = join(dir, "bundle.json");
+  const exported = await exportAllServers(dir, bundle);
+  if (exported.code !== 0) throw new Error(`exporting the reference servers failed: ${exported.stderr}`);
+  project.provide("referenceBundle", bundle);
+  return () => rm(dir, { recursive: true, force: true });
+}
+
+async function assertBuilt(): Promise<void> {
+  const source = await newest([join(ROOT, "src")]);
+  const built = await newest([join(ROOT, "dist")]);
+  if (built === undefined || (source !== undefined && source.time > built.time)) {
+    throw new Error(`dist/ is older than ${source?.path ?? "src/"}: run npm run build first (the CLI tests run dist/)`);
+  }
+}
+
+/** The most recently modified file under these folders. */
+async function newest(dirs: readonly string[]): Promise<{ path: string; time: number } | undefined> {
+  let found: { path: string; time: number } | undefined;
+  for (const dir of dirs) {
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const path = join(entry.parentPath, entry.name);
+      const time = (await stat(path)).mtimeMs;
+      if (found === undefined || time > found.time) found = { path: path.slice(ROOT.length), time };
+    }
+  }
+  return found;
+}

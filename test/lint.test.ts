@@ -1,20 +1,17 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { lintSchema } from "../src/lint/lint.js";
 import { PROFILES } from "../src/normalize/normalize.js";
-import { exportAllServers, runCli } from "./helpers/cli.js";
+import { runCli } from "./helpers/cli.js";
 
-
+/** The fixture and reference servers, exported once per run by the global setup; read only. */
+const bundle = inject("referenceBundle");
 let dir: string;
-let bundle: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "pmcp-lint-"));
-  bundle = join(dir, "bundle.json");
-  const exported = await exportAllServers(dir, bundle);
-  expect(exported.code, exported.stderr).toBe(0);
 });
 
 describe("lint rules", () => {

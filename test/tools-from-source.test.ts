@@ -405,9 +405,46 @@ describe("registerFunctions: the catalogue served over MCP", () => {
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining("Tool no_such_tool not found") });
   });
 
-  it("refuses a manifest whose function the module does not export", () => {
-    expect(() => registerFunctions(new McpServer({ name: "x", version: "1" }), { getStockLevel: catalog.getStockLevel }, manifest)).toThrow(
-      `${CATALOG}: tool "list_products" needs the function "listProducts", which the module does not export`,
-    );
+  it("refuses a manifest whose function the module does not export, with a ToolDefinitionError", () => {
+    const register = () => registerFunctions(new McpServer({ name: "x", version: "1" }), { getStockLevel: catalog.getStockLevel }, manifest);
+    expect(register).toThrow(`${CATALOG}: tool "list_products" needs the function "listProducts", which the module does not export`);
+    expect(register).toThrow(expect.objectContaining({ name: "ToolDefinitionError", code: "MISSING_FUNCTION" }));
+  });
+});
+
+describe("registerFunctions: Date parameters wherever the schema puts them", () => {
+  it("revives date-time strings behind a $ref and in a draft-07 tuple", async () => {
+    const when = { type: "string", format: "date-time" };
+    const manifest: ToolManifest = {
+      version: 1,
+      source: "dates.ts",
+      tools: [
+        {
+          name: "span",
+          function: "span",
+          inputSchema: {
+            $schema: "http://json-schema.org/draft-07/schema#",
+            type: "object",
+            properties: { at: { $ref: "#/definitions/When" }, window: { type: "array", items: [when, { $ref: "#/definitions/When" }], additionalItems: false } },
+            required: ["at", "window"],
+            definitions: { When: when },
+          },
+        },
+      ],
+    };
+    const seen: string[] = [];
+    const span = async (args: { at: unknown; window: unknown[] }) => {
+      for (const value of [args.at, ...args.window]) seen.push(value instanceof Date ? `Date ${value.toISOString()}` : typeof value);
+      return "ok";
+    };
+    const server = new McpServer({ name: "dates", version: "1" });
+    registerFunctions(server, { span }, manifest);
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "test", version: "1" });
+    await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+    const result = await client.callTool({ name: "span", arguments: { at: "2026-12-01T00:00:00Z", window: ["2026-12-02T00:00:00Z", "2026-12-03T00:00:00Z"] } });
+    await client.close();
+    expect(result.isError).toBeUndefined();
+    expect(seen).toEqual(["Date 2026-12-01T00:00:00.000Z", "Date 2026-12-02T00:00:00.000Z", "Date 2026-12-03T00:00:00.000Z"]);
   });
 });

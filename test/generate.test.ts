@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planServerModule } from "../src/codegen/plan.js";
-import { camelCase, pascalCase } from "../src/codegen/naming.js";
+import { camelCase, pascalCase } from "../src/ir/naming.js";
 import type { BundleServer } from "../src/bundle/types.js";
 import { CompositionClient } from "../src/runtime/index.js";
 import { LISTED_TOOLS } from "./fixtures/listing-server.mjs";

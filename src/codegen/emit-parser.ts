@@ -1,6 +1,6 @@
 import { literal, valueKey } from "./code.js";
 import { emitType, RUNTIME } from "./emit-type.js";
-import type { IRNode, JsonValue, NumberNode, ObjectNode, StringNode, TupleNode } from "./ir.js";
+import type { IRNode, JsonValue, NumberNode, ObjectNode, StringNode, TupleNode } from "../ir/ir.js";
 
 export interface ParserOptions {
   /** Reject keys that `additionalProperties: false` forbids; by default they are kept (lenient). */

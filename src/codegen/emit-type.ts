@@ -1,5 +1,5 @@
 import { docComment, literal, typeKey } from "./code.js";
-import type { IRNode, JsonValue, ObjectNode, TupleNode } from "./ir.js";
+import type { IRNode, JsonValue, ObjectNode, TupleNode } from "../ir/ir.js";
 
 /** The runtime namespace generated modules import (`import * as rt from ...`). */
 export const RUNTIME = "rt";

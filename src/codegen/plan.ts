@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import type { BundleServer, InferredTool, Tool } from "../bundle/types.js";
 import { outputSchemaOf } from "../bundle/output-schema.js";
-import { atLeast, type Quality } from "../infer/quality.js";
+import { atLeast, type Quality } from "../bundle/quality.js";
 import { docComment, literal } from "./code.js";
 import { emitParser } from "./emit-parser.js";
 import { emitType } from "./emit-type.js";
-import type { IRNode, NamedDefinition } from "./ir.js";
-import { IRBuilder } from "./json-schema-to-ir.js";
-import { camelCase, NameScope, pascalCase } from "./naming.js";
+import type { IRNode, NamedDefinition } from "../ir/ir.js";
+import { IRBuilder } from "../ir/json-schema-to-ir.js";
+import { camelCase, clientClassName, NameScope, pascalCase, resultTypeName } from "../ir/naming.js";
 
 /** A problem met while generating, located by server, tool and JSON pointer. */
 export interface GenerateWarning {
@@ -151,19 +151,6 @@ function resultSchemaOf(tool: Tool, inferred: InferredTool | undefined, minQuali
   if (declared !== undefined) return declared;
   if (inferred === undefined || inferred.observations === 0 || !atLeast(inferred.quality, minQuality)) return undefined;
   return { schema: inferred.schema, pointer: "/inferred/schema", inferred };
-}
-
-/** The client class of a server: a function of its id alone, claimed first in its module. */
-export function clientClassName(serverId: string): string {
-  return `${pascalCase(serverId, "Server")}Client`;
-}
-
-/** `pmcp:outputTypeName` (annotations, then `_meta`), else the output schema's `title`. */
-export function resultTypeName(tool: Tool, schema: unknown): string | undefined {
-  for (const candidate of [tool.annotations?.["pmcp:outputTypeName"], tool._meta?.["pmcp:outputTypeName"], (schema as { title?: unknown } | undefined)?.title]) {
-    if (typeof candidate === "string" && /[A-Za-z0-9]/.test(candidate)) return pascalCase(candidate);
-  }
-  return undefined;
 }
 
 /** Whether an arguments object must have some key; through refs, and for any union member (to be safe). */

@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { ServerIdSchema, type Bundle, type BundleServer } from "../bundle/types.js";
 import { RuntimeFailure } from "../errors.js";
 import { commentText, literal } from "./code.js";
-import { camelCase, NameScope } from "./naming.js";
-import { DEFAULT_MIN_QUALITY, type Quality } from "../infer/quality.js";
-import { clientClassName, planServerModule, type GenerateWarning } from "./plan.js";
+import { camelCase, clientClassName, NameScope } from "../ir/naming.js";
+import { DEFAULT_MIN_QUALITY, type Quality } from "../bundle/quality.js";
+import { planServerModule, type GenerateWarning } from "./plan.js";
 
 export interface RenderOptions {
   /** Where the bundle came from, for the banner. */

@@ -2,7 +2,7 @@ import { readFile, readdir, rm } from "node:fs/promises";
 import { join, relative, resolve } from "node:path";
 import { readSchemaFiles } from "../bundle/read.js";
 import { isGeneratedFile, renderClients, toolsWithChangedTypes, type RenderedFile } from "../codegen/render.js";
-import type { Quality } from "../infer/quality.js";
+import type { Quality } from "../bundle/quality.js";
 import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { RuntimeFailure } from "../errors.js";
 import { writeFilesAtomically } from "../fs/atomic-write.js";

@@ -1,6 +1,6 @@
-import type { IRNode, NamedDefinition, ObjectNode } from "../codegen/ir.js";
-import { IRBuilder } from "../codegen/json-schema-to-ir.js";
-import { NameScope } from "../codegen/naming.js";
+import type { IRNode, NamedDefinition, ObjectNode } from "../ir/ir.js";
+import { IRBuilder } from "../ir/json-schema-to-ir.js";
+import { NameScope } from "../ir/naming.js";
 import { escapePointer } from "../json-schema/pointer.js";
 
 /**

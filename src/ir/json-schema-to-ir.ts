@@ -254,6 +254,15 @@ export class IRBuilder {
     };
   }
 
+  /**
+   * A `$ref` target's pointer within the schema being built: the fragment itself when it is a
+   * pointer into the root resource; else (anchors, nested `$id` resources) found by identity.
+   */
+  private pointerOf(target: object, fragment: string, resource: unknown): string {
+    if (resource === this.root && (fragment === "" || fragment.startsWith("/"))) return fragment;
+    return locate(this.root, target) ?? fragment;
+  }
+
   /** A local `$ref` as a reference to a hoisted definition; anything else is unknown with a warning. */
   private ref(ref: string, pointer: string, resource: unknown, depth: number): IRNode {
     if (!ref.startsWith("#")) {
@@ -289,12 +298,23 @@ export class IRBuilder {
     const { name } = this.scope.claim(pascalCase(suggested, "Definition"), ["Schema"]);
     this.defined.set(target, name);
     if (content !== undefined) this.definedByContent.set(content, name);
-    const definition: NamedDefinition = { name, node: { kind: "unknown" } };
+    const definition: NamedDefinition = { name, node: { kind: "unknown" }, pointer: this.pointerOf(target, fragment, resource) };
     this.definitions.push(definition);
     definition.node = this.node(target, `${pointer.replace(/\/\$ref$/, "")}→${ref}`, resource, depth + 1);
     if (typeof target.description === "string") definition.description = target.description;
     return { kind: "ref", name };
   }
+}
+
+/** The JSON pointer of `target` within `root`, found by identity; undefined when it is not inside. */
+function locate(root: unknown, target: object, at = ""): string | undefined {
+  if (root === target) return at;
+  if (!isObject(root) && !Array.isArray(root)) return undefined;
+  for (const [key, value] of Object.entries(root)) {
+    const found = locate(value, target, `${at}/${escapePointer(key)}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 function number(schema: Schema, integer: boolean): NumberNode {

@@ -4,4 +4,4 @@ export { InventoryClient } from "./inventory.js";
 export * as memory from "./memory.js";
 export { MemoryClient } from "./memory.js";
 // pmcp-codegen-record: eyJ3YXJuaW5ncyI6W10sInR5cGVEaWdlc3RzIjpbXX0=
-// pmcp-codegen-hash: 09c1ca6450c4c800cba42305fd0d2c5e.3d0a00425e1b268b3363e9169629d485
+// pmcp-codegen-hash: a00da65ef993b582d7a984f9a177d3ef.3d0a00425e1b268b3363e9169629d485

@@ -87,4 +87,4 @@ export class InventoryClient {
   }
 }
 // pmcp-codegen-record: eyJ3YXJuaW5ncyI6W10sInR5cGVEaWdlc3RzIjpbWyJnZXRfc3RvY2siLCIyYzNhZmZiY2U1YzIzOGJhIl0sWyJsaXN0X2xvd19zdG9jayIsImEzZjE3MWIwYjhhMjY4N2MiXV19
-// pmcp-codegen-hash: 884869d64ad9e35ca5208b55e3d87abd.914b3fa7152e43df33548949fabbe98f
+// pmcp-codegen-hash: 5066fea6110ec7e54c00b3cf7f2bc8b9.914b3fa7152e43df33548949fabbe98f

@@ -127,6 +127,34 @@ describe("pmcp generate options and guarantees", () => {
     }
   });
 
+  it("declares definitions dependencies-first, lazy only within a reference cycle, and imports zod only when used", async () => {
+    const dir = await outputDir("definitions");
+    const outputSchema = {
+      type: "object",
+      properties: { trip: { $ref: "#/$defs/Trip" }, tree: { $ref: "#/$defs/Tree" } },
+      required: ["trip"],
+      $defs: {
+        Trip: { type: "object", properties: { from: { $ref: "#/$defs/Place" }, to: { $ref: "#/$defs/Place" } }, required: ["from"] },
+        Place: { type: "object", properties: { at: { $ref: "#/$defs/Coord" } }, required: ["at"] },
+        Coord: { type: "array", items: { type: "number" } },
+        Tree: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Tree" } } } },
+      },
+    };
+    const bundle = { version: "1.0", servers: [{ id: "defs", tools: [{ name: "plan", outputSchema }] }, { id: "untyped", tools: [{ name: "any" }] }] };
+    const { files } = await renderClients(bundle, { source: "b", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" });
+    const module = files.find((file) => file.path === "defs.ts")!.content;
+    const declarations = [...module.matchAll(/^export const (\w+Schema): z\.ZodType<\w+> = (z\.lazy\()?/gm)].map((match) => `${match[1]}${match[2] ? " lazy" : ""}`);
+    expect(declarations).toEqual(["CoordSchema", "PlaceSchema", "TripSchema", "TreeSchema lazy"]);
+    const untyped = files.find((file) => file.path === "untyped.ts")!.content;
+    expect(untyped).not.toContain('from "zod"');
+    for (const file of files) await writeFile(join(dir, file.path), file.content);
+    expect(await typecheck(dir, [join(dir, "index.ts")], "nodenext")).toBe("");
+    const { PlanResultSchema } = await import(join(dir, "defs.ts"));
+    expect(PlanResultSchema.safeParse({ trip: { from: { at: [1, 2] } }, tree: { children: [{ children: [] }] } }).success).toBe(true);
+    expect(PlanResultSchema.safeParse({ trip: { from: { at: ["x"] } } }).success).toBe(false);
+    expect(PlanResultSchema.safeParse({ trip: { from: { at: [] } }, tree: { children: [{ children: "no" }] } }).success).toBe(false);
+  });
+
   it("a server's module does not change when other servers join the bundle", async () => {
     const options = { source: "b.json", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
     const listing: BundleServer = { id: "listing", tools: [...LISTED_TOOLS].sort((a, b) => (a.name < b.name ? -1 : 1)) as BundleServer["tools"] };

@@ -106,7 +106,7 @@ describe("pmcp generate options and guarantees", () => {
     expect(await readFile(join(dir, "out/listing.ts"), "utf8")).toContain("export class ListingClient");
     expect(result.stderr).toMatch(/warning: server "listing" tool "dangling" at \/outputSchema\/properties\/a\/\$ref: dangling \$ref "#\/\$defs\/Missing"; typed as unknown/);
     expect(result.stderr).toMatch(/warning: server "listing" tool "delete_record": method name taken by another tool or type; using deleteRecord2/);
-    // A module kept as it was (hash unchanged) still reports its warnings.
+    // A module kept as it was (inputs unchanged) still reports its warnings.
     const again = await runCli(["generate", "--schema", bundle, "-o", join(dir, "out"), "--templates", join(dir, "tpl"), "--json"]);
     expect(JSON.parse(again.stdout)).toMatchObject({ reused: ["listing"] });
     expect(again.stderr).toMatch(/warning: server "listing" tool "dangling" at \/outputSchema\/properties\/a\/\$ref/);

@@ -91,6 +91,18 @@ describe("schema diff through shared and recursive definitions", () => {
     ]);
   });
 
+  it("reports a change below the IR's nesting limit, where it is compared as JSON", () => {
+    const nested = (leaf: string) => {
+      let schema: Record<string, unknown> = { type: "object", properties: { leaf: { type: leaf } } };
+      for (let level = 0; level < 80; level++) schema = { type: "object", properties: { child: schema } };
+      return schema;
+    };
+    expect(diffSchemas(nested("string"), nested("string"), "request")).toEqual([]);
+    expect(diffSchemas(nested("string"), nested("boolean"), "request")).toEqual([
+      { level: "dangerous", rule: "nested-too-deep", pointer: "/properties/child".repeat(65), message: "changed where the schema nests too deep to compare in detail" },
+    ]);
+  });
+
   it("finds a change 50 levels deep in nested objects", () => {
     const nested = (leaf: string) => {
       let schema: Record<string, unknown> = { type: "object", properties: { leaf: { type: leaf } } };

@@ -1,7 +1,8 @@
 import type { IRNode, NamedDefinition, ObjectNode } from "../ir/ir.js";
 import { IRBuilder } from "../ir/json-schema-to-ir.js";
 import { NameScope } from "../ir/naming.js";
-import { escapePointer } from "../json-schema/pointer.js";
+import { isDeepStrictEqual } from "node:util";
+import { escapePointer, resolvePointer } from "../json-schema/pointer.js";
 
 /**
  * Compares two versions of one tool schema through the generator's IR (so `$ref`s,
@@ -34,14 +35,36 @@ interface Walk {
 /** Every change between `before` and `after`, judged for `direction`. */
 export function diffSchemas(before: unknown, after: unknown, direction: Direction): SchemaChange[] {
   const walk: Walk = { direction, changes: [], visited: new Set() };
-  compare(walk, toIR(before), toIR(after), "");
-  return walk.changes;
+  const old = toIR(before);
+  const now = toIR(after);
+  compare(walk, old, now, "");
+  return [...walk.changes, ...beyondTheIR(before, after, [...old.tooDeep, ...now.tooDeep])];
 }
 
-function toIR(schema: unknown): Scope {
+function toIR(schema: unknown): Scope & { tooDeep: string[] } {
   const builder = new IRBuilder(new NameScope());
   const node = schema === undefined ? ({ kind: "unknown" } as const) : builder.build(schema, "", "");
-  return { node, definitions: new Map(builder.definitions.map((definition) => [definition.name, definition])) };
+  return { node, definitions: new Map(builder.definitions.map((definition) => [definition.name, definition])), tooDeep: builder.tooDeep };
+}
+
+/**
+ * The IR stops at a nesting limit (hostile input); so that no depth hides a change, the parts
+ * below it are compared as JSON. A part reached through a `$ref` (`…→#/$defs/X/…`) is located
+ * by that reference when it is a pointer, else by the whole schema.
+ */
+function beyondTheIR(before: unknown, after: unknown, cut: readonly string[]): SchemaChange[] {
+  const located = new Set(cut.map((pointer) => {
+    const through = pointer.split("→").pop()!;
+    if (through === pointer) return pointer;
+    try {
+      return through.startsWith("#/") ? decodeURIComponent(through.slice(1)) : "";
+    } catch {
+      return "";
+    }
+  }));
+  return [...located]
+    .filter((pointer) => !isDeepStrictEqual(resolvePointer(before, pointer), resolvePointer(after, pointer)))
+    .map((pointer) => ({ level: "dangerous", rule: "nested-too-deep", pointer: pointer || "/", message: "changed where the schema nests too deep to compare in detail" }));
 }
 
 /** Narrowing a request or widening a response breaks callers; the opposite is safe. */

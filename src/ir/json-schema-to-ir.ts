@@ -54,6 +54,8 @@ type Schema = Record<string, unknown>;
 export class IRBuilder {
   readonly definitions: NamedDefinition[] = [];
   readonly warnings: IRWarning[] = [];
+  /** Pointers of the parts nested too deep to build, typed as unknown. */
+  readonly tooDeep: string[] = [];
   private readonly defined = new Map<object, string>();
   /** Definitions without inner `$ref`s, by content: tools that share a model share one type. */
   private readonly definedByContent = new Map<string, string>();
@@ -84,6 +86,7 @@ export class IRBuilder {
     }
     if (depth > MAX_DEPTH) {
       this.warn(pointer, `nested deeper than ${MAX_DEPTH} levels`);
+      this.tooDeep.push(pointer);
       return { kind: "unknown" };
     }
     // A nested `$id` starts a new schema resource: its `#...` refs resolve against it.

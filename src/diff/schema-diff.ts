@@ -1,7 +1,7 @@
+import { isDeepStrictEqual } from "node:util";
 import type { IRNode, NamedDefinition, ObjectNode } from "../ir/ir.js";
 import { IRBuilder } from "../ir/json-schema-to-ir.js";
 import { NameScope } from "../ir/naming.js";
-import { isDeepStrictEqual } from "node:util";
 import { escapePointer, resolvePointer } from "../json-schema/pointer.js";
 
 /**

@@ -86,5 +86,4 @@ export class InventoryClient {
     return this.#client.callTool({ server: this.#serverId, tool: "list_low_stock", args: args ?? {}, parse: LowStockReportSchema, retryable: true }, options);
   }
 }
-// pmcp-codegen-record: eyJ3YXJuaW5ncyI6W10sInR5cGVEaWdlc3RzIjpbWyJnZXRfc3RvY2siLCIyYzNhZmZiY2U1YzIzOGJhIl0sWyJsaXN0X2xvd19zdG9jayIsImEzZjE3MWIwYjhhMjY4N2MiXV19
-// pmcp-codegen-hash: 9584bc55453564a0bf60827ddc0df12f.914b3fa7152e43df33548949fabbe98f
+// pmcp-codegen-record: eyJ0eXBlRGlnZXN0cyI6W1siZ2V0X3N0b2NrIiwiMmMzYWZmYmNlNWMyMzhiYSJdLFsibGlzdF9sb3dfc3RvY2siLCJhM2YxNzFiMGI4YTI2ODdjIl1dfQ==

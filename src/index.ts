@@ -25,7 +25,8 @@ export type { ChangeLevel, Direction, SchemaChange } from "./diff/schema-diff.js
 export { inferBundle } from "./infer/infer-bundle.js";
 export type { InferResult } from "./infer/infer-bundle.js";
 export { inferSchema } from "./infer/infer-schema.js";
-export { schemaSourceOf, qualityOf } from "./infer/quality.js";
-export type { Quality, SchemaSource } from "./infer/quality.js";
+export { schemaSourceOf } from "./bundle/quality.js";
+export { qualityOf } from "./infer/quality.js";
+export type { Quality, SchemaSource } from "./bundle/quality.js";
 export { qualityReport } from "./report/quality-report.js";
 export type { QualityReport } from "./report/quality-report.js";

@@ -4,11 +4,10 @@ import fc from "fast-check";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { z } from "zod";
 import { renderClients } from "../src/codegen/render.js";
 import type { Bundle } from "../src/bundle/types.js";
-import { exportAllServers } from "./helpers/cli.js";
 import { samples } from "./helpers/samples.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
@@ -30,10 +29,8 @@ let warned: Set<number>;
 
 beforeAll(async () => {
   dir = await outputDir("corpus");
-  const bundlePath = join(dir, "servers.json");
-  const exported = await exportAllServers(dir, bundlePath);
-  expect(exported.code, exported.stderr).toBe(0);
-  const servers = JSON.parse(await readFile(bundlePath, "utf8")) as Bundle;
+  // The fixture and reference servers, exported once per run by the global setup; read only.
+  const servers = JSON.parse(await readFile(inject("referenceBundle"), "utf8")) as Bundle;
   const handWritten = JSON.parse(await readFile(new URL("./corpus/schemas.json", import.meta.url), "utf8")) as Record<string, unknown>;
   entries = [
     ...Object.entries(handWritten).map(([name, schema]) => ({ name, schema })),

@@ -48,6 +48,73 @@ describe("schema diff rules", () => {
   });
 });
 
+describe("schema diff through shared and recursive definitions", () => {
+  const node = (required: string[]) => ({
+    type: "object",
+    properties: { x: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/Node" } } },
+    required,
+  });
+  const tree = (required: string[]) => ({ type: "object", properties: { tree: { $ref: "#/$defs/Node" } }, $defs: { Node: node(required) } });
+
+  it("reports a change inside a recursive definition once, at the definition", () => {
+    expect(diffSchemas(tree([]), tree(["x"]), "request")).toEqual([
+      { level: "breaking", rule: "property-now-required", pointer: "/$defs/Node/properties/x", message: 'property "x" is now required' },
+    ]);
+    const bundle = (required: string[]): Bundle => ({ version: "1.0", servers: [{ id: "s", tools: [{ name: "t", inputSchema: tree(required) }] }] });
+    expect(diffBundles(bundle([]), bundle(["x"]))).toEqual([
+      { server: "s", tool: "t", level: "breaking", rule: "property-now-required", pointer: "/inputSchema/$defs/Node/properties/x", message: 'property "x" is now required' },
+    ]);
+  });
+
+  it("reports a change in a definition shared by two properties once", () => {
+    const shared = (id: string) => ({
+      type: "object",
+      properties: { from: { $ref: "#/$defs/Place" }, to: { $ref: "#/$defs/Place" } },
+      $defs: { Place: { type: "object", properties: { id: { type: id } } } },
+    });
+    expect(diffSchemas(shared("string"), shared("integer"), "response")).toEqual([
+      { level: "breaking", rule: "type-changed", pointer: "/$defs/Place/properties/id", message: "type changed from string to integer" },
+    ]);
+  });
+
+  it("follows mutual recursion A → B → A and reports a change in B once", () => {
+    const mutual = (bound: Record<string, unknown>) => ({
+      type: "object",
+      properties: { start: { $ref: "#/$defs/A" } },
+      $defs: {
+        A: { type: "object", properties: { b: { $ref: "#/$defs/B" } } },
+        B: { type: "object", properties: { a: { $ref: "#/$defs/A" }, n: { type: "number", ...bound } } },
+      },
+    });
+    expect(diffSchemas(mutual({}), mutual({ maximum: 10 }), "request")).toEqual([
+      { level: "breaking", rule: "constraint-tightened", pointer: "/$defs/B/properties/n", message: "maximum none → 10" },
+    ]);
+  });
+
+  it("reports a change below the IR's nesting limit, where it is compared as JSON", () => {
+    const nested = (leaf: string) => {
+      let schema: Record<string, unknown> = { type: "object", properties: { leaf: { type: leaf } } };
+      for (let level = 0; level < 80; level++) schema = { type: "object", properties: { child: schema } };
+      return schema;
+    };
+    expect(diffSchemas(nested("string"), nested("string"), "request")).toEqual([]);
+    expect(diffSchemas(nested("string"), nested("boolean"), "request")).toEqual([
+      { level: "dangerous", rule: "nested-too-deep", pointer: "/properties/child".repeat(65), message: "changed where the schema nests too deep to compare in detail" },
+    ]);
+  });
+
+  it("finds a change 50 levels deep in nested objects", () => {
+    const nested = (leaf: string) => {
+      let schema: Record<string, unknown> = { type: "object", properties: { leaf: { type: leaf } } };
+      for (let level = 0; level < 50; level++) schema = { type: "object", properties: { child: schema } };
+      return schema;
+    };
+    expect(diffSchemas(nested("string"), nested("boolean"), "response")).toEqual([
+      { level: "breaking", rule: "type-changed", pointer: `${"/properties/child".repeat(50)}/properties/leaf`, message: "type changed from string to boolean" },
+    ]);
+  });
+});
+
 describe("bundle diff", () => {
   const tool = (annotations: Record<string, unknown>) => ({ name: "t", inputSchema: { type: "object" }, outputSchema: { type: "object" }, annotations });
   const bundle = (tools: Bundle["servers"][number]["tools"]): Bundle => ({ version: "1.0", servers: [{ id: "s", tools }] });

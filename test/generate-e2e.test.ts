@@ -1,8 +1,10 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { appendFile, cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBehaviourServer } from "./fixtures/behaviour-server.mjs";
-import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
+import { FIXTURES, ROOT, fixtureCommand, runCli } from "./helpers/cli.js";
 import { serveHttp, type HttpFixture } from "./helpers/http-server.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 import {
@@ -204,5 +206,27 @@ describe("pmcp generate", () => {
     const second = JSON.parse((await runCli(["generate", "--schema", bundle, "-o", out, "--json"])).stdout);
     expect(second).toMatchObject({ reused: ["behave"], changed: [] });
     expect(await readFile(join(out, "mine.ts"), "utf8")).toBe("export const handWritten = 1;\n");
+  });
+  it("a comment-only change to the generator leaves generate --check green and re-renders the same bytes", async () => {
+    // A build of pmcp-codegen that differs from ours only by comments, inside the repo so its imports resolve.
+    const copy = await outputDir("generator-copy");
+    await cp(join(ROOT, "dist"), join(copy, "dist"), { recursive: true });
+    await cp(join(ROOT, "templates"), join(copy, "templates"), { recursive: true });
+    await cp(join(ROOT, "package.json"), join(copy, "package.json"));
+    for (const module of ["codegen/plan.js", "codegen/emit-parser.js", "ir/json-schema-to-ir.js"]) {
+      await appendFile(join(copy, "dist", module), "\n// a comment-only change to the generator\n");
+    }
+    const edited = async (args: string[]) => (await promisify(execFile)(process.execPath, [join(copy, "dist/cli.js"), ...args], { cwd: ROOT })).stdout;
+    expect(await edited(["generate", "--check"])).toBe("generated is up to date\n");
+
+    const out = await outputDir("generator-reuse");
+    const bundle = join(dir, "bundle.json");
+    const ours = async () => JSON.parse((await runCli(["generate", "--schema", bundle, "-o", out, "--json"])).stdout);
+    const theirs = async () => JSON.parse(await edited(["generate", "--schema", bundle, "-o", out, "--json"]));
+    expect(await ours()).toMatchObject({ reused: [], changed: [join(out, "behave.ts"), join(out, "index.ts")] });
+    expect(await ours()).toMatchObject({ reused: ["behave"], changed: [] });
+    // Another build never trusts what this one made, and makes the same bytes; then it reuses its own.
+    expect(await theirs()).toMatchObject({ reused: [], changed: [] });
+    expect(await theirs()).toMatchObject({ reused: ["behave"], changed: [] });
   });
 });

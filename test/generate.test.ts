@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { planServerModule } from "../src/codegen/plan.js";
-import { camelCase, pascalCase } from "../src/codegen/naming.js";
+import { camelCase, pascalCase } from "../src/ir/naming.js";
 import type { BundleServer } from "../src/bundle/types.js";
 import { CompositionClient } from "../src/runtime/index.js";
 import { LISTED_TOOLS } from "./fixtures/listing-server.mjs";
@@ -106,7 +106,7 @@ describe("pmcp generate options and guarantees", () => {
     expect(await readFile(join(dir, "out/listing.ts"), "utf8")).toContain("export class ListingClient");
     expect(result.stderr).toMatch(/warning: server "listing" tool "dangling" at \/outputSchema\/properties\/a\/\$ref: dangling \$ref "#\/\$defs\/Missing"; typed as unknown/);
     expect(result.stderr).toMatch(/warning: server "listing" tool "delete_record": method name taken by another tool or type; using deleteRecord2/);
-    // A module kept as it was (hash unchanged) still reports its warnings.
+    // A module kept as it was (inputs unchanged) still reports its warnings.
     const again = await runCli(["generate", "--schema", bundle, "-o", join(dir, "out"), "--templates", join(dir, "tpl"), "--json"]);
     expect(JSON.parse(again.stdout)).toMatchObject({ reused: ["listing"] });
     expect(again.stderr).toMatch(/warning: server "listing" tool "dangling" at \/outputSchema\/properties\/a\/\$ref/);
@@ -125,6 +125,34 @@ describe("pmcp generate options and guarantees", () => {
       expect(PickResultSchema.safeParse({ a: 1 }).success).toBe(true);
       expect(PickResultSchema.safeParse({ c: 1 }).success).toBe(false);
     }
+  });
+
+  it("declares definitions dependencies-first, lazy only within a reference cycle, and imports zod only when used", async () => {
+    const dir = await outputDir("definitions");
+    const outputSchema = {
+      type: "object",
+      properties: { trip: { $ref: "#/$defs/Trip" }, tree: { $ref: "#/$defs/Tree" } },
+      required: ["trip"],
+      $defs: {
+        Trip: { type: "object", properties: { from: { $ref: "#/$defs/Place" }, to: { $ref: "#/$defs/Place" } }, required: ["from"] },
+        Place: { type: "object", properties: { at: { $ref: "#/$defs/Coord" } }, required: ["at"] },
+        Coord: { type: "array", items: { type: "number" } },
+        Tree: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Tree" } } } },
+      },
+    };
+    const bundle = { version: "1.0", servers: [{ id: "defs", tools: [{ name: "plan", outputSchema }] }, { id: "untyped", tools: [{ name: "any" }] }] };
+    const { files } = await renderClients(bundle, { source: "b", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" });
+    const module = files.find((file) => file.path === "defs.ts")!.content;
+    const declarations = [...module.matchAll(/^export const (\w+Schema): z\.ZodType<\w+> = (z\.lazy\()?/gm)].map((match) => `${match[1]}${match[2] ? " lazy" : ""}`);
+    expect(declarations).toEqual(["CoordSchema", "PlaceSchema", "TripSchema", "TreeSchema lazy"]);
+    const untyped = files.find((file) => file.path === "untyped.ts")!.content;
+    expect(untyped).not.toContain('from "zod"');
+    for (const file of files) await writeFile(join(dir, file.path), file.content);
+    expect(await typecheck(dir, [join(dir, "index.ts")], "nodenext")).toBe("");
+    const { PlanResultSchema } = await import(join(dir, "defs.ts"));
+    expect(PlanResultSchema.safeParse({ trip: { from: { at: [1, 2] } }, tree: { children: [{ children: [] }] } }).success).toBe(true);
+    expect(PlanResultSchema.safeParse({ trip: { from: { at: ["x"] } } }).success).toBe(false);
+    expect(PlanResultSchema.safeParse({ trip: { from: { at: [] } }, tree: { children: [{ children: "no" }] } }).success).toBe(false);
   });
 
   it("a server's module does not change when other servers join the bundle", async () => {

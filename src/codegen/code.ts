@@ -6,21 +6,6 @@
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-/** Words that cannot name a binding or a type in strict-mode TypeScript modules. */
-export const RESERVED_WORDS = new Set([
-  "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum",
-  "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null",
-  "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "as",
-  "implements", "interface", "let", "package", "private", "protected", "public", "static", "yield", "await",
-  "any", "boolean", "number", "string", "symbol", "bigint", "object", "never", "unknown", "undefined", "type",
-  "arguments", "eval", "async", "of", "satisfies", "keyof", "infer", "is", "asserts", "unique", "readonly",
-  "declare", "module", "namespace", "require", "global", "constructor", "prototype", "__proto__",
-]);
-
-export function isPlainIdentifier(text: string): boolean {
-  return IDENTIFIER.test(text) && !RESERVED_WORDS.has(text);
-}
-
 /** A JSON value as a JavaScript literal. U+2028/U+2029 are escaped so no runtime reads them as line ends. */
 export function literal(value: unknown): string {
   return (JSON.stringify(value) ?? "undefined").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");

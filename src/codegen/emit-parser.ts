@@ -1,6 +1,7 @@
 import { literal, valueKey } from "./code.js";
 import { emitType, RUNTIME } from "./emit-type.js";
-import type { IRNode, JsonValue, NumberNode, ObjectNode, StringNode, TupleNode } from "./ir.js";
+import type { IRNode, JsonValue, NumberNode, ObjectNode, StringNode, TupleNode } from "../ir/ir.js";
+import { noUses, type Emitted, type Uses } from "./uses.js";
 
 export interface ParserOptions {
   /** Reject keys that `additionalProperties: false` forbids; by default they are kept (lenient). */
@@ -12,7 +13,13 @@ export interface ParserOptions {
  * meaning differs from zod's built-ins (string length in code points, `multipleOf`,
  * `integer` beyond 2^53, formats) use the runtime's helpers, which follow Ajv exactly.
  */
-export function emitParser(node: IRNode, options: ParserOptions, indent = ""): string {
+export function emitParser(node: IRNode, options: ParserOptions): Emitted {
+  const uses = noUses();
+  return { code: parserOf(node, options, "", uses), uses };
+}
+
+function parserOf(node: IRNode, options: ParserOptions, indent: string, uses: Uses): string {
+  if (callsZod(node, options)) uses.zod = true;
   switch (node.kind) {
     case "unknown":
       return `${RUNTIME}.JsonValueSchema`;
@@ -29,23 +36,37 @@ export function emitParser(node: IRNode, options: ParserOptions, indent = ""): s
     case "literals":
       return literalsParser(node.values);
     case "array":
-      return withArrayChecks(`z.array(${emitParser(node.items, options, indent)})`, node, true);
+      return withArrayChecks(`z.array(${parserOf(node.items, options, indent, uses)})`, node, true);
     case "tuple":
-      return tupleParser(node, options, indent);
+      return tupleParser(node, options, indent, uses);
     case "object":
-      return objectParser(node, options, indent);
+      return objectParser(node, options, indent, uses);
     case "union": {
-      const members = node.members.map((member) => emitParser(member, options, indent));
-      // Lenient objects keep unknown keys, so closed branches would all match and "exactly one"
-      // would reject what Ajv accepts; there `oneOf` is checked as `anyOf` (wider, never narrower).
-      const exact = node.exactlyOne && (options.strictObjects || !node.members.some(mayBeClosedObject));
-      return exact ? `${RUNTIME}.oneOf([${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
+      const members = node.members.map((member) => parserOf(member, options, indent, uses));
+      return isExactOneOf(node, options) ? `${RUNTIME}.oneOf([${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
     }
     case "intersection":
-      return node.members.map((member) => emitParser(member, options, indent)).reduce((left, right) => `z.intersection(${left}, ${right})`);
+      return node.members.map((member) => parserOf(member, options, indent, uses)).reduce((left, right) => `z.intersection(${left}, ${right})`);
     case "ref":
+      uses.refs.add(node.name);
       return `${node.name}Schema`;
   }
+}
+
+/** Whether the parser for this node itself (not its members) is a zod call. */
+function callsZod(node: IRNode, options: ParserOptions): boolean {
+  if (node.kind === "unknown" || node.kind === "ref") return false;
+  if (node.kind === "union") return !isExactOneOf(node, options);
+  if (node.kind === "intersection") return node.members.length > 1;
+  return true;
+}
+
+/**
+ * Lenient objects keep unknown keys, so closed branches would all match and "exactly one"
+ * would reject what Ajv accepts; there `oneOf` is checked as `anyOf` (wider, never narrower).
+ */
+function isExactOneOf(node: Extract<IRNode, { kind: "union" }>, options: ParserOptions): boolean {
+  return node.exactlyOne && (options.strictObjects || !node.members.some(mayBeClosedObject));
 }
 
 function stringParser(node: StringNode): string {
@@ -75,7 +96,7 @@ function literalsParser(values: JsonValue[]): string {
   }
   // Objects and arrays compare by JSON equality, as Ajv's `const` and `enum` do. They are
   // rebuilt with JSON.parse: in an object literal a "__proto__" key would set the prototype.
-  return `z.custom<${emitType({ kind: "literals", values })}>(${RUNTIME}.isOneOfValues(JSON.parse(${literal(JSON.stringify(values))})))`;
+  return `z.custom<${emitType({ kind: "literals", values }).code}>(${RUNTIME}.isOneOfValues(JSON.parse(${literal(JSON.stringify(values))})))`;
 }
 
 function withArrayChecks(code: string, node: { minItems?: number; maxItems?: number; uniqueItems?: boolean }, native: boolean): string {
@@ -88,19 +109,19 @@ function withArrayChecks(code: string, node: { minItems?: number; maxItems?: num
   return result;
 }
 
-function tupleParser(node: TupleNode, options: ParserOptions, indent: string): string {
+function tupleParser(node: TupleNode, options: ParserOptions, indent: string, uses: Uses): string {
   const items = node.items.map((item, index) => {
-    const parser = emitParser(item, options, indent);
+    const parser = parserOf(item, options, indent, uses);
     return index < node.required ? parser : `${parser}.exactOptional()`;
   });
-  const rest = node.rest === null ? "" : `, ${emitParser(node.rest, options, indent)}`;
+  const rest = node.rest === null ? "" : `, ${parserOf(node.rest, options, indent, uses)}`;
   return withArrayChecks(`z.tuple([${items.join(", ")}]${rest})`, node, false);
 }
 
-function objectParser(node: ObjectNode, options: ParserOptions, indent: string): string {
+function objectParser(node: ObjectNode, options: ParserOptions, indent: string, uses: Uses): string {
   const inner = `${indent}  `;
   const entries = node.properties.map((property) => {
-    const parser = emitParser(property.node, options, inner);
+    const parser = parserOf(property.node, options, inner, uses);
     return `${inner}${valueKey(property.name)}: ${property.required ? parser : `${parser}.exactOptional()`},\n`;
   });
   const shape = entries.length === 0 ? "{}" : `{\n${entries.join("")}${indent}}`;
@@ -108,12 +129,12 @@ function objectParser(node: ObjectNode, options: ParserOptions, indent: string):
   if (node.additional === false) code = `${options.strictObjects ? "z.strictObject" : "z.looseObject"}(${shape})`;
   else if (node.additional === true) code = `z.looseObject(${shape})`;
   else {
-    const values = emitParser(node.additional, options, indent);
+    const values = parserOf(node.additional, options, indent, uses);
     if (node.properties.length === 0) code = `z.record(z.string(), ${values})`;
     else {
       // Declared keys keep their own schemas; every other key must match `additionalProperties`.
       const keys = literal(node.properties.map((property) => property.name));
-      const all = [values, ...node.properties.map((property) => emitParser(property.node, options, inner))];
+      const all = [values, ...node.properties.map((property) => parserOf(property.node, options, inner, uses))];
       code = `z.intersection(z.looseObject(${shape}), z.record(z.string(), z.union([${all.join(", ")}]))).refine(${RUNTIME}.otherKeysMatch(${keys}, ${values}), "a key not declared in properties has an invalid value")`;
     }
   }

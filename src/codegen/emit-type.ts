@@ -1,5 +1,6 @@
 import { docComment, literal, typeKey } from "./code.js";
-import type { IRNode, JsonValue, ObjectNode, TupleNode } from "./ir.js";
+import type { IRNode, JsonValue, ObjectNode, TupleNode } from "../ir/ir.js";
+import { noUses, type Emitted, type Uses } from "./uses.js";
 
 /** The runtime namespace generated modules import (`import * as rt from ...`). */
 export const RUNTIME = "rt";
@@ -9,7 +10,12 @@ export const RUNTIME = "rt";
  * they keep TypeScript's implicit index signature and stay assignable both ways
  * with the types zod infers for lenient objects.
  */
-export function emitType(node: IRNode, indent = ""): string {
+export function emitType(node: IRNode): Emitted {
+  const uses = noUses();
+  return { code: typeOf(node, "", uses), uses };
+}
+
+function typeOf(node: IRNode, indent: string, uses: Uses): string {
   switch (node.kind) {
     case "unknown":
       return `${RUNTIME}.JsonValue`;
@@ -22,16 +28,17 @@ export function emitType(node: IRNode, indent = ""): string {
     case "literals":
       return node.values.map(literalType).join(" | ");
     case "array":
-      return `Array<${emitType(node.items, indent)}>`;
+      return `Array<${typeOf(node.items, indent, uses)}>`;
     case "tuple":
-      return tupleType(node, indent);
+      return tupleType(node, indent, uses);
     case "object":
-      return objectType(node, indent);
+      return objectType(node, indent, uses);
     case "union":
-      return node.members.map((member) => emitType(member, indent)).join(" | ");
+      return node.members.map((member) => typeOf(member, indent, uses)).join(" | ");
     case "intersection":
-      return node.members.map((member) => wrap(member, emitType(member, indent))).join(" & ");
+      return node.members.map((member) => wrap(member, typeOf(member, indent, uses))).join(" & ");
     case "ref":
+      uses.refs.add(node.name);
       return node.name;
   }
 }
@@ -46,7 +53,7 @@ function wrapAny(node: IRNode, text: string): string {
 }
 
 /** A const or enum value as a type: primitives as literal types, arrays as tuples, objects as type literals. */
-export function literalType(value: JsonValue): string {
+function literalType(value: JsonValue): string {
   if (Array.isArray(value)) return `[${value.map(literalType).join(", ")}]`;
   if (value !== null && typeof value === "object") {
     const entries = Object.entries(value).map(([key, item]) => `${typeKey(key)}: ${literalType(item)}`);
@@ -55,24 +62,24 @@ export function literalType(value: JsonValue): string {
   return literal(value);
 }
 
-function tupleType(node: TupleNode, indent: string): string {
-  const items = node.items.map((item, index) => (index < node.required ? emitType(item, indent) : `${wrapAny(item, emitType(item, indent))}?`));
-  if (node.rest !== null) items.push(`...Array<${emitType(node.rest, indent)}>`);
+function tupleType(node: TupleNode, indent: string, uses: Uses): string {
+  const items = node.items.map((item, index) => (index < node.required ? typeOf(item, indent, uses) : `${wrapAny(item, typeOf(item, indent, uses))}?`));
+  if (node.rest !== null) items.push(`...Array<${typeOf(node.rest, indent, uses)}>`);
   return `[${items.join(", ")}]`;
 }
 
-function objectType(node: ObjectNode, indent: string): string {
+function objectType(node: ObjectNode, indent: string, uses: Uses): string {
   const inner = `${indent}  `;
   const members = node.properties.map(
     (property) =>
-      `${property.description ? docComment([property.description], inner) : ""}${inner}${typeKey(property.name)}${property.required ? "" : "?"}: ${emitType(property.node, inner)};\n`,
+      `${property.description ? docComment([property.description], inner) : ""}${inner}${typeKey(property.name)}${property.required ? "" : "?"}: ${typeOf(property.node, inner, uses)};\n`,
   );
   // `{}` would admit strings and numbers; an open object with no declared keys is a string map.
   const shape = members.length === 0 ? (node.additional === true ? "{ [key: string]: unknown }" : "{}") : `{\n${members.join("")}${indent}}`;
   if (typeof node.additional === "boolean") return shape;
-  const values = emitType(node.additional, indent);
+  const values = typeOf(node.additional, indent, uses);
   if (node.properties.length === 0) return `{ [key: string]: ${values} }`;
   // Declared keys must also fit the index signature, so it admits their types too.
-  const all = [values, ...node.properties.map((property) => emitType(property.node, indent))];
+  const all = [values, ...node.properties.map((property) => typeOf(property.node, indent, uses))];
   return `${shape} & { [key: string]: ${[...new Set(all)].join(" | ")} }`;
 }

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import type { BundleServer, InferredTool, Tool } from "../bundle/types.js";
 import { outputSchemaOf } from "../bundle/output-schema.js";
-import { atLeast, type Quality } from "../infer/quality.js";
+import { atLeast, type Quality } from "../bundle/quality.js";
 import { docComment, literal } from "./code.js";
 import { emitParser } from "./emit-parser.js";
 import { emitType } from "./emit-type.js";
-import type { IRNode, NamedDefinition } from "./ir.js";
-import { IRBuilder } from "./json-schema-to-ir.js";
-import { camelCase, NameScope, pascalCase } from "./naming.js";
+import type { IRNode, NamedDefinition } from "../ir/ir.js";
+import { IRBuilder } from "../ir/json-schema-to-ir.js";
+import { camelCase, clientClassName, NameScope, pascalCase, resultTypeName } from "../ir/naming.js";
 
 /** A problem met while generating, located by server, tool and JSON pointer. */
 export interface GenerateWarning {
@@ -24,11 +24,24 @@ export interface ServerModulePlan {
   className: string;
   classDoc: string;
   usesZod: boolean;
-  definitions: { name: string; parser: string; doc: string; type: string; parserCode: string }[];
+  /** In dependency order: each parser is declared after those it uses, except within a reference cycle. */
+  definitions: DefinitionPlan[];
   tools: ToolPlan[];
   warnings: GenerateWarning[];
   /** Per tool, a digest of what its types are made from, so `generate --check` can name the tools whose types changed. */
   typeDigests: [tool: string, digest: string][];
+}
+
+export interface DefinitionPlan {
+  name: string;
+  parser: string;
+  doc: string;
+  type: string;
+  /** Definitions the type refers to directly. */
+  refs: string[];
+  parserCode: string;
+  /** The parser refers to itself or to a definition declared after it, so it is built on first use. */
+  lazy: boolean;
 }
 
 export interface ToolPlan {
@@ -41,6 +54,8 @@ export interface ToolPlan {
   argsOptional: boolean;
   resultType: string;
   resultTypeCode: string;
+  /** Definitions the result type refers to directly. */
+  resultRefs: string[];
   resultDoc: string;
   parser: string;
   parserCode: string;
@@ -96,9 +111,13 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
   });
 
   const builder = new IRBuilder(scope);
+  let toolsUseZod = false;
   const tools = named.map(({ tool, output, claims }): ToolPlan => {
     const input = tool.inputSchema === undefined ? ({ kind: "unknown" } as const) : builder.build(tool.inputSchema, tool.name, "/inputSchema");
     const result = output === undefined ? ({ kind: "unknown" } as const) : builder.build(output.schema, tool.name, output.pointer);
+    const resultType = emitType(result);
+    const parser = emitParser(result, options);
+    toolsUseZod ||= parser.uses.zod;
     const annotations = tool.annotations ?? {};
     return {
       toolLiteral: literal(tool.name),
@@ -109,23 +128,32 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
       argsDoc: docComment([`Arguments of the \`${tool.name}\` tool.`]),
       argsOptional: !hasRequired(input, builder.definitions),
       resultType: claims.result.name,
-      resultTypeCode: emitType(result),
+      resultTypeCode: resultType.code,
+      resultRefs: [...resultType.uses.refs],
       resultDoc: docComment(resultDocLines(tool, output)),
       parser: `${claims.result.name}Schema`,
-      parserCode: emitParser(result, options),
+      parserCode: parser.code,
       retryable: annotations.readOnlyHint === true || annotations.idempotentHint === true,
       lenient: output?.inferred !== undefined,
     };
   });
   for (const warning of builder.warnings) warn(warning.tool, warning.pointer, warning.message);
 
-  const definitions = builder.definitions.map((definition) => ({
-    name: definition.name,
-    parser: `${definition.name}Schema`,
-    doc: docComment(definition.description ? [definition.description] : []),
-    type: emitType(definition.node),
-    parserCode: emitParser(definition.node, options),
-  }));
+  const definitions = declarationOrder(
+    builder.definitions.map((definition) => {
+      const type = emitType(definition.node);
+      const parser = emitParser(definition.node, options);
+      return {
+        name: definition.name,
+        parser: `${definition.name}Schema`,
+        doc: docComment(definition.description ? [definition.description] : []),
+        type: type.code,
+        refs: [...type.uses.refs],
+        parserCode: parser.code,
+        parserRefs: parser.uses.refs,
+      };
+    }),
+  );
   return {
     serverId: server.id,
     serverIdLiteral: literal(server.id),
@@ -134,7 +162,8 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
       `Typed client for the "${server.id}" MCP server${server.serverInfo ? ` (${server.serverInfo.name} ${server.serverInfo.version})` : ""}.`,
       ...(server.instructions ? ["", server.instructions] : []),
     ]),
-    usesZod: definitions.length > 0 || tools.some((tool) => /\bz\./.test(tool.parserCode)),
+    // Every definition's parser is annotated `z.ZodType<Name>`.
+    usesZod: definitions.length > 0 || toolsUseZod,
     definitions,
     tools,
     warnings,
@@ -153,17 +182,30 @@ function resultSchemaOf(tool: Tool, inferred: InferredTool | undefined, minQuali
   return { schema: inferred.schema, pointer: "/inferred/schema", inferred };
 }
 
-/** The client class of a server: a function of its id alone, claimed first in its module. */
-export function clientClassName(serverId: string): string {
-  return `${pascalCase(serverId, "Server")}Client`;
-}
-
-/** `pmcp:outputTypeName` (annotations, then `_meta`), else the output schema's `title`. */
-export function resultTypeName(tool: Tool, schema: unknown): string | undefined {
-  for (const candidate of [tool.annotations?.["pmcp:outputTypeName"], tool._meta?.["pmcp:outputTypeName"], (schema as { title?: unknown } | undefined)?.title]) {
-    if (typeof candidate === "string" && /[A-Za-z0-9]/.test(candidate)) return pascalCase(candidate);
-  }
-  return undefined;
+/**
+ * Definitions depth-first by the parsers they use, so most parsers can use others directly;
+ * one that uses itself or a later one (only within a reference cycle) is marked lazy.
+ */
+function declarationOrder(definitions: (Omit<DefinitionPlan, "lazy"> & { parserRefs: Set<string> })[]): DefinitionPlan[] {
+  const byName = new Map(definitions.map((definition) => [definition.name, definition]));
+  const position = new Map<string, number>();
+  const ordered: typeof definitions = [];
+  const visit = (definition: (typeof definitions)[number]) => {
+    if (position.has(definition.name)) return;
+    // Claimed before its dependencies: a cycle back to it stops here.
+    position.set(definition.name, Infinity);
+    for (const name of definition.parserRefs) {
+      const used = byName.get(name);
+      if (used !== undefined) visit(used);
+    }
+    position.set(definition.name, ordered.length);
+    ordered.push(definition);
+  };
+  for (const definition of definitions) visit(definition);
+  return ordered.map(({ parserRefs, ...definition }) => {
+    const own = position.get(definition.name)!;
+    return { ...definition, lazy: [...parserRefs].some((name) => (position.get(name) ?? -1) >= own) };
+  });
 }
 
 /** Whether an arguments object must have some key; through refs, and for any union member (to be safe). */
@@ -180,7 +222,7 @@ function hasRequired(node: IRNode, definitions: readonly NamedDefinition[], seen
 
 /** Tool arguments are always a JSON object; a missing or non-object schema allows any keys. */
 function argsType(node: IRNode): string {
-  return node.kind === "unknown" ? "{ [key: string]: rt.JsonValue }" : emitType(node);
+  return node.kind === "unknown" ? "{ [key: string]: rt.JsonValue }" : emitType(node).code;
 }
 
 function methodDocLines(tool: Tool, output: ResultSchema | undefined): string[] {

@@ -1,12 +1,12 @@
-import { createHash } from "node:crypto";
-import { readFile, readdir } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ServerIdSchema, type Bundle, type BundleServer } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
 import { commentText, literal } from "./code.js";
-import { camelCase, NameScope } from "./naming.js";
-import { DEFAULT_MIN_QUALITY, type Quality } from "../infer/quality.js";
-import { clientClassName, planServerModule, type GenerateWarning } from "./plan.js";
+import { camelCase, clientClassName, NameScope } from "../ir/naming.js";
+import { DEFAULT_MIN_QUALITY, type Quality } from "../bundle/quality.js";
+import { planServerModule, type GenerateWarning } from "./plan.js";
+import { hash, ReuseCache } from "./reuse-cache.js";
 
 export interface RenderOptions {
   /** Where the bundle came from, for the banner. */
@@ -29,43 +29,43 @@ export interface RenderedFile {
 export interface RenderResult {
   files: RenderedFile[];
   warnings: GenerateWarning[];
-  /** Servers whose module was kept as it was because its inputs and body were unchanged. */
+  /** Servers whose module was kept as it was because its inputs were unchanged and nobody edited it. */
   reused: string[];
 }
 
 const TEMPLATE_NAMES = ["server.ts.hbs", "index.ts.hbs"] as const;
 const BUILTIN_TEMPLATES = new URL("../../templates/", import.meta.url);
-const HASH_PREFIX = "// pmcp-codegen-hash: ";
 const RECORD_PREFIX = "// pmcp-codegen-record: ";
 
-/** What a module records about itself, so that reusing or checking it needs no re-planning. */
+/** What a module records about itself, so that `generate --check` can name the tools whose types changed. */
 interface ModuleRecord {
-  warnings: GenerateWarning[];
   typeDigests: [tool: string, digest: string][];
 }
 
 /**
- * Renders one module per server plus `index.ts`. `previous` returns a file's current
- * text; a file whose recorded digest (its inputs: bundle entry, options, templates,
- * generator version) is unchanged, and whose body nobody edited, is reused as it is.
- * Handlebars is loaded only when something has to be rendered.
+ * Renders one module per server plus `index.ts`: a function of the bundle, the options, the
+ * templates and the generator version only. With `previous` (a file's current text), a module
+ * this build made earlier from the same inputs, and nobody edited since, is kept as it is (see
+ * ReuseCache). Handlebars is loaded only when something has to be rendered.
  */
 export async function renderClients(
   bundle: Bundle,
   options: RenderOptions,
-  previous: (path: string) => Promise<string | undefined> = async () => undefined,
+  previous?: (path: string) => Promise<string | undefined>,
 ): Promise<RenderResult> {
   const templates = await templateSources(options.templatesDir);
-  const generator = await generatorDigest();
+  const cache = previous === undefined ? undefined : await ReuseCache.open();
   const plan = { strictObjects: options.strictObjects, minQuality: options.minQuality ?? DEFAULT_MIN_QUALITY };
-  const produce = async (path: string, inputs: unknown, make: (compiled: CompiledTemplates) => { code: string } & ModuleRecord) => {
-    const digest = hash(JSON.stringify([generator, options.runtimeImport, plan.strictObjects, plan.minQuality, options.source, templates.hash, inputs]));
-    const existing = await previous(path);
-    if (existing !== undefined && isIntact(existing, digest)) return { path, content: existing, reused: true, warnings: readRecord(existing).warnings };
-    const { code, ...record } = make(await compile(templates));
-    // The record is base64 JSON (inert in a comment): a reused module still reports its warnings.
-    const body = `${code}${RECORD_PREFIX}${Buffer.from(JSON.stringify(record)).toString("base64")}\n`;
-    return { path, content: `${body}${HASH_PREFIX}${digest}.${hash(body)}\n`, reused: false, warnings: record.warnings };
+  const produce = async (path: string, inputs: unknown, make: (compiled: CompiledTemplates) => { code: string; warnings: GenerateWarning[] } & ModuleRecord) => {
+    const key = cache?.key([options.generatorVersion, options.runtimeImport, plan.strictObjects, plan.minQuality, options.source, templates.hash, inputs]);
+    const existing = key === undefined ? undefined : await previous?.(path);
+    const kept = existing === undefined || key === undefined ? undefined : await cache?.reusable(key, existing);
+    if (existing !== undefined && kept !== undefined) return { path, content: existing, reused: true, warnings: kept };
+    const { code, warnings, typeDigests } = make(await compile(templates));
+    // Base64 JSON is inert in a comment, whatever the tool names hold.
+    const content = `${code}${RECORD_PREFIX}${Buffer.from(JSON.stringify({ typeDigests } satisfies ModuleRecord)).toString("base64")}\n`;
+    if (key !== undefined) await cache?.remember(key, content, warnings);
+    return { path, content, reused: false, warnings };
   };
 
   const files: RenderedFile[] = [];
@@ -99,22 +99,6 @@ export async function renderClients(
   const indexFile = await produce("index.ts", modules, ({ index: template }) => ({ code: template({ banner: banner(options), modules }), warnings: [], typeDigests: [] }));
   files.push({ path: indexFile.path, content: indexFile.content });
   return { files, warnings, reused };
-}
-
-let generatorCode: Promise<string> | undefined;
-
-/**
- * A digest of this generator's own code (the compiled codegen modules), so that a module
- * made by another build of pmcp-codegen is never reused, whatever its version number says.
- */
-function generatorDigest(): Promise<string> {
-  generatorCode ??= (async () => {
-    const dir = new URL(".", import.meta.url);
-    const names = (await readdir(dir)).filter((name) => name.endsWith(".js") || name.endsWith(".ts")).sort();
-    const texts = await Promise.all(names.map((name) => readFile(new URL(name, dir), "utf8")));
-    return hash(texts.join("\0"));
-  })();
-  return generatorCode;
 }
 
 interface TemplateSources {
@@ -158,25 +142,14 @@ function banner(options: RenderOptions, server?: BundleServer): string {
   return `// Generated by pmcp-codegen ${options.generatorVersion} from ${commentText(options.source)}${what}. Do not edit: run pmcp generate.`;
 }
 
-/**
- * The last line records the inputs' digest and the hash of everything above it, so a
- * module is reused only when its inputs are unchanged and nobody edited it.
- */
-function isIntact(text: string, digest: string): boolean {
-  const marker = text.lastIndexOf(HASH_PREFIX);
-  if (marker < 0) return false;
-  const body = text.slice(0, marker);
-  return text.slice(marker) === `${HASH_PREFIX}${digest}.${hash(body)}\n`;
-}
-
 function readRecord(text: string): ModuleRecord {
   const line = text.split("\n").find((candidate) => candidate.startsWith(RECORD_PREFIX));
-  if (line === undefined) return { warnings: [], typeDigests: [] };
+  if (line === undefined) return { typeDigests: [] };
   try {
     const record = JSON.parse(Buffer.from(line.slice(RECORD_PREFIX.length), "base64").toString("utf8")) as Partial<ModuleRecord>;
-    return { warnings: Array.isArray(record.warnings) ? record.warnings : [], typeDigests: Array.isArray(record.typeDigests) ? record.typeDigests : [] };
+    return { typeDigests: Array.isArray(record.typeDigests) ? record.typeDigests : [] };
   } catch {
-    return { warnings: [], typeDigests: [] };
+    return { typeDigests: [] };
   }
 }
 
@@ -194,8 +167,4 @@ export function toolsWithChangedTypes(before: string, after: string): string[] {
 /** The first line that marks a file as ours, so stale modules can be found and removed. */
 export function isGeneratedFile(text: string): boolean {
   return text.startsWith("// Generated by pmcp-codegen ");
-}
-
-function hash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 32);
 }

@@ -55,7 +55,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
       generatorVersion: version,
       ...(templatesDir === undefined ? {} : { templatesDir }),
     },
-    // --check compares a full generation with the disk; reusing files would trust their hash lines.
+    // --check renders everything and compares it with the disk: a cached module would prove nothing.
     args.check ? undefined : existing,
   );
   for (const warning of result.warnings) {

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Bundle, Tool } from "../bundle/types.js";
 import { outputSchemaOf } from "../bundle/output-schema.js";
-import { resultTypeName } from "../codegen/plan.js";
+import { resultTypeName } from "../ir/naming.js";
 import { diffSchemas, type ChangeLevel, type SchemaChange } from "./schema-diff.js";
 
 /** One judged difference between two bundles, located by server, tool and pointer. */

@@ -1,7 +1,8 @@
-import type { IRNode, NamedDefinition, ObjectNode } from "../codegen/ir.js";
-import { IRBuilder } from "../codegen/json-schema-to-ir.js";
-import { NameScope } from "../codegen/naming.js";
-import { escapePointer } from "../json-schema/pointer.js";
+import { isDeepStrictEqual } from "node:util";
+import type { IRNode, NamedDefinition, ObjectNode } from "../ir/ir.js";
+import { IRBuilder } from "../ir/json-schema-to-ir.js";
+import { NameScope } from "../ir/naming.js";
+import { escapePointer, resolvePointer } from "../json-schema/pointer.js";
 
 /**
  * Compares two versions of one tool schema through the generator's IR (so `$ref`s,
@@ -21,26 +22,49 @@ export interface SchemaChange {
   message: string;
 }
 
-type Scope = { node: IRNode; definitions: Map<string, IRNode> };
+type Scope = { node: IRNode; definitions: Map<string, NamedDefinition> };
 
 /** What one comparison carries down the tree. */
 interface Walk {
   direction: Direction;
   changes: SchemaChange[];
+  /** Pairs of definition names (before, after) already compared: each is compared once. */
   visited: Set<string>;
 }
 
 /** Every change between `before` and `after`, judged for `direction`. */
 export function diffSchemas(before: unknown, after: unknown, direction: Direction): SchemaChange[] {
   const walk: Walk = { direction, changes: [], visited: new Set() };
-  compare(walk, toIR(before), toIR(after), "");
-  return walk.changes;
+  const old = toIR(before);
+  const now = toIR(after);
+  compare(walk, old, now, "");
+  return [...walk.changes, ...beyondTheIR(before, after, [...old.tooDeep, ...now.tooDeep])];
 }
 
-function toIR(schema: unknown): Scope {
+function toIR(schema: unknown): Scope & { tooDeep: string[] } {
   const builder = new IRBuilder(new NameScope());
   const node = schema === undefined ? ({ kind: "unknown" } as const) : builder.build(schema, "", "");
-  return { node, definitions: new Map(builder.definitions.map((definition: NamedDefinition) => [definition.name, definition.node])) };
+  return { node, definitions: new Map(builder.definitions.map((definition) => [definition.name, definition])), tooDeep: builder.tooDeep };
+}
+
+/**
+ * The IR stops at a nesting limit (hostile input); so that no depth hides a change, the parts
+ * below it are compared as JSON. A part reached through a `$ref` (`…→#/$defs/X/…`) is located
+ * by that reference when it is a pointer, else by the whole schema.
+ */
+function beyondTheIR(before: unknown, after: unknown, cut: readonly string[]): SchemaChange[] {
+  const located = new Set(cut.map((pointer) => {
+    const through = pointer.split("→").pop()!;
+    if (through === pointer) return pointer;
+    try {
+      return through.startsWith("#/") ? decodeURIComponent(through.slice(1)) : "";
+    } catch {
+      return "";
+    }
+  }));
+  return [...located]
+    .filter((pointer) => !isDeepStrictEqual(resolvePointer(before, pointer), resolvePointer(after, pointer)))
+    .map((pointer) => ({ level: "dangerous", rule: "nested-too-deep", pointer: pointer || "/", message: "changed where the schema nests too deep to compare in detail" }));
 }
 
 /** Narrowing a request or widening a response breaks callers; the opposite is safe. */
@@ -79,35 +103,60 @@ function typesOf(node: IRNode, scope: Scope, seen = new Set<string>()): Set<Json
     case "ref": {
       if (seen.has(node.name)) return new Set(TYPES);
       seen.add(node.name);
-      return typesOf(scope.definitions.get(node.name) ?? { kind: "unknown" }, scope, seen);
+      return typesOf(scope.definitions.get(node.name)?.node ?? { kind: "unknown" }, scope, seen);
     }
   }
 }
 
+/** The node a reference stands for, through chains of references; a reference cycle admits anything. */
 function deref(node: IRNode, scope: Scope): IRNode {
+  const seen = new Set<string>();
   let current = node;
-  for (let hops = 0; current.kind === "ref" && hops < 16; hops++) current = scope.definitions.get(current.name) ?? { kind: "unknown" };
+  while (current.kind === "ref") {
+    if (seen.has(current.name)) return { kind: "unknown" };
+    seen.add(current.name);
+    current = scope.definitions.get(current.name)?.node ?? { kind: "unknown" };
+  }
   return current;
 }
 
-/** The single member of a kind, looking through one union: how objects inside nullables are compared. */
+/** The single member of a kind, looking through one union (how objects inside nullables are compared); not dereferenced. */
 function only(node: IRNode, kind: IRNode["kind"], scope: Scope): IRNode | undefined {
-  const direct = deref(node, scope);
-  if (direct.kind === kind) return direct;
-  if (direct.kind !== "union") return undefined;
-  const members = direct.members.map((member) => deref(member, scope)).filter((member) => member.kind === kind);
+  if (deref(node, scope).kind === kind) return node;
+  if (node.kind !== "union") return undefined;
+  const members = node.members.filter((member) => deref(member, scope).kind === kind);
   return members.length === 1 ? members[0] : undefined;
 }
 
+/**
+ * Two references to definitions are compared once per pair of names, at the new definition's own
+ * pointer: a change inside a recursive or shared definition is reported once, and recursion ends.
+ * A reference against an inline schema is looked through: the inline side is finite.
+ */
 function compare(walk: Walk, before: Scope, after: Scope, pointer: string): void {
-  const { direction, changes, visited } = walk;
-  const key = `${pointer}\u0000${JSON.stringify(before.node).length}:${JSON.stringify(after.node).length}`;
-  if (visited.has(key) || pointer.split("/").length > 40) return;
-  visited.add(key);
+  if (before.node.kind === "ref" && after.node.kind === "ref") {
+    const key = `${before.node.name}\u0000${after.node.name}`;
+    if (walk.visited.has(key)) return;
+    walk.visited.add(key);
+    const old = before.definitions.get(before.node.name);
+    const now = after.definitions.get(after.node.name);
+    compare(walk, { ...before, node: old?.node ?? { kind: "unknown" } }, { ...after, node: now?.node ?? { kind: "unknown" } }, now?.pointer ?? pointer);
+    return;
+  }
+  if (before.node.kind === "ref" || after.node.kind === "ref") {
+    compare(walk, { ...before, node: deref(before.node, before) }, { ...after, node: deref(after.node, after) }, pointer);
+    return;
+  }
+  compareInline(walk, before, after, pointer);
+}
+
+/** Neither node is a reference. */
+function compareInline(walk: Walk, before: Scope, after: Scope, pointer: string): void {
+  const { direction, changes } = walk;
   const add = (level: ChangeLevel, rule: string, message: string, at = pointer) => changes.push({ level, rule, pointer: at || "/", message });
 
-  const old = deref(before.node, before);
-  const now = deref(after.node, after);
+  const old = before.node;
+  const now = after.node;
   if (old.kind === "unknown" && now.kind !== "unknown") {
     add(judge(direction, "narrowed"), "schema-declared", "a schema now constrains what was any JSON value");
     return;
@@ -128,29 +177,35 @@ function compare(walk: Walk, before: Scope, after: Scope, pointer: string): void
   compareLiterals(old, now, direction, add);
   compareConstraints(old, now, direction, add);
 
-  const oldObject = only(old, "object", before);
-  const newObject = only(now, "object", after);
-  if (oldObject?.kind === "object" && newObject?.kind === "object") {
-    compareObjects(walk, { ...before, node: oldObject }, { ...after, node: newObject }, pointer, add);
-  }
-  const oldArray = only(old, "array", before);
-  const newArray = only(now, "array", after);
-  if (oldArray?.kind === "array" && newArray?.kind === "array") {
-    compare(walk, { ...before, node: oldArray.items }, { ...after, node: newArray.items }, `${pointer}/items`);
-  }
-  const oldTuple = only(old, "tuple", before);
-  const newTuple = only(now, "tuple", after);
-  if (oldTuple?.kind === "tuple" && newTuple?.kind === "tuple") {
-    const length = Math.min(oldTuple.items.length, newTuple.items.length);
-    for (let index = 0; index < length; index++) {
-      compare(walk, { ...before, node: oldTuple.items[index]! }, { ...after, node: newTuple.items[index]! }, `${pointer}/prefixItems/${index}`);
-    }
-    if (oldTuple.items.length !== newTuple.items.length) add("breaking", "tuple-length-changed", `tuple has ${newTuple.items.length} positions, had ${oldTuple.items.length}`);
+  // A member found inside a union is compared as a whole (it may be a reference); the node itself, field by field.
+  for (const kind of ["object", "array", "tuple"] as const) {
+    const oldMember = only(old, kind, before);
+    const newMember = only(now, kind, after);
+    if (oldMember === undefined || newMember === undefined) continue;
+    if (oldMember !== old || newMember !== now) compare(walk, { ...before, node: oldMember }, { ...after, node: newMember }, pointer);
+    else compareMembers(walk, before, after, pointer, add);
   }
 }
 
+/** Both nodes are of one kind: objects, arrays or tuples. */
+function compareMembers(walk: Walk, before: Scope, after: Scope, pointer: string, add: Add): void {
+  const old = before.node;
+  const now = after.node;
+  if (old.kind === "object" && now.kind === "object") compareObjects(walk, before, after, pointer, add);
+  if (old.kind === "array" && now.kind === "array") compare(walk, { ...before, node: old.items }, { ...after, node: now.items }, `${pointer}/items`);
+  if (old.kind === "tuple" && now.kind === "tuple") {
+    const length = Math.min(old.items.length, now.items.length);
+    for (let index = 0; index < length; index++) {
+      compare(walk, { ...before, node: old.items[index]! }, { ...after, node: now.items[index]! }, `${pointer}/prefixItems/${index}`);
+    }
+    if (old.items.length !== now.items.length) add("breaking", "tuple-length-changed", `tuple has ${now.items.length} positions, had ${old.items.length}`);
+  }
+}
+
+type Add = (level: ChangeLevel, rule: string, message: string, at?: string) => void;
+
 /** `before.node` and `after.node` are the two object nodes. */
-function compareObjects(walk: Walk, before: Scope, after: Scope, pointer: string, add: (level: ChangeLevel, rule: string, message: string, at?: string) => void): void {
+function compareObjects(walk: Walk, before: Scope, after: Scope, pointer: string, add: Add): void {
   const old = before.node as ObjectNode;
   const now = after.node as ObjectNode;
   const { direction } = walk;

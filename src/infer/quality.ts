@@ -1,17 +1,4 @@
-import { outputSchemaOf } from "../bundle/output-schema.js";
-import type { InferredTool, Tool } from "../bundle/types.js";
-
-/** Where a tool's result type comes from. */
-export type SchemaSource = "declared" | "annotated" | "inferred" | "hybrid" | "unknown";
-export type Quality = "high" | "medium" | "low" | "none";
-
-export const SOURCES: readonly SchemaSource[] = ["declared", "annotated", "hybrid", "inferred", "unknown"];
-
-/** The lowest quality of inferred schema `pmcp generate` uses unless told otherwise. */
-export const DEFAULT_MIN_QUALITY: Quality = "low";
-
-/** Lowest first, so a quality's index orders it. */
-export const QUALITIES: readonly Quality[] = ["none", "low", "medium", "high"];
+import type { Quality } from "../bundle/quality.js";
 
 /** `high` from 100 consistent observations, `medium` from 10, `low` from 1. */
 export function qualityOf(consistentObservations: number): Quality {
@@ -19,21 +6,4 @@ export function qualityOf(consistentObservations: number): Quality {
   if (consistentObservations >= 10) return "medium";
   if (consistentObservations >= 1) return "low";
   return "none";
-}
-
-export function atLeast(quality: Quality, minimum: Quality): boolean {
-  return QUALITIES.indexOf(quality) >= QUALITIES.indexOf(minimum);
-}
-
-/**
- * A tool's schema source and quality: a schema the server declares (standard
- * `outputSchema`, or PMCP's legacy annotation) is `high` whatever was observed, and with
- * observations beside it the source is `hybrid`; otherwise the inferred schema's quality.
- */
-export function schemaSourceOf(tool: Tool, inferred: InferredTool | undefined): { source: SchemaSource; quality: Quality } {
-  const declared = outputSchemaOf(tool);
-  const observed = inferred !== undefined && inferred.observations > 0;
-  if (declared !== undefined) return { source: observed ? "hybrid" : declared.pointer === "/outputSchema" ? "declared" : "annotated", quality: "high" };
-  if (observed) return { source: "inferred", quality: inferred.quality };
-  return { source: "unknown", quality: "none" };
 }

@@ -1,7 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Bundle } from "../bundle/types.js";
-import { QUALITIES, SOURCES } from "../infer/quality.js";
+import { QUALITIES, SOURCES } from "../bundle/quality.js";
 import { typedTool } from "../server/index.js";
 import { inspectTool } from "./describe-tool.js";
 import { listTools } from "./list-tools.js";

@@ -1,6 +1,6 @@
 import type { BundleServer } from "../bundle/types.js";
 import { planServerModule, type ServerModulePlan } from "../codegen/plan.js";
-import { DEFAULT_MIN_QUALITY } from "../infer/quality.js";
+import { DEFAULT_MIN_QUALITY } from "../bundle/quality.js";
 
 /**
  * The TypeScript `pmcp generate` emits for one tool's result: `type <Name> = …;` and then
@@ -11,18 +11,16 @@ export function resultTypeOf(server: BundleServer, toolIndex: number): string {
   const plan = planOf(server);
   const tool = plan.tools[toolIndex];
   if (tool === undefined) throw new Error(`no tool at index ${toolIndex} of server "${server.id}"`);
-  const definitions = new Map(plan.definitions.map((definition) => [definition.name, definition.type]));
+  const definitions = new Map(plan.definitions.map((definition) => [definition.name, definition]));
   const lines = [`type ${tool.resultType} = ${tool.resultTypeCode};`];
   const included = new Set<string>();
-  const pending = [tool.resultTypeCode];
-  for (let code = pending.shift(); code !== undefined; code = pending.shift()) {
-    for (const name of identifiersIn(code)) {
-      const type = definitions.get(name);
-      if (type === undefined || included.has(name)) continue;
-      included.add(name);
-      lines.push(`type ${name} = ${type};`);
-      pending.push(type);
-    }
+  const pending = [...tool.resultRefs];
+  for (let name = pending.shift(); name !== undefined; name = pending.shift()) {
+    const definition = definitions.get(name);
+    if (definition === undefined || included.has(name)) continue;
+    included.add(name);
+    lines.push(`type ${name} = ${definition.type};`);
+    pending.push(...definition.refs);
   }
   return lines.join("\n");
 }
@@ -38,13 +36,4 @@ function planOf(server: BundleServer): ServerModulePlan {
     plans.set(server, plan);
   }
   return plan;
-}
-
-/**
- * Every identifier-shaped word of some type code. Matching whole tokens (rather than building a
- * regex from each name) means `Item` never matches inside `Item2`, and no name needs escaping.
- * A word inside a string literal type may match too: that only adds an unneeded helper.
- */
-function identifiersIn(code: string): string[] {
-  return code.match(/[A-Za-z_$][\w$]*/g) ?? [];
 }

@@ -1,5 +1,3 @@
-import { resolveRef } from "./refs.js";
-
 /** JSON pointers (RFC 6901) over any JSON value. */
 
 export function isObject(value: unknown): value is Record<string, unknown> {
@@ -26,10 +24,4 @@ export function resolvePointer(root: unknown, pointer: string): unknown {
     if (node === undefined) return undefined;
   }
   return node;
-}
-
-/** The IR builder's anchor lookup, until it calls `resolveRef` itself: then this goes. */
-export function findAnchor(resource: unknown, anchor: string): Record<string, unknown> | undefined {
-  const target = resolveRef(resource, `#${encodeURIComponent(anchor)}`);
-  return target.kind === "found" && isObject(target.node) ? target.node : undefined;
 }

@@ -1,4 +1,4 @@
-import { QUALITIES, SOURCES } from "../infer/quality.js";
+import { QUALITIES, SOURCES } from "../bundle/quality.js";
 import type { QualityReport, ReportRow } from "./quality-report.js";
 
 const QUALITY_COLUMNS = [...QUALITIES].reverse();

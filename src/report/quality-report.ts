@@ -1,5 +1,5 @@
 import type { Bundle, BundleServer } from "../bundle/types.js";
-import { QUALITIES, SOURCES, schemaSourceOf, type Quality, type SchemaSource } from "../infer/quality.js";
+import { QUALITIES, SOURCES, schemaSourceOf, type Quality, type SchemaSource } from "../bundle/quality.js";
 
 export interface ReportRow {
   tools: number;

@@ -81,5 +81,7 @@ export interface ObjectNode {
 export interface NamedDefinition {
   name: string;
   node: IRNode;
+  /** Where the definition sits in the schema it was first reached from, e.g. `/$defs/Node`. */
+  pointer: string;
   description?: string;
 }

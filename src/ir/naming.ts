@@ -1,4 +1,16 @@
-import { RESERVED_WORDS } from "./code.js";
+import type { Tool } from "../bundle/types.js";
+
+/** Words that cannot name a binding or a type in strict-mode TypeScript modules. */
+const RESERVED_WORDS = new Set([
+  "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do", "else", "enum",
+  "export", "extends", "false", "finally", "for", "function", "if", "import", "in", "instanceof", "new", "null",
+  "return", "super", "switch", "this", "throw", "true", "try", "typeof", "var", "void", "while", "with", "as",
+  "implements", "interface", "let", "package", "private", "protected", "public", "static", "yield", "await",
+  "any", "boolean", "number", "string", "symbol", "bigint", "object", "never", "unknown", "undefined", "type",
+  "arguments", "eval", "async", "of", "satisfies", "keyof", "infer", "is", "asserts", "unique", "readonly",
+  "declare", "module", "namespace", "require", "global", "constructor", "prototype", "__proto__",
+]);
+
 
 /** Words of a name: splits on non-alphanumerics and on lower-to-upper case changes. */
 function words(text: string): string[] {
@@ -61,4 +73,17 @@ export class NameScope {
       }
     }
   }
+}
+
+/** The client class of a server: a function of its id alone, claimed first in its module. */
+export function clientClassName(serverId: string): string {
+  return `${pascalCase(serverId, "Server")}Client`;
+}
+
+/** `pmcp:outputTypeName` (annotations, then `_meta`), else the output schema's `title`. */
+export function resultTypeName(tool: Tool, schema: unknown): string | undefined {
+  for (const candidate of [tool.annotations?.["pmcp:outputTypeName"], tool._meta?.["pmcp:outputTypeName"], (schema as { title?: unknown } | undefined)?.title]) {
+    if (typeof candidate === "string" && /[A-Za-z0-9]/.test(candidate)) return pascalCase(candidate);
+  }
+  return undefined;
 }

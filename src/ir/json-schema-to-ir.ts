@@ -1,6 +1,8 @@
 import type { IRNode, JsonValue, NamedDefinition, ObjectNode, PropertyNode, StringNode, NumberNode } from "./ir.js";
 import { pascalCase, type NameScope } from "./naming.js";
-import { escapePointer, findAnchor, isObject, resolvePointer } from "../json-schema/pointer.js";
+import { escapePointer, isObject } from "../json-schema/pointer.js";
+import { resolveRef } from "../json-schema/refs.js";
+import { walkSchemas } from "../json-schema/traverse.js";
 
 /**
  * JSON Schema (draft-07, 2019-09, 2020-12, with OpenAPI's `nullable`) to the IR.
@@ -54,6 +56,8 @@ type Schema = Record<string, unknown>;
 export class IRBuilder {
   readonly definitions: NamedDefinition[] = [];
   readonly warnings: IRWarning[] = [];
+  /** Pointers of the parts nested too deep to build, typed as unknown. */
+  readonly tooDeep: string[] = [];
   private readonly defined = new Map<object, string>();
   /** Definitions without inner `$ref`s, by content: tools that share a model share one type. */
   private readonly definedByContent = new Map<string, string>();
@@ -84,6 +88,7 @@ export class IRBuilder {
     }
     if (depth > MAX_DEPTH) {
       this.warn(pointer, `nested deeper than ${MAX_DEPTH} levels`);
+      this.tooDeep.push(pointer);
       return { kind: "unknown" };
     }
     // A nested `$id` starts a new schema resource: its `#...` refs resolve against it.
@@ -254,22 +259,30 @@ export class IRBuilder {
     };
   }
 
+  /**
+   * A `$ref` target's pointer within the schema being built: the fragment itself when it is a
+   * pointer into the root resource; else (anchors, nested `$id` resources) found by identity.
+   */
+  /** The definition's pointer within the root schema: a nested `$id` resource's own pointer comes first. */
+  private pointerOf(within: string, resource: unknown): string {
+    if (resource === this.root) return within;
+    for (const visit of walkSchemas(this.root)) if (visit.node === resource) return `${visit.pointer}${within}`;
+    return within;
+  }
+
   /** A local `$ref` as a reference to a hoisted definition; anything else is unknown with a warning. */
   private ref(ref: string, pointer: string, resource: unknown, depth: number): IRNode {
-    if (!ref.startsWith("#")) {
+    const resolved = resolveRef(resource, ref);
+    if (resolved.kind === "remote") {
       this.warn(pointer, `$ref ${JSON.stringify(ref)} points outside the schema and is not fetched; typed as unknown`);
       return { kind: "unknown" };
     }
-    let fragment: string;
-    try {
-      fragment = decodeURIComponent(ref.slice(1));
-    } catch {
+    if (resolved.kind === "malformed") {
       this.warn(pointer, `malformed $ref ${JSON.stringify(ref)}; typed as unknown`);
       return { kind: "unknown" };
     }
-    const found = fragment === "" || fragment.startsWith("/") ? resolvePointer(resource, fragment) : findAnchor(resource, fragment);
-    const target = isObject(found) || typeof found === "boolean" ? found : undefined;
-    if (target === undefined) {
+    const target = resolved.kind === "found" && (isObject(resolved.node) || typeof resolved.node === "boolean") ? resolved.node : undefined;
+    if (resolved.kind !== "found" || target === undefined) {
       this.warn(pointer, `dangling $ref ${JSON.stringify(ref)}; typed as unknown`);
       return { kind: "unknown" };
     }
@@ -284,12 +297,14 @@ export class IRBuilder {
       return { kind: "ref", name: same };
     }
 
-    const last = fragment.split("/").pop() ?? "";
+    // An anchor names its target; a pointer's last segment does.
+    const fragment = decodeURIComponent(ref.slice(1));
+    const last = fragment === "" || fragment.startsWith("/") ? (resolved.pointer.split("/").pop() ?? "") : fragment;
     const suggested = typeof target.title === "string" && target.title.trim() !== "" ? target.title : last.replace(/~1/g, "/").replace(/~0/g, "~");
     const { name } = this.scope.claim(pascalCase(suggested, "Definition"), ["Schema"]);
     this.defined.set(target, name);
     if (content !== undefined) this.definedByContent.set(content, name);
-    const definition: NamedDefinition = { name, node: { kind: "unknown" } };
+    const definition: NamedDefinition = { name, node: { kind: "unknown" }, pointer: this.pointerOf(resolved.pointer, resource) };
     this.definitions.push(definition);
     definition.node = this.node(target, `${pointer.replace(/\/\$ref$/, "")}→${ref}`, resource, depth + 1);
     if (typeof target.description === "string") definition.description = target.description;

@@ -1,0 +1,75 @@
+import { createHash } from "node:crypto";
+import { readFile, readdir, stat } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { writeFilesAtomically } from "../fs/atomic-write.js";
+import type { GenerateWarning } from "./plan.js";
+
+/**
+ * Remembers, outside the output folder, which modules this build of the generator made from
+ * which inputs, so a re-run with unchanged inputs keeps a module without planning or rendering
+ * it. Keys include a digest of the generator's own code: whoever edits the generator without
+ * bumping the version still gets fresh output, yet no generated file depends on those bytes.
+ * Entries are addressed by key, so concurrent runs and several output folders never disagree.
+ */
+export class ReuseCache {
+  private constructor(
+    private readonly dir: string,
+    private readonly generator: string,
+  ) {}
+
+  /** The cache in the nearest `node_modules/.cache/pmcp-codegen/` above the working directory; none without a `node_modules`. */
+  static async open(): Promise<ReuseCache | undefined> {
+    for (let dir = process.cwd(); ; dir = dirname(dir)) {
+      const modules = join(dir, "node_modules");
+      if (await stat(modules).then((info) => info.isDirectory(), () => false)) return new ReuseCache(join(modules, ".cache", "pmcp-codegen"), await generatorDigest());
+      if (dirname(dir) === dir) return undefined;
+    }
+  }
+
+  /** The key of a module made from `inputs` by this generator. */
+  key(inputs: unknown): string {
+    return hash(JSON.stringify([this.generator, inputs]));
+  }
+
+  /** The warnings recorded when `existing` was made for `key`; undefined unless it is exactly what was made then. */
+  async reusable(key: string, existing: string): Promise<GenerateWarning[] | undefined> {
+    const text = await readFile(join(this.dir, `${key}.json`), "utf8").catch(() => undefined);
+    if (text === undefined) return undefined;
+    try {
+      const entry = JSON.parse(text) as Partial<Entry>;
+      // A hand-edited module no longer has the recorded hash, so it is made again.
+      return entry.contentHash === hash(existing) && Array.isArray(entry.warnings) ? entry.warnings : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Records a module just made; a cache that cannot be written only costs the next run its reuse. */
+  async remember(key: string, content: string, warnings: readonly GenerateWarning[]): Promise<void> {
+    const entry: Entry = { contentHash: hash(content), warnings: [...warnings] };
+    await writeFilesAtomically([{ path: join(this.dir, `${key}.json`), content: JSON.stringify(entry) }]).catch(() => undefined);
+  }
+}
+
+interface Entry {
+  contentHash: string;
+  warnings: GenerateWarning[];
+}
+
+let generatorCode: Promise<string> | undefined;
+
+/** A digest of every module of this build (the folder above this one: `dist/`, or `src/` when run from source). */
+function generatorDigest(): Promise<string> {
+  generatorCode ??= (async () => {
+    const root = fileURLToPath(new URL("..", import.meta.url));
+    const names = (await readdir(root, { recursive: true })).filter((name) => /\.(js|ts)$/.test(name) && !name.endsWith(".d.ts")).sort();
+    const texts = await Promise.all(names.map((name) => readFile(join(root, name), "utf8")));
+    return hash(names.map((name, index) => `${name}\0${texts[index]}`).join("\0"));
+  })();
+  return generatorCode;
+}
+
+export function hash(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 32);
+}

@@ -4,4 +4,4 @@ export { InventoryClient } from "./inventory.js";
 export * as memory from "./memory.js";
 export { MemoryClient } from "./memory.js";
 // pmcp-codegen-record: eyJ3YXJuaW5ncyI6W10sInR5cGVEaWdlc3RzIjpbXX0=
-// pmcp-codegen-hash: c7099e8fd036f928980f216f24eecbd7.3d0a00425e1b268b3363e9169629d485
+// pmcp-codegen-hash: 40a5c2b47600854834a8d4105a37d2a8.3d0a00425e1b268b3363e9169629d485

@@ -243,7 +243,7 @@ const cli = yargs(hideBin(process.argv))
         .option("output", { alias: "o", type: "string", describe: "Folder for the generated clients (default: pmcp.config output, else generated/)" })
         .option("check", { type: "boolean", default: false, describe: "Exit 1 and list stale files when the output on disk differs; write nothing" })
         .option("templates", { type: "string", describe: "Folder of templates (server.ts.hbs, index.ts.hbs) overriding the built-in ones" })
-        .option("runtime-import", { type: "string", describe: "Module generated files import the runtime from (default: pmcp-codegen/runtime)" })
+        .option("runtime-import", { type: "string", describe: "Module generated files import the runtime from (default: @pmcp-codegen/runtime)" })
         .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" })
         .option("min-quality", {
           choices: ["none", "low", "medium", "high"] as const,
@@ -286,7 +286,8 @@ try {
 
 /** One line per problem on stderr, the stack only with --debug; returns the exit code. */
 function report(error: unknown, debug: boolean): number {
-  const usage = error instanceof UsageError || (error as Error | undefined)?.name === "YError";
+  // By name, not instanceof: importing the runtime here would load the SDK for every --help.
+  const usage = error instanceof UsageError || ["YError", "ConfigurationError"].includes((error as Error | undefined)?.name ?? "");
   const message = error instanceof Error ? error.message : String(error);
   for (const line of message.split("\n")) process.stderr.write(`pmcp: ${line}\n`);
   if (usage) process.stderr.write("pmcp: run 'pmcp --help' for usage\n");

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactUrl, redactWrittenUrl } from "../src/endpoints/redact.js";
-import { interpolate } from "../src/endpoints/interpolate.js";
+import { interpolate, redactUrl, redactWrittenUrl } from "@pmcp-codegen/runtime/internal";
 import { splitCommandLine } from "../src/endpoints/command-line.js";
 import { slugServerId } from "../src/bundle/server-id.js";
 import { findSchemaWarnings } from "../src/bundle/schema-warnings.js";

@@ -5,7 +5,7 @@ import { isGeneratedFile, renderClients, toolsWithChangedTypes, type RenderedFil
 import type { Quality } from "../infer/quality.js";
 import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { RuntimeFailure } from "../errors.js";
-import { writeFilesAtomically } from "../fs/atomic-write.js";
+import { writeFilesAtomically } from "@pmcp-codegen/runtime/internal";
 import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 
@@ -20,7 +20,7 @@ export interface GenerateArgs extends OutputOptions {
 }
 
 const DEFAULT_OUTPUT = "generated";
-const DEFAULT_RUNTIME_IMPORT = "pmcp-codegen/runtime";
+const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
 
 /** `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults. */
 export async function generate(args: GenerateArgs, version: string): Promise<void> {

@@ -4,7 +4,7 @@ import { discoverServer, type DiscoverOutcome } from "../discover/discover.js";
 import { SamplesFileSchema, unmatchedSamples, type SamplesFile } from "../discover/plan-calls.js";
 import { hasSourceFlags, resolveSources, type SourceFlags } from "../endpoints/source-flags.js";
 import { RuntimeFailure, UsageError, errorMessage } from "../errors.js";
-import { ObservationRecorder } from "../runtime/observer.js";
+import { ObservationRecorder } from "@pmcp-codegen/runtime";
 import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
 
 export interface SchemaDiscoverArgs extends OutputOptions, SourceFlags {

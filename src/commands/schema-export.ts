@@ -3,7 +3,7 @@ import { join, relative, resolve } from "node:path";
 import { RuntimeFailure, UsageError } from "../errors.js";
 import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { hasSourceFlags, resolveSources, type SourceFlags } from "../endpoints/source-flags.js";
-import type { ServerSource } from "../endpoints/source.js";
+import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import { exportServers, type ServerOutcome } from "../export/export-servers.js";
 import { liveProgress, plainProgress, silentProgress, type ProgressView } from "../export/progress.js";
 import { diffBundles } from "../diff/bundle-diff.js";
@@ -15,7 +15,7 @@ import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
 import { carryInferred } from "../bundle/carry-inferred.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
-import { writeFilesAtomically, type FileToWrite } from "../fs/atomic-write.js";
+import { writeFilesAtomically, type FileToWrite } from "@pmcp-codegen/runtime/internal";
 import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
 
 export type ExportFormat = "bundle" | "pmcp-foundation";

@@ -2,7 +2,7 @@ import { readSchemaFiles } from "../bundle/read.js";
 import { toJsonText } from "../bundle/serialize.js";
 import { configuredBundlePath } from "../config/pmcp-config.js";
 import { UsageError } from "../errors.js";
-import { writeFilesAtomically } from "../fs/atomic-write.js";
+import { writeFilesAtomically } from "@pmcp-codegen/runtime/internal";
 import { inferBundle } from "../infer/infer-bundle.js";
 import { count, printJson, say, warn, type OutputOptions } from "../cli/output.js";
 

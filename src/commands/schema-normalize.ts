@@ -3,7 +3,7 @@ import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import type { Bundle } from "../bundle/types.js";
 import { normalizeSchemaWithNotes, type Profile } from "../normalize/normalize.js";
-import { writeFilesAtomically } from "../fs/atomic-write.js";
+import { writeFilesAtomically } from "@pmcp-codegen/runtime/internal";
 import { count, say, warn, type OutputOptions } from "../cli/output.js";
 
 export interface SchemaNormalizeArgs extends OutputOptions {

@@ -1,6 +1,6 @@
 import { toJsonText } from "../bundle/serialize.js";
 import { RuntimeFailure } from "../errors.js";
-import { writeFilesAtomically } from "../fs/atomic-write.js";
+import { writeFilesAtomically } from "@pmcp-codegen/runtime/internal";
 import { toolsFromSource } from "../tools/from-source.js";
 import { count, say, warn, type OutputOptions } from "../cli/output.js";
 

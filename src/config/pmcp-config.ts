@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import { UsageError } from "../errors.js";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
-import type { ServerEntry } from "../endpoints/config-file.js";
+import type { ServerEntry } from "@pmcp-codegen/runtime/internal";
 
 /** `pmcp.config.ts` / `.json`: the servers to export and where the bundle and clients go. */
 export interface PmcpConfig {
@@ -14,7 +14,7 @@ export interface PmcpConfig {
   bundle?: string;
   /** Folder for generated clients (default `generated`), relative to the config file. */
   output?: string;
-  /** Module specifier generated files import the runtime from (default `pmcp-codegen/runtime`). */
+  /** Module specifier generated files import the runtime from (default `@pmcp-codegen/runtime`). */
   runtimeImport?: string;
   /** Reject keys that `additionalProperties: false` forbids instead of keeping them. */
   strictObjects?: boolean;

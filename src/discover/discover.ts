@@ -1,11 +1,11 @@
 import { slugServerId } from "../bundle/server-id.js";
 import type { Tool } from "../bundle/types.js";
-import { connect, type Connection } from "../endpoints/connect.js";
+import { connect, type Connection } from "@pmcp-codegen/runtime/internal";
 import { checkTool, listAllTools } from "../endpoints/list-tools.js";
-import type { ServerSource } from "../endpoints/source.js";
+import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import { errorMessage } from "../errors.js";
-import { CallResult, resultValue } from "../runtime/call-result.js";
-import type { ObservationRecorder } from "../runtime/observer.js";
+import { CallResult, resultValue } from "@pmcp-codegen/runtime/internal";
+import type { ObservationRecorder } from "@pmcp-codegen/runtime";
 import { planCalls, type SamplesFile } from "./plan-calls.js";
 
 export interface DiscoverOptions {

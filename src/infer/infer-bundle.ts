@@ -4,7 +4,7 @@ import { outputSchemaOf } from "../bundle/output-schema.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import type { Bundle, BundleServer, InferredTool } from "../bundle/types.js";
 import { RuntimeFailure, errorMessage } from "../errors.js";
-import { parseObservationLog, type ObservationLog } from "../runtime/observation-log.js";
+import { parseObservationLog, type ObservationLog } from "@pmcp-codegen/runtime";
 import { findDrift } from "./drift.js";
 import { fieldStats } from "./field-stats.js";
 import { inferSchema } from "./infer-schema.js";

@@ -73,11 +73,12 @@ describe("CompositionClient.fromConfigFile(): the file and the JSON path in ever
     expect((error.cause as JsonFileError).code).toBe(reason);
   });
 
-  it("an unset ${VAR} in an entry names the file and the entry", async () => {
+  it("an unset ${VAR} in an entry names the file and the entry, and sets `file`", async () => {
     const file = join(await mkdtemp(join(tmpdir(), "pmcp-config-")), "mcp.json");
     await writeFile(file, JSON.stringify({ mcpServers: { inv: { url: "http://127.0.0.1/mcp", headers: { Authorization: "Bearer ${PMCP_TEST_UNSET}" } } } }));
     const error = await rejection(CompositionClient.fromConfigFile(file));
     expect(error.message).toBe(`${file} server "inv" header Authorization: environment variable PMCP_TEST_UNSET is not set`);
+    expect(error.file).toBe(file);
   });
 
   it("reads a good file and calls its HTTP server", async () => {

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, readdir, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -129,5 +129,31 @@ describe("a generated client for an HTTP server under Deno", () => {
     } finally {
       await fixture.close();
     }
+  });
+});
+
+describe("the runtime installed without proper-lockfile (an optional peer)", () => {
+  it("loads, and observing reports how to get it instead of recording", async () => {
+    // A project with the runtime's files and its three dependencies, and no proper-lockfile anywhere above it.
+    const project = await mkdtemp(join(tmpdir(), "pmcp-runtime-alone-"));
+    const modules = join(project, "node_modules");
+    await cp(join(ROOT, "packages/runtime/package.json"), join(modules, "@pmcp-codegen/runtime/package.json"));
+    await cp(RUNTIME_DIST, join(modules, "@pmcp-codegen/runtime/dist"), { recursive: true });
+    await mkdir(join(modules, "@modelcontextprotocol"), { recursive: true });
+    for (const name of ["@modelcontextprotocol/sdk", "zod", "ajv-formats"]) await symlink(join(ROOT, "node_modules", name), join(modules, name), "dir");
+    await writeFile(
+      join(project, "observe.mjs"),
+      `import { ObservationRecorder } from "@pmcp-codegen/runtime";
+const errors = [];
+const recorder = new ObservationRecorder({ dir: "observations", onError: (error) => errors.push(error.message) });
+recorder.record("shop", "list", { n: 1 });
+await recorder.flush();
+console.log(JSON.stringify(errors));`,
+    );
+    const result = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, ["observe.mjs"], { cwd: project }, (_error, stdout, stderr) => resolve({ stdout, stderr }));
+    });
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toEqual(["observations of shop/list not recorded: observing needs the optional peer dependency proper-lockfile: npm install proper-lockfile"]);
   });
 });

@@ -57,9 +57,15 @@ export async function readConfigFile(path: string, only: readonly string[] = [])
     throw new ConfigurationError(`--server ${unknown.join(", ")}: not in ${path} (it has ${Object.keys(entries).join(", ") || "no servers"})`, { file: path });
   }
   const baseDir = dirname(resolve(path));
-  return Object.entries(entries)
-    .filter(([id]) => only.length === 0 || only.includes(id))
-    .map(([id, entry]) => toSource(id, entry, `${path} server "${id}"`, baseDir, path));
+  try {
+    return Object.entries(entries)
+      .filter(([id]) => only.length === 0 || only.includes(id))
+      .map(([id, entry]) => toSource(id, entry, `${path} server "${id}"`, baseDir));
+  } catch (error) {
+    // An entry's problem (a bad id, an unset ${VAR}, a bad URL): its message names the file already.
+    if (error instanceof ConfigurationError) throw new ConfigurationError(error.message, { file: path, cause: error });
+    throw error;
+  }
 }
 
 async function readEntries(path: string): Promise<Record<string, ConfigEntry>> {
@@ -85,9 +91,9 @@ export function sourcesFromEntries(entries: unknown, where: string, baseDir: str
   return Object.entries(parsed.data).map(([id, entry]) => toSource(id, entry, `${where} server "${id}"`, baseDir));
 }
 
-function toSource(id: string, entry: ConfigEntry, where: string, baseDir: string, file?: string): ServerSource {
+function toSource(id: string, entry: ConfigEntry, where: string, baseDir: string): ServerSource {
   const idCheck = ServerIdSchema.safeParse(id);
-  if (!idCheck.success) throw new ConfigurationError(`${where}: ${idCheck.error.issues[0]?.message}`, file === undefined ? {} : { file });
+  if (!idCheck.success) throw new ConfigurationError(`${where}: ${idCheck.error.issues[0]?.message}`);
   if ("command" in entry) {
     const args = entry.args ?? [];
     return {

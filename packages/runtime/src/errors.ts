@@ -12,7 +12,7 @@ export abstract class CompositionError extends Error {
   readonly toolName: string | undefined;
 
   constructor(message: string, serverId: string | undefined, toolName: string | undefined, options?: { cause?: unknown }) {
-    super(serverId === undefined ? message : `${serverId}${toolName === undefined ? "" : `/${toolName}`}: ${message}`, options);
+    super(serverId === undefined || toolName === undefined ? message : `${serverId}/${toolName}: ${message}`, options);
     this.serverId = serverId;
     this.toolName = toolName;
   }
@@ -27,11 +27,7 @@ export class ConfigurationError extends CompositionError {
 
   constructor(
     message: string,
-    options?: {
-      cause?: unknown;
-      /** The config file the problem is in, when there is one. */
-      file?: string;
-    },
+    options?: { cause?: unknown; file?: string },
   ) {
     super(message, undefined, undefined, options?.cause === undefined ? undefined : { cause: options.cause });
     this.file = options?.file;

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InputData, jsonInputForTargetLanguage, quicktype } from "quicktype-core";
 import { inferBundle } from "../dist/infer/infer-bundle.js";
-import { formatObservationLog, observationPath } from "../dist/runtime/observation-log.js";
+import { formatObservationLog } from "@pmcp-codegen/runtime/internal";
+import { observationPath } from "@pmcp-codegen/runtime";
 import { timeAsync } from "./lib.mjs";
 
 const COUNT = 10_000;

@@ -26,24 +26,26 @@ export default async function setup(project: TestProject): Promise<() => Promise
 }
 
 async function assertBuilt(): Promise<void> {
-  const source = await newest([join(ROOT, "src")]);
-  const built = await newest([join(ROOT, "dist")]);
-  if (built === undefined || (source !== undefined && source.time > built.time)) {
-    throw new Error(`dist/ is older than ${source?.path ?? "src/"}: run npm run build first (the CLI tests run dist/)`);
+  for (const [src, dist] of [
+    ["src", "dist"],
+    ["packages/runtime/src", "packages/runtime/dist"],
+  ]) {
+    const source = await newest(join(ROOT, src!));
+    const built = await newest(join(ROOT, dist!));
+    if (built === undefined || (source !== undefined && source.time > built.time)) {
+      throw new Error(`${dist}/ is older than ${source?.path ?? `${src}/`}: run npm run build first (the CLI tests run the built code)`);
+    }
   }
 }
 
-/** The most recently modified file under these folders. */
-async function newest(dirs: readonly string[]): Promise<{ path: string; time: number } | undefined> {
+/** The most recently modified file under a folder. */
+async function newest(dir: string): Promise<{ path: string; time: number } | undefined> {
   let found: { path: string; time: number } | undefined;
-  for (const dir of dirs) {
-    const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      if (!entry.isFile()) continue;
-      const path = join(entry.parentPath, entry.name);
-      const time = (await stat(path)).mtimeMs;
-      if (found === undefined || time > found.time) found = { path: path.slice(ROOT.length), time };
-    }
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true }).catch(() => [])) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const time = (await stat(path)).mtimeMs;
+    if (found === undefined || time > found.time) found = { path: path.slice(ROOT.length), time };
   }
   return found;
 }

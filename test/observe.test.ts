@@ -12,9 +12,7 @@ import { fieldStats } from "../src/infer/field-stats.js";
 import { inferSchema } from "../src/infer/infer-schema.js";
 import { qualityOf } from "../src/infer/quality.js";
 import { schemaSourceOf } from "../src/bundle/quality.js";
-import { observationPath, parseObservationLog } from "../src/runtime/observation-log.js";
-import { ObservationRecorder, redactValue } from "../src/runtime/observer.js";
-import { CompositionClient, OutputValidationError } from "../src/runtime/index.js";
+import { CompositionClient, ObservationRecorder, OutputValidationError, observationPath, parseObservationLog, redactValue } from "@pmcp-codegen/runtime";
 import { FIXTURES, ROOT, fixtureCommand, runCli } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
 
@@ -426,7 +424,7 @@ describe("infer, generate and report from the command line", () => {
       await upstream.close();
     }
     const path = join(dir, "report-bundle.json");
-    const { writeFilesAtomically } = await import("../src/fs/atomic-write.js");
+    const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
     const { toJsonText } = await import("../src/bundle/serialize.js");
     await writeFilesAtomically([{ path, content: toJsonText((await inferBundle(bundle, logs)).bundle) }]);
 

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { redactUrl, redactWrittenUrl } from "../src/endpoints/redact.js";
-import { interpolate } from "../src/endpoints/interpolate.js";
+import { formatIssues, formatJsonPath, interpolate, redactUrl, redactWrittenUrl } from "@pmcp-codegen/runtime/internal";
 import { splitCommandLine } from "../src/endpoints/command-line.js";
 import { slugServerId } from "../src/bundle/server-id.js";
 import { findSchemaWarnings } from "../src/bundle/schema-warnings.js";
@@ -74,4 +73,20 @@ describe("findSchemaWarnings", () => {
     const warnings = findSchemaWarnings(server({ properties: { a: { $ref: "#/$defs/none" }, b: { $ref: "#missing" }, c: { $ref: "other.json#/x" } } }));
     expect(warnings.map((warning) => warning.pointer)).toEqual(["/inputSchema/properties/a/$ref", "/inputSchema/properties/b/$ref", "/inputSchema/properties/c/$ref"]);
   });
+});
+
+describe("formatIssues: the one way zod issues become text", () => {
+  const issue = (path: PropertyKey[], message: string) => ({ code: "custom" as const, path, message, input: undefined });
+  it("one line per issue at its JSON path, the root without one, then the count of the rest", () => {
+    const issues = [issue([], "expected an object"), issue(["servers", 0, "my tool", "x"], "bad"), issue(["a"], "c"), issue(["b"], "d"), issue(["e"], "f")];
+    expect(formatIssues("f.json", issues)).toBe('f.json: expected an object\nf.json at servers[0]["my tool"].x: bad\nf.json at a: c\nf.json: and 2 more');
+    expect(formatIssues("f.json", issues, { max: 1, describePath: (path) => `<${path.length}>` })).toBe("f.json: expected an object\nf.json: and 4 more");
+    expect(formatIssues("f.json", issues.slice(1, 2), { describePath: (path) => `<${path.length}>` })).toBe("f.json at <4>: bad");
+  });
+  it.each([
+    [[], ""],
+    [["a", "b_c", "$d"], "a.b_c.$d"],
+    [[0, "a"], "[0].a"],
+    [["a", "b.c", 2], 'a["b.c"][2]'],
+  ])("formatJsonPath(%j) = %s", (path, text) => expect(formatJsonPath(path)).toBe(text));
 });

@@ -4,7 +4,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { CompositionClient } from "pmcp-codegen/runtime";
+import { CompositionClient } from "@pmcp-codegen/runtime";
 import { InventoryClient, MemoryClient } from "../../generated/index.js";
 
 // The same mcpServers file `pmcp schema export` read; commands resolve against its folder.

@@ -1,7 +1,8 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { PmcpError } from "../errors.js";
-import { formatIssues, parseJson } from "../json-file.js";
+import { z } from "zod";
+import { parseJsonText, parseJsonValue } from "../json-file.js";
 import { camelTool, fromFoundationFile } from "./foundation.js";
 import { canonicalBundle } from "./serialize.js";
 import { BUNDLE_VERSION, BundleSchema, type Bundle } from "./types.js";
@@ -38,7 +39,7 @@ export async function readSchemaFiles(paths: readonly string[]): Promise<ReadRes
 
 /** Parses one file's text; `path` is only used in messages. */
 export function parseSchemaFile(path: string, text: string): { format: SchemaFileFormat; bundle: Bundle } {
-  const json = parseJson(text, { what: path });
+  const json = parseJsonText(text, path, z.unknown());
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     throw new PmcpError("INVALID_INPUT", `${path}: expected a JSON object (a schema bundle or a PMCP foundation file)`);
   }
@@ -54,9 +55,7 @@ export function parseSchemaFile(path: string, text: string): { format: SchemaFil
   } else {
     throw new PmcpError("INVALID_INPUT", `${path}: neither a schema bundle ("servers": [...]) nor a PMCP foundation file ("server_id")`);
   }
-  const parsed = BundleSchema.safeParse(candidate);
-  if (!parsed.success) throw new PmcpError("INVALID_INPUT", formatIssues(parsed.error.issues, { what: path, locate: (at) => locate(candidate, at) }));
-  return { format, bundle: parsed.data };
+  return { format, bundle: parseJsonValue(candidate, path, BundleSchema, { describePath: (at) => locate(candidate, at) }) };
 }
 
 function camelServer(server: unknown): unknown {

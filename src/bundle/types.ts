@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ServerIdSchema } from "@pmcp-codegen/runtime/internal";
 
 /**
  * The schema bundle: every tool of every exported server, recorded as the server sent it.
@@ -30,10 +31,8 @@ export const EndpointSchema = z.discriminatedUnion("transport", [
 ]);
 export type Endpoint = z.infer<typeof EndpointSchema>;
 
-export const ServerIdSchema = z
-  .string()
-  .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "a server id is letters, digits, '.', '_' and '-', starting with a letter or digit")
-  .refine((id) => !id.includes(".."), "a server id may not contain '..'");
+/** Defined by the runtime, which checks the ids of `mcpServers` entries against it too. */
+export { ServerIdSchema };
 
 /** A difference between what a tool declares and what it returned, from its observations. */
 export const DriftSchema = z.object({

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { readFile, readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeFilesAtomically } from "../fs/atomic-write.js";
+import { writeFilesAtomically } from "@pmcp-codegen/runtime/internal";
 import type { GenerateWarning } from "./plan.js";
 
 /**

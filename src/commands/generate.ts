@@ -9,7 +9,7 @@ import { PmcpError } from "../errors.js";
 import { version } from "../version.js";
 
 const DEFAULT_OUTPUT = "generated";
-const DEFAULT_RUNTIME_IMPORT = "pmcp-codegen/runtime";
+const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
     yargs
@@ -22,7 +22,7 @@ const builder = (yargs: Argv<GlobalArgs>) =>
       .option("output", { alias: "o", type: "string", describe: "Folder for the generated clients (default: pmcp.config output, else generated/)" })
       .option("check", { type: "boolean", default: false, describe: "Exit 1 and list stale files when the output on disk differs; write nothing" })
       .option("templates", { type: "string", describe: "Folder of templates (server.ts.hbs, index.ts.hbs) overriding the built-in ones" })
-      .option("runtime-import", { type: "string", describe: "Module generated files import the runtime from (default: pmcp-codegen/runtime)" })
+      .option("runtime-import", { type: "string", describe: "Module generated files import the runtime from (default: @pmcp-codegen/runtime)" })
       .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" })
       .option("min-quality", {
         choices: ["none", "low", "medium", "high"] as const,
@@ -38,7 +38,7 @@ export const generateCommand = defineCommand({ command: "generate", describe: "G
 async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { renderClients, toolsWithChangedTypes } = await import("../codegen/render.js");
-  const { writeFilesAtomically } = await import("../fs/atomic-write.js");
+  const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
   const { project, schema } = await resolveInputs(args.schema);
   const outDir = args.output ?? projectPath(project, project?.config.output) ?? DEFAULT_OUTPUT;
   const templatesDir = args.templates ?? projectPath(project, project?.config.templates);

@@ -38,7 +38,7 @@ async function schemaDiscover(args: Args): Promise<void> {
   const { hasSourceFlags, resolveSources } = await import("../endpoints/source-flags.js");
   const { discoverServer } = await import("../discover/discover.js");
   const { unmatchedSamples } = await import("../discover/plan-calls.js");
-  const { ObservationRecorder } = await import("../runtime/observer.js");
+  const { ObservationRecorder } = await import("@pmcp-codegen/runtime");
   const samples = args.samples === undefined ? {} : await readSamples(args.samples);
   const project = hasSourceFlags(args) ? undefined : await loadPmcpConfig();
   const sources = await resolveSources(args, project, "discover");
@@ -82,9 +82,5 @@ async function readSamples(path: string): Promise<SamplesFile> {
   const { readJsonFile } = await import("../json-file.js");
   const { SamplesFileSchema } = await import("../discover/plan-calls.js");
   // The samples file is part of the command line: any problem with it is a usage error.
-  return readJsonFile(path, SamplesFileSchema, {
-    what: `--samples ${path}`,
-    code: "INVALID_ARGUMENT",
-    hint: 'expected {"tool": [{...arguments}], "server/tool": [...]}',
-  });
+  return readJsonFile(path, SamplesFileSchema, { what: "--samples", code: "INVALID_ARGUMENT" });
 }

@@ -5,10 +5,10 @@ import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { projectPath } from "../cli/inputs.js";
 import { count, printJson, say, warn } from "../cli/output.js";
 import { checkTimeout, sourceOptions } from "../cli/source-options.js";
-import type { ServerSource } from "../endpoints/source.js";
+import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import { PmcpError } from "../errors.js";
 import type { ServerOutcome } from "../export/export-servers.js";
-import type { FileToWrite } from "../fs/atomic-write.js";
+import type { FileToWrite } from "@pmcp-codegen/runtime/internal";
 
 const DEFAULT_FOUNDATION_DIR = "schemas";
 
@@ -45,7 +45,7 @@ async function schemaExport(args: Args): Promise<void> {
   const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
   const { carryInferred } = await import("../bundle/carry-inferred.js");
   const { toFoundationFile } = await import("../bundle/foundation.js");
-  const { writeFilesAtomically } = await import("../fs/atomic-write.js");
+  const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
   // pmcp.config gives the servers when no flag does, and the bundle path when -o does not.
   const project = hasSourceFlags(args) && args.output !== undefined ? undefined : await loadPmcpConfig();
   const sources = await resolveSources(args, project, "export");

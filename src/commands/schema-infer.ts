@@ -16,7 +16,7 @@ export const schemaInferCommand = defineCommand({ command: "infer", describe: "I
 async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { toJsonText } = await import("../bundle/serialize.js");
-  const { writeFilesAtomically } = await import("../fs/atomic-write.js");
+  const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
   const { inferBundle } = await import("../infer/infer-bundle.js");
   const { schema } = await resolveInputs(args.schema);
   const { bundle, files } = await readSchemaFiles(schema);

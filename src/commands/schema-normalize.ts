@@ -18,7 +18,7 @@ async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
   const { normalizeSchemaWithNotes } = await import("../normalize/normalize.js");
-  const { writeFilesAtomically } = await import("../fs/atomic-write.js");
+  const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
   if (args.bundle !== undefined) deprecated(args, "pmcp schema normalize <bundle>", "pmcp schema normalize --schema <bundle>");
   const { schema } = await resolveInputs(args.bundle === undefined ? args.schema : [args.bundle, ...args.schema]);
   const { bundle } = await readSchemaFiles(schema);

@@ -5,7 +5,7 @@ import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs } from "../cli/inputs.js";
 import { type OutputOptions, printJson } from "../cli/output.js";
-import { errorMessage, PmcpError } from "../errors.js";
+import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
     yargs
@@ -54,6 +54,7 @@ async function serveStdio(bundle: Bundle): Promise<void> {
 async function serveHttp(bundle: Bundle, port: number, output: OutputOptions): Promise<void> {
   const { createInspectServer } = await import("../inspect/inspect-server.js");
   const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
+  const { errorMessage } = await import("@pmcp-codegen/runtime/internal");
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { port: bound } = http.address() as AddressInfo;
     if (req.headers.host !== `127.0.0.1:${bound}` && req.headers.host !== `localhost:${bound}`) {

@@ -19,7 +19,7 @@ export const toolsFromSourceCommand = defineCommand({ command: "from-source <fil
 async function toolsFromSource(args: ArgsOf<typeof builder>): Promise<void> {
   const { toolsFromSource: read } = await import("../tools/from-source.js");
   const { toJsonText } = await import("../bundle/serialize.js");
-  const { writeFilesAtomically } = await import("../fs/atomic-write.js");
+  const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
   const { manifest, problems } = read(args.file);
   if (problems.length > 0) {
     throw new PmcpError("INVALID_INPUT", problems.map((problem) => `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`).join("\n"));

@@ -3,8 +3,8 @@ import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { z } from "zod";
 import { PmcpError } from "../errors.js";
-import { formatIssues } from "../json-file.js";
-import type { ServerEntry } from "../endpoints/config-file.js";
+import { formatIssues } from "@pmcp-codegen/runtime/internal";
+import type { ServerEntry } from "@pmcp-codegen/runtime/internal";
 
 /** `pmcp.config.ts` / `.json`: the servers to export and where the bundle and clients go. */
 export interface PmcpConfig {
@@ -14,7 +14,7 @@ export interface PmcpConfig {
   bundle?: string;
   /** Folder for generated clients (default `generated`), relative to the config file. */
   output?: string;
-  /** Module specifier generated files import the runtime from (default `pmcp-codegen/runtime`). */
+  /** Module specifier generated files import the runtime from (default `@pmcp-codegen/runtime`). */
   runtimeImport?: string;
   /** Reject keys that `additionalProperties: false` forbids instead of keeping them. */
   strictObjects?: boolean;
@@ -61,7 +61,7 @@ export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<Loade
       throw new PmcpError("INVALID_CONFIG", `cannot load ${name}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
     }
     const parsed = ConfigSchema.safeParse(value);
-    if (!parsed.success) throw new PmcpError("INVALID_CONFIG", formatIssues(parsed.error.issues, { what: name }));
+    if (!parsed.success) throw new PmcpError("INVALID_CONFIG", formatIssues(name, parsed.error.issues));
     return { path, dir: dirname(resolve(path)), config: parsed.data as PmcpConfig };
   }
   return undefined;

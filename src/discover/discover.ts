@@ -1,11 +1,8 @@
 import { slugServerId } from "../bundle/server-id.js";
 import type { Tool } from "../bundle/types.js";
-import { connect, type Connection } from "../endpoints/connect.js";
+import type { ObservationRecorder } from "@pmcp-codegen/runtime";
+import { CallResult, type Connection, connect, errorMessage, resultValue, type ServerSource } from "@pmcp-codegen/runtime/internal";
 import { checkTool, listAllTools } from "../endpoints/list-tools.js";
-import type { ServerSource } from "../endpoints/source.js";
-import { errorMessage } from "../errors.js";
-import { CallResult, resultValue } from "../runtime/call-result.js";
-import type { ObservationRecorder } from "../runtime/observer.js";
 import { planCalls, type SamplesFile } from "./plan-calls.js";
 
 export interface DiscoverOptions {

@@ -1,7 +1,6 @@
 import { parse } from "shell-quote";
 import { PmcpError } from "../errors.js";
-import { interpolate } from "./interpolate.js";
-import type { StdioSource } from "./source.js";
+import { interpolate, type StdioSource } from "@pmcp-codegen/runtime/internal";
 
 /**
  * Splits a `--stdio` command line into a command and args the way a POSIX shell would

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ToolSchema, type Tool } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
-import type { Connection } from "./connect.js";
+import type { Connection } from "@pmcp-codegen/runtime/internal";
 
 /**
  * Permissive on purpose: `Client.listTools()` drops unknown annotation keys and throws on

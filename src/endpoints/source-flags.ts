@@ -1,13 +1,18 @@
 import { relative } from "node:path";
 import { quote } from "shell-quote";
-import { ServerIdSchema } from "../bundle/types.js";
 import type { LoadedConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
 import { splitCommandLine } from "./command-line.js";
-import { httpTarget, parseUrl, readConfigFile, sourcesFromEntries } from "./config-file.js";
-import { interpolate } from "./interpolate.js";
-import { redactWrittenUrl } from "./redact.js";
-import type { ServerSource } from "./source.js";
+import {
+  ServerIdSchema,
+  httpTarget,
+  interpolate,
+  parseUrl,
+  readConfigFile,
+  redactWrittenUrl,
+  sourcesFromEntries,
+  type ServerSource,
+} from "@pmcp-codegen/runtime/internal";
 
 /** The flags that name servers, shared by every command that talks to live servers. */
 export interface SourceFlags {

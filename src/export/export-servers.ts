@@ -1,7 +1,7 @@
-import { PmcpError, errorMessage } from "../errors.js";
-import { connect } from "../endpoints/connect.js";
+import { connect, errorMessage } from "@pmcp-codegen/runtime/internal";
+import { PmcpError } from "../errors.js";
 import { checkTool, listAllTools } from "../endpoints/list-tools.js";
-import type { ServerSource } from "../endpoints/source.js";
+import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import { slugServerId } from "../bundle/server-id.js";
 import { type BundleServer, type Endpoint, type Tool } from "../bundle/types.js";
 

@@ -1,4 +1,4 @@
-import type { ServerSource } from "../endpoints/source.js";
+import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import type { ServerProgress } from "./export-servers.js";
 
 /** Shows each server's progress on stderr, leaving stdout for the summary. */

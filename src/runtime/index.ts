@@ -1,35 +1,44 @@
 /**
- * pmcp-codegen/runtime: what generated clients import. Only the SDK, zod, ajv-formats and
- * (once observing) proper-lockfile behind it, never generator or CLI code (a test checks the
- * built import graph).
+ * pmcp-codegen/runtime: the runtime of generated clients, kept for code generated before it
+ * became its own package. It re-exports @pmcp-codegen/runtime, so its classes are the same
+ * ones (an `instanceof` holds across both names).
  */
-export { CompositionClient } from "./composition-client.js";
-export type { CallOptions, CompositionClientOptions, ServerEntry, ToolCall } from "./composition-client.js";
-export { ObservationRecorder, redactValue } from "./observer.js";
-export type { ObserveOptions } from "./observer.js";
-export { observationPath, parseObservationLog } from "./observation-log.js";
-export type { ObservationHeader, ObservationLog, Sample } from "./observation-log.js";
 export {
+  CompositionCallError,
+  CompositionClient,
   CompositionError,
+  ConfigurationError,
   ConnectionError,
   InvalidResponseError,
+  JsonValueSchema,
+  ObservationRecorder,
   OutputValidationError,
   ServerNotFoundError,
   TimeoutError,
   ToolCallError,
   TransportError,
-} from "./errors.js";
-export {
-  JsonValueSchema,
   format,
   isOneOfValues,
   jsonEquals,
   maxCodePoints,
   minCodePoints,
   multipleOf,
+  observationPath,
   oneOf,
   otherKeysMatch,
+  parseObservationLog,
   propertyCount,
+  redactValue,
   uniqueItems,
-} from "./schema-helpers.js";
-export type { JsonValue } from "./schema-helpers.js";
+} from "@pmcp-codegen/runtime";
+export type {
+  CallOptions,
+  CompositionClientOptions,
+  JsonValue,
+  ObservationHeader,
+  ObservationLog,
+  ObserveOptions,
+  Sample,
+  ServerEntry,
+  ToolCall,
+} from "@pmcp-codegen/runtime";

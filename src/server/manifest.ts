@@ -36,5 +36,5 @@ export type ToolManifest = z.infer<typeof ToolManifestSchema>;
 
 /** Parses a manifest file's text; `path` is only used in messages. */
 export function parseToolManifest(path: string, text: string): ToolManifest {
-  return parseJsonText(text, ToolManifestSchema, { what: path, fail: (message) => new ToolDefinitionError("INVALID_MANIFEST", message) });
+  return parseJsonText(text, path, ToolManifestSchema, { fail: (message, cause) => new ToolDefinitionError("INVALID_MANIFEST", message, { cause }) });
 }

@@ -1,8 +1,9 @@
-import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { PmcpError } from "../errors.js";
-import { ServerIdSchema } from "../bundle/types.js";
+import { ConfigurationError } from "../errors.js";
+import { formatIssues } from "../issues.js";
+import { JsonFileError, parseJsonValue, readJsonFile } from "../json-file.js";
+import { ServerIdSchema } from "./server-id.js";
 import { interpolate, interpolateRecord } from "./interpolate.js";
 import { redactWrittenUrl } from "./redact.js";
 import type { HttpTransportChoice, ServerSource } from "./source.js";
@@ -36,42 +37,48 @@ const Entries = z.record(z.string(), ServerEntrySchema);
 /** Claude Desktop / Claude Code / Cursor use `mcpServers`; VS Code uses `servers`. */
 const McpServersFile = z.object({ mcpServers: Entries });
 const VsCodeFile = z.object({ servers: Entries });
+const ConfigObject = z.custom<object>(
+  (json) => typeof json === "object" && json !== null && !Array.isArray(json) && ("mcpServers" in json || "servers" in json),
+  { error: 'expected an object with "mcpServers" (or VS Code\'s "servers")' },
+);
 
 type ConfigEntry = z.infer<typeof ServerEntrySchema>;
 
 /**
- * Reads an `mcpServers` config file into sources. Relative `cwd` values resolve against
- * the file's folder, which is also the default working directory of its stdio servers,
- * as with a project `.mcp.json`.
+ * Reads an `mcpServers` config file into sources (`only`: just these ids). Relative `cwd`
+ * values resolve against the file's folder, which is also the default working directory of
+ * its stdio servers, as with a project `.mcp.json`. Every failure is a ConfigurationError
+ * naming the file and, for a wrong shape, the JSON path.
  */
 export async function readConfigFile(path: string, only: readonly string[] = []): Promise<ServerSource[]> {
-  let text: string;
-  try {
-    text = await readFile(path, "utf8");
-  } catch (error) {
-    throw new PmcpError("INVALID_CONFIG", `cannot read config file ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new PmcpError("INVALID_CONFIG", `config file ${path} is not valid JSON: ${(error as Error).message}`);
-  }
-  if (typeof json !== "object" || json === null || !("mcpServers" in json || "servers" in json)) {
-    throw new PmcpError("INVALID_CONFIG", `config file ${path}: expected an object with "mcpServers" (or VS Code's "servers")`);
-  }
-  const parsed = ("mcpServers" in json ? McpServersFile : VsCodeFile).safeParse(json);
-  if (!parsed.success) throw issueError(`config file ${path}`, parsed.error);
-  const entries = "mcpServers" in parsed.data ? parsed.data.mcpServers : parsed.data.servers;
-
-  const unknown = only.filter((id) => !(id in entries));
+  const entries = await readEntries(path);
+  const unknown = only.filter((id) => !Object.hasOwn(entries, id));
   if (unknown.length > 0) {
-    throw new PmcpError("INVALID_CONFIG", `--server ${unknown.join(", ")}: not in ${path} (it has ${Object.keys(entries).join(", ") || "no servers"})`);
+    throw new ConfigurationError(`--server ${unknown.join(", ")}: not in ${path} (it has ${Object.keys(entries).join(", ") || "no servers"})`, { file: path });
   }
   const baseDir = dirname(resolve(path));
-  return Object.entries(entries)
-    .filter(([id]) => only.length === 0 || only.includes(id))
-    .map(([id, entry]) => toSource(id, entry, `${path} server "${id}"`, baseDir));
+  try {
+    return Object.entries(entries)
+      .filter(([id]) => only.length === 0 || only.includes(id))
+      .map(([id, entry]) => toSource(id, entry, `${path} server "${id}"`, baseDir));
+  } catch (error) {
+    // An entry's problem (a bad id, an unset ${VAR}, a bad URL): its message names the file already.
+    if (error instanceof ConfigurationError) throw new ConfigurationError(error.message, { file: path, cause: error });
+    throw error;
+  }
+}
+
+async function readEntries(path: string): Promise<Record<string, ConfigEntry>> {
+  const options = { what: "config file" };
+  try {
+    // Which key holds the entries decides the schema: only that one is checked.
+    const json = await readJsonFile(path, ConfigObject, options);
+    const parsed = parseJsonValue(json, path, "mcpServers" in json ? McpServersFile : VsCodeFile, options);
+    return "mcpServers" in parsed ? parsed.mcpServers : parsed.servers;
+  } catch (error) {
+    if (error instanceof JsonFileError) throw new ConfigurationError(error.message, { file: path, cause: error });
+    throw error;
+  }
 }
 
 /**
@@ -80,19 +87,13 @@ export async function readConfigFile(path: string, only: readonly string[] = [])
  */
 export function sourcesFromEntries(entries: unknown, where: string, baseDir: string): ServerSource[] {
   const parsed = Entries.safeParse(entries);
-  if (!parsed.success) throw issueError(where, parsed.error);
+  if (!parsed.success) throw new ConfigurationError(formatIssues(where, parsed.error.issues));
   return Object.entries(parsed.data).map(([id, entry]) => toSource(id, entry, `${where} server "${id}"`, baseDir));
-}
-
-function issueError(where: string, error: z.ZodError): PmcpError {
-  const issue = error.issues[0];
-  const at = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-  return new PmcpError("INVALID_CONFIG", `${where}${at}: ${issue?.message ?? "invalid"}`);
 }
 
 function toSource(id: string, entry: ConfigEntry, where: string, baseDir: string): ServerSource {
   const idCheck = ServerIdSchema.safeParse(id);
-  if (!idCheck.success) throw new PmcpError("INVALID_CONFIG", `${where}: ${idCheck.error.issues[0]?.message}`);
+  if (!idCheck.success) throw new ConfigurationError(`${where}: ${idCheck.error.issues[0]?.message}`);
   if ("command" in entry) {
     const args = entry.args ?? [];
     return {
@@ -137,20 +138,25 @@ export function httpTarget(url: URL, headers: Record<string, string>): { url: UR
   const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
   return {
     url: clean,
-    headers: hasAuthorization ? headers : { ...headers, Authorization: `Basic ${Buffer.from(credentials).toString("base64")}` },
+    headers: hasAuthorization ? headers : { ...headers, Authorization: `Basic ${base64(credentials)}` },
   };
 }
 
-/** Parses an http(s) URL or fails with a usage error naming where it came from. */
+/** Parses an http(s) URL or fails with a ConfigurationError naming where it came from. */
 export function parseUrl(text: string, where: string): URL {
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    throw new PmcpError("INVALID_CONFIG", `${where}: "${text}" is not a URL`);
+    throw new ConfigurationError(`${where}: "${text}" is not a URL`);
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new PmcpError("INVALID_CONFIG", `${where}: only http and https URLs are supported, got ${url.protocol}`);
+    throw new ConfigurationError(`${where}: only http and https URLs are supported, got ${url.protocol}`);
   }
   return url;
+}
+
+/** UTF-8 then base64, without Node's Buffer: the runtime also runs in Deno, Bun and edge runtimes. */
+function base64(text: string): string {
+  return btoa(Array.from(new TextEncoder().encode(text), (byte) => String.fromCharCode(byte)).join(""));
 }

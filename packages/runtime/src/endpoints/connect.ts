@@ -1,11 +1,10 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError, type Implementation, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
-import { PmcpError, errorMessage } from "../errors.js";
+import { errorMessage } from "../error-message.js";
 import type { HttpSource, ServerSource, StdioSource } from "./source.js";
 
 const CLIENT_INFO = { name: "pmcp-codegen", version: "0.1.0" };
@@ -52,9 +51,14 @@ function isLegacyServerRefusal(error: unknown): boolean {
   return error instanceof HttpFailure && [400, 404, 405].includes(error.status);
 }
 
-class HttpFailure extends PmcpError {
+/** Why a connection could not be made, in one line; wrapped by callers (CompositionClient's ConnectionError). */
+export class ConnectFailure extends Error {
+  override readonly name = "ConnectFailure";
+}
+
+class HttpFailure extends ConnectFailure {
   constructor(readonly status: number, message: string) {
-    super("SERVER_FAILED", message);
+    super(message);
   }
 }
 
@@ -73,6 +77,9 @@ function sseTransport(source: HttpSource): Transport {
 }
 
 async function connectStdio(source: StdioSource, options: ConnectOptions): Promise<Connection> {
+  // Loaded here, not at the top: it pulls in child_process, which Deno, Bun and edge
+  // runtimes serving HTTP clients may not have.
+  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
   const env = source.inheritEnv ? { ...definedEnv(process.env), ...source.env } : source.env;
   const transport = new StdioClientTransport({
     command: source.command,
@@ -93,7 +100,7 @@ async function connectStdio(source: StdioSource, options: ConnectOptions): Promi
     return await connectWith(transport, "stdio", options, withStderr);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
-      throw new PmcpError("SERVER_FAILED", `cannot start "${source.command}": command not found`);
+      throw new ConnectFailure(`cannot start "${source.command}": command not found`);
     }
     throw error;
   }
@@ -127,19 +134,19 @@ async function connectWith(
   client.onerror = (error) => {
     // stdout is the protocol channel: anything there that is not JSON-RPC is a broken server (spec: MUST NOT).
     if (kind === "stdio" && (error instanceof SyntaxError || error.name === "ZodError")) {
-      fail(new PmcpError("SERVER_FAILED", describe(`server wrote something other than JSON-RPC to stdout: ${errorMessage(error).slice(0, 160)}`)));
+      fail(new ConnectFailure(describe(`server wrote something other than JSON-RPC to stdout: ${errorMessage(error).slice(0, 160)}`)));
     }
   };
   // While connecting, a close rejects the pending initialize request itself, with a better cause.
   let connected = false;
   client.onclose = () => {
-    if (connected) fail(new PmcpError("SERVER_FAILED", describe("the server closed the connection")));
+    if (connected) fail(new ConnectFailure(describe("the server closed the connection")));
   };
 
   // The SDK does not pass the signal to transport.start(), and an SSE start waits for its
   // endpoint event with no limit of its own: the abort must end the wait here.
   const aborted = new Promise<never>((_resolve, reject) => {
-    const onAbort = () => reject(new PmcpError("SERVER_FAILED", describe("connecting was aborted (timed out)")));
+    const onAbort = () => reject(new ConnectFailure(describe("connecting was aborted (timed out)")));
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener("abort", onAbort, { once: true });
   });
@@ -154,7 +161,7 @@ async function connectWith(
   const serverInfo = client.getServerVersion();
   if (serverInfo === undefined || protocolVersion === undefined) {
     await client.close().catch(() => {});
-    throw new PmcpError("SERVER_FAILED", describe("the server did not complete initialization"));
+    throw new ConnectFailure(describe("the server did not complete initialization"));
   }
   return {
     client,
@@ -172,8 +179,8 @@ async function connectWith(
 }
 
 function explainConnectError(error: unknown, describe: (message: string) => string): Error {
-  if (error instanceof PmcpError) return error;
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return new PmcpError("SERVER_FAILED", describe("the server closed the connection"));
+  if (error instanceof ConnectFailure) return error;
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return new ConnectFailure(describe("the server closed the connection"));
   const status = error instanceof UnauthorizedError ? 401 : (error instanceof StreamableHTTPError || error instanceof SseError) ? error.code : undefined;
   if (status === 401 || status === 403) {
     const reason = status === 401 ? "Unauthorized" : "Forbidden";
@@ -182,9 +189,9 @@ function explainConnectError(error: unknown, describe: (message: string) => stri
   if (status !== undefined && status > 0) return new HttpFailure(status, `HTTP ${status}: ${firstLine((error as Error).message)}`);
   // fetch reports network failures as TypeError("fetch failed") with the real reason in `cause`.
   const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (error instanceof TypeError && cause) return new PmcpError("SERVER_FAILED", `cannot reach the server: ${cause.code ?? cause.message}`);
+  if (error instanceof TypeError && cause) return new ConnectFailure(`cannot reach the server: ${cause.code ?? cause.message}`);
   if ((error as NodeJS.ErrnoException).code === "ENOENT") return error as Error;
-  return new PmcpError("SERVER_FAILED", describe(errorMessage(error)));
+  return new ConnectFailure(describe(errorMessage(error)));
 }
 
 function firstLine(text: string): string {

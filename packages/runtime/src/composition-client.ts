@@ -1,15 +1,14 @@
-import { readFile } from "node:fs/promises";
-import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { connect, connectTransport, type Connection } from "../endpoints/connect.js";
-import { sourcesFromEntries, type ServerEntry } from "../endpoints/config-file.js";
-import type { ServerSource } from "../endpoints/source.js";
-import { errorMessage } from "../errors.js";
+import { connect, connectTransport, type Connection } from "./endpoints/connect.js";
+import { readConfigFile, sourcesFromEntries, type ServerEntry } from "./endpoints/config-file.js";
+import type { ServerSource } from "./endpoints/source.js";
+import { errorMessage } from "./error-message.js";
 import { CallResult, resultValue } from "./call-result.js";
 import {
   CompositionError,
+  ConfigurationError,
   ConnectionError,
   InvalidResponseError,
   OutputValidationError,
@@ -79,25 +78,35 @@ export class CompositionClient {
   readonly #onInferredMismatch: (error: OutputValidationError) => void;
   readonly #warned = new Set<string>();
 
+  /** Throws a ConfigurationError for a bad entry, an unset `${VAR}`, a bad URL or a bad option. */
   constructor(options: CompositionClientOptions) {
+    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.#retries = options.retries ?? 1;
+    if (!Number.isInteger(this.#retries) || this.#retries < 0) throw new ConfigurationError(`retries must be a whole number ≥ 0, got ${this.#retries}`);
+    if (!(this.#timeoutMs > 0)) throw new ConfigurationError(`timeoutMs must be a positive number, got ${this.#timeoutMs}`);
     const sources = sourcesFromEntries(options.servers, "CompositionClient servers", options.baseDir ?? process.cwd());
     this.#sources = new Map<string, ServerSource | (() => Transport)>([
       ...sources.map((source) => [source.id ?? source.label, source] as const),
       ...Object.entries(options.transports ?? {}),
     ]);
-    this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.#retries = options.retries ?? 1;
     this.#observer = options.observe === undefined ? undefined : new ObservationRecorder(options.observe);
     this.#onInferredMismatch = options.onInferredMismatch ?? ((error) => this.#warnOnce(error));
-    if (!Number.isInteger(this.#retries) || this.#retries < 0) throw new RangeError("retries must be a whole number ≥ 0");
-    if (!(this.#timeoutMs > 0)) throw new RangeError("timeoutMs must be a positive number");
   }
 
-  /** A client for the servers of an `mcpServers` (or VS Code `servers`) JSON file; relative `cwd`s resolve against its folder. */
+  /**
+   * A client for the servers of an `mcpServers` (or VS Code `servers`) JSON file; relative
+   * `cwd`s resolve against its folder. A missing or unreadable file, bad JSON or a wrong
+   * shape is a ConfigurationError naming the file and the JSON path.
+   */
   static async fromConfigFile(path: string, options: Omit<CompositionClientOptions, "servers" | "baseDir"> = {}): Promise<CompositionClient> {
-    const json = JSON.parse(await readFile(path, "utf8")) as { mcpServers?: unknown; servers?: unknown };
-    const servers = (json.mcpServers ?? json.servers ?? {}) as Record<string, ServerEntry>;
-    return new CompositionClient({ ...options, servers, baseDir: dirname(resolve(path)) });
+    const sources = await readConfigFile(path);
+    const client = new CompositionClient({ ...options, servers: {} });
+    // Read like the CLI's --config, so its messages name the file; `transports` still win.
+    for (const source of sources) {
+      const id = source.id ?? source.label;
+      if (!client.#sources.has(id)) client.#sources.set(id, source);
+    }
+    return client;
   }
 
   /** Calls a tool and returns its parsed result. */
@@ -178,10 +187,15 @@ export class CompositionClient {
     const id = call.server;
     let pending = this.#connections.get(id);
     if (pending === undefined) {
-      const options = { signal: AbortSignal.timeout(timeout) };
-      pending = (typeof source === "function" ? connectTransport(source(), options) : connect(source, options)).catch((error: unknown) => {
-        throw new ConnectionError(errorMessage(error), id, call.tool, { cause: error });
-      });
+      // Not AbortSignal.timeout: its timer keeps Deno running until it fires, long after the connect.
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(new DOMException(`no connection within ${timeout} ms`, "TimeoutError")), timeout);
+      const options = { signal: deadline.signal };
+      pending = (typeof source === "function" ? connectTransport(source(), options) : connect(source, options))
+        .catch((error: unknown) => {
+          throw new ConnectionError(errorMessage(error), id, call.tool, { cause: error });
+        })
+        .finally(() => clearTimeout(timer));
       this.#connections.set(id, pending);
       const current = pending;
       const forget = () => {

@@ -1,6 +1,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { writeFilesAtomically } from "../fs/atomic-write.js";
+import { ConfigurationError } from "./errors.js";
+import { writeFilesAtomically } from "./fs/atomic-write.js";
 import { OBSERVATION_FORMAT, observationPath, parseObservationLog, type ObservationHeader } from "./observation-log.js";
 
 export interface ObserveOptions {
@@ -58,7 +59,7 @@ export class ObservationRecorder {
     this.#max = options.maxSamples ?? DEFAULT_MAX_SAMPLES;
     this.#redact = options.redact ?? false;
     this.#onError = options.onError ?? ((error) => process.emitWarning(error.message, "PmcpObservationWarning"));
-    if (!Number.isInteger(this.#max) || this.#max < 1) throw new RangeError("observe.maxSamples must be a whole number ≥ 1");
+    if (!Number.isInteger(this.#max) || this.#max < 1) throw new ConfigurationError(`observe.maxSamples must be a whole number ≥ 1, got ${this.#max}`);
   }
 
   /** Queues one result of `server`/`tool` for its log. */
@@ -106,8 +107,7 @@ export class ObservationRecorder {
    */
   async #append(path: string, state: ToolLog, batch: Recorded[]): Promise<void> {
     await mkdir(dirname(path), { recursive: true });
-    // Loaded on first use: most clients never observe.
-    const { lock } = await import("proper-lockfile");
+    const { lock } = await loadLockfile();
     const release = await lock(path, {
       realpath: false,
       stale: LOCK_STALE_MS,
@@ -150,6 +150,19 @@ export class ObservationRecorder {
     const redactOld = this.#redact && !header.redacted;
     header.redacted ||= this.#redact;
     return { header, lines: samples.map((sample) => JSON.stringify(redactOld ? { at: sample.at, value: redactValue(sample.value) } : sample)) };
+  }
+}
+
+/**
+ * proper-lockfile is an optional peer dependency, loaded on first use: most clients never
+ * observe, and those that do are told how to get it.
+ */
+async function loadLockfile(): Promise<typeof import("proper-lockfile")> {
+  try {
+    return await import("proper-lockfile");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
+    throw new Error("observing needs the optional peer dependency proper-lockfile: npm install proper-lockfile", { cause: error });
   }
 }
 

@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import { z } from "zod";
+import { formatIssues } from "./issues.js";
 
 /**
  * The observation log of one tool: a JSONL file whose first line is a header and whose
@@ -64,10 +65,7 @@ export function parseObservationLog(text: string, file: string): ObservationLog 
     }
   };
   const header = ObservationHeaderSchema.safeParse(json(lines[0], 1));
-  if (!header.success) {
-    const issue = header.error.issues[0];
-    throw new Error(`${file}:1: not an observation log header (${issue?.path.join(".") || "line"}: ${issue?.message})`);
-  }
+  if (!header.success) throw new Error(formatIssues(`${file}:1: not an observation log header`, header.error.issues));
   const samples = lines.slice(1).map((line, index): Sample => {
     const sample = json(line, index + 2) as Partial<Sample> | null;
     if (typeof sample !== "object" || sample === null || typeof sample.at !== "string" || !("value" in sample)) {

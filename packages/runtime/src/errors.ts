@@ -1,0 +1,112 @@
+import type { z } from "zod";
+import { formatIssues } from "./issues.js";
+
+/**
+ * Every failure the runtime reports, mirroring PMCP's CompositionError variants, each with
+ * a stable `code` for logs and switches. Failures of a call name its server and tool (see
+ * CompositionCallError); a ConfigurationError happens before any call and names what it can.
+ */
+export abstract class CompositionError extends Error {
+  abstract readonly code: string;
+  readonly serverId: string | undefined;
+  readonly toolName: string | undefined;
+
+  constructor(message: string, serverId: string | undefined, toolName: string | undefined, options?: { cause?: unknown }) {
+    super(serverId === undefined || toolName === undefined ? message : `${serverId}/${toolName}: ${message}`, options);
+    this.serverId = serverId;
+    this.toolName = toolName;
+  }
+}
+
+/** The client's configuration is wrong: an entry, an unset `${VAR}`, a URL, an option, or the config file itself. */
+export class ConfigurationError extends CompositionError {
+  readonly code = "CONFIGURATION";
+  override readonly name = "ConfigurationError";
+  /** The config file the problem is in, when there is one. */
+  readonly file: string | undefined;
+
+  constructor(
+    message: string,
+    options?: { cause?: unknown; file?: string },
+  ) {
+    super(message, undefined, undefined, options?.cause === undefined ? undefined : { cause: options.cause });
+    this.file = options?.file;
+  }
+}
+
+/** A failure of one call: always names the server and the tool. */
+export abstract class CompositionCallError extends CompositionError {
+  declare readonly serverId: string;
+  declare readonly toolName: string;
+
+  constructor(message: string, serverId: string, toolName: string, options?: { cause?: unknown }) {
+    super(message, serverId, toolName, options);
+  }
+}
+
+/** The server id is not in the CompositionClient's configuration. */
+export class ServerNotFoundError extends CompositionCallError {
+  readonly code = "SERVER_NOT_FOUND";
+  override readonly name = "ServerNotFoundError";
+}
+
+/** The server could not be started, reached or initialized. */
+export class ConnectionError extends CompositionCallError {
+  readonly code = "CONNECTION_FAILED";
+  override readonly name = "ConnectionError";
+}
+
+/** The connection broke while the call was in flight. */
+export class TransportError extends CompositionCallError {
+  readonly code = "TRANSPORT";
+  override readonly name = "TransportError";
+}
+
+/** The call took longer than its timeout. */
+export class TimeoutError extends CompositionCallError {
+  readonly code = "TIMEOUT";
+  override readonly name = "TimeoutError";
+}
+
+/** The tool ran and reported failure (`isError`), or the server answered with a JSON-RPC error. */
+export class ToolCallError extends CompositionCallError {
+  readonly code = "TOOL_CALL_FAILED";
+  override readonly name = "ToolCallError";
+
+  constructor(
+    serverId: string,
+    toolName: string,
+    /** The text content the tool returned with its error. */
+    readonly text: string,
+    options?: { cause?: unknown },
+  ) {
+    super(text === "" ? "the tool reported an error" : text, serverId, toolName, options);
+  }
+}
+
+/** Neither `structuredContent` nor JSON text came back. */
+export class InvalidResponseError extends CompositionCallError {
+  readonly code = "INVALID_RESPONSE";
+  override readonly name = "InvalidResponseError";
+
+  constructor(message: string, serverId: string, toolName: string, readonly raw: unknown) {
+    super(message, serverId, toolName);
+  }
+}
+
+/** The result did not match the tool's output schema. */
+export class OutputValidationError extends CompositionCallError {
+  readonly code = "OUTPUT_VALIDATION";
+  override readonly name = "OutputValidationError";
+
+  constructor(
+    serverId: string,
+    toolName: string,
+    /** Each problem with its JSON path, e.g. `{ path: ["items", 0, "quantity"], message: "..." }`. */
+    readonly issues: readonly z.core.$ZodIssue[],
+    /** The value as the server sent it. */
+    readonly raw: unknown,
+  ) {
+    super(formatIssues("result does not match the output schema", issues), serverId, toolName);
+  }
+}

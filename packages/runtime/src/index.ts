@@ -1,0 +1,38 @@
+/**
+ * @pmcp-codegen/runtime: what generated clients import. Only the SDK, zod and ajv-formats
+ * (which the SDK installs anyway) behind it, plus proper-lockfile once observing; never
+ * generator or CLI code, and no child_process until a stdio server is connected (a test
+ * checks the built import graph).
+ */
+export { CompositionClient } from "./composition-client.js";
+export type { CallOptions, CompositionClientOptions, ServerEntry, ToolCall } from "./composition-client.js";
+export { ObservationRecorder, redactValue } from "./observer.js";
+export type { ObserveOptions } from "./observer.js";
+export { observationPath, parseObservationLog } from "./observation-log.js";
+export type { ObservationHeader, ObservationLog, Sample } from "./observation-log.js";
+export {
+  CompositionCallError,
+  CompositionError,
+  ConfigurationError,
+  ConnectionError,
+  InvalidResponseError,
+  OutputValidationError,
+  ServerNotFoundError,
+  TimeoutError,
+  ToolCallError,
+  TransportError,
+} from "./errors.js";
+export {
+  JsonValueSchema,
+  format,
+  isOneOfValues,
+  jsonEquals,
+  maxCodePoints,
+  minCodePoints,
+  multipleOf,
+  oneOf,
+  otherKeysMatch,
+  propertyCount,
+  uniqueItems,
+} from "./schema-helpers.js";
+export type { JsonValue } from "./schema-helpers.js";

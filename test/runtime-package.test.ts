@@ -1,0 +1,159 @@
+import { execFile } from "node:child_process";
+import { cp, mkdir, mkdtemp, readFile, readdir, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { describe, expect, it } from "vitest";
+import { registerInventoryTools } from "../examples/servers/inventory-tools.js";
+import { ROOT } from "./helpers/cli.js";
+import { serveHttp } from "./helpers/http-server.js";
+
+const RUNTIME_DIST = join(ROOT, "packages/runtime/dist");
+
+function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(command, args, { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * Imports `specifier` in a fresh Node process and reports every module the ESM loader
+ * resolved and whether Node's child_process module got loaded (by ESM or by a CommonJS
+ * dependency's require): what importing it costs, before any call.
+ */
+async function loadedBy(specifier: string): Promise<{ urls: string[]; childProcess: boolean }> {
+  const dir = await mkdtemp(join(tmpdir(), "pmcp-graph-"));
+  const log = join(dir, "resolved.log");
+  await writeFile(
+    join(dir, "hooks.mjs"),
+    `import { appendFileSync } from "node:fs";
+export async function resolve(specifier, context, next) {
+  const result = await next(specifier, context);
+  appendFileSync(${JSON.stringify(log)}, result.url + "\\n");
+  return result;
+}`,
+  );
+  await writeFile(join(dir, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});`);
+  const probe = `await import(${JSON.stringify(specifier)}); console.log(process.moduleLoadList.includes("NativeModule child_process"));`;
+  const result = await run(process.execPath, ["--import", pathToFileURL(join(dir, "register.mjs")).href, "--input-type=module", "-e", probe]);
+  expect(result.stderr).toBe("");
+  const urls = [...new Set((await readFile(log, "utf8")).split("\n").filter((line) => line !== ""))].sort();
+  return { urls, childProcess: result.stdout.trim() === "true" };
+}
+
+function packageOf(path: string): string {
+  const parts = relative(join(ROOT, "node_modules"), path).split("/");
+  return parts[0]!.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
+}
+
+async function builtFiles(dir: string): Promise<string[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  return entries.filter((entry) => entry.isFile() && entry.name.endsWith(".js")).map((entry) => join(entry.parentPath, entry.name));
+}
+
+describe("@pmcp-codegen/runtime, the package generated clients import", () => {
+  it("loads no child_process, and no generator or CLI code, until a stdio server is connected", async () => {
+    const { urls, childProcess } = await loadedBy("@pmcp-codegen/runtime");
+    expect(childProcess).toBe(false);
+    expect(urls).not.toContain("node:child_process");
+    const files = urls.filter((url) => url.startsWith("file:")).map((url) => fileURLToPath(url));
+    expect(files).toContain(join(RUNTIME_DIST, "composition-client.js"));
+    // Everything loaded is the runtime's own build or an installed dependency: never pmcp-codegen's dist/ or src/.
+    expect(files.filter((file) => !file.startsWith(`${RUNTIME_DIST}/`) && !file.startsWith(join(ROOT, "node_modules/")))).toEqual([]);
+    expect(files.filter((file) => file.startsWith(join(ROOT, "node_modules/"))).map(packageOf)).not.toContain("cross-spawn");
+  });
+
+  it("the probe sees child_process when the SDK's stdio transport is imported", async () => {
+    expect((await loadedBy("@modelcontextprotocol/sdk/client/stdio.js")).childProcess).toBe(true);
+  });
+
+  it("imports only the packages its package.json declares", async () => {
+    const manifest = JSON.parse(await readFile(join(ROOT, "packages/runtime/package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+      peerDependencies: Record<string, string>;
+      peerDependenciesMeta: Record<string, { optional?: boolean }>;
+    };
+    const externals = new Set<string>();
+    for (const file of await builtFiles(RUNTIME_DIST)) {
+      for (const match of (await readFile(file, "utf8")).matchAll(/(?:from |import\()"([^."][^"]*)"/g)) {
+        const [scope, name] = match[1]!.split("/");
+        if (!scope!.startsWith("node:")) externals.add(scope!.startsWith("@") ? `${scope}/${name}` : scope!);
+      }
+    }
+    expect([...externals].sort()).toEqual(["@modelcontextprotocol/sdk", "ajv-formats", "proper-lockfile", "zod"]);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@modelcontextprotocol/sdk", "ajv-formats", "zod"]);
+    expect(manifest.peerDependenciesMeta).toEqual({ "proper-lockfile": { optional: true } });
+    // ajv-formats is declared with the SDK's own range, so it never adds a second copy.
+    const sdk = JSON.parse(await readFile(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")) as { dependencies: Record<string, string> };
+    expect(manifest.dependencies["ajv-formats"]).toBe(sdk.dependencies["ajv-formats"]);
+  });
+
+  it("pmcp-codegen/runtime re-exports it: the same classes under both names, and nothing else imported", async () => {
+    const probe = `
+      const old = await import("pmcp-codegen/runtime");
+      const own = await import("@pmcp-codegen/runtime");
+      console.log(JSON.stringify([old.CompositionClient === own.CompositionClient, old.ConfigurationError === own.ConfigurationError, Object.keys(old).length === Object.keys(own).length]));`;
+    const result = await run(process.execPath, ["--input-type=module", "-e", probe]);
+    expect(result.stdout.trim()).toBe("[true,true,true]");
+    const text = await readFile(join(ROOT, "dist/runtime/index.js"), "utf8");
+    expect([...text.matchAll(/from "([^"]+)"/g)].map((match) => match[1])).toEqual(["@pmcp-codegen/runtime"]);
+  });
+});
+
+describe("a generated client for an HTTP server under Deno", () => {
+  it("calls a tool through the committed inventory client and parses the result", async () => {
+    const fixture = await serveHttp(
+      () => {
+        const server = new McpServer({ name: "Inventory", version: "1.0.0" });
+        registerInventoryTools(server);
+        return server;
+      },
+      { transport: "streamable-http" },
+    );
+    try {
+      // Deno caches what it compiles; a fresh folder keeps the run independent of earlier ones.
+      const denoDir = join(await mkdtemp(join(tmpdir(), "pmcp-deno-")), "cache");
+      await mkdir(denoDir);
+      const result = await run(
+        process.execPath,
+        // The npm package's launcher: it finds the binary even where install scripts did not run.
+        [join(ROOT, "node_modules/deno/bin.cjs"), "run", "--no-prompt", "--allow-net=127.0.0.1", "--allow-read", "--allow-env", "test/fixtures/deno-client.ts", fixture.url],
+        { DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
+      );
+      expect(result.stderr).toBe("");
+      expect(JSON.parse(result.stdout)).toEqual({ sku: "SKU-1", name: "Espresso beans 1 kg", quantity: 42, warehouse: "north", status: "in_stock" });
+      expect(result.code).toBe(0);
+    } finally {
+      await fixture.close();
+    }
+  });
+});
+
+describe("the runtime installed without proper-lockfile (an optional peer)", () => {
+  it("loads, and observing reports how to get it instead of recording", async () => {
+    // A project with the runtime's files and its three dependencies, and no proper-lockfile anywhere above it.
+    const project = await mkdtemp(join(tmpdir(), "pmcp-runtime-alone-"));
+    const modules = join(project, "node_modules");
+    await cp(join(ROOT, "packages/runtime/package.json"), join(modules, "@pmcp-codegen/runtime/package.json"));
+    await cp(RUNTIME_DIST, join(modules, "@pmcp-codegen/runtime/dist"), { recursive: true });
+    await mkdir(join(modules, "@modelcontextprotocol"), { recursive: true });
+    for (const name of ["@modelcontextprotocol/sdk", "zod", "ajv-formats"]) await symlink(join(ROOT, "node_modules", name), join(modules, name), "dir");
+    await writeFile(
+      join(project, "observe.mjs"),
+      `import { ObservationRecorder } from "@pmcp-codegen/runtime";
+const errors = [];
+const recorder = new ObservationRecorder({ dir: "observations", onError: (error) => errors.push(error.message) });
+recorder.record("shop", "list", { n: 1 });
+await recorder.flush();
+console.log(JSON.stringify(errors));`,
+    );
+    const result = await new Promise<{ stdout: string; stderr: string }>((resolve) => {
+      execFile(process.execPath, ["observe.mjs"], { cwd: project }, (_error, stdout, stderr) => resolve({ stdout, stderr }));
+    });
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toEqual(["observations of shop/list not recorded: observing needs the optional peer dependency proper-lockfile: npm install proper-lockfile"]);
+  });
+});

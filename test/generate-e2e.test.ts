@@ -216,7 +216,7 @@ describe("pmcp generate", () => {
     for (const module of ["codegen/plan.js", "codegen/emit-parser.js", "ir/json-schema-to-ir.js"]) {
       await appendFile(join(copy, "dist", module), "\n// a comment-only change to the generator\n");
     }
-    const edited = async (args: string[]) => (await promisify(execFile)(process.execPath, [join(copy, "dist/cli.js"), ...args], { cwd: ROOT })).stdout;
+    const edited = async (args: string[]) => (await promisify(execFile)(process.execPath, [join(copy, "dist/cli/main.js"), ...args], { cwd: ROOT })).stdout;
     expect(await edited(["generate", "--check"])).toBe("generated is up to date\n");
 
     const out = await outputDir("generator-reuse");

@@ -336,13 +336,13 @@ describe("pmcp schema discover", () => {
     await writeFile(samples, JSON.stringify({ get_weather: { city: "Oslo" } }));
     const bad = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs"), "--samples", samples, "--observations", join(dir, "x")]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr.split("\n")[0]).toMatch(/^pmcp: --samples .*bad-samples\.json: get_weather: .*expected/);
+    expect(bad.stderr.split("\n")[0]).toMatch(/^pmcp: --samples .*bad-samples\.json at get_weather.*: .*expected/);
     const missing = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("observations");
     const absent = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs"), "--samples", join(dir, "absent.json"), "--observations", join(dir, "x")]);
     expect(absent.code).toBe(2);
-    expect(absent.stderr.split("\n")[0]).toMatch(/absent\.json: no such file$/);
+    expect(absent.stderr.split("\n")[0]).toMatch(/^pmcp: cannot read --samples .*absent\.json: ENOENT \(no such file\)$/);
     const unreachable = await runCli(["schema", "discover", "--stdio", "no-such-server-binary", "--observations", join(dir, "x")]);
     expect(unreachable.code).toBe(1);
     expect(unreachable.stderr).toBe('pmcp: server "no-such-server-binary": cannot start "no-such-server-binary": command not found\n');

@@ -67,15 +67,15 @@ describe("pmcp schema validate", () => {
   it.each([
     ["not JSON", "{", /not valid JSON/],
     ["neither format", { tools: [] }, /neither a schema bundle/],
-    ["a tool without a name", { version: "1.0", servers: [{ id: "inv", tools: [{ description: "x" }] }] }, /server "inv" tools\[0\] name: /],
-    ["a wrong type in a named tool", { version: "1.0", servers: [{ id: "inv", tools: [{ name: "get", inputSchema: "yes" }] }] }, /server "inv" tool "get" inputSchema: /],
-    ["an unknown version", { version: "2.0", servers: [] }, /version: this reader understands bundle version 1\.x/],
-    ["an unsafe server id", { version: "1.0", servers: [{ id: "../x", tools: [] }] }, /server "\.\.\/x" id: /],
+    ["a tool without a name", { version: "1.0", servers: [{ id: "inv", tools: [{ description: "x" }] }] }, / at server "inv" tools\[0\] name: /],
+    ["a wrong type in a named tool", { version: "1.0", servers: [{ id: "inv", tools: [{ name: "get", inputSchema: "yes" }] }] }, / at server "inv" tool "get" inputSchema: /],
+    ["an unknown version", { version: "2.0", servers: [] }, / at version: this reader understands bundle version 1\.x/],
+    ["an unsafe server id", { version: "1.0", servers: [{ id: "../x", tools: [] }] }, / at server "\.\.\/x" id: /],
   ])("rejects %s with one line naming the file (exit 1)", async (_name, value, expected) => {
     const path = await file("broken.json", value);
     const result = await runCli(["schema", "validate", "--schema", path]);
     expect(result.code).toBe(1);
-    expect(result.stderr.split("\n")[0]).toMatch(/^pmcp: .*broken\.json: /);
+    expect(result.stderr.split("\n")[0]).toMatch(/^pmcp: .*broken\.json\b/);
     expect(result.stderr).toMatch(expected);
   });
 

@@ -82,7 +82,7 @@ describe.each(["stdio", "http"] as const)("typedTool over %s", (transport) => {
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect(result.content).toEqual([
-      { type: "text", text: 'output of tool "broken_stock" does not match its schema: quantity: expected number, received string' },
+      { type: "text", text: 'output of tool "broken_stock" does not match its schema at quantity: Invalid input: expected number, received string' },
     ]);
   });
 

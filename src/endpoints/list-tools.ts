@@ -2,7 +2,7 @@ import { z } from "zod";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { ToolSchema, type Tool } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
-import type { Connection } from "@pmcp-codegen/runtime/internal";
+import { type Connection, formatJsonPath } from "@pmcp-codegen/runtime/internal";
 
 /**
  * Permissive on purpose: `Client.listTools()` drops unknown annotation keys and throws on
@@ -56,6 +56,6 @@ export function checkTool(tool: unknown, index: number): { tool: Tool } | { name
   if (parsed.success) return { tool: tool as Tool };
   const name = (tool as { name?: unknown } | null)?.name;
   const issue = parsed.error.issues[0];
-  const problem = `${issue?.path.join(".") || "tool"}: ${issue?.message}`;
+  const problem = `${(issue && formatJsonPath(issue.path)) || "tool"}: ${issue?.message}`;
   return typeof name === "string" ? { name, label: `tool ${JSON.stringify(name)}`, problem } : { name: `tools[${index}]`, label: `tools[${index}]`, problem };
 }

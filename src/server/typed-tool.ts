@@ -1,3 +1,4 @@
+import { formatIssues } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
@@ -68,7 +69,7 @@ export function typedTool<Input extends ObjectSchema, Output extends ObjectSchem
       // Checked here rather than by the SDK, whose own check answers with a protocol error.
       const parsed = await output.safeParseAsync(value);
       if (!parsed.success) {
-        const text = `output of tool "${options.name}" does not match its schema: ${describeIssues(parsed.error)}`;
+        const text = formatIssues(`output of tool "${options.name}" does not match its schema`, parsed.error.issues);
         return { content: [{ type: "text", text }], isError: true };
       }
       const structured = parsed.data as Record<string, unknown>;
@@ -85,11 +86,4 @@ function asObject(schema: ObjectSchema): z.ZodObject {
 export function defaultTypeName(toolName: string): string {
   const words = toolName.split(/[^A-Za-z0-9]+/).filter((word) => word !== "");
   return `${words.map((word) => word[0]!.toUpperCase() + word.slice(1)).join("")}Result`;
-}
-
-/** One line naming each failing field: `quantity: expected number, received string; tags.0: …`. */
-function describeIssues(error: z.ZodError): string {
-  return error.issues
-    .map((issue) => `${issue.path.length === 0 ? "(root)" : issue.path.join(".")}: ${issue.message.replace(/^Invalid input: /, "")}`)
-    .join("; ");
 }

@@ -1,8 +1,8 @@
 // A call through a generated client against a raw SDK callTool over InMemoryTransport, and
 // the generated parser on a ~1 KB result against JSON.parse of its text.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createJiti } from "jiti";
 import { CompositionClient } from "../dist/runtime/index.js";
 import { comparePerCall, report } from "./lib.mjs";
@@ -13,7 +13,10 @@ const jiti = createJiti(import.meta.url);
 function upstream() {
   const server = new McpServer({ name: "bench", version: "1.0.0" });
   const value = { sku: "SKU-1", name: "Espresso beans 1 kg", quantity: 42, warehouse: "north", status: "in_stock" };
-  server.registerTool("get_stock", { inputSchema: {} }, async () => ({ content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value }));
+  server.registerTool("get_stock", { inputSchema: {} }, async () => ({
+    content: [{ type: "text", text: JSON.stringify(value) }],
+    structuredContent: value,
+  }));
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
   void server.connect(serverSide);
   return client;
@@ -27,17 +30,29 @@ export async function benchCall() {
   await raw.connect(upstream());
   const composition = new CompositionClient({ servers: {}, transports: { inventory: upstream } });
   const inventory = new InventoryClient(composition);
-  const calls = await comparePerCall(() => inventory.getStock({ sku: "SKU-1" }), () => raw.callTool({ name: "get_stock", arguments: { sku: "SKU-1" } }), 1000);
+  const calls = await comparePerCall(
+    () => inventory.getStock({ sku: "SKU-1" }),
+    () => raw.callTool({ name: "get_stock", arguments: { sku: "SKU-1" } }),
+    1000,
+  );
   report("call through the generated client", calls.ours, calls.peer, "raw SDK callTool (InMemoryTransport)", 1.1, "µs", calls.ratio);
   await raw.close();
   await composition.close();
 
   // A memory-server read_graph result of about 1 KB.
   const graph = {
-    entities: Array.from({ length: 6 }, (_, i) => ({ name: `entity-${i}`, entityType: "restock_order", observations: [`order ${i * 7} units`, "north warehouse"] })),
+    entities: Array.from({ length: 6 }, (_, i) => ({
+      name: `entity-${i}`,
+      entityType: "restock_order",
+      observations: [`order ${i * 7} units`, "north warehouse"],
+    })),
     relations: Array.from({ length: 4 }, (_, i) => ({ from: `entity-${i}`, to: `entity-${i + 1}`, relationType: "follows" })),
   };
   const text = JSON.stringify(graph);
-  const parsing = await comparePerCall(() => ReadGraphResultSchema.parse(graph), () => JSON.parse(text), 10000);
+  const parsing = await comparePerCall(
+    () => ReadGraphResultSchema.parse(graph),
+    () => JSON.parse(text),
+    10000,
+  );
   report(`parse a ${text.length}-byte result`, parsing.ours, parsing.peer, "JSON.parse of its text", 1.0, "µs", parsing.ratio);
 }

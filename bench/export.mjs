@@ -17,12 +17,36 @@ export function benchExport() {
   const work = mkdtempSync(join(tmpdir(), "pmcp-bench-"));
   const env = { MEMORY_FILE_PATH: join(work, "memory.jsonl") };
   const main = (name) => join(dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), "dist/index.js");
-  const servers = [[node, main("server-everything")], [node, main("server-filesystem"), work], [node, main("server-memory")]];
-  const exportArgs = [cli, "schema", "export", "--quiet", "-o", join(work, "bundle.json"), ...servers.flatMap((words) => ["--stdio", words.map((word) => JSON.stringify(word)).join(" ")])];
+  const servers = [
+    [node, main("server-everything")],
+    [node, main("server-filesystem"), work],
+    [node, main("server-memory")],
+  ];
+  const exportArgs = [
+    cli,
+    "schema",
+    "export",
+    "--quiet",
+    "-o",
+    join(work, "bundle.json"),
+    ...servers.flatMap((words) => ["--stdio", words.map((word) => JSON.stringify(word)).join(" ")]),
+  ];
   const exported = timeProcess(exportArgs, 7, env);
-  report("export of 3 reference servers", exported, timeProcess([peer, "sequential", JSON.stringify(servers)], 7, env), "sequential SDK listTools script", 0.6);
+  report(
+    "export of 3 reference servers",
+    exported,
+    timeProcess([peer, "sequential", JSON.stringify(servers)], 7, env),
+    "sequential SDK listTools script",
+    0.6,
+  );
   // Server start-up is CPU-bound: on two cores even a bare concurrent script cannot reach the slowest single server.
-  report("  the same, against the floor", exported, timeProcess([peer, "concurrent", JSON.stringify(servers)], 7, env), "bare concurrent SDK script", 1.2);
+  report(
+    "  the same, against the floor",
+    exported,
+    timeProcess([peer, "concurrent", JSON.stringify(servers)], 7, env),
+    "bare concurrent SDK script",
+    1.2,
+  );
   report("pmcp --help", timeProcess([cli, "--help"], 15), timeProcess(["-e", "0"], 15), "node -e 0", 2.5);
   rmSync(work, { recursive: true, force: true });
 }

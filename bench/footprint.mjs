@@ -3,7 +3,7 @@
 // project (from the npm registry, as a user would), and compares both with the SDK and zod
 // alone, at the versions this repository uses.
 import { execFileSync } from "node:child_process";
-import { lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -66,7 +66,9 @@ try {
   const [base] = results;
   console.log("install footprint in a fresh project (node_modules: disk usage as du counts it, in MiB; packages as npm counts them)\n");
   for (const { name, mb, packages } of results) {
-    console.log(`${name.padEnd(14)} ${mb.toFixed(1).padStart(6)} MiB ${String(packages).padStart(4)} packages   ×${(mb / base.mb).toFixed(2)} the size, +${packages - base.packages} packages vs sdk+zod`);
+    console.log(
+      `${name.padEnd(14)} ${mb.toFixed(1).padStart(6)} MiB ${String(packages).padStart(4)} packages   ×${(mb / base.mb).toFixed(2)} the size, +${packages - base.packages} packages vs sdk+zod`,
+    );
   }
 } finally {
   rmSync(work, { recursive: true, force: true });

@@ -4,9 +4,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import $RefParser from "@apidevtools/json-schema-ref-parser";
 import { compile } from "json-schema-to-typescript";
 import { jsonSchemaToZod } from "json-schema-to-zod";
-import $RefParser from "@apidevtools/json-schema-ref-parser";
 import { renderClients } from "../dist/codegen/render.js";
 import { median, report, timeAsync, timeProcess } from "./lib.mjs";
 
@@ -32,7 +32,11 @@ function tool(i) {
         tags: { type: "array", items: { type: "string" } },
         filter: {
           type: "object",
-          properties: { field: { type: "string" }, op: { enum: ["eq", "ne", "gt", "lt"] }, value: { anyOf: [{ type: "string" }, { type: "number" }, { type: "null" }] } },
+          properties: {
+            field: { type: "string" },
+            op: { enum: ["eq", "ne", "gt", "lt"] },
+            value: { anyOf: [{ type: "string" }, { type: "number" }, { type: "null" }] },
+          },
           required: ["field", "op"],
         },
       },
@@ -67,7 +71,10 @@ function tool(i) {
 }
 
 export async function benchGenerate() {
-  const servers = Array.from({ length: 10 }, (_, s) => ({ id: `server-${s}`, tools: Array.from({ length: 100 }, (_, t) => tool(s * 100 + t)) }));
+  const servers = Array.from({ length: 10 }, (_, s) => ({
+    id: `server-${s}`,
+    tools: Array.from({ length: 100 }, (_, t) => tool(s * 100 + t)),
+  }));
   const bundle = { version: "1.0", servers };
   const options = { source: "bench", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "bench" };
   const tools = servers.flatMap((server) => server.tools);
@@ -95,10 +102,23 @@ export async function benchGenerate() {
   const { generate } = await import("../dist/commands/generate.js");
   const cwd = process.cwd();
   process.chdir(work);
-  const args = { schema: ["bundle.json"], output: "fresh-0", check: false, templates: undefined, runtimeImport: undefined, strictObjects: undefined, quiet: true, json: false };
+  const args = {
+    schema: ["bundle.json"],
+    output: "fresh-0",
+    check: false,
+    templates: undefined,
+    runtimeImport: undefined,
+    strictObjects: undefined,
+    quiet: true,
+    json: false,
+  };
   const inProcess = await timeAsync(() => generate(args, "bench"), 5);
   process.chdir(cwd);
-  console.log(`pmcp generate, 1,000 tools, whole process, first run: ${fresh.toFixed(0)} ms (target < 1000 ms: ${fresh < 1000 ? "meets" : "MISSES"})`);
-  console.log(`pmcp generate, unchanged bundle: ${inProcess.toFixed(0)} ms in process (target < 150 ms: ${inProcess < 150 ? "meets" : "MISSES"}); whole process ${again.toFixed(0)} ms, of which bare node start-up ${node.toFixed(0)} ms`);
+  console.log(
+    `pmcp generate, 1,000 tools, whole process, first run: ${fresh.toFixed(0)} ms (target < 1000 ms: ${fresh < 1000 ? "meets" : "MISSES"})`,
+  );
+  console.log(
+    `pmcp generate, unchanged bundle: ${inProcess.toFixed(0)} ms in process (target < 150 ms: ${inProcess < 150 ? "meets" : "MISSES"}); whole process ${again.toFixed(0)} ms, of which bare node start-up ${node.toFixed(0)} ms`,
+  );
   rmSync(work, { recursive: true, force: true });
 }

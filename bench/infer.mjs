@@ -1,12 +1,12 @@
 // Inference over 10,000 observations of one tool: pmcp's whole inferBundle (read the log,
 // quicktype, field statistics, consistency, grading) against quicktype-core alone on the same samples.
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { observationPath } from "@pmcp-codegen/runtime";
+import { formatObservationLog } from "@pmcp-codegen/runtime/internal";
 import { InputData, jsonInputForTargetLanguage, quicktype } from "quicktype-core";
 import { inferBundle } from "../dist/infer/infer-bundle.js";
-import { formatObservationLog } from "@pmcp-codegen/runtime/internal";
-import { observationPath } from "@pmcp-codegen/runtime";
 import { timeAsync } from "./lib.mjs";
 
 const COUNT = 10_000;
@@ -18,7 +18,11 @@ function value(n) {
     total: n % 7 === 0 ? "pending" : n * 1.25,
     placedAt: "2026-11-22T10:00:00Z",
     customer: { name: `c${n}`, ...(n % 3 === 0 ? { email: `c${n}@example.com` } : {}) },
-    lines: Array.from({ length: 1 + (n % 4) }, (_, line) => ({ sku: `SKU-${line}`, quantity: line + 1, ...(line % 2 ? { note: "gift" } : {}) })),
+    lines: Array.from({ length: 1 + (n % 4) }, (_, line) => ({
+      sku: `SKU-${line}`,
+      quantity: line + 1,
+      ...(line % 2 ? { note: "gift" } : {}),
+    })),
   };
 }
 
@@ -28,7 +32,15 @@ export async function benchInfer() {
     const samples = Array.from({ length: COUNT }, (_, n) => ({ at: "2026-11-22T10:00:00.000Z", value: value(n) }));
     const path = observationPath(dir, "shop", "get_order");
     mkdirSync(join(path, ".."), { recursive: true });
-    const header = { format: "pmcp-observations/1", server: "shop", tool: "get_order", seen: COUNT, firstSeen: samples[0].at, lastSeen: samples[0].at, redacted: false };
+    const header = {
+      format: "pmcp-observations/1",
+      server: "shop",
+      tool: "get_order",
+      seen: COUNT,
+      firstSeen: samples[0].at,
+      lastSeen: samples[0].at,
+      redacted: false,
+    };
     writeFileSync(path, formatObservationLog({ header, samples }));
     const bundle = { version: "1.0", servers: [{ id: "shop", tools: [{ name: "get_order", inputSchema: { type: "object" } }] }] };
     const texts = samples.map((sample) => JSON.stringify(sample.value));

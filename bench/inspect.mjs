@@ -42,7 +42,9 @@ export async function benchInspect() {
     };
     writeFileSync(join(work, "mcp.json"), JSON.stringify({ mcpServers }));
     const path = join(work, "bundle.json");
-    execFileSync(node, [cli, "schema", "export", "--quiet", "--config", join(work, "mcp.json"), "-o", path], { stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync(node, [cli, "schema", "export", "--quiet", "--config", join(work, "mcp.json"), "-o", path], {
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     const { bundle } = await readSchemaFiles([path]);
 
     const client = new Client({ name: "bench-inspect", version: "1.0.0" });

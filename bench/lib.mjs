@@ -58,5 +58,7 @@ export async function comparePerCall(ours, peer, iterations, rounds = 15) {
 export function report(name, ours, theirs, peerName, target, unit = "ms", ratio = ours / theirs) {
   const verdict = ratio <= target ? "meets" : "MISSES";
   const digits = unit === "µs" ? 1 : 0;
-  console.log(`${name}: ${ours.toFixed(digits)} ${unit} vs ${peerName} ${theirs.toFixed(digits)} ${unit}, ratio ${ratio.toFixed(2)} (target ≤ ${target}: ${verdict})`);
+  console.log(
+    `${name}: ${ours.toFixed(digits)} ${unit} vs ${peerName} ${theirs.toFixed(digits)} ${unit}, ratio ${ratio.toFixed(2)} (target ≤ ${target}: ${verdict})`,
+  );
 }

@@ -1,7 +1,8 @@
 // npm run bench: every figure is a median of repeated runs, measured in this run against its peer.
+
+import { benchCall } from "./call.mjs";
 import { benchExport } from "./export.mjs";
 import { benchGenerate } from "./generate.mjs";
-import { benchCall } from "./call.mjs";
 import { benchInfer } from "./infer.mjs";
 import { benchInspect } from "./inspect.mjs";
 

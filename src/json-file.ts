@@ -1,8 +1,8 @@
 import {
+  parseJsonValue as checkWithRuntime,
   JsonFileError,
   type JsonFileOptions,
   parseJsonText as parseWithRuntime,
-  parseJsonValue as checkWithRuntime,
   readJsonFile as readWithRuntime,
 } from "@pmcp-codegen/runtime/internal";
 import type { z } from "zod";

@@ -11,22 +11,56 @@ describe("pmcp command line", () => {
     expect(top.stdout).toMatch(/pmcp schema <command>/);
     const help = await runInProcess(["schema", "export", "--help"]);
     expect(help.code).toBe(0);
-    for (const flag of ["--endpoint", "--stdio", "--config", "--server", "--id", "--header", "--timeout", "--concurrency", "--output", "--format", "--check", "--allow-partial", "--json", "--quiet", "--debug"]) {
+    for (const flag of [
+      "--endpoint",
+      "--stdio",
+      "--config",
+      "--server",
+      "--id",
+      "--header",
+      "--timeout",
+      "--concurrency",
+      "--output",
+      "--format",
+      "--check",
+      "--allow-partial",
+      "--json",
+      "--quiet",
+      "--debug",
+    ]) {
       expect(help.stdout).toContain(flag);
     }
   });
 
   it.each([
-    [["schema", "discover"], ["--samples", "--observations", "--allow-tool", "--max-samples", "--redact", "--stdio", "--config", "--header"]],
-    [["schema", "infer"], ["--schema", "--observations", "--output"]],
+    [
+      ["schema", "discover"],
+      ["--samples", "--observations", "--allow-tool", "--max-samples", "--redact", "--stdio", "--config", "--header"],
+    ],
+    [
+      ["schema", "infer"],
+      ["--schema", "--observations", "--output"],
+    ],
     [["schema", "validate"], ["--schema"]],
-    [["schema", "diff"], ["--schema", "--fail-on", "--format"]],
-    [["schema", "normalize"], ["--schema", "--profile", "--output"]],
-    [["schema", "lint"], ["--schema", "--profile", "--format"]],
+    [
+      ["schema", "diff"],
+      ["--schema", "--fail-on", "--format"],
+    ],
+    [
+      ["schema", "normalize"],
+      ["--schema", "--profile", "--output"],
+    ],
+    [
+      ["schema", "lint"],
+      ["--schema", "--profile", "--format"],
+    ],
     [["report"], ["--schema", "--format"]],
     [["generate"], ["--schema", "--min-quality"]],
     [["inspect"], ["--schema", "--json"]],
-    [["serve", "inspect"], ["--schema", "--http"]],
+    [
+      ["serve", "inspect"],
+      ["--schema", "--http"],
+    ],
     [["tools", "from-source"], ["--output"]],
   ])("%j --help describes every flag", async (command, flags) => {
     const help = await runInProcess([...command, "--help"]);
@@ -61,7 +95,10 @@ describe("pmcp command line", () => {
     [["serve", "inspect", "--http", "99999"], /--http must be a port number/],
     [["tools", "from-source"], /Not enough non-option arguments/],
     [["tools", "from-source", "/no/such/tools.ts"], /\/no\/such\/tools\.ts: no such file/],
-    [["schema", "discover", "--stdio", "node x.js", "--observations", "o", "--max-samples", "0"], /--max-samples must be a positive whole number/],
+    [
+      ["schema", "discover", "--stdio", "node x.js", "--observations", "o", "--max-samples", "0"],
+      /--max-samples must be a positive whole number/,
+    ],
   ])("usage error %j exits 2 with one clear line", async (args, expected) => {
     const result = await runInProcess(args);
     expect(result.code).toBe(2);
@@ -107,7 +144,10 @@ describe("one way to name the bundle and to ask for JSON", () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-inputs-"));
     await writeFile(join(dir, "pmcp.config.json"), JSON.stringify({ bundle: "api/bundle.json" }));
     await import("node:fs/promises").then(({ mkdir }) => mkdir(join(dir, "api")));
-    await writeFile(join(dir, "api/bundle.json"), bundle([tool("find", { type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: true })]));
+    await writeFile(
+      join(dir, "api/bundle.json"),
+      bundle([tool("find", { type: "object", properties: { q: { type: "string" } }, required: ["q"], additionalProperties: true })]),
+    );
     await writeFile(join(dir, "old.json"), bundle([tool("find", { type: "object", properties: {} }), tool("gone", { type: "object" })]));
     return dir;
   }
@@ -129,7 +169,10 @@ describe("one way to name the bundle and to ask for JSON", () => {
     const validated = await run("schema", "validate", "--json");
     expect(JSON.parse(validated.stdout).files).toEqual([{ path: join("api", "bundle.json"), format: "bundle" }]);
     const diff = await run("schema", "diff", "old.json", "--json");
-    expect(JSON.parse(diff.stdout).changes.map((change: { rule: string }) => change.rule)).toEqual(["required-property-added", "tool-removed"]);
+    expect(JSON.parse(diff.stdout).changes.map((change: { rule: string }) => change.rule)).toEqual([
+      "required-property-added",
+      "tool-removed",
+    ]);
     expect(diff.code).toBe(1);
   });
 
@@ -137,10 +180,22 @@ describe("one way to name the bundle and to ask for JSON", () => {
     const dir = await project();
     const run = (...args: string[]) => runCli(args, { cwd: dir });
     const cases: [string[], string][] = [
-      [["schema", "validate", "api/bundle.json"], "pmcp schema validate <files..> is deprecated and goes in the next release; use pmcp schema validate --schema <files..>"],
-      [["schema", "lint", "api/bundle.json", "--profile", "openai"], "pmcp schema lint <bundle> is deprecated and goes in the next release; use pmcp schema lint --schema <bundle>"],
-      [["schema", "normalize", "api/bundle.json", "--profile", "openai", "-o", "n.json"], "pmcp schema normalize <bundle> is deprecated and goes in the next release; use pmcp schema normalize --schema <bundle>"],
-      [["schema", "diff", "api/bundle.json", "api/bundle.json"], "pmcp schema diff <old> <new> is deprecated and goes in the next release; use pmcp schema diff <old> --schema <new>"],
+      [
+        ["schema", "validate", "api/bundle.json"],
+        "pmcp schema validate <files..> is deprecated and goes in the next release; use pmcp schema validate --schema <files..>",
+      ],
+      [
+        ["schema", "lint", "api/bundle.json", "--profile", "openai"],
+        "pmcp schema lint <bundle> is deprecated and goes in the next release; use pmcp schema lint --schema <bundle>",
+      ],
+      [
+        ["schema", "normalize", "api/bundle.json", "--profile", "openai", "-o", "n.json"],
+        "pmcp schema normalize <bundle> is deprecated and goes in the next release; use pmcp schema normalize --schema <bundle>",
+      ],
+      [
+        ["schema", "diff", "api/bundle.json", "api/bundle.json"],
+        "pmcp schema diff <old> <new> is deprecated and goes in the next release; use pmcp schema diff <old> --schema <new>",
+      ],
       [["report", "--format", "json"], "--format json is deprecated and goes in the next release; use --json"],
     ];
     for (const [args, line] of cases) {

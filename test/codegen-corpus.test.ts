@@ -1,13 +1,13 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import fc from "fast-check";
 import { Ajv, type ValidateFunction } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import fc from "fast-check";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { z } from "zod";
-import { renderClients } from "../src/codegen/render.js";
 import type { Bundle } from "../src/bundle/types.js";
+import { renderClients } from "../src/codegen/render.js";
 import { samples } from "./helpers/samples.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
@@ -16,7 +16,6 @@ import { outputDir, typecheck } from "./helpers/typescript.js";
  * (Pydantic, PMCP, zod-published, edge cases) plus every schema of the fixture servers
  * and the three reference servers, each made the output schema of one tool.
  */
-
 
 interface Entry {
   name: string;
@@ -38,7 +37,9 @@ beforeAll(async () => {
       server.tools.flatMap((tool) => [
         { name: `${server.id}/${tool.name}/input`, schema: tool.inputSchema },
         ...(tool.outputSchema === undefined ? [] : [{ name: `${server.id}/${tool.name}/output`, schema: tool.outputSchema }]),
-        ...(tool.annotations?.["pmcp:outputSchema"] === undefined ? [] : [{ name: `${server.id}/${tool.name}/legacy`, schema: tool.annotations["pmcp:outputSchema"] }]),
+        ...(tool.annotations?.["pmcp:outputSchema"] === undefined
+          ? []
+          : [{ name: `${server.id}/${tool.name}/legacy`, schema: tool.annotations["pmcp:outputSchema"] }]),
       ]),
     ),
   ].filter((entry) => entry.schema !== undefined);
@@ -70,14 +71,27 @@ beforeAll(async () => {
 describe("the corpus", () => {
   it("covers the schemas the issue names", () => {
     const names = entries.map((entry) => entry.name);
-    for (const expected of ["typed-fixture-server/get_stock/output", "listing-fixture/class/input", "listing-fixture/delete-record/legacy", "memory-server/read_graph/output", "secure-filesystem-server/read_text_file/output", "mcp-servers-everything/get-structured-content/output", "pydantic-weather", "recursive-tree"]) {
+    for (const expected of [
+      "typed-fixture-server/get_stock/output",
+      "listing-fixture/class/input",
+      "listing-fixture/delete-record/legacy",
+      "memory-server/read_graph/output",
+      "secure-filesystem-server/read_text_file/output",
+      "mcp-servers-everything/get-structured-content/output",
+      "pydantic-weather",
+      "recursive-tree",
+    ]) {
       expect(names).toContain(expected);
     }
     expect(entries.length).toBeGreaterThan(80);
   });
 
   it("emitted types and z.infer of the emitted parsers are mutually assignable (compile-time proof)", async () => {
-    const lines = ['import type { z } from "zod";', 'import type * as L from "./lenient/corpus.js";', 'import type * as S from "./strict/corpus.js";'];
+    const lines = [
+      'import type { z } from "zod";',
+      'import type * as L from "./lenient/corpus.js";',
+      'import type * as S from "./strict/corpus.js";',
+    ];
     entries.forEach((_entry, index) => {
       for (const module of ["L", "S"]) {
         const type = `${module}.S${index}`;
@@ -100,7 +114,10 @@ describe("the corpus", () => {
       const ajv = compileWithAjv(entry.schema);
       if (ajv === undefined) {
         // Ajv cannot compile it (a dangling or remote $ref): the parser must still run.
-        fc.assert(fc.property(fc.jsonValue(), (value) => typeof parser.safeParse(value).success === "boolean"), { numRuns: 30 });
+        fc.assert(
+          fc.property(fc.jsonValue(), (value) => typeof parser.safeParse(value).success === "boolean"),
+          { numRuns: 30 },
+        );
         continue;
       }
       compared++;
@@ -113,9 +130,14 @@ describe("the corpus", () => {
           // Parts the IR cannot express are typed unknown (with a warning): wider, never narrower.
           return warned.has(index) ? actual || !expected : actual === expected;
         }),
-        { numRuns: 120, seed: 20261122 + index, endOnFailure: true, reporter: (run) => {
-          if (run.failed) throw new Error(`${entry.name}: parser and Ajv disagree on ${JSON.stringify(run.counterexample?.[0])}`);
-        } },
+        {
+          numRuns: 120,
+          seed: 20261122 + index,
+          endOnFailure: true,
+          reporter: (run) => {
+            if (run.failed) throw new Error(`${entry.name}: parser and Ajv disagree on ${JSON.stringify(run.counterexample?.[0])}`);
+          },
+        },
       );
     }
     expect(compared).toBeGreaterThan(entries.length - 5);
@@ -126,7 +148,8 @@ describe("the corpus", () => {
 });
 
 function compileWithAjv(schema: unknown): ValidateFunction | undefined {
-  const draft07 = typeof (schema as { $schema?: unknown }).$schema === "string" && /draft-0[4-7]/.test((schema as { $schema: string }).$schema);
+  const draft07 =
+    typeof (schema as { $schema?: unknown }).$schema === "string" && /draft-0[4-7]/.test((schema as { $schema: string }).$schema);
   const ajv = draft07 ? new Ajv({ strict: false, logger: false }) : new Ajv2020({ strict: false, logger: false });
   addFormats.default(ajv);
   try {

@@ -2,19 +2,30 @@ import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { diffSchemas, type Direction } from "../src/diff/schema-diff.js";
+import type { Bundle } from "../src/bundle/types.js";
 import { diffBundles } from "../src/diff/bundle-diff.js";
 import { formatGithub, formatJunit } from "../src/diff/format.js";
-import type { Bundle } from "../src/bundle/types.js";
+import { type Direction, diffSchemas } from "../src/diff/schema-diff.js";
 import { fixtureCommand, runCli } from "./helpers/cli.js";
 
-const object = (properties: Record<string, unknown>, required: string[] = [], extra: Record<string, unknown> = {}) => ({ type: "object", properties, required, ...extra });
+const object = (properties: Record<string, unknown>, required: string[] = [], extra: Record<string, unknown> = {}) => ({
+  type: "object",
+  properties,
+  required,
+  ...extra,
+});
 
 /** Each rule in both directions: [name, before, after, level as a request, level as a response]. */
 const RULES: [string, unknown, unknown, string, string][] = [
   ["property removed", object({ a: { type: "string" }, b: { type: "string" } }), object({ a: { type: "string" } }), "breaking", "breaking"],
   ["optional property added", object({ a: { type: "string" } }), object({ a: { type: "string" }, b: { type: "string" } }), "safe", "safe"],
-  ["required property added", object({ a: { type: "string" } }), object({ a: { type: "string" }, b: { type: "string" } }, ["b"]), "breaking", "safe"],
+  [
+    "required property added",
+    object({ a: { type: "string" } }),
+    object({ a: { type: "string" }, b: { type: "string" } }, ["b"]),
+    "breaking",
+    "safe",
+  ],
   ["property made optional", object({ a: { type: "string" } }, ["a"]), object({ a: { type: "string" } }), "safe", "breaking"],
   ["property made required", object({ a: { type: "string" } }), object({ a: { type: "string" } }, ["a"]), "breaking", "safe"],
   ["type widened integer → number", object({ n: { type: "integer" } }), object({ n: { type: "number" } }), "safe", "breaking"],
@@ -23,19 +34,44 @@ const RULES: [string, unknown, unknown, string, string][] = [
   ["type changed", object({ s: { type: "string" } }), object({ s: { type: "boolean" } }), "breaking", "breaking"],
   ["enum value added", object({ e: { enum: ["a", "b"] } }), object({ e: { enum: ["a", "b", "c"] } }), "safe", "breaking"],
   ["enum value removed", object({ e: { enum: ["a", "b"] } }), object({ e: { enum: ["a"] } }), "breaking", "safe"],
-  ["maxLength tightened", object({ s: { type: "string", maxLength: 10 } }), object({ s: { type: "string", maxLength: 5 } }), "breaking", "safe"],
+  [
+    "maxLength tightened",
+    object({ s: { type: "string", maxLength: 10 } }),
+    object({ s: { type: "string", maxLength: 5 } }),
+    "breaking",
+    "safe",
+  ],
   ["minimum loosened", object({ n: { type: "number", minimum: 5 } }), object({ n: { type: "number", minimum: 0 } }), "safe", "breaking"],
   ["new pattern", object({ s: { type: "string" } }), object({ s: { type: "string", pattern: "^a" } }), "breaking", "safe"],
-  ["closed to extra keys", object({ a: { type: "string" } }), object({ a: { type: "string" } }, [], { additionalProperties: false }), "breaking", "safe"],
-  ["nested in $ref and arrays", { type: "array", items: { $ref: "#/$defs/I" }, $defs: { I: object({ id: { type: "string" } }, ["id"]) } }, { type: "array", items: { $ref: "#/$defs/I" }, $defs: { I: object({ id: { type: "string" } }) } }, "safe", "breaking"],
+  [
+    "closed to extra keys",
+    object({ a: { type: "string" } }),
+    object({ a: { type: "string" } }, [], { additionalProperties: false }),
+    "breaking",
+    "safe",
+  ],
+  [
+    "nested in $ref and arrays",
+    { type: "array", items: { $ref: "#/$defs/I" }, $defs: { I: object({ id: { type: "string" } }, ["id"]) } },
+    { type: "array", items: { $ref: "#/$defs/I" }, $defs: { I: object({ id: { type: "string" } }) } },
+    "safe",
+    "breaking",
+  ],
 ];
 
 describe("schema diff rules", () => {
   it.each(RULES)("%s", (_name, before, after, asRequest, asResponse) => {
-    for (const [direction, expected] of [["request", asRequest], ["response", asResponse]] as [Direction, string][]) {
+    for (const [direction, expected] of [
+      ["request", asRequest],
+      ["response", asResponse],
+    ] as [Direction, string][]) {
       const changes = diffSchemas(before, after, direction);
       expect(changes.length, direction).toBeGreaterThan(0);
-      const worst = changes.some((change) => change.level === "breaking") ? "breaking" : changes.some((change) => change.level === "dangerous") ? "dangerous" : "safe";
+      const worst = changes.some((change) => change.level === "breaking")
+        ? "breaking"
+        : changes.some((change) => change.level === "dangerous")
+          ? "dangerous"
+          : "safe";
       expect(worst, `${direction}: ${JSON.stringify(changes)}`).toBe(expected);
     }
   });
@@ -54,15 +90,29 @@ describe("schema diff through shared and recursive definitions", () => {
     properties: { x: { type: "string" }, children: { type: "array", items: { $ref: "#/$defs/Node" } } },
     required,
   });
-  const tree = (required: string[]) => ({ type: "object", properties: { tree: { $ref: "#/$defs/Node" } }, $defs: { Node: node(required) } });
+  const tree = (required: string[]) => ({
+    type: "object",
+    properties: { tree: { $ref: "#/$defs/Node" } },
+    $defs: { Node: node(required) },
+  });
 
   it("reports a change inside a recursive definition once, at the definition", () => {
     expect(diffSchemas(tree([]), tree(["x"]), "request")).toEqual([
       { level: "breaking", rule: "property-now-required", pointer: "/$defs/Node/properties/x", message: 'property "x" is now required' },
     ]);
-    const bundle = (required: string[]): Bundle => ({ version: "1.0", servers: [{ id: "s", tools: [{ name: "t", inputSchema: tree(required) }] }] });
+    const bundle = (required: string[]): Bundle => ({
+      version: "1.0",
+      servers: [{ id: "s", tools: [{ name: "t", inputSchema: tree(required) }] }],
+    });
     expect(diffBundles(bundle([]), bundle(["x"]))).toEqual([
-      { server: "s", tool: "t", level: "breaking", rule: "property-now-required", pointer: "/inputSchema/$defs/Node/properties/x", message: 'property "x" is now required' },
+      {
+        server: "s",
+        tool: "t",
+        level: "breaking",
+        rule: "property-now-required",
+        pointer: "/inputSchema/$defs/Node/properties/x",
+        message: 'property "x" is now required',
+      },
     ]);
   });
 
@@ -99,7 +149,12 @@ describe("schema diff through shared and recursive definitions", () => {
     };
     expect(diffSchemas(nested("string"), nested("string"), "request")).toEqual([]);
     expect(diffSchemas(nested("string"), nested("boolean"), "request")).toEqual([
-      { level: "dangerous", rule: "nested-too-deep", pointer: "/properties/child".repeat(65), message: "changed where the schema nests too deep to compare in detail" },
+      {
+        level: "dangerous",
+        rule: "nested-too-deep",
+        pointer: "/properties/child".repeat(65),
+        message: "changed where the schema nests too deep to compare in detail",
+      },
     ]);
   });
 
@@ -110,13 +165,23 @@ describe("schema diff through shared and recursive definitions", () => {
       return schema;
     };
     expect(diffSchemas(nested("string"), nested("boolean"), "response")).toEqual([
-      { level: "breaking", rule: "type-changed", pointer: `${"/properties/child".repeat(50)}/properties/leaf`, message: "type changed from string to boolean" },
+      {
+        level: "breaking",
+        rule: "type-changed",
+        pointer: `${"/properties/child".repeat(50)}/properties/leaf`,
+        message: "type changed from string to boolean",
+      },
     ]);
   });
 });
 
 describe("bundle diff", () => {
-  const tool = (annotations: Record<string, unknown>) => ({ name: "t", inputSchema: { type: "object" }, outputSchema: { type: "object" }, annotations });
+  const tool = (annotations: Record<string, unknown>) => ({
+    name: "t",
+    inputSchema: { type: "object" },
+    outputSchema: { type: "object" },
+    annotations,
+  });
   const bundle = (tools: Bundle["servers"][number]["tools"]): Bundle => ({ version: "1.0", servers: [{ id: "s", tools }] });
 
   it("judges annotations, output type names and output schema presence", () => {
@@ -132,7 +197,7 @@ describe("bundle diff", () => {
 
   it("escapes what it prints in GitHub annotations and JUnit XML", () => {
     const changes = [{ server: "s", tool: "a<b>", level: "breaking" as const, rule: "r", pointer: "/p", message: 'x & "y"\n::error::z' }];
-    expect(formatGithub(changes)).toBe("::error title=breaking change%3A s/a<b> /p::x & \"y\"%0A::error::z [r]\n");
+    expect(formatGithub(changes)).toBe('::error title=breaking change%3A s/a<b> /p::x & "y"%0A::error::z [r]\n');
     const xml = formatJunit(changes, "breaking");
     expect(xml).toContain('name="s/a&lt;b&gt; /p: x &amp; &quot;y&quot;');
     expect(xml).toContain('tests="1" failures="1"');
@@ -145,12 +210,17 @@ describe("pmcp schema diff on two real exports of a server whose tools changed",
     const v1 = join(dir, "v1.json");
     const v2 = join(dir, "v2.json");
     expect((await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs"), "--id", "listing", "-o", v1])).code).toBe(0);
-    expect((await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs", "v2"), "--id", "listing", "-o", v2])).code).toBe(0);
+    expect(
+      (await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs", "v2"), "--id", "listing", "-o", v2])).code,
+    ).toBe(0);
 
     const result = await runCli(["schema", "diff", v1, "--schema", v2, "--json"]);
     expect(result.code).toBe(1);
     const { summary, changes } = JSON.parse(result.stdout);
-    const seen = changes.map((change: { level: string; tool?: string; rule: string; pointer: string }) => `${change.level} ${change.tool ?? ""} ${change.rule} ${change.pointer}`);
+    const seen = changes.map(
+      (change: { level: string; tool?: string; rule: string; pointer: string }) =>
+        `${change.level} ${change.tool ?? ""} ${change.rule} ${change.pointer}`,
+    );
     expect(seen).toEqual(
       expect.arrayContaining([
         "breaking odd_dialect tool-removed /",

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, readdir, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTypedServer } from "./fixtures/typed-server.mjs";
 import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
-import { serveHttp, type HttpFixture } from "./helpers/http-server.js";
+import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
 
 const EXISTING = '{\n  "version": "1.0",\n  "servers": []\n}\n';
 const TOKEN = "s3cret-t0ken-value";
@@ -71,13 +71,20 @@ describe("a failing server gives one clear line naming it, exit 1, and leaves th
     expect(partial.code).toBe(0);
     const summary = JSON.parse(partial.stdout);
     expect(summary.servers.map((server: { id: string }) => server.id)).toEqual(["typed-fixture-server"]);
-    expect(summary.failures).toEqual([expect.stringMatching(/listing-server\.mjs rpc-error": tools\/list failed with JSON-RPC error -32603/)]);
+    expect(summary.failures).toEqual([
+      expect.stringMatching(/listing-server\.mjs rpc-error": tools\/list failed with JSON-RPC error -32603/),
+    ]);
     expect(JSON.parse(await readFile(out, "utf8")).servers).toHaveLength(1);
   });
 });
 
 it("two servers with the same id is a usage error, even when the id comes from serverInfo.name", async () => {
-  const result = await failingExport("same-id", ["--stdio", fixtureCommand("listing-server.mjs"), "--stdio", fixtureCommand("listing-server.mjs", "ok")]);
+  const result = await failingExport("same-id", [
+    "--stdio",
+    fixtureCommand("listing-server.mjs"),
+    "--stdio",
+    fixtureCommand("listing-server.mjs", "ok"),
+  ]);
   expect(result.code).toBe(2);
   expect(result.errors[0]).toMatch(/two servers have the id "listing-fixture" .*name them with --id or a --config file/);
 });
@@ -93,7 +100,16 @@ describe("credentials", () => {
     const out = join(dir, "authorized.json");
     const url = `${secured.url}?api_key=${TOKEN}&region=eu`;
     const result = await runCli(
-      ["schema", "export", "--endpoint", url.replace("http://", `http://user:${TOKEN}@`), "--header", "Authorization: Bearer ${TOKEN}", "-o", out],
+      [
+        "schema",
+        "export",
+        "--endpoint",
+        url.replace("http://", `http://user:${TOKEN}@`),
+        "--header",
+        "Authorization: Bearer ${TOKEN}",
+        "-o",
+        out,
+      ],
       { env: { TOKEN } },
     );
     expect(result.stderr).not.toMatch(/pmcp:/);
@@ -106,12 +122,15 @@ describe("credentials", () => {
 
   it("a config file's headers and env take ${VAR} and are not recorded", async () => {
     const config = join(dir, "secure.json");
-    await writeFile(config, JSON.stringify({
-      mcpServers: {
-        web: { type: "http", url: secured.url, headers: { Authorization: "Bearer ${TOKEN}" } },
-        local: { command: process.execPath, args: [join(FIXTURES, "typed-server.mjs")], env: { API_KEY: "${TOKEN}" } },
-      },
-    }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          web: { type: "http", url: secured.url, headers: { Authorization: "Bearer ${TOKEN}" } },
+          local: { command: process.execPath, args: [join(FIXTURES, "typed-server.mjs")], env: { API_KEY: "${TOKEN}" } },
+        },
+      }),
+    );
     const out = join(dir, "config-secure.json");
     const result = await runCli(["schema", "export", "--config", config, "-o", out], { env: { TOKEN } });
     expect(result.code).toBe(0);

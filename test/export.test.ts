@@ -1,12 +1,12 @@
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Ajv2020 } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createListingServer, LISTED_TOOLS, PAGE_SIZE } from "./fixtures/listing-server.mjs";
 import { createTypedServer } from "./fixtures/typed-server.mjs";
 import { fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
-import { serveHttp, type HttpFixture } from "./helpers/http-server.js";
+import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
 
 let dir: string;
 let streamable: HttpFixture;
@@ -29,11 +29,7 @@ async function readJson(path: string) {
 describe("schema export over stdio, Streamable HTTP and SSE", () => {
   it("records every tool exactly as listed, following every page, in one bundle", async () => {
     const out = join(dir, "all.json");
-    const result = await runCli([
-      "schema", "export",
-      "--stdio", fixtureCommand("listing-server.mjs"), "--id", "listing",
-      "-o", out,
-    ]);
+    const result = await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs"), "--id", "listing", "-o", out]);
     expect(result.stderr).not.toMatch(/at .*\.js:\d+/);
     expect(result.code).toBe(0);
     // Not a terminal: plain progress lines on stderr, the summary on stdout.
@@ -52,9 +48,15 @@ describe("schema export over stdio, Streamable HTTP and SSE", () => {
     expect(cls.outputSchema.type).toBe("array");
     expect(cls.execution).toEqual({ taskSupport: "optional" });
     expect(server.tools.find((tool: { name: string }) => tool.name === "delete-record").annotations["pmcp:outputSchema"]).toBeDefined();
-    expect(server.endpoint).toEqual({ transport: "stdio", command: process.execPath, args: [expect.stringMatching(/listing-server\.mjs$/)] });
+    expect(server.endpoint).toEqual({
+      transport: "stdio",
+      command: process.execPath,
+      args: [expect.stringMatching(/listing-server\.mjs$/)],
+    });
     // Broken schemas are kept verbatim and reported, naming server and tool.
-    expect(result.stderr).toMatch(/warning: server "listing" tool "dangling" at \/outputSchema\/properties\/a\/\$ref: dangling \$ref "#\/\$defs\/Missing"/);
+    expect(result.stderr).toMatch(
+      /warning: server "listing" tool "dangling" at \/outputSchema\/properties\/a\/\$ref: dangling \$ref "#\/\$defs\/Missing"/,
+    );
     expect(result.stderr).toMatch(/tool "dangling" .*https:\/\/example\.com\/schemas\/b\.json.*not fetched/);
     expect(result.stderr).toMatch(/tool "odd_dialect" .*unknown JSON Schema dialect/);
   });
@@ -84,17 +86,22 @@ describe("schema export over stdio, Streamable HTTP and SSE", () => {
 
   it("is deterministic: exporting unchanged servers twice gives the same bytes, and --check agrees", async () => {
     const config = join(dir, "mcp.json");
-    await writeFile(config, JSON.stringify({
-      mcpServers: {
-        listing: { command: process.execPath, args: [join(ROOT, "test/fixtures/listing-server.mjs")] },
-        typed: { url: streamable.url },
-        legacy: { type: "sse", url: sse.url },
-      },
-    }));
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          listing: { command: process.execPath, args: [join(ROOT, "test/fixtures/listing-server.mjs")] },
+          typed: { url: streamable.url },
+          legacy: { type: "sse", url: sse.url },
+        },
+      }),
+    );
     const out = join(dir, "det.json");
     expect((await runCli(["schema", "export", "--config", config, "-o", out, "--concurrency", "1"])).code).toBe(0);
     const first = await readFile(out, "utf8");
-    expect(JSON.parse(first).servers.map((server: { id: string; endpoint: { transport: string } }) => [server.id, server.endpoint.transport])).toEqual([
+    expect(
+      JSON.parse(first).servers.map((server: { id: string; endpoint: { transport: string } }) => [server.id, server.endpoint.transport]),
+    ).toEqual([
       ["legacy", "sse"],
       ["listing", "stdio"],
       ["typed", "streamable-http"],

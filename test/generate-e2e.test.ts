@@ -3,10 +3,6 @@ import { appendFile, cp, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createBehaviourServer } from "./fixtures/behaviour-server.mjs";
-import { FIXTURES, ROOT, fixtureCommand, runCli } from "./helpers/cli.js";
-import { serveHttp, type HttpFixture } from "./helpers/http-server.js";
-import { outputDir, typecheck } from "./helpers/typescript.js";
 import {
   CompositionClient,
   CompositionError,
@@ -18,14 +14,21 @@ import {
   ToolCallError,
   TransportError,
 } from "../src/runtime/index.js";
+import { createBehaviourServer } from "./fixtures/behaviour-server.mjs";
+import { FIXTURES, fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
+import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
+import { outputDir, typecheck } from "./helpers/typescript.js";
 
 let dir: string;
 let http: HttpFixture;
 let upstream: CompositionClient;
 /** The generated module, imported at run time (its static types are checked by the tsc test). */
 interface GeneratedModule {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  BehaveClient: new (client: CompositionClient, serverId?: string) => any;
+  BehaveClient: new (
+    client: CompositionClient,
+    serverId?: string,
+    // biome-ignore lint/suspicious/noExplicitAny: the generated class is loaded at run time; its methods are checked by tsc in another test
+  ) => any;
 }
 let generated: GeneratedModule;
 
@@ -42,7 +45,11 @@ beforeAll(async () => {
   generated = await import(join(dir, "lenient/index.ts"));
   upstream = new CompositionClient({
     servers: {
-      behave: { command: process.execPath, args: [join(FIXTURES, "behaviour-server.mjs")], env: { CRASH_MARKER: join(dir, "crash-marker") } },
+      behave: {
+        command: process.execPath,
+        args: [join(FIXTURES, "behaviour-server.mjs")],
+        env: { CRASH_MARKER: join(dir, "crash-marker") },
+      },
       "behave-http": { url: http.url },
       broken: { command: "no-such-server-binary" },
     },
@@ -160,7 +167,12 @@ describe("every error class, triggered for real", () => {
     const result = await behave.flakyRead();
     expect(result.pid).not.toBe(before);
     expect(await readFile(join(dir, "crash-marker"), "utf8")).toBe("crashed once");
-    const once = new CompositionClient({ servers: { behave: { command: process.execPath, args: [join(FIXTURES, "behaviour-server.mjs")], env: { CRASH_MARKER: join(dir, "marker-2") } } }, retries: 0 });
+    const once = new CompositionClient({
+      servers: {
+        behave: { command: process.execPath, args: [join(FIXTURES, "behaviour-server.mjs")], env: { CRASH_MARKER: join(dir, "marker-2") } },
+      },
+      retries: 0,
+    });
     try {
       await expect(new generated.BehaveClient(once).flakyRead()).rejects.toBeInstanceOf(TransportError);
     } finally {
@@ -216,7 +228,8 @@ describe("pmcp generate", () => {
     for (const module of ["codegen/plan.js", "codegen/emit-parser.js", "ir/json-schema-to-ir.js"]) {
       await appendFile(join(copy, "dist", module), "\n// a comment-only change to the generator\n");
     }
-    const edited = async (args: string[]) => (await promisify(execFile)(process.execPath, [join(copy, "dist/cli/main.js"), ...args], { cwd: ROOT })).stdout;
+    const edited = async (args: string[]) =>
+      (await promisify(execFile)(process.execPath, [join(copy, "dist/cli/main.js"), ...args], { cwd: ROOT })).stdout;
     expect(await edited(["generate", "--check"])).toBe("generated is up to date\n");
 
     const out = await outputDir("generator-reuse");

@@ -1,14 +1,14 @@
-import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { planServerModule } from "../src/codegen/plan.js";
-import { camelCase, pascalCase } from "../src/ir/naming.js";
 import type { BundleServer } from "../src/bundle/types.js";
+import { planServerModule } from "../src/codegen/plan.js";
+import { renderClients } from "../src/codegen/render.js";
+import { camelCase, pascalCase } from "../src/ir/naming.js";
 import { CompositionClient } from "../src/runtime/index.js";
 import { LISTED_TOOLS } from "./fixtures/listing-server.mjs";
-import { ROOT, fixtureCommand, runCli } from "./helpers/cli.js";
-import { renderClients } from "../src/codegen/render.js";
+import { fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
 const require = createRequire(import.meta.url);
@@ -28,19 +28,32 @@ describe("naming", () => {
   });
 
   it("resolves collisions deterministically with a suffix and a warning, keeping the wire name", () => {
-    const server: BundleServer = { id: "listing", tools: [...LISTED_TOOLS].sort((a, b) => (a.name < b.name ? -1 : 1)) as BundleServer["tools"] };
+    const server: BundleServer = {
+      id: "listing",
+      tools: [...LISTED_TOOLS].sort((a, b) => (a.name < b.name ? -1 : 1)) as BundleServer["tools"],
+    };
     const plan = planServerModule(server, { strictObjects: false, minQuality: "low" });
     const byWire = Object.fromEntries(plan.tools.map((tool) => [JSON.parse(tool.toolLiteral), tool]));
     expect(byWire["delete-record"]).toMatchObject({ methodName: "deleteRecord", resultType: "DeleteResult", argsType: "DeleteRecordArgs" });
-    expect(byWire["delete_record"]).toMatchObject({ methodName: "deleteRecord2", resultType: "DeleteRecordResult", argsType: "DeleteRecordArgs2" });
-    expect(byWire["class"]).toMatchObject({ methodName: "class_", resultType: "ClassList", argsType: "ClassArgs" });
+    expect(byWire.delete_record).toMatchObject({
+      methodName: "deleteRecord2",
+      resultType: "DeleteRecordResult",
+      argsType: "DeleteRecordArgs2",
+    });
+    expect(byWire.class).toMatchObject({ methodName: "class_", resultType: "ClassList", argsType: "ClassArgs" });
     expect(plan.warnings).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ server: "listing", tool: "delete_record", message: expect.stringMatching(/method name taken.*deleteRecord2/) }),
+        expect.objectContaining({
+          server: "listing",
+          tool: "delete_record",
+          message: expect.stringMatching(/method name taken.*deleteRecord2/),
+        }),
       ]),
     );
     // The same plan again, and with another tool added elsewhere in the alphabet, names what existed the same way.
-    expect(planServerModule(server, { strictObjects: false, minQuality: "low" }).tools.map((tool) => tool.methodName)).toEqual(plan.tools.map((tool) => tool.methodName));
+    expect(planServerModule(server, { strictObjects: false, minQuality: "low" }).tools.map((tool) => tool.methodName)).toEqual(
+      plan.tools.map((tool) => tool.methodName),
+    );
   });
 
   it("falls back from pmcp:outputTypeName to _meta, then the schema title, then <Tool>Result", () => {
@@ -96,16 +109,25 @@ describe("pmcp generate options and guarantees", () => {
   it("--templates overrides a built-in template; warnings name server, tool and JSON pointer", async () => {
     const dir = await outputDir("templates");
     const bundle = join(dir, "bundle.json");
-    expect((await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs"), "--id", "listing", "-o", bundle])).code).toBe(0);
+    expect(
+      (await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs"), "--id", "listing", "-o", bundle])).code,
+    ).toBe(0);
     const builtIn = await readFile(join(ROOT, "templates/index.ts.hbs"), "utf8");
     await mkdir(join(dir, "tpl"), { recursive: true });
-    await writeFile(join(dir, "tpl/index.ts.hbs"), builtIn.replace("{{{banner}}}", "{{{banner}}}\n// house style: reviewed by the platform team"));
+    await writeFile(
+      join(dir, "tpl/index.ts.hbs"),
+      builtIn.replace("{{{banner}}}", "{{{banner}}}\n// house style: reviewed by the platform team"),
+    );
     const result = await runCli(["generate", "--schema", bundle, "-o", join(dir, "out"), "--templates", join(dir, "tpl")]);
     expect(result.code).toBe(0);
     expect(await readFile(join(dir, "out/index.ts"), "utf8")).toContain("// house style: reviewed by the platform team");
     expect(await readFile(join(dir, "out/listing.ts"), "utf8")).toContain("export class ListingClient");
-    expect(result.stderr).toMatch(/warning: server "listing" tool "dangling" at \/outputSchema\/properties\/a\/\$ref: dangling \$ref "#\/\$defs\/Missing"; typed as unknown/);
-    expect(result.stderr).toMatch(/warning: server "listing" tool "delete_record": method name taken by another tool or type; using deleteRecord2/);
+    expect(result.stderr).toMatch(
+      /warning: server "listing" tool "dangling" at \/outputSchema\/properties\/a\/\$ref: dangling \$ref "#\/\$defs\/Missing"; typed as unknown/,
+    );
+    expect(result.stderr).toMatch(
+      /warning: server "listing" tool "delete_record": method name taken by another tool or type; using deleteRecord2/,
+    );
     // A module kept as it was (inputs unchanged) still reports its warnings.
     const again = await runCli(["generate", "--schema", bundle, "-o", join(dir, "out"), "--templates", join(dir, "tpl"), "--json"]);
     expect(JSON.parse(again.stdout)).toMatchObject({ reused: ["listing"] });
@@ -114,10 +136,23 @@ describe("pmcp generate options and guarantees", () => {
 
   it("lenient parsers check oneOf of closed objects as anyOf: never narrower than Ajv", async () => {
     const dir = await outputDir("oneof");
-    const closed = (key: string) => ({ type: "object", properties: { [key]: { type: "integer" } }, required: [key], additionalProperties: false });
-    const bundle = { version: "1.0", servers: [{ id: "one", tools: [{ name: "pick", outputSchema: { oneOf: [closed("a"), closed("b")] } }] }] };
+    const closed = (key: string) => ({
+      type: "object",
+      properties: { [key]: { type: "integer" } },
+      required: [key],
+      additionalProperties: false,
+    });
+    const bundle = {
+      version: "1.0",
+      servers: [{ id: "one", tools: [{ name: "pick", outputSchema: { oneOf: [closed("a"), closed("b")] } }] }],
+    };
     for (const strictObjects of [false, true]) {
-      const { files } = await renderClients(bundle, { source: "b", runtimeImport: "pmcp-codegen/runtime", strictObjects, generatorVersion: "test" });
+      const { files } = await renderClients(bundle, {
+        source: "b",
+        runtimeImport: "pmcp-codegen/runtime",
+        strictObjects,
+        generatorVersion: "test",
+      });
       const path = join(dir, `one-${strictObjects}.ts`);
       await writeFile(path, files.find((file) => file.path === "one.ts")!.content);
       const { PickResultSchema } = await import(path);
@@ -140,10 +175,23 @@ describe("pmcp generate options and guarantees", () => {
         Tree: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Tree" } } } },
       },
     };
-    const bundle = { version: "1.0", servers: [{ id: "defs", tools: [{ name: "plan", outputSchema }] }, { id: "untyped", tools: [{ name: "any" }] }] };
-    const { files } = await renderClients(bundle, { source: "b", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" });
+    const bundle = {
+      version: "1.0",
+      servers: [
+        { id: "defs", tools: [{ name: "plan", outputSchema }] },
+        { id: "untyped", tools: [{ name: "any" }] },
+      ],
+    };
+    const { files } = await renderClients(bundle, {
+      source: "b",
+      runtimeImport: "pmcp-codegen/runtime",
+      strictObjects: false,
+      generatorVersion: "test",
+    });
     const module = files.find((file) => file.path === "defs.ts")!.content;
-    const declarations = [...module.matchAll(/^export const (\w+Schema): z\.ZodType<\w+> = (z\.lazy\()?/gm)].map((match) => `${match[1]}${match[2] ? " lazy" : ""}`);
+    const declarations = [...module.matchAll(/^export const (\w+Schema): z\.ZodType<\w+> = (z\.lazy\()?/gm)].map(
+      (match) => `${match[1]}${match[2] ? " lazy" : ""}`,
+    );
     expect(declarations).toEqual(["CoordSchema", "PlaceSchema", "TripSchema", "TreeSchema lazy"]);
     const untyped = files.find((file) => file.path === "untyped.ts")!.content;
     expect(untyped).not.toContain('from "zod"');
@@ -157,7 +205,10 @@ describe("pmcp generate options and guarantees", () => {
 
   it("a server's module does not change when other servers join the bundle", async () => {
     const options = { source: "b.json", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
-    const listing: BundleServer = { id: "listing", tools: [...LISTED_TOOLS].sort((a, b) => (a.name < b.name ? -1 : 1)) as BundleServer["tools"] };
+    const listing: BundleServer = {
+      id: "listing",
+      tools: [...LISTED_TOOLS].sort((a, b) => (a.name < b.name ? -1 : 1)) as BundleServer["tools"],
+    };
     const other: BundleServer = { id: "another", tools: LISTED_TOOLS.slice(0, 2) as BundleServer["tools"] };
     const alone = await renderClients({ version: "1.0", servers: [listing] }, options);
     const together = await renderClients({ version: "1.0", servers: [other, listing] }, options);
@@ -171,7 +222,11 @@ describe("pmcp.config", () => {
     const dir = await outputDir("config-json");
     await writeFile(
       join(dir, "pmcp.config.json"),
-      JSON.stringify({ servers: { inv: { command: process.execPath, args: [join(ROOT, "test/fixtures/typed-server.mjs")] } }, bundle: "out/bundle.json", output: "src/clients" }),
+      JSON.stringify({
+        servers: { inv: { command: process.execPath, args: [join(ROOT, "test/fixtures/typed-server.mjs")] } },
+        bundle: "out/bundle.json",
+        output: "src/clients",
+      }),
     );
     const exported = await runCli(["schema", "export"], { cwd: dir });
     expect(exported.code, exported.stderr).toBe(0);
@@ -216,4 +271,3 @@ describe("pmcp.config", () => {
     expect(result.stderr.split("\n")[0]).toBe("pmcp: schemas/mcp-bundle.json: no such file or folder");
   });
 });
-

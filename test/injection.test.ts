@@ -5,8 +5,8 @@ import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { renderClients } from "../src/codegen/render.js";
 import type { Bundle, Tool } from "../src/bundle/types.js";
+import { renderClients } from "../src/codegen/render.js";
 import { CompositionClient } from "../src/runtime/index.js";
 import { ROOT } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
@@ -33,7 +33,12 @@ declare global {
   var __pwned: unknown;
 }
 
-const options = { source: "hostile */ bundle\n.json", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
+const options = {
+  source: "hostile */ bundle\n.json",
+  runtimeImport: "pmcp-codegen/runtime",
+  strictObjects: false,
+  generatorVersion: "test",
+};
 
 /** Compiles the folder's modules with tsc --strict (one run) and emits JavaScript next to them. */
 function compile(dir: string, files: string[]): Promise<string> {
@@ -42,15 +47,28 @@ function compile(dir: string, files: string[]): Promise<string> {
     config,
     JSON.stringify({
       compilerOptions: {
-        strict: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext",
-        noUncheckedIndexedAccess: true, exactOptionalPropertyTypes: true, skipLibCheck: true, types: [], rootDir: dir, outDir: join(dir, "js"),
+        strict: true,
+        target: "es2022",
+        module: "nodenext",
+        moduleResolution: "nodenext",
+        noUncheckedIndexedAccess: true,
+        exactOptionalPropertyTypes: true,
+        skipLibCheck: true,
+        types: [],
+        rootDir: dir,
+        outDir: join(dir, "js"),
       },
       files,
     }),
   ).then(
     () =>
       new Promise((resolve) => {
-        execFile(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config], { maxBuffer: 64 * 1024 * 1024 }, (_error, stdout) => resolve(stdout.trim()));
+        execFile(
+          process.execPath,
+          [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config],
+          { maxBuffer: 64 * 1024 * 1024 },
+          (_error, stdout) => resolve(stdout.trim()),
+        );
       }),
   );
 }
@@ -113,7 +131,30 @@ describe("untrusted strings stay data", () => {
   it("property-based: 1,000 hostile bundles compile in one tsc run and never run injected code", async () => {
     globalThis.__pwned = undefined;
     const dir = await outputDir("hostile-bundles");
-    const piece = fc.constantFrom(...PAYLOADS, "*/", "/*", "`", "${", '"', "'", "\\", "\n", "\u2028", "__proto__", "constructor", "then", "class", "0", "a", "-", " ", "$", "\u0000", "Schema", "Args");
+    const piece = fc.constantFrom(
+      ...PAYLOADS,
+      "*/",
+      "/*",
+      "`",
+      "${",
+      '"',
+      "'",
+      "\\",
+      "\n",
+      "\u2028",
+      "__proto__",
+      "constructor",
+      "then",
+      "class",
+      "0",
+      "a",
+      "-",
+      " ",
+      "$",
+      "\u0000",
+      "Schema",
+      "Args",
+    );
     const text = fc.array(piece, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(""));
     const leaf = fc.oneof(
       fc.record({ type: fc.constant("string"), description: text, default: text }),

@@ -1,12 +1,12 @@
-import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
-import { request } from "node:http";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
+import { request } from "node:http";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
 import { formatInspection } from "../src/commands/inspect.js";
@@ -22,7 +22,10 @@ let bundle: Bundle;
 
 beforeAll(async () => {
   dir = await outputDir("inspect");
-  await writeFile(join(dir, "mcp.json"), JSON.stringify({ mcpServers: { weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] } } }));
+  await writeFile(
+    join(dir, "mcp.json"),
+    JSON.stringify({ mcpServers: { weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] } } }),
+  );
   schemas = [join(dir, "weather.json"), join(dir, "inventory.json")];
   const exports = await Promise.all([
     runCli(["schema", "export", "--quiet", "--config", join(dir, "mcp.json"), "-o", schemas[0]!]),
@@ -45,7 +48,9 @@ describe("pmcp inspect", () => {
     expect(result.stdout).toContain("weather/get_version\nDeclares its output, and breaks it: build is sometimes a number.\n");
     expect(result.stdout).toContain('"inputSchema": {\n  "type": "object"');
     expect(result.stdout).toContain('"outputSchema": {\n  "type": "object",\n  "properties": {\n    "version": {');
-    expect(result.stdout).toContain("Result type (source declared, quality high):\ntype GetVersionResult = {\n  version: string;\n  build: string;\n};\n");
+    expect(result.stdout).toContain(
+      "Result type (source declared, quality high):\ntype GetVersionResult = {\n  version: string;\n  build: string;\n};\n",
+    );
     expect(result.stdout).not.toContain("Note:");
   });
 
@@ -75,7 +80,12 @@ describe("pmcp inspect", () => {
     expect(result.code, result.stderr).toBe(0);
     const printed = JSON.parse(result.stdout) as ToolInspection;
     expect(printed).toEqual(inspection("inventory/get_stock"));
-    expect(printed).toMatchObject({ name: "inventory/get_stock", source: "declared", quality: "high", outputSchema: { type: "object", required: ["sku", "name", "quantity", "warehouse", "status"] } });
+    expect(printed).toMatchObject({
+      name: "inventory/get_stock",
+      source: "declared",
+      quality: "high",
+      outputSchema: { type: "object", required: ["sku", "name", "quantity", "warehouse", "status"] },
+    });
     expect(printed.resultType).toMatch(/^type StockLevel = \{\n {2}sku: string;\n/);
     expect(printed.resultType).toContain('warehouse: "north" | "south";');
     expect(printed).not.toHaveProperty("note");
@@ -123,7 +133,10 @@ describe("inspection", () => {
       quality: "medium",
       fields: [],
     };
-    const withInferred: Bundle = { ...bundle, servers: bundle.servers.map((server) => (server.id === "weather" ? { ...server, inferred: [block] } : server)) };
+    const withInferred: Bundle = {
+      ...bundle,
+      servers: bundle.servers.map((server) => (server.id === "weather" ? { ...server, inferred: [block] } : server)),
+    };
     const outcome = inspectTool(withInferred, "weather/get_weather");
     expect(outcome.found && outcome.inspection).toMatchObject({
       outputSchema: null,
@@ -133,7 +146,9 @@ describe("inspection", () => {
       quality: "medium",
     });
     expect(outcome.found && outcome.inspection.resultType).toContain("city: string;");
-    expect(outcome.found && formatInspection(outcome.inspection)).toContain("Inferred from 12 observed results (quality medium), not declared by the server:\n{");
+    expect(outcome.found && formatInspection(outcome.inspection)).toContain(
+      "Inferred from 12 observed results (quality medium), not declared by the server:\n{",
+    );
   });
 
   it("shows every helper type the result type uses, through other helpers, and no other", () => {
@@ -156,7 +171,11 @@ describe("inspection", () => {
         {
           name: "get_user",
           inputSchema: { type: "object" },
-          outputSchema: { type: "object", properties: { user: { $ref: "#/$defs/User" } }, $defs: { User: { type: "object", properties: { id: { type: "string" } } } } },
+          outputSchema: {
+            type: "object",
+            properties: { user: { $ref: "#/$defs/User" } },
+            $defs: { User: { type: "object", properties: { id: { type: "string" } } } },
+          },
         },
       ],
     };
@@ -167,8 +186,12 @@ describe("inspection", () => {
   });
 
   it("prints a server's control characters escaped, so a description cannot drive the terminal", () => {
-    const text = formatInspection({ ...inspection("weather/get_weather"), description: "Sunny\u001b[2J\u001b]0;owned\u0007 today\nsecond line" });
+    const text = formatInspection({
+      ...inspection("weather/get_weather"),
+      description: "Sunny\u001b[2J\u001b]0;owned\u0007 today\nsecond line",
+    });
     expect(text).toContain("Sunny\\u001b[2J\\u001b]0;owned\\u0007 today\nsecond line");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that none is left
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
   });
 
@@ -188,7 +211,10 @@ describe("inspection", () => {
     expect(listTools(bundle).map((tool) => tool.name)).toHaveLength(8);
     expect(listTools(bundle, { query: "CITY weather" })).toEqual([{ name: "weather/get_weather", summary: "Current weather of a city." }]);
     expect(listTools(bundle, { query: "weather nothing-like-this" })).toEqual([]);
-    expect(listTools(bundle, { server: "inventory" }).map((tool) => tool.name)).toEqual(["inventory/get_stock", "inventory/list_low_stock"]);
+    expect(listTools(bundle, { server: "inventory" }).map((tool) => tool.name)).toEqual([
+      "inventory/get_stock",
+      "inventory/list_low_stock",
+    ]);
     expect(listTools(bundle, { server: "nowhere" })).toEqual([]);
   });
 });
@@ -198,7 +224,11 @@ const ListToolsResult = z.object({ tools: z.array(z.object({ name: z.string(), s
 /** The protocol's view of a call result: structured content, or the error text. */
 async function call(client: Client, name: string, args: Record<string, unknown>) {
   return z
-    .object({ content: z.array(z.looseObject({ type: z.string(), text: z.string() })), structuredContent: z.unknown().optional(), isError: z.boolean().optional() })
+    .object({
+      content: z.array(z.looseObject({ type: z.string(), text: z.string() })),
+      structuredContent: z.unknown().optional(),
+      isError: z.boolean().optional(),
+    })
     .parse(await client.callTool({ name, arguments: args }));
 }
 
@@ -206,7 +236,14 @@ describe("pmcp serve inspect over stdio", () => {
   const client = new Client({ name: "inspect-test", version: "1.0.0" });
 
   beforeAll(async () => {
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "inspect", "--schema", ...schemas], cwd: ROOT, stderr: "inherit" }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "serve", "inspect", "--schema", ...schemas],
+        cwd: ROOT,
+        stderr: "inherit",
+      }),
+    );
   });
   afterAll(() => client.close());
 
@@ -245,12 +282,20 @@ describe("pmcp serve inspect over stdio", () => {
     expect((declared.structuredContent as ToolInspection).resultType).toMatch(/^type LowStockReport = \{/);
 
     const none = await call(client, "inspect_tool", { tool_name: "weather/get_weather" });
-    expect(none.structuredContent).toMatchObject({ name: "weather/get_weather", outputSchema: null, note: NO_OUTPUT_SCHEMA_NOTE, resultType: "type GetWeatherResult = rt.JsonValue;" });
+    expect(none.structuredContent).toMatchObject({
+      name: "weather/get_weather",
+      outputSchema: null,
+      note: NO_OUTPUT_SCHEMA_NOTE,
+      resultType: "type GetWeatherResult = rt.JsonValue;",
+    });
   });
 
   it("inspect_tool answers an unknown tool with isError and the exact not-found text", async () => {
     const result = await call(client, "inspect_tool", { tool_name: "weather/mcp__nonexistent" });
-    expect(result).toEqual({ content: [{ type: "text", text: "[Tool not found] 'weather/mcp__nonexistent' is not available" }], isError: true });
+    expect(result).toEqual({
+      content: [{ type: "text", text: "[Tool not found] 'weather/mcp__nonexistent' is not available" }],
+      isError: true,
+    });
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { childrenOf, itemSchema, mapChildren, shapeOf, type Schema } from "../src/json-schema/keywords.js";
+import { childrenOf, itemSchema, mapChildren, type Schema, shapeOf } from "../src/json-schema/keywords.js";
 import { escapePointer, joinPointer, resolvePointer } from "../src/json-schema/pointer.js";
 import { describesObject, isBareNull, isNullTyped, typeIncludes } from "../src/json-schema/predicates.js";
 import { followRefs, resolveRef } from "../src/json-schema/refs.js";
@@ -67,7 +67,12 @@ describe("the subschema keyword table", () => {
   });
 
   it("replaces the subschemas below a node and keeps everything else, without mutating it", () => {
-    const node: Schema = { dependencies: { a: ["b"], c: { type: "string" } }, enum: [{ type: "string" }], anyOf: [{ type: "string" }, true], contentSchema: { type: "string" } };
+    const node: Schema = {
+      dependencies: { a: ["b"], c: { type: "string" } },
+      enum: [{ type: "string" }],
+      anyOf: [{ type: "string" }, true],
+      contentSchema: { type: "string" },
+    };
     const copy = structuredClone(node);
     expect(mapChildren(node, ({ schema }) => (typeof schema === "boolean" ? schema : { ...schema, seen: true }))).toEqual({
       dependencies: { a: ["b"], c: { type: "string", seen: true } },
@@ -106,7 +111,9 @@ describe("walkSchemas", () => {
       default: { type: "string" },
     };
     const visits = [...walkSchemas(schema)];
-    expect(visits.map((visit) => [visit.pointer, visit.keyword, visit.parent?.pointer, visit.resource === nested ? "inner" : "root"])).toEqual([
+    expect(
+      visits.map((visit) => [visit.pointer, visit.keyword, visit.parent?.pointer, visit.resource === nested ? "inner" : "root"]),
+    ).toEqual([
       ["", undefined, undefined, "root"],
       ["/properties/a~1b", "properties", "", "root"],
       ["/properties/t~0", "properties", "", "root"],
@@ -183,7 +190,11 @@ describe("resolveRef", () => {
     ["an $anchor", "#named", { kind: "found", node: { $anchor: "named", type: "object" }, pointer: "/$defs/Named" }],
     ["a $dynamicAnchor", "#dyn", { kind: "found", node: { $dynamicAnchor: "dyn", type: "array" }, pointer: "/$defs/Dynamic" }],
     ["a fragment $id", "#legacy", { kind: "found", node: { $id: "#legacy", type: "null" }, pointer: "/$defs/Legacy" }],
-    ["a pointer into a nested resource", "#/$defs/Inner/$defs/Leaf", { kind: "found", node: { type: "boolean" }, pointer: "/$defs/Inner/$defs/Leaf" }],
+    [
+      "a pointer into a nested resource",
+      "#/$defs/Inner/$defs/Leaf",
+      { kind: "found", node: { type: "boolean" }, pointer: "/$defs/Inner/$defs/Leaf" },
+    ],
     ["a dangling pointer", "#/$defs/Nope", { kind: "dangling" }],
     ["an unknown anchor", "#nope", { kind: "dangling" }],
     ["an anchor inside data", "#inData", { kind: "dangling" }],

@@ -1,10 +1,10 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import fc from "fast-check";
-import { Ajv2020 } from "ajv/dist/2020.js";
 import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalizeSchema, normalizeSchemaWithNotes, PROFILES } from "../src/normalize/normalize.js";
 import {
@@ -21,10 +21,10 @@ import {
   objectRoot,
   objectTypes,
   oneOfToAnyOf,
-  strictObjects,
-  tuplesToArrays,
   type PassContext,
   type Schema,
+  strictObjects,
+  tuplesToArrays,
 } from "../src/normalize/passes.js";
 import { fixtureCommand, runCli } from "./helpers/cli.js";
 import { samples } from "./helpers/samples.js";
@@ -67,14 +67,23 @@ describe("golden: the seed's OpenWeather cases", () => {
 
 describe("passes", () => {
   it("inlineRefs keeps recursion where allowed and cuts it elsewhere, saying so", () => {
-    const tree: Schema = { $defs: { Node: { type: "object", properties: { kids: { type: "array", items: { $ref: "#/$defs/Node" } } } } }, $ref: "#/$defs/Node" };
+    const tree: Schema = {
+      $defs: { Node: { type: "object", properties: { kids: { type: "array", items: { $ref: "#/$defs/Node" } } } } },
+      $ref: "#/$defs/Node",
+    };
     const kept = inlineRefs(tree, { cycles: "keep", depth: 3 }, quiet);
-    expect(kept).toMatchObject({ type: "object", properties: { kids: { items: { $ref: "#/$defs/Node" } } }, $defs: { Node: { type: "object" } } });
+    expect(kept).toMatchObject({
+      type: "object",
+      properties: { kids: { items: { $ref: "#/$defs/Node" } } },
+      $defs: { Node: { type: "object" } },
+    });
     const notes: string[] = [];
     const cut = inlineRefs(tree, { cycles: "cut", depth: 2 }, { note: (_pointer, message) => notes.push(message) });
     expect(JSON.stringify(cut)).not.toContain("$ref");
     expect(notes[0]).toMatch(/recursion through #\/\$defs\/Node cut after 2 levels/);
-    expect(inlineRefs({ properties: { a: { $ref: "https://x/y.json" } } }, { cycles: "keep", depth: 3 }, quiet)).toEqual({ properties: { a: { $ref: "https://x/y.json" } } });
+    expect(inlineRefs({ properties: { a: { $ref: "https://x/y.json" } } }, { cycles: "keep", depth: 3 }, quiet)).toEqual({
+      properties: { a: { $ref: "https://x/y.json" } },
+    });
   });
 
   it("tuples become arrays with their length and positions described", () => {
@@ -84,24 +93,60 @@ describe("passes", () => {
   });
 
   it("dropKeywords moves meaning into the description", () => {
-    const out = dropKeywords({ type: "string", format: "uri", examples: ["https://a"], description: "Home page" }, (keyword) => keyword === "examples", new Set(["date-time"]), quiet);
+    const out = dropKeywords(
+      { type: "string", format: "uri", examples: ["https://a"], description: "Home page" },
+      (keyword) => keyword === "examples",
+      new Set(["date-time"]),
+      quiet,
+    );
     expect(out).toEqual({ type: "string", description: 'Home page format: uri; Examples: "https://a"' });
   });
 
   it.each([
-    ["oneOfToAnyOf", (schema: Schema) => oneOfToAnyOf(schema, quiet), { properties: { a: { oneOf: [{ type: "string" }, { type: "integer" }] } } }, { properties: { a: { anyOf: [{ type: "string" }, { type: "integer" }] } } }],
+    [
+      "oneOfToAnyOf",
+      (schema: Schema) => oneOfToAnyOf(schema, quiet),
+      { properties: { a: { oneOf: [{ type: "string" }, { type: "integer" }] } } },
+      { properties: { a: { anyOf: [{ type: "string" }, { type: "integer" }] } } },
+    ],
     [
       "mergeAllOf",
       (schema: Schema) => mergeAllOf(schema, quiet),
-      { allOf: [{ type: "object", properties: { a: { type: "string" } }, required: ["a"] }, { properties: { b: { type: "integer" } }, required: ["b"] }], description: "d" },
+      {
+        allOf: [
+          { type: "object", properties: { a: { type: "string" } }, required: ["a"] },
+          { properties: { b: { type: "integer" } }, required: ["b"] },
+        ],
+        description: "d",
+      },
       { description: "d", type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a", "b"] },
     ],
-    ["constToEnum", constToEnum, { properties: { v: { const: 2, description: "x" } } }, { properties: { v: { description: "x", enum: [2] } } }],
-    ["enumsToStrings", (schema: Schema) => enumsToStrings(schema, quiet), { properties: { n: { enum: [1, "a", null] } } }, { properties: { n: { type: "string", enum: ["1", "a", "null"] } } }],
+    [
+      "constToEnum",
+      constToEnum,
+      { properties: { v: { const: 2, description: "x" } } },
+      { properties: { v: { description: "x", enum: [2] } } },
+    ],
+    [
+      "enumsToStrings",
+      (schema: Schema) => enumsToStrings(schema, quiet),
+      { properties: { n: { enum: [1, "a", null] } } },
+      { properties: { n: { type: "string", enum: ["1", "a", "null"] } } },
+    ],
     ["arrayItems", arrayItems, { properties: { l: { type: "array" } } }, { properties: { l: { type: "array", items: {} } } }],
-    ["objectProperties", objectProperties, { properties: { o: { type: "object" } } }, { properties: { o: { type: "object", properties: {} } } }],
+    [
+      "objectProperties",
+      objectProperties,
+      { properties: { o: { type: "object" } } },
+      { properties: { o: { type: "object", properties: {} } } },
+    ],
     ["objectRoot", (schema: Schema) => objectRoot(schema, quiet), { type: "object" }, { type: "object", properties: {} }],
-    ["nullUnions (type-array)", (schema: Schema) => nullUnions(schema, "type-array"), { properties: { e: { anyOf: [{ enum: ["a"] }, { type: "null" }], description: "kept" } } }, { properties: { e: { enum: ["a", null], description: "kept" } } }],
+    [
+      "nullUnions (type-array)",
+      (schema: Schema) => nullUnions(schema, "type-array"),
+      { properties: { e: { anyOf: [{ enum: ["a"] }, { type: "null" }], description: "kept" } } },
+      { properties: { e: { enum: ["a", null], description: "kept" } } },
+    ],
   ])("%s", (_name, pass, given, want) => {
     const input = structuredClone(given);
     expect(pass(given as Schema)).toEqual(want);
@@ -110,7 +155,9 @@ describe("passes", () => {
   });
 
   it("strictObjects makes optional properties required and nullable", () => {
-    expect(strictObjects({ type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a"] }, quiet)).toEqual({
+    expect(
+      strictObjects({ type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a"] }, quiet),
+    ).toEqual({
       type: "object",
       properties: { a: { type: "string" }, b: { type: ["integer", "null"] } },
       required: ["a", "b"],
@@ -131,7 +178,10 @@ describe("every subschema, every pointer escaped", () => {
       "oneOfToAnyOf",
       (schema: Schema, context: PassContext) => oneOfToAnyOf(schema, context),
       { properties: { "a/b": { oneOf: [{ type: "string" }] }, "c~d": { oneOf: [{ type: "integer" }] } } },
-      ["/properties/a~1b: oneOf became anyOf (an instance matching several members is now also valid)", "/properties/c~0d: oneOf became anyOf (an instance matching several members is now also valid)"],
+      [
+        "/properties/a~1b: oneOf became anyOf (an instance matching several members is now also valid)",
+        "/properties/c~0d: oneOf became anyOf (an instance matching several members is now also valid)",
+      ],
     ],
     [
       "inlineRefs",
@@ -203,7 +253,15 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
       type: "object",
       propertyOrdering: ["tags"],
       properties: {
-        tags: { type: "array", items: { type: "string", "x-ui": "chips" }, uniqueItems: true, readOnly: true, title: "Tags", description: "Labels", example: ["a"] },
+        tags: {
+          type: "array",
+          items: { type: "string", "x-ui": "chips" },
+          uniqueItems: true,
+          readOnly: true,
+          title: "Tags",
+          description: "Labels",
+          example: ["a"],
+        },
         code: { type: "string", not: { enum: ["x"] }, minLength: 1 },
       },
     };
@@ -216,9 +274,18 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
       },
     });
     dropKeywords(given, (keyword) => !["type", "properties"].includes(keyword), undefined, context);
-    expect(notes).toEqual(["/properties/tags/uniqueItems: uniqueItems is not supported here and was dropped; the description states it", '/properties/code/not: not is not supported here and was dropped; the description states it', "/properties/code/minLength: minLength is not supported here and was dropped; the description states it"]);
+    expect(notes).toEqual([
+      "/properties/tags/uniqueItems: uniqueItems is not supported here and was dropped; the description states it",
+      "/properties/code/not: not is not supported here and was dropped; the description states it",
+      "/properties/code/minLength: minLength is not supported here and was dropped; the description states it",
+    ]);
     // Only Schema fields: nothing to do.
-    const accepted: Schema = { type: "object", title: "T", properties: { n: { type: "integer", minimum: 0, maximum: 9, nullable: true, default: 1 } }, required: ["n"] };
+    const accepted: Schema = {
+      type: "object",
+      title: "T",
+      properties: { n: { type: "integer", minimum: 0, maximum: 9, nullable: true, default: 1 } },
+      required: ["n"],
+    };
     expect(normalizeSchema(accepted, { profile: "gemini" })).toEqual(accepted);
   });
 
@@ -227,16 +294,40 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
       { type: "object", properties: { tags: { type: "object", additionalProperties: { type: "string" } } }, additionalProperties: false },
       { profile: "gemini" },
     );
-    expect(schema).toEqual({ type: "object", properties: { tags: { type: "object", description: 'additionalProperties: {"type":"string"}' } }, description: "additionalProperties: false" });
-    expect(notes.map((note) => note.pointer)).toEqual(["/properties/tags/additionalProperties", "/additionalProperties", "/properties/tags"]);
+    expect(schema).toEqual({
+      type: "object",
+      properties: { tags: { type: "object", description: 'additionalProperties: {"type":"string"}' } },
+      description: "additionalProperties: false",
+    });
+    expect(notes.map((note) => note.pointer)).toEqual([
+      "/properties/tags/additionalProperties",
+      "/additionalProperties",
+      "/properties/tags",
+    ]);
   });
 
   it("gemini types objects that have properties or required, and leaves typed and propertyless nodes alone", () => {
-    expect(objectTypes({ properties: { o: { properties: { x: { type: "string" } } }, r: { required: ["a"] }, s: { type: "string" }, any: { description: "anything" } } })).toEqual({
+    expect(
+      objectTypes({
+        properties: {
+          o: { properties: { x: { type: "string" } } },
+          r: { required: ["a"] },
+          s: { type: "string" },
+          any: { description: "anything" },
+        },
+      }),
+    ).toEqual({
       type: "object",
-      properties: { o: { type: "object", properties: { x: { type: "string" } } }, r: { type: "object", required: ["a"] }, s: { type: "string" }, any: { description: "anything" } },
+      properties: {
+        o: { type: "object", properties: { x: { type: "string" } } },
+        r: { type: "object", required: ["a"] },
+        s: { type: "string" },
+        any: { description: "anything" },
+      },
     });
-    expect(normalizeSchema({ type: "object", properties: { o: { properties: { x: { type: "string" } } } } }, { profile: "gemini" })).toEqual({
+    expect(
+      normalizeSchema({ type: "object", properties: { o: { properties: { x: { type: "string" } } } } }, { profile: "gemini" }),
+    ).toEqual({
       type: "object",
       properties: { o: { type: "object", properties: { x: { type: "string" } } } },
     });
@@ -244,14 +335,26 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
 
   it("gemini never sends an empty properties, and says so; openai and portable still add it", () => {
     const { notes, context } = recorder();
-    expect(emptyPropertiesRemoved({ type: "object", properties: { map: { type: "object", properties: {} }, o: { type: "object", properties: { a: { type: "string" } } } } }, context)).toEqual({
+    expect(
+      emptyPropertiesRemoved(
+        {
+          type: "object",
+          properties: { map: { type: "object", properties: {} }, o: { type: "object", properties: { a: { type: "string" } } } },
+        },
+        context,
+      ),
+    ).toEqual({
       type: "object",
       properties: { map: { type: "object" }, o: { type: "object", properties: { a: { type: "string" } } } },
     });
-    expect(notes).toEqual(['/properties/map: an object without properties: Gemini rejects an empty "properties" and may reject a missing one']);
+    expect(notes).toEqual([
+      '/properties/map: an object without properties: Gemini rejects an empty "properties" and may reject a missing one',
+    ]);
     const none = normalizeSchemaWithNotes({ type: "object", properties: {} }, { profile: "gemini" });
     expect(none.schema).toEqual({ type: "object" });
-    expect(none.notes.map((note) => note.message)).toEqual(['no parameters: Gemini rejects an empty "properties"; declare the tool without "parameters"']);
+    expect(none.notes.map((note) => note.message)).toEqual([
+      'no parameters: Gemini rejects an empty "properties"; declare the tool without "parameters"',
+    ]);
     expect(normalizeSchema({ type: "object" }, { profile: "gemini" })).toEqual({ type: "object" });
     expect(normalizeSchema({ type: "object" }, { profile: "openai" })).toEqual({ type: "object", properties: {} });
     expect(normalizeSchema({ type: "object" }, { profile: "portable" })).toEqual({ type: "object", properties: {} });
@@ -275,7 +378,13 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
       properties: {
         tags: { type: "array", items: { type: "string", pattern: "^[a-z]+$" }, minItems: 1, maxItems: 5, description: "uniqueItems: true" },
         n: { type: "integer", minimum: -5, exclusiveMaximum: 5, multipleOf: 1, description: 'not: {"const":0}' },
-        m: { type: "object", properties: {}, required: [], additionalProperties: false, description: 'propertyNames: {"pattern":"^k"}; patternProperties: {"^k":{"type":"string"}}' },
+        m: {
+          type: "object",
+          properties: {},
+          required: [],
+          additionalProperties: false,
+          description: 'propertyNames: {"pattern":"^k"}; patternProperties: {"^k":{"type":"string"}}',
+        },
         at: { type: "string", format: "date-time" },
       },
       required: ["tags", "n", "m", "at"],
@@ -305,7 +414,10 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
     // The same instances: draft-07 reading of the original, 2020-12 reading of the result.
     const before = new Ajv({ strict: false, logger: false }).compile(draft07);
     const after = new Ajv2020({ strict: false, logger: false }).compile(out);
-    fc.assert(fc.property(samples(draft07), (value) => before(value) === after(value)), { numRuns: 300, seed: 7 });
+    fc.assert(
+      fc.property(samples(draft07), (value) => before(value) === after(value)),
+      { numRuns: 300, seed: 7 },
+    );
     const tuple2020 = schemas["tuple-2020"] as Schema;
     expect(normalizeSchema(tuple2020, { profile: "anthropic" })).toEqual(tuple2020);
     expect(draft07Tuples({ type: "array", items: { type: "string" } })).toEqual({ type: "array", items: { type: "string" } });
@@ -313,10 +425,23 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
 
   it("anthropic-strict keeps minItems 0 and 1 and describes larger ones", () => {
     expect(
-      normalizeSchema({ type: "object", properties: { one: { type: "array", items: { type: "string" }, minItems: 1 }, two: { type: "array", items: { type: "string" }, minItems: 2 } }, required: ["one", "two"] }, { profile: "anthropic-strict" }),
+      normalizeSchema(
+        {
+          type: "object",
+          properties: {
+            one: { type: "array", items: { type: "string" }, minItems: 1 },
+            two: { type: "array", items: { type: "string" }, minItems: 2 },
+          },
+          required: ["one", "two"],
+        },
+        { profile: "anthropic-strict" },
+      ),
     ).toEqual({
       type: "object",
-      properties: { one: { type: "array", items: { type: "string" }, minItems: 1 }, two: { type: "array", items: { type: "string" }, description: "minItems: 2" } },
+      properties: {
+        one: { type: "array", items: { type: "string" }, minItems: 1 },
+        two: { type: "array", items: { type: "string" }, description: "minItems: 2" },
+      },
       required: ["one", "two"],
       additionalProperties: false,
     });
@@ -340,7 +465,9 @@ function ajvFor(schema: Schema) {
 describe("semantics", () => {
   it("lossless passes keep every instance valid under the original valid under the result (Ajv)", async () => {
     const lossless = (schema: Schema) =>
-      objectProperties(arrayItems(constToEnum(mergeAllOf(nullUnions(inlineRefs(schema, { cycles: "keep", depth: 3 }, quiet), "type-array"), quiet))));
+      objectProperties(
+        arrayItems(constToEnum(mergeAllOf(nullUnions(inlineRefs(schema, { cycles: "keep", depth: 3 }, quiet), "type-array"), quiet))),
+      );
     let checked = 0;
     for (const schema of await corpus()) {
       const normalized = lossless(schema);
@@ -377,11 +504,32 @@ describe("semantics", () => {
 describe("pmcp schema normalize", () => {
   it("normalizes a real export and reports what changed meaning, per server, tool and pointer", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-normalize-"));
-    const exported = await runCli(["schema", "export", "--stdio", fixtureCommand("listing-server.mjs"), "--id", "listing", "-o", join(dir, "b.json"), "--quiet"]);
+    const exported = await runCli([
+      "schema",
+      "export",
+      "--stdio",
+      fixtureCommand("listing-server.mjs"),
+      "--id",
+      "listing",
+      "-o",
+      join(dir, "b.json"),
+      "--quiet",
+    ]);
     expect(exported.code).toBe(0);
-    const result = await runCli(["schema", "normalize", "--profile", "openai-strict", "--schema", join(dir, "b.json"), "-o", join(dir, "n.json")]);
+    const result = await runCli([
+      "schema",
+      "normalize",
+      "--profile",
+      "openai-strict",
+      "--schema",
+      join(dir, "b.json"),
+      "-o",
+      join(dir, "n.json"),
+    ]);
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/warning: server "listing" tool "class" at \/inputSchema\/properties\/filters\/items: optional properties value became required and nullable/);
+    expect(result.stderr).toMatch(
+      /warning: server "listing" tool "class" at \/inputSchema\/properties\/filters\/items: optional properties value became required and nullable/,
+    );
     const bundle = JSON.parse(await readFile(join(dir, "n.json"), "utf8"));
     expect(JSON.stringify(bundle)).not.toContain('"$defs"');
     const wrong = await runCli(["schema", "normalize", "--profile", "bogus", "--schema", join(dir, "b.json")]);

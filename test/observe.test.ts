@@ -1,19 +1,26 @@
-import { readFile, readdir, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { execFile } from "node:child_process";
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import {
+  CompositionClient,
+  ObservationRecorder,
+  OutputValidationError,
+  observationPath,
+  parseObservationLog,
+  redactValue,
+} from "@pmcp-codegen/runtime";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { schemaSourceOf } from "../src/bundle/quality.js";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
-import { inferBundle } from "../src/infer/infer-bundle.js";
 import { fieldStats } from "../src/infer/field-stats.js";
+import { inferBundle } from "../src/infer/infer-bundle.js";
 import { inferSchema } from "../src/infer/infer-schema.js";
 import { qualityOf } from "../src/infer/quality.js";
-import { schemaSourceOf } from "../src/bundle/quality.js";
-import { CompositionClient, ObservationRecorder, OutputValidationError, observationPath, parseObservationLog, redactValue } from "@pmcp-codegen/runtime";
-import { FIXTURES, ROOT, fixtureCommand, runCli } from "./helpers/cli.js";
+import { FIXTURES, fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
 
 const require = createRequire(import.meta.url);
@@ -59,7 +66,11 @@ function block(result: Bundle, server: string, tool: string): InferredTool | und
 describe("observation logs", () => {
   it("stay inside their folder whatever the server and tool are called", () => {
     const base = join(dir, "logs");
-    for (const [server, tool] of [["../x", "../../etc/passwd"], ["a/b", ".hidden"], ["ok", "naïve tool"]] as const) {
+    for (const [server, tool] of [
+      ["../x", "../../etc/passwd"],
+      ["a/b", ".hidden"],
+      ["ok", "naïve tool"],
+    ] as const) {
       const path = observationPath(base, server, tool);
       expect(path.startsWith(`${base}/`)).toBe(true);
       expect(path.slice(base.length + 1).split("/")).toHaveLength(2);
@@ -101,14 +112,19 @@ describe("observation logs", () => {
       ["a", "b", "c", "d"].map(
         (name) =>
           new Promise<{ code: number | null; stderr: string }>((resolve) => {
-            execFile(process.execPath, ["--input-type=module", "-e", writer, logs, name], (error, _stdout, stderr) => resolve({ code: error === null ? 0 : (error.code as number), stderr }));
+            execFile(process.execPath, ["--input-type=module", "-e", writer, logs, name], (error, _stdout, stderr) =>
+              resolve({ code: error === null ? 0 : (error.code as number), stderr }),
+            );
           }),
       ),
     );
     expect(results).toEqual(Array.from({ length: 4 }, () => ({ code: 0, stderr: "" })));
     const log = parseObservationLog(await readFile(observationPath(logs, "s", "t"), "utf8"), "t.jsonl");
     expect(log.header.seen).toBe(600);
-    const kept = log.samples.map((sample) => { const value = sample.value as { writer: string; index: number }; return `${value.writer}${value.index}`; });
+    const kept = log.samples.map((sample) => {
+      const value = sample.value as { writer: string; index: number };
+      return `${value.writer}${value.index}`;
+    });
     expect(new Set(kept).size).toBe(600);
     expect((await readdir(join(logs, "s"))).sort()).toEqual(["t.jsonl"]);
   });
@@ -145,15 +161,21 @@ describe("observation logs", () => {
     await redacting.flush();
     const text = await readFile(observationPath(logs, "s", "t"), "utf8");
     expect(text).not.toMatch(/alice|bob|changed/);
-    expect(parseObservationLog(text, "t.jsonl")).toMatchObject({ header: { seen: 2, redacted: true }, samples: [{ value: { email: "<string 17-256>" } }, { value: { email: "<string 1-16>" } }] });
+    expect(parseObservationLog(text, "t.jsonl")).toMatchObject({
+      header: { seen: 2, redacted: true },
+      samples: [{ value: { email: "<string 17-256>" } }, { value: { email: "<string 1-16>" } }],
+    });
   });
 
   it("are written by CompositionClient for every successful call, results unwrapped, failures not recorded", async () => {
     const logs = join(dir, "client");
     const upstream = client(logs);
     try {
-      for (const city of ["Oslo", "Rome", "Lima"]) await upstream.callTool({ server: "weather", tool: "get_weather", args: { city }, parse: any });
-      await expect(upstream.callTool({ server: "weather", tool: "get_weather", args: { city: "" }, parse: any })).rejects.toThrow("city is required");
+      for (const city of ["Oslo", "Rome", "Lima"])
+        await upstream.callTool({ server: "weather", tool: "get_weather", args: { city }, parse: any });
+      await expect(upstream.callTool({ server: "weather", tool: "get_weather", args: { city: "" }, parse: any })).rejects.toThrow(
+        "city is required",
+      );
     } finally {
       await upstream.close();
     }
@@ -178,7 +200,11 @@ describe("inference", () => {
         temperature: { anyOf: [{ type: "number" }, { type: "string" }] },
         readings: {
           type: "array",
-          items: { type: "object", properties: { hour: { type: "integer" }, value: { type: "number" }, note: { type: "string" } }, required: ["hour", "value"] },
+          items: {
+            type: "object",
+            properties: { hour: { type: "integer" }, value: { type: "number" }, note: { type: "string" } },
+            required: ["hour", "value"],
+          },
         },
         wind: { type: "object", properties: { speed: { type: "integer" } }, required: ["speed"] },
       },
@@ -186,7 +212,11 @@ describe("inference", () => {
     });
     const { fields, consistent } = fieldStats(schema, values);
     expect(consistent).toBe(2);
-    expect(fields.find((field) => field.path === "/temperature")).toEqual({ path: "/temperature", presence: 1, types: { integer: 1, number: 1, string: 1 } });
+    expect(fields.find((field) => field.path === "/temperature")).toEqual({
+      path: "/temperature",
+      presence: 1,
+      types: { integer: 1, number: 1, string: 1 },
+    });
     expect(fields.find((field) => field.path === "/wind")?.presence).toBeCloseTo(0.333, 3);
     expect(fields.find((field) => field.path === "/readings/*/note")?.presence).toBe(0.5);
   });
@@ -213,7 +243,7 @@ describe("inference", () => {
       for (const target of [1, 9, 10, 99, 100]) {
         for (; made < target; made++) await upstream.callTool({ server: "weather", tool: "list_stations", parse: any });
         await upstream.flushObservations();
-        grades.push((block((await inferBundle(bundle, logs)).bundle, "weather", "list_stations")?.quality) ?? "missing");
+        grades.push(block((await inferBundle(bundle, logs)).bundle, "weather", "list_stations")?.quality ?? "missing");
       }
     } finally {
       await upstream.close();
@@ -226,16 +256,28 @@ describe("inference", () => {
     const logs = join(dir, "sources");
     const upstream = client(logs);
     try {
-      for (const city of ["Oslo", "Rome", "Lima", "Bern"]) await upstream.callTool({ server: "weather", tool: "get_weather", args: { city }, parse: any });
+      for (const city of ["Oslo", "Rome", "Lima", "Bern"])
+        await upstream.callTool({ server: "weather", tool: "get_weather", args: { city }, parse: any });
       for (let index = 0; index < 4; index++) await upstream.callTool({ server: "weather", tool: "get_version", parse: any });
-      await upstream.callTool({ server: "memory", tool: "create_entities", args: { entities: [{ name: "Ada", entityType: "person", observations: ["wrote notes"] }] }, parse: any });
+      await upstream.callTool({
+        server: "memory",
+        tool: "create_entities",
+        args: { entities: [{ name: "Ada", entityType: "person", observations: ["wrote notes"] }] },
+        parse: any,
+      });
       await upstream.callTool({ server: "memory", tool: "read_graph", parse: any });
       await upstream.callTool({ server: "memory", tool: "search_nodes", args: { query: "Ada" }, parse: any });
     } finally {
       await upstream.close();
     }
     const { bundle: result, inferred } = await inferBundle(bundle, logs);
-    expect(inferred.map((item) => item.tool).sort()).toEqual(["create_entities", "get_version", "get_weather", "read_graph", "search_nodes"]);
+    expect(inferred.map((item) => item.tool).sort()).toEqual([
+      "create_entities",
+      "get_version",
+      "get_weather",
+      "read_graph",
+      "search_nodes",
+    ]);
     const source = (server: string, tool: string) => {
       const found = result.servers.find((candidate) => candidate.id === server)!;
       return schemaSourceOf(found.tools.find((candidate) => candidate.name === tool)!, block(result, server, tool));
@@ -257,7 +299,9 @@ describe("inference", () => {
     const recorder = new ObservationRecorder({ dir: logs });
     recorder.record("weather", "no_such_tool", { a: 1 });
     await recorder.flush();
-    expect((await inferBundle(bundle, logs)).warnings).toEqual(['observations of "weather/no_such_tool" match no tool in the bundle; ignored']);
+    expect((await inferBundle(bundle, logs)).warnings).toEqual([
+      'observations of "weather/no_such_tool" match no tool in the bundle; ignored',
+    ]);
     await writeFile(join(logs, "weather", "broken.jsonl"), '{"format":"pmcp-observations/1"}\n');
     await expect(inferBundle(bundle, logs)).rejects.toThrow(/broken\.jsonl:1: not an observation log header/);
   });
@@ -287,11 +331,28 @@ describe("pmcp schema discover", () => {
     const logs = join(dir, "discover");
     const calls = join(dir, "calls.jsonl");
     const samples = join(dir, "samples.json");
-    await writeFile(samples, JSON.stringify({ get_weather: [{ city: "Oslo" }, { city: "Rome" }, { city: "" }], "weather/set_units": [{ units: "metric" }] }));
+    await writeFile(
+      samples,
+      JSON.stringify({ get_weather: [{ city: "Oslo" }, { city: "Rome" }, { city: "" }], "weather/set_units": [{ units: "metric" }] }),
+    );
     const result = await runCli(
       [
-        "schema", "discover", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "--samples", samples, "--observations", logs,
-        "--allow-tool", "weather/set_units", "--allow-tool", "delete_station", "--allow-tool", "weather/reset_all",
+        "schema",
+        "discover",
+        "--stdio",
+        fixtureCommand("weather-server.mjs"),
+        "--id",
+        "weather",
+        "--samples",
+        samples,
+        "--observations",
+        logs,
+        "--allow-tool",
+        "weather/set_units",
+        "--allow-tool",
+        "delete_station",
+        "--allow-tool",
+        "weather/reset_all",
       ],
       { env: { CALLS_FILE: calls } },
     );
@@ -303,26 +364,59 @@ describe("pmcp schema discover", () => {
       "called weather/set_units: 1 call, 1 recorded",
       "skipped weather/delete_station: annotated destructive (destructiveHint: true): never called",
       "skipped weather/reset_all: annotated destructive (destructiveHint: true): never called",
-      "Recorded 5 observations in " + logs,
+      `Recorded 5 observations in ${logs}`,
       "",
     ]);
     // The fixture logs every call of a tool that is not read-only: only the allowed, non-destructive one.
-    expect((await readFile(calls, "utf8")).trim().split("\n").map((line) => JSON.parse(line).name)).toEqual(["set_units"]);
-    expect((await readdir(join(logs, "weather"))).sort()).toEqual(["get_version.jsonl", "get_weather.jsonl", "list_stations.jsonl", "set_units.jsonl"]);
+    expect(
+      (await readFile(calls, "utf8"))
+        .trim()
+        .split("\n")
+        .map((line) => JSON.parse(line).name),
+    ).toEqual(["set_units"]);
+    expect((await readdir(join(logs, "weather"))).sort()).toEqual([
+      "get_version.jsonl",
+      "get_weather.jsonl",
+      "list_stations.jsonl",
+      "set_units.jsonl",
+    ]);
   });
 
   it("without --allow-tool or samples skips what is not read-only and what needs arguments", async () => {
     const calls = join(dir, "calls-none.jsonl");
-    const result = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "--observations", join(dir, "discover-bare")], { env: { CALLS_FILE: calls } });
+    const result = await runCli(
+      [
+        "schema",
+        "discover",
+        "--stdio",
+        fixtureCommand("weather-server.mjs"),
+        "--id",
+        "weather",
+        "--observations",
+        join(dir, "discover-bare"),
+      ],
+      { env: { CALLS_FILE: calls } },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain('skipped weather/get_weather: needs arguments: add "weather/get_weather": [{...}] to the samples file');
-    expect(result.stdout).toContain("skipped weather/set_units: not annotated read-only: name it with --allow-tool weather/set_units to call it");
+    expect(result.stdout).toContain(
+      "skipped weather/set_units: not annotated read-only: name it with --allow-tool weather/set_units to call it",
+    );
     expect(result.stdout).toContain("called weather/list_stations: 1 call, 1 recorded");
     await expect(readFile(calls, "utf8")).rejects.toThrow();
   });
 
   it("names each malformed tool it skips and goes on with the rest", async () => {
-    const result = await runCli(["schema", "discover", "--stdio", fixtureCommand("listing-server.mjs", "invalid-tool"), "--id", "listing", "--observations", join(dir, "discover-invalid")]);
+    const result = await runCli([
+      "schema",
+      "discover",
+      "--stdio",
+      fixtureCommand("listing-server.mjs", "invalid-tool"),
+      "--id",
+      "listing",
+      "--observations",
+      join(dir, "discover-invalid"),
+    ]);
     expect(result.code, result.stderr).toBe(0);
     const lines = result.stdout.split("\n");
     expect(lines).toContainEqual(expect.stringMatching(/^skipped listing\/bad_schema: invalid tool definition \(inputSchema: /));
@@ -334,13 +428,31 @@ describe("pmcp schema discover", () => {
   it("reports a bad samples file and a missing --observations as usage errors", async () => {
     const samples = join(dir, "bad-samples.json");
     await writeFile(samples, JSON.stringify({ get_weather: { city: "Oslo" } }));
-    const bad = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs"), "--samples", samples, "--observations", join(dir, "x")]);
+    const bad = await runCli([
+      "schema",
+      "discover",
+      "--stdio",
+      fixtureCommand("weather-server.mjs"),
+      "--samples",
+      samples,
+      "--observations",
+      join(dir, "x"),
+    ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr.split("\n")[0]).toMatch(/^pmcp: --samples .*bad-samples\.json at get_weather.*: .*expected/);
     const missing = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("observations");
-    const absent = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs"), "--samples", join(dir, "absent.json"), "--observations", join(dir, "x")]);
+    const absent = await runCli([
+      "schema",
+      "discover",
+      "--stdio",
+      fixtureCommand("weather-server.mjs"),
+      "--samples",
+      join(dir, "absent.json"),
+      "--observations",
+      join(dir, "x"),
+    ]);
     expect(absent.code).toBe(2);
     expect(absent.stderr.split("\n")[0]).toMatch(/^pmcp: cannot read --samples .*absent\.json: ENOENT \(no such file\)$/);
     const unreachable = await runCli(["schema", "discover", "--stdio", "no-such-server-binary", "--observations", join(dir, "x")]);
@@ -357,17 +469,37 @@ describe("infer, generate and report from the command line", () => {
     const samples = join(dir, "flow-samples.json");
     await writeFile(samples, JSON.stringify({ get_weather: Array.from({ length: 16 }, (_, index) => ({ city: `c${index}` })) }));
     const discover = (variant: string) =>
-      runCli(["schema", "discover", "--quiet", "--stdio", fixtureCommand("weather-server.mjs", variant), "--id", "weather", "--samples", samples, "--observations", logs]);
-    expect((await runCli(["schema", "export", "--quiet", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "-o", path])).code).toBe(0);
+      runCli([
+        "schema",
+        "discover",
+        "--quiet",
+        "--stdio",
+        fixtureCommand("weather-server.mjs", variant),
+        "--id",
+        "weather",
+        "--samples",
+        samples,
+        "--observations",
+        logs,
+      ]);
+    expect(
+      (await runCli(["schema", "export", "--quiet", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "-o", path])).code,
+    ).toBe(0);
     expect((await discover("v1")).code).toBe(0);
     const inferred = await runCli(["schema", "infer", "--schema", path, "--observations", logs]);
     expect(inferred.code, inferred.stderr).toBe(0);
     expect(inferred.stdout).toContain("inferred weather/get_weather: 16 observations, quality medium (consistency 0.75)");
-    expect(inferred.stderr).toContain('server "weather" tool "get_version" breaks its declared output schema at /build: must be string (1 of 1 observations)');
+    expect(inferred.stderr).toContain(
+      'server "weather" tool "get_version" breaks its declared output schema at /build: must be string (1 of 1 observations)',
+    );
     // Exporting again keeps what was learned; the export is then up to date.
     const exportAgain = ["schema", "export", "--quiet", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "-o", path];
     expect((await runCli(exportAgain)).code).toBe(0);
-    expect(JSON.parse(await readFile(path, "utf8")).servers[0].inferred.map((item: InferredTool) => item.tool)).toEqual(["get_version", "get_weather", "list_stations"]);
+    expect(JSON.parse(await readFile(path, "utf8")).servers[0].inferred.map((item: InferredTool) => item.tool)).toEqual([
+      "get_version",
+      "get_weather",
+      "list_stations",
+    ]);
     expect((await runCli([...exportAgain, "--check"])).code).toBe(0);
 
     const out = join(work, "generated");
@@ -398,8 +530,12 @@ describe("infer, generate and report from the command line", () => {
     );
     const { typecheck } = await import("./helpers/typescript.js");
     expect(await typecheck(work, [join(out, "index.ts"), usage], "nodenext")).toBe("");
-    const generated = (await import(join(out, "index.ts"))) as { WeatherClient: new (client: CompositionClient) => { getWeather(args: { city: string }): Promise<{ city: string }> } };
-    const upstream = new CompositionClient({ servers: { weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] } } });
+    const generated = (await import(join(out, "index.ts"))) as {
+      WeatherClient: new (client: CompositionClient) => { getWeather(args: { city: string }): Promise<{ city: string }> };
+    };
+    const upstream = new CompositionClient({
+      servers: { weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] } },
+    });
     try {
       expect((await new generated.WeatherClient(upstream).getWeather({ city: "Oslo" })).city).toBe("Oslo");
     } finally {
@@ -442,7 +578,9 @@ describe("infer, generate and report from the command line", () => {
     expect(weather.listBytes).toBe(Buffer.byteLength(JSON.stringify({ tools: listing })));
     expect(weather.listTokens).toBe(Math.ceil(weather.listBytes / 4));
     expect(report.total.tools).toBe(bundle.servers.reduce((sum, server) => sum + server.tools.length, 0));
-    expect(report.drift).toEqual([{ server: "weather", tool: "get_version", path: "/build", message: "must be string", count: 1, observations: 2 }]);
+    expect(report.drift).toEqual([
+      { server: "weather", tool: "get_version", path: "/build", message: "must be string", count: 1, observations: 2 },
+    ]);
 
     const table = await runCli(["report", "--schema", path]);
     expect(table.stdout.split("\n")[0]).toMatch(/^server\s+tools\s+declared\s+annotated\s+hybrid\s+inferred\s+unknown/);
@@ -461,7 +599,10 @@ describe("infer, generate and report from the command line", () => {
     const result = await runCli(["schema", "infer", "--schema", path, "--observations", join(dir, "no-such-folder")]);
     // A missing input is a usage error, as a missing bundle is (README: exit codes).
     expect(result.code).toBe(2);
-    expect(result.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^pmcp: .*no-such-folder: no such folder/), "pmcp: run 'pmcp --help' for usage"]);
+    expect(result.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^pmcp: .*no-such-folder: no such folder/),
+      "pmcp: run 'pmcp --help' for usage",
+    ]);
     expect(await readFile(path, "utf8")).toBe(before);
   });
 });

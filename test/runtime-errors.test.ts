@@ -2,10 +2,10 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { describe, expect, it } from "vitest";
-import { z } from "zod";
 import { CompositionClient, CompositionError, ConfigurationError, OutputValidationError } from "@pmcp-codegen/runtime";
 import { JsonFileError, readJsonFile } from "@pmcp-codegen/runtime/internal";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { serveHttp } from "./helpers/http-server.js";
 
 const ENTRY_SHAPE = "expected {command, args?, env?, cwd?} or {url, type?, headers?}";
@@ -32,17 +32,35 @@ async function rejection(pending: Promise<unknown>): Promise<ConfigurationError>
 describe("new CompositionClient(): every configuration problem is a ConfigurationError", () => {
   it.each([
     ["an entry of neither kind", { servers: { a: { cmd: "x" } } }, `CompositionClient servers at a: ${ENTRY_SHAPE}`],
-    ["an unset ${VAR}", { servers: { a: { url: "${PMCP_TEST_UNSET}" } } }, 'CompositionClient servers server "a" url: environment variable PMCP_TEST_UNSET is not set'],
+    [
+      "an unset ${VAR}",
+      { servers: { a: { url: "${PMCP_TEST_UNSET}" } } },
+      'CompositionClient servers server "a" url: environment variable PMCP_TEST_UNSET is not set',
+    ],
     ["a bad URL", { servers: { a: { url: "not a url" } } }, 'CompositionClient servers server "a": "not a url" is not a URL'],
-    ["a bad server id", { servers: { "a b": { command: "node" } } }, `CompositionClient servers server "a b": a server id is letters, digits, '.', '_' and '-', starting with a letter or digit`],
+    [
+      "a bad server id",
+      { servers: { "a b": { command: "node" } } },
+      `CompositionClient servers server "a b": a server id is letters, digits, '.', '_' and '-', starting with a letter or digit`,
+    ],
     ["bad retries", { servers: {}, retries: -1 }, "retries must be a whole number ≥ 0, got -1"],
     ["a bad timeoutMs", { servers: {}, timeoutMs: 0 }, "timeoutMs must be a positive number, got 0"],
-    ["a bad observe.maxSamples", { servers: {}, observe: { dir: "obs", maxSamples: 0 } }, "observe.maxSamples must be a whole number ≥ 1, got 0"],
+    [
+      "a bad observe.maxSamples",
+      { servers: {}, observe: { dir: "obs", maxSamples: 0 } },
+      "observe.maxSamples must be a whole number ≥ 1, got 0",
+    ],
   ])("%s", (_name, options, message) => {
     const error = thrown(() => new CompositionClient(options as never));
     expect(error.message).toBe(message);
     expect(error).toBeInstanceOf(CompositionError);
-    expect([error.code, error.name, error.serverId, error.toolName, error.file]).toEqual(["CONFIGURATION", "ConfigurationError", undefined, undefined, undefined]);
+    expect([error.code, error.name, error.serverId, error.toolName, error.file]).toEqual([
+      "CONFIGURATION",
+      "ConfigurationError",
+      undefined,
+      undefined,
+      undefined,
+    ]);
   });
 });
 
@@ -62,7 +80,12 @@ describe("CompositionClient.fromConfigFile(): the file and the JSON path in ever
       ].join("\n"),
       "INVALID",
     ],
-    ["VS Code's servers, wrong", JSON.stringify({ servers: { a: { url: "" } } }), "config file <file> at servers.a.url: Too small: expected string to have >=1 characters", "INVALID"],
+    [
+      "VS Code's servers, wrong",
+      JSON.stringify({ servers: { a: { url: "" } } }),
+      "config file <file> at servers.a.url: Too small: expected string to have >=1 characters",
+      "INVALID",
+    ],
   ])("%s", async (name, text, message, reason) => {
     const file = join(await mkdtemp(join(tmpdir(), "pmcp-config-")), `${name.replaceAll(" ", "-")}.json`);
     if (text !== undefined) await writeFile(file, text);
@@ -75,7 +98,10 @@ describe("CompositionClient.fromConfigFile(): the file and the JSON path in ever
 
   it("an unset ${VAR} in an entry names the file and the entry, and sets `file`", async () => {
     const file = join(await mkdtemp(join(tmpdir(), "pmcp-config-")), "mcp.json");
-    await writeFile(file, JSON.stringify({ mcpServers: { inv: { url: "http://127.0.0.1/mcp", headers: { Authorization: "Bearer ${PMCP_TEST_UNSET}" } } } }));
+    await writeFile(
+      file,
+      JSON.stringify({ mcpServers: { inv: { url: "http://127.0.0.1/mcp", headers: { Authorization: "Bearer ${PMCP_TEST_UNSET}" } } } }),
+    );
     const error = await rejection(CompositionClient.fromConfigFile(file));
     expect(error.message).toBe(`${file} server "inv" header Authorization: environment variable PMCP_TEST_UNSET is not set`);
     expect(error.file).toBe(file);
@@ -84,7 +110,9 @@ describe("CompositionClient.fromConfigFile(): the file and the JSON path in ever
   it("reads a good file and calls its HTTP server", async () => {
     const server = () => {
       const mcp = new McpServer({ name: "echo", version: "1.0.0" });
-      mcp.registerTool("echo", { inputSchema: { text: z.string() } }, ({ text }) => ({ content: [{ type: "text", text: JSON.stringify({ text }) }] }));
+      mcp.registerTool("echo", { inputSchema: { text: z.string() } }, ({ text }) => ({
+        content: [{ type: "text", text: JSON.stringify({ text }) }],
+      }));
       return mcp;
     };
     const fixture = await serveHttp(server, { transport: "streamable-http" });
@@ -117,14 +145,20 @@ describe("readJsonFile: one reader for every JSON file", () => {
     );
     if (error === undefined) throw new Error("nothing was thrown");
     expect(error).toBeInstanceOf(JsonFileError);
-    expect([error.code, error.file, error.message]).toEqual(["INVALID", file, `${file} at items[0].n: Invalid input: expected number, received string`]);
+    expect([error.code, error.file, error.message]).toEqual([
+      "INVALID",
+      file,
+      `${file} at items[0].n: Invalid input: expected number, received string`,
+    ]);
     expect(error.issues.map((issue) => issue.path)).toEqual([["items", 0, "n"]]);
   });
 });
 
 describe("OutputValidationError's message uses the same formatter", () => {
   it("lists each issue at its JSON path", () => {
-    const parsed = z.object({ items: z.array(z.object({ quantity: z.number() })), name: z.string() }).safeParse({ items: [{ quantity: "2" }], name: 3 });
+    const parsed = z
+      .object({ items: z.array(z.object({ quantity: z.number() })), name: z.string() })
+      .safeParse({ items: [{ quantity: "2" }], name: 3 });
     const error = new OutputValidationError("shop", "list", parsed.error!.issues, {});
     expect(error.message).toBe(
       [

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cp, mkdir, mkdtemp, readFile, readdir, symlink, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -11,7 +11,11 @@ import { serveHttp } from "./helpers/http-server.js";
 
 const RUNTIME_DIST = join(ROOT, "packages/runtime/dist");
 
-function run(command: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(command, args, { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr });
@@ -36,9 +40,18 @@ export async function resolve(specifier, context, next) {
   return result;
 }`,
   );
-  await writeFile(join(dir, "register.mjs"), `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});`);
+  await writeFile(
+    join(dir, "register.mjs"),
+    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});`,
+  );
   const probe = `await import(${JSON.stringify(specifier)}); console.log(process.moduleLoadList.includes("NativeModule child_process"));`;
-  const result = await run(process.execPath, ["--import", pathToFileURL(join(dir, "register.mjs")).href, "--input-type=module", "-e", probe]);
+  const result = await run(process.execPath, [
+    "--import",
+    pathToFileURL(join(dir, "register.mjs")).href,
+    "--input-type=module",
+    "-e",
+    probe,
+  ]);
   expect(result.stderr).toBe("");
   const urls = [...new Set((await readFile(log, "utf8")).split("\n").filter((line) => line !== ""))].sort();
   return { urls, childProcess: result.stdout.trim() === "true" };
@@ -87,7 +100,9 @@ describe("@pmcp-codegen/runtime, the package generated clients import", () => {
     expect(Object.keys(manifest.dependencies).sort()).toEqual(["@modelcontextprotocol/sdk", "ajv-formats", "zod"]);
     expect(manifest.peerDependenciesMeta).toEqual({ "proper-lockfile": { optional: true } });
     // ajv-formats is declared with the SDK's own range, so it never adds a second copy.
-    const sdk = JSON.parse(await readFile(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const sdk = JSON.parse(await readFile(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     expect(manifest.dependencies["ajv-formats"]).toBe(sdk.dependencies["ajv-formats"]);
   });
 
@@ -120,11 +135,26 @@ describe("a generated client for an HTTP server under Deno", () => {
       const result = await run(
         process.execPath,
         // The npm package's launcher: it finds the binary even where install scripts did not run.
-        [join(ROOT, "node_modules/deno/bin.cjs"), "run", "--no-prompt", "--allow-net=127.0.0.1", "--allow-read", "--allow-env", "test/fixtures/deno-client.ts", fixture.url],
+        [
+          join(ROOT, "node_modules/deno/bin.cjs"),
+          "run",
+          "--no-prompt",
+          "--allow-net=127.0.0.1",
+          "--allow-read",
+          "--allow-env",
+          "test/fixtures/deno-client.ts",
+          fixture.url,
+        ],
         { DENO_DIR: denoDir, DENO_NO_UPDATE_CHECK: "1", NO_COLOR: "1" },
       );
       expect(result.stderr).toBe("");
-      expect(JSON.parse(result.stdout)).toEqual({ sku: "SKU-1", name: "Espresso beans 1 kg", quantity: 42, warehouse: "north", status: "in_stock" });
+      expect(JSON.parse(result.stdout)).toEqual({
+        sku: "SKU-1",
+        name: "Espresso beans 1 kg",
+        quantity: 42,
+        warehouse: "north",
+        status: "in_stock",
+      });
       expect(result.code).toBe(0);
     } finally {
       await fixture.close();
@@ -140,7 +170,8 @@ describe("the runtime installed without proper-lockfile (an optional peer)", () 
     await cp(join(ROOT, "packages/runtime/package.json"), join(modules, "@pmcp-codegen/runtime/package.json"));
     await cp(RUNTIME_DIST, join(modules, "@pmcp-codegen/runtime/dist"), { recursive: true });
     await mkdir(join(modules, "@modelcontextprotocol"), { recursive: true });
-    for (const name of ["@modelcontextprotocol/sdk", "zod", "ajv-formats"]) await symlink(join(ROOT, "node_modules", name), join(modules, name), "dir");
+    for (const name of ["@modelcontextprotocol/sdk", "zod", "ajv-formats"])
+      await symlink(join(ROOT, "node_modules", name), join(modules, name), "dir");
     await writeFile(
       join(project, "observe.mjs"),
       `import { ObservationRecorder } from "@pmcp-codegen/runtime";
@@ -154,6 +185,8 @@ console.log(JSON.stringify(errors));`,
       execFile(process.execPath, ["observe.mjs"], { cwd: project }, (_error, stdout, stderr) => resolve({ stdout, stderr }));
     });
     expect(result.stderr).toBe("");
-    expect(JSON.parse(result.stdout)).toEqual(["observations of shop/list not recorded: observing needs the optional peer dependency proper-lockfile: npm install proper-lockfile"]);
+    expect(JSON.parse(result.stdout)).toEqual([
+      "observations of shop/list not recorded: observing needs the optional peer dependency proper-lockfile: npm install proper-lockfile",
+    ]);
   });
 });

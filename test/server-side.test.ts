@@ -52,7 +52,9 @@ describe("pmcp tools from-source", () => {
     expect(await readFile(manifest, "utf8")).toBe(committed);
 
     const bundle = join(dir, "catalog-bundle.json");
-    const server = ["node", "--import", "jiti/register", join(ROOT, "examples/tools/server.ts")].map((word) => JSON.stringify(word)).join(" ");
+    const server = ["node", "--import", "jiti/register", join(ROOT, "examples/tools/server.ts")]
+      .map((word) => JSON.stringify(word))
+      .join(" ");
     const exported = await runCli(["schema", "export", "--quiet", "--stdio", server, "--id", "catalog", "-o", bundle]);
     expect(exported.code, exported.stderr).toBe(0);
     const { tools } = parseToolManifest("catalog.tools.json", committed);
@@ -69,7 +71,15 @@ describe("pmcp tools from-source", () => {
 
   it("reports an unsupported type with file and line, writes nothing and exits 1", async () => {
     const source = join(dir, "bad.ts");
-    await writeFile(source, ["export async function tally(args: { counts: Map<string, number> }): Promise<{ n: number }> {", "  return { n: args.counts.size };", "}", ""].join("\n"));
+    await writeFile(
+      source,
+      [
+        "export async function tally(args: { counts: Map<string, number> }): Promise<{ n: number }> {",
+        "  return { n: args.counts.size };",
+        "}",
+        "",
+      ].join("\n"),
+    );
     const output = join(dir, "bad.tools.json");
     const result = await runCli(["tools", "from-source", source, "-o", output]);
     expect(result.code).toBe(1);

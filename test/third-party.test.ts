@@ -4,18 +4,23 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli, serverCommand } from "./helpers/cli.js";
 
-
 describe("third-party servers", () => {
   it("exports server-everything, -filesystem and -memory in one command", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-third-party-"));
     const out = join(dir, "bundle.json");
     const result = await runCli(
       [
-        "schema", "export",
-        "--stdio", serverCommand("server-everything"),
-        "--stdio", serverCommand("server-filesystem", dir),
-        "--stdio", serverCommand("server-memory"),
-        "-o", out, "--json",
+        "schema",
+        "export",
+        "--stdio",
+        serverCommand("server-everything"),
+        "--stdio",
+        serverCommand("server-filesystem", dir),
+        "--stdio",
+        serverCommand("server-memory"),
+        "-o",
+        out,
+        "--json",
       ],
       { env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
     );

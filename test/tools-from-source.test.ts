@@ -1,15 +1,15 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import * as catalog from "../examples/tools/catalog.js";
-import { registerFunctions, ToolManifestSchema, type ManifestTool, type ToolManifest } from "../src/server/index.js";
-import { snakeCase, toolsFromSource, type FromSourceResult } from "../src/tools/from-source.js";
+import { type ManifestTool, registerFunctions, type ToolManifest, ToolManifestSchema } from "../src/server/index.js";
+import { type FromSourceResult, snakeCase, toolsFromSource } from "../src/tools/from-source.js";
 
 const CATALOG = "examples/tools/catalog.ts";
 const OUTPUT = fileURLToPath(new URL(`./.output/tools-from-source-${process.pid}/`, import.meta.url));
@@ -223,7 +223,11 @@ describe("toolsFromSource: signatures and types without a JSON Schema form", () 
     ["an intersection with a primitive", "id: string &", 'unsupported: input.id: string & { __brand: "Id"; } cannot be flattened'],
     ["a recursive type", "interface TreeNode", "unsupported: input.tree.children[]: TreeNode is recursive"],
     ["number keys", "byNumber:", "unsupported: input.byNumber[key]: number keys are not supported"],
-    ["an unresolved type parameter", "function generic", "generic: input.value: T has no JSON Schema form: a tool's types must not be generic"],
+    [
+      "an unresolved type parameter",
+      "function generic",
+      "generic: input.value: T has no JSON Schema form: a tool's types must not be generic",
+    ],
     ["a second parameter", "function twoParams", "twoParams: a tool function takes at most one parameter"],
     ["a primitive parameter", "function primitiveParam", "primitiveParam: the parameter must be an object of named arguments, not string"],
     ["an unsupported output", "function badOutput", "badOutput: output.when: Map<string, Date> has no JSON form"],
@@ -292,7 +296,11 @@ describe("toolsFromSource: edge cases that are supported", () => {
 
   it("gives a non-object result no output schema, and an optional parameter its object schema", () => {
     expect(read.manifest.tools[1]?.outputSchema).toBeUndefined();
-    expect(read.manifest.tools[1]?.inputSchema).toEqual({ type: "object", properties: { name: { type: "string" } }, additionalProperties: false });
+    expect(read.manifest.tools[1]?.inputSchema).toEqual({
+      type: "object",
+      properties: { name: { type: "string" } },
+      additionalProperties: false,
+    });
   });
 
   it("flattens intersections and converts enums, rest tuples, nullable booleans and nullable objects", () => {
@@ -322,7 +330,8 @@ describe("toolsFromSource: edge cases that are supported", () => {
     ["already_snake", "already_snake"],
   ])("snakeCase(%s) is %s", (given, want) => expect(snakeCase(given)).toBe(want));
 
-  it("names a missing file as a usage error", () => expect(() => toolsFromSource("no/such/module.ts")).toThrow("no/such/module.ts: no such file"));
+  it("names a missing file as a usage error", () =>
+    expect(() => toolsFromSource("no/such/module.ts")).toThrow("no/such/module.ts: no such file"));
 });
 
 describe("registerFunctions: the catalogue served over MCP", () => {
@@ -339,7 +348,8 @@ describe("registerFunctions: the catalogue served over MCP", () => {
   });
   afterAll(async () => client.close());
 
-  const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
   const text = (result: CallToolResult): string => (result.content[0]?.type === "text" ? result.content[0].text : "");
 
   it("lists exactly the manifest's tools and schemas", async () => {
@@ -371,20 +381,43 @@ describe("registerFunctions: the catalogue served over MCP", () => {
   it("hands Date parameters to the function as Dates", async () => {
     const result = await call("place_restock_order", {
       sku: "HAM-001",
-      lines: [{ warehouse: "north", quantity: 5 }, { warehouse: "south", quantity: 2 }],
+      lines: [
+        { warehouse: "north", quantity: 5 },
+        { warehouse: "south", quantity: 2 },
+      ],
       deliveryWindow: ["2026-12-01T00:00:00Z", "2026-12-08T00:00:00Z"],
       priority: "urgent",
     });
-    expect(result.structuredContent).toEqual({ orderId: "RO-HAM-001-2", placedAt: "2026-11-22T12:00:00.000Z", windowDays: 7, unitsOrdered: 7 });
+    expect(result.structuredContent).toEqual({
+      orderId: "RO-HAM-001-2",
+      placedAt: "2026-11-22T12:00:00.000Z",
+      windowDays: 7,
+      unitsOrdered: 7,
+    });
   });
 
   it.each([
     ["a wrong type", "get_stock_level", { sku: 42 }, "sku: must be string"],
     ["a missing field", "get_stock_level", {}, "sku: is required"],
     ["an unknown field", "get_stock_level", { sku: "HAM-001", colour: "red" }, "colour: is not allowed"],
-    ["a nested field", "place_restock_order", { sku: "HAM-001", lines: [{ warehouse: "n", quantity: "5" }], deliveryWindow: ["2026-12-01T00:00:00Z", "2026-12-08T00:00:00Z"], priority: "normal" }, "lines[0].quantity: must be number"],
+    [
+      "a nested field",
+      "place_restock_order",
+      {
+        sku: "HAM-001",
+        lines: [{ warehouse: "n", quantity: "5" }],
+        deliveryWindow: ["2026-12-01T00:00:00Z", "2026-12-08T00:00:00Z"],
+        priority: "normal",
+      },
+      "lines[0].quantity: must be number",
+    ],
     ["a value outside the enum", "list_products", { category: "toys" }, "category: must be equal to one of the allowed values"],
-    ["a malformed date", "place_restock_order", { sku: "HAM-001", lines: [], deliveryWindow: ["soon", "2026-12-08T00:00:00Z"], priority: "normal" }, 'deliveryWindow[0]: must match format "date-time"'],
+    [
+      "a malformed date",
+      "place_restock_order",
+      { sku: "HAM-001", lines: [], deliveryWindow: ["soon", "2026-12-08T00:00:00Z"], priority: "normal" },
+      'deliveryWindow[0]: must match format "date-time"',
+    ],
   ])("rejects %s with a tool error naming the field", async (_case, name, args, message) => {
     const result = await call(name, args);
     expect(result.isError).toBe(true);
@@ -402,11 +435,15 @@ describe("registerFunctions: the catalogue served over MCP", () => {
   });
 
   it("answers an unknown tool with the protocol error the SDK uses", async () => {
-    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({ code: ErrorCode.InvalidParams, message: expect.stringContaining("Tool no_such_tool not found") });
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({
+      code: ErrorCode.InvalidParams,
+      message: expect.stringContaining("Tool no_such_tool not found"),
+    });
   });
 
   it("refuses a manifest whose function the module does not export, with a ToolDefinitionError", () => {
-    const register = () => registerFunctions(new McpServer({ name: "x", version: "1" }), { getStockLevel: catalog.getStockLevel }, manifest);
+    const register = () =>
+      registerFunctions(new McpServer({ name: "x", version: "1" }), { getStockLevel: catalog.getStockLevel }, manifest);
     expect(register).toThrow(`${CATALOG}: tool "list_products" needs the function "listProducts", which the module does not export`);
     expect(register).toThrow(expect.objectContaining({ name: "ToolDefinitionError", code: "MISSING_FUNCTION" }));
   });
@@ -425,7 +462,10 @@ describe("registerFunctions: Date parameters wherever the schema puts them", () 
           inputSchema: {
             $schema: "http://json-schema.org/draft-07/schema#",
             type: "object",
-            properties: { at: { $ref: "#/definitions/When" }, window: { type: "array", items: [when, { $ref: "#/definitions/When" }], additionalItems: false } },
+            properties: {
+              at: { $ref: "#/definitions/When" },
+              window: { type: "array", items: [when, { $ref: "#/definitions/When" }], additionalItems: false },
+            },
             required: ["at", "window"],
             definitions: { When: when },
           },
@@ -442,7 +482,10 @@ describe("registerFunctions: Date parameters wherever the schema puts them", () 
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     const client = new Client({ name: "test", version: "1" });
     await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
-    const result = await client.callTool({ name: "span", arguments: { at: "2026-12-01T00:00:00Z", window: ["2026-12-02T00:00:00Z", "2026-12-03T00:00:00Z"] } });
+    const result = await client.callTool({
+      name: "span",
+      arguments: { at: "2026-12-01T00:00:00Z", window: ["2026-12-02T00:00:00Z", "2026-12-03T00:00:00Z"] },
+    });
     await client.close();
     expect(result.isError).toBeUndefined();
     expect(seen).toEqual(["Date 2026-12-01T00:00:00.000Z", "Date 2026-12-02T00:00:00.000Z", "Date 2026-12-03T00:00:00.000Z"]);

@@ -1,20 +1,22 @@
-import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
-import { z } from "zod";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
+import { z } from "zod";
+import { defaultTypeName, type TypedToolExtra, typedTool } from "../src/server/index.js";
 import { createTypedToolServer } from "./fixtures/typed-tool-server.js";
 import { FIXTURES, ROOT } from "./helpers/cli.js";
-import { serveHttp, type HttpFixture } from "./helpers/http-server.js";
-import { defaultTypeName, typedTool, type TypedToolExtra } from "../src/server/index.js";
+import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
 
 /**
  * Read raw: `Client.listTools()` drops annotation keys it does not know, so it would hide
  * exactly what these tests look for.
  */
 const Listing = z.object({
-  tools: z.array(z.looseObject({ name: z.string(), outputSchema: z.unknown().optional(), annotations: z.record(z.string(), z.unknown()).optional() })),
+  tools: z.array(
+    z.looseObject({ name: z.string(), outputSchema: z.unknown().optional(), annotations: z.record(z.string(), z.unknown()).optional() }),
+  ),
 });
 
 const CallResult = z.object({
@@ -24,7 +26,10 @@ const CallResult = z.object({
 });
 
 let http: HttpFixture;
-const clients = { stdio: new Client({ name: "typed-tool-test", version: "1.0.0" }), http: new Client({ name: "typed-tool-test", version: "1.0.0" }) };
+const clients = {
+  stdio: new Client({ name: "typed-tool-test", version: "1.0.0" }),
+  http: new Client({ name: "typed-tool-test", version: "1.0.0" }),
+};
 
 beforeAll(async () => {
   http = await serveHttp(createTypedToolServer, { transport: "streamable-http" });
@@ -82,7 +87,10 @@ describe.each(["stdio", "http"] as const)("typedTool over %s", (transport) => {
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     expect(result.content).toEqual([
-      { type: "text", text: 'output of tool "broken_stock" does not match its schema at quantity: Invalid input: expected number, received string' },
+      {
+        type: "text",
+        text: 'output of tool "broken_stock" does not match its schema at quantity: Invalid input: expected number, received string',
+      },
     ]);
   });
 
@@ -115,7 +123,9 @@ describe("typedTool types", () => {
       expectTypeOf(extra).toEqualTypeOf<TypedToolExtra>();
       return { quantity: args.sku.length };
     });
-    typedTool(server, { name: "shape", description: "", input: { n: z.number() }, output: { total: z.number() } }, ({ n }) => ({ total: n }));
+    typedTool(server, { name: "shape", description: "", input: { n: z.number() }, output: { total: z.number() } }, ({ n }) => ({
+      total: n,
+    }));
     // @ts-expect-error quantity must be a number
     typedTool(server, { name: "wrong_type", description: "", input, output }, () => ({ quantity: "7" }));
     // @ts-expect-error quantity is required

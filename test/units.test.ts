@@ -1,8 +1,8 @@
-import { describe, expect, it } from "vitest";
 import { formatIssues, formatJsonPath, interpolate, redactUrl, redactWrittenUrl } from "@pmcp-codegen/runtime/internal";
-import { splitCommandLine } from "../src/endpoints/command-line.js";
-import { slugServerId } from "../src/bundle/server-id.js";
+import { describe, expect, it } from "vitest";
 import { findSchemaWarnings } from "../src/bundle/schema-warnings.js";
+import { slugServerId } from "../src/bundle/server-id.js";
+import { splitCommandLine } from "../src/endpoints/command-line.js";
 
 describe("redactUrl", () => {
   it.each([
@@ -29,7 +29,8 @@ describe("interpolate", () => {
     ["${EMPTY}", ""],
     ["no vars $TOKEN", "no vars $TOKEN"],
   ])("%s", (given, want) => expect(interpolate(given, "here", env)).toBe(want));
-  it("names an unset variable", () => expect(() => interpolate("${NOPE}", "--header X", env)).toThrow("--header X: environment variable NOPE is not set"));
+  it("names an unset variable", () =>
+    expect(() => interpolate("${NOPE}", "--header X", env)).toThrow("--header X: environment variable NOPE is not set"));
 });
 
 describe("splitCommandLine", () => {
@@ -70,17 +71,33 @@ describe("findSchemaWarnings", () => {
     expect(findSchemaWarnings(server(schema))).toEqual([]);
   });
   it("reports dangling pointers, missing anchors and remote refs", () => {
-    const warnings = findSchemaWarnings(server({ properties: { a: { $ref: "#/$defs/none" }, b: { $ref: "#missing" }, c: { $ref: "other.json#/x" } } }));
-    expect(warnings.map((warning) => warning.pointer)).toEqual(["/inputSchema/properties/a/$ref", "/inputSchema/properties/b/$ref", "/inputSchema/properties/c/$ref"]);
+    const warnings = findSchemaWarnings(
+      server({ properties: { a: { $ref: "#/$defs/none" }, b: { $ref: "#missing" }, c: { $ref: "other.json#/x" } } }),
+    );
+    expect(warnings.map((warning) => warning.pointer)).toEqual([
+      "/inputSchema/properties/a/$ref",
+      "/inputSchema/properties/b/$ref",
+      "/inputSchema/properties/c/$ref",
+    ]);
   });
 });
 
 describe("formatIssues: the one way zod issues become text", () => {
   const issue = (path: PropertyKey[], message: string) => ({ code: "custom" as const, path, message, input: undefined });
   it("one line per issue at its JSON path, the root without one, then the count of the rest", () => {
-    const issues = [issue([], "expected an object"), issue(["servers", 0, "my tool", "x"], "bad"), issue(["a"], "c"), issue(["b"], "d"), issue(["e"], "f")];
-    expect(formatIssues("f.json", issues)).toBe('f.json: expected an object\nf.json at servers[0]["my tool"].x: bad\nf.json at a: c\nf.json: and 2 more');
-    expect(formatIssues("f.json", issues, { max: 1, describePath: (path) => `<${path.length}>` })).toBe("f.json: expected an object\nf.json: and 4 more");
+    const issues = [
+      issue([], "expected an object"),
+      issue(["servers", 0, "my tool", "x"], "bad"),
+      issue(["a"], "c"),
+      issue(["b"], "d"),
+      issue(["e"], "f"),
+    ];
+    expect(formatIssues("f.json", issues)).toBe(
+      'f.json: expected an object\nf.json at servers[0]["my tool"].x: bad\nf.json at a: c\nf.json: and 2 more',
+    );
+    expect(formatIssues("f.json", issues, { max: 1, describePath: (path) => `<${path.length}>` })).toBe(
+      "f.json: expected an object\nf.json: and 4 more",
+    );
     expect(formatIssues("f.json", issues.slice(1, 2), { describePath: (path) => `<${path.length}>` })).toBe("f.json at <4>: bad");
   });
   it.each([

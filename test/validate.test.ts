@@ -23,7 +23,10 @@ const queryTool = {
   inputSchema: { type: "object", properties: { sql: { type: "string" } }, required: ["sql"] },
   annotations: {
     readOnlyHint: true,
-    "pmcp:outputSchema": { type: "object", properties: { columns: { type: "array", items: { type: "string" } }, row_count: { type: "integer" } } },
+    "pmcp:outputSchema": {
+      type: "object",
+      properties: { columns: { type: "array", items: { type: "string" } }, row_count: { type: "integer" } },
+    },
     "pmcp:outputTypeName": "QueryResult",
   },
 };
@@ -45,7 +48,15 @@ describe("pmcp schema validate", () => {
       version: "1.0.0",
       endpoint: "https://my-server.pmcp.run/mcp",
       tier: "foundation",
-      tools: [{ name: "query", description: "Execute SQL query", input_schema: queryTool.inputSchema, output_schema: { type: "object" }, annotations: { readOnlyHint: true, "pmcp:outputTypeName": "QueryResult" } }],
+      tools: [
+        {
+          name: "query",
+          description: "Execute SQL query",
+          input_schema: queryTool.inputSchema,
+          output_schema: { type: "object" },
+          annotations: { readOnlyHint: true, "pmcp:outputTypeName": "QueryResult" },
+        },
+      ],
       resources: [],
       prompts: [],
       exported_at: "2026-01-01T00:00:00Z",
@@ -58,7 +69,13 @@ describe("pmcp schema validate", () => {
       endpoint: { transport: "streamable-http", url: "https://my-server.pmcp.run/mcp" },
       tools: [{ name: "query", inputSchema: queryTool.inputSchema, outputSchema: { type: "object" } }],
     });
-    const snake = parseSchemaFile("b.json", JSON.stringify({ version: "1.0", servers: [{ id: "s", protocol_version: "2025-06-18", tools: [{ name: "t", input_schema: { type: "object" } }] }] }));
+    const snake = parseSchemaFile(
+      "b.json",
+      JSON.stringify({
+        version: "1.0",
+        servers: [{ id: "s", protocol_version: "2025-06-18", tools: [{ name: "t", input_schema: { type: "object" } }] }],
+      }),
+    );
     expect(snake.bundle.servers[0]).toMatchObject({ protocolVersion: "2025-06-18", tools: [{ inputSchema: { type: "object" } }] });
     const path = await file("sqlite-explorer.json", foundation);
     expect((await runCli(["schema", "validate", "--schema", path])).code).toBe(0);
@@ -67,8 +84,16 @@ describe("pmcp schema validate", () => {
   it.each([
     ["not JSON", "{", /not valid JSON/],
     ["neither format", { tools: [] }, /neither a schema bundle/],
-    ["a tool without a name", { version: "1.0", servers: [{ id: "inv", tools: [{ description: "x" }] }] }, / at server "inv" tools\[0\] name: /],
-    ["a wrong type in a named tool", { version: "1.0", servers: [{ id: "inv", tools: [{ name: "get", inputSchema: "yes" }] }] }, / at server "inv" tool "get" inputSchema: /],
+    [
+      "a tool without a name",
+      { version: "1.0", servers: [{ id: "inv", tools: [{ description: "x" }] }] },
+      / at server "inv" tools\[0\] name: /,
+    ],
+    [
+      "a wrong type in a named tool",
+      { version: "1.0", servers: [{ id: "inv", tools: [{ name: "get", inputSchema: "yes" }] }] },
+      / at server "inv" tool "get" inputSchema: /,
+    ],
     ["an unknown version", { version: "2.0", servers: [] }, / at version: this reader understands bundle version 1\.x/],
     ["an unsafe server id", { version: "1.0", servers: [{ id: "../x", tools: [] }] }, / at server "\.\.\/x" id: /],
   ])("rejects %s with one line naming the file (exit 1)", async (_name, value, expected) => {
@@ -86,7 +111,10 @@ describe("pmcp schema validate", () => {
   });
 
   it("warns about broken tool schemas without failing", async () => {
-    const path = await file("warn.json", { version: "1.0", servers: [{ id: "s", tools: [{ name: "t", outputSchema: { $ref: "#/definitions/Nope" } }] }] });
+    const path = await file("warn.json", {
+      version: "1.0",
+      servers: [{ id: "s", tools: [{ name: "t", outputSchema: { $ref: "#/definitions/Nope" } }] }],
+    });
     const result = await runCli(["schema", "validate", "--schema", path]);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/warning: server "s" tool "t" at \/outputSchema\/\$ref: dangling \$ref "#\/definitions\/Nope"/);

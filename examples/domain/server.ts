@@ -1,10 +1,11 @@
 // Example domain server: one tool that composes two upstream servers through the clients
 // pmcp generated from their schemas. Every call below is typed and its result validated.
+
+import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { fileURLToPath } from "node:url";
-import { z } from "zod";
 import { CompositionClient } from "@pmcp-codegen/runtime";
+import { z } from "zod";
 import { InventoryClient, MemoryClient } from "../../generated/index.js";
 
 // The same mcpServers file `pmcp schema export` read; commands resolve against its folder.
@@ -35,7 +36,11 @@ server.registerTool(
       }),
     );
     const created = await memory.createEntities({
-      entities: orders.map((order) => ({ name: order.sku, entityType: "restock_order", observations: [`order ${order.order} units for ${order.warehouse}`] })),
+      entities: orders.map((order) => ({
+        name: order.sku,
+        entityType: "restock_order",
+        observations: [`order ${order.order} units for ${order.warehouse}`],
+      })),
     });
     const result = { threshold, orders, remembered: created.entities.length };
     return { content: [{ type: "text", text: JSON.stringify(result) }], structuredContent: result };

@@ -2,8 +2,8 @@
 // pmcp-codegen/server, so they publish output schemas and pmcp:outputTypeName, as PMCP's
 // TypedToolWithOutput does. The schemas are exported for the round-trip type test.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { z } from "zod";
 import { typedTool } from "pmcp-codegen/server";
+import { z } from "zod";
 
 const STOCK: Record<string, { name: string; quantity: number; warehouse: "north" | "south" }> = {
   "SKU-1": { name: "Espresso beans 1 kg", quantity: 42, warehouse: "north" },

@@ -1,4 +1,4 @@
-import { quote, parse } from "shell-quote";
+import { parse, quote } from "shell-quote";
 import type { BundleServer, Endpoint, Tool } from "./types.js";
 
 /**

@@ -9,4 +9,3 @@ export function outputSchemaOf(tool: Tool): { schema: unknown; pointer: string }
   if (meta !== undefined) return { schema: meta, pointer: "/_meta/pmcp:outputSchema" };
   return undefined;
 }
-

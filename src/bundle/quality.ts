@@ -26,7 +26,8 @@ export function atLeast(quality: Quality, minimum: Quality): boolean {
 export function schemaSourceOf(tool: Tool, inferred: InferredTool | undefined): { source: SchemaSource; quality: Quality } {
   const declared = outputSchemaOf(tool);
   const observed = inferred !== undefined && inferred.observations > 0;
-  if (declared !== undefined) return { source: observed ? "hybrid" : declared.pointer === "/outputSchema" ? "declared" : "annotated", quality: "high" };
+  if (declared !== undefined)
+    return { source: observed ? "hybrid" : declared.pointer === "/outputSchema" ? "declared" : "annotated", quality: "high" };
   if (observed) return { source: "inferred", quality: inferred.quality };
   return { source: "unknown", quality: "none" };
 }

@@ -1,11 +1,11 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { PmcpError } from "../errors.js";
 import { z } from "zod";
+import { PmcpError } from "../errors.js";
 import { parseJsonText, parseJsonValue } from "../json-file.js";
 import { camelTool, fromFoundationFile } from "./foundation.js";
 import { canonicalBundle } from "./serialize.js";
-import { BUNDLE_VERSION, BundleSchema, type Bundle } from "./types.js";
+import { BUNDLE_VERSION, type Bundle, BundleSchema } from "./types.js";
 
 export type SchemaFileFormat = "bundle" | "pmcp-foundation";
 
@@ -87,7 +87,9 @@ async function expandPath(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => undefined);
   if (info === undefined) throw new PmcpError("NOT_FOUND", `${path}: no such file or folder`);
   if (!info.isDirectory()) return [path];
-  const names = (await readdir(path)).filter((name) => name.endsWith(".json") && !name.endsWith(".schema.json") && !name.startsWith(".")).sort();
+  const names = (await readdir(path))
+    .filter((name) => name.endsWith(".json") && !name.endsWith(".schema.json") && !name.startsWith("."))
+    .sort();
   if (names.length === 0) throw new PmcpError("NOT_FOUND", `${path}: the folder has no .json files`);
   return names.map((name) => join(path, name));
 }

@@ -1,7 +1,7 @@
-import type { BundleServer, Tool } from "./types.js";
 import { isObject } from "../json-schema/pointer.js";
 import { resolveRef } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
+import type { BundleServer, Tool } from "./types.js";
 
 /** A problem in a recorded schema: reported, never fatal, never repaired. */
 export interface SchemaWarning {

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { ServerIdSchema } from "@pmcp-codegen/runtime/internal";
+import { z } from "zod";
 
 /**
  * The schema bundle: every tool of every exported server, recorded as the server sent it.

@@ -1,7 +1,7 @@
 import { relative, resolve } from "node:path";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import type { LoadedConfig } from "../config/pmcp-config.js";
-import { warn, type OutputOptions } from "./output.js";
+import { type OutputOptions, warn } from "./output.js";
 
 /**
  * Where every command finds its inputs, in one order: the flag, else `pmcp.config`, else the

@@ -4,12 +4,27 @@ import { PmcpError } from "../errors.js";
 /** The flags that name live servers, for every command that talks to them (export, discover). */
 export function sourceOptions<T>(yargs: Argv<T>) {
   return yargs
-    .option("endpoint", { type: "string", array: true, default: [] as string[], describe: "Streamable HTTP URL (falls back to HTTP+SSE); repeatable" })
-    .option("stdio", { type: "string", array: true, default: [] as string[], describe: "Command line of a server to spawn over stdio; repeatable" })
+    .option("endpoint", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "Streamable HTTP URL (falls back to HTTP+SSE); repeatable",
+    })
+    .option("stdio", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "Command line of a server to spawn over stdio; repeatable",
+    })
     .option("config", { type: "string", describe: "mcpServers config file (Claude, Cursor, .mcp.json, VS Code)" })
     .option("server", { type: "string", array: true, default: [] as string[], describe: "Only these ids of the --config file; repeatable" })
     .option("id", { type: "string", describe: "Server id for a single --endpoint or --stdio (default: slug of serverInfo.name)" })
-    .option("header", { type: "string", array: true, default: [] as string[], describe: 'HTTP header "Name: value" (${VAR} allowed, never recorded); repeatable' });
+    .option("header", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: 'HTTP header "Name: value" (${VAR} allowed, never recorded); repeatable',
+    });
 }
 
 /** `--timeout`: a positive, finite number of milliseconds. */

@@ -27,12 +27,14 @@ export function valueKey(key: string): string {
 
 /** Text safe inside a block comment: no `*\/`, no line breaks of any kind, no control characters. */
 export function commentText(text: string): string {
-  return text
-    .replace(/\*\//g, "*\\/")
-    .replace(/\r\n?|[\n\u2028\u2029\u0085]/g, " ")
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f]/g, " ")
-    .trim();
+  return (
+    text
+      .replace(/\*\//g, "*\\/")
+      .replace(/\r\n?|[\n\u2028\u2029\u0085]/g, " ")
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this takes out
+      .replace(/[\u0000-\u001f\u007f]/g, " ")
+      .trim()
+  );
 }
 
 /** A JSDoc block from lines of untrusted text (each made safe), indented for its position. */

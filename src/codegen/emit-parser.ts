@@ -1,7 +1,7 @@
+import type { IRNode, JsonValue, NumberNode, ObjectNode, StringNode, TupleNode } from "../ir/ir.js";
 import { literal, valueKey } from "./code.js";
 import { emitType, RUNTIME } from "./emit-type.js";
-import type { IRNode, JsonValue, NumberNode, ObjectNode, StringNode, TupleNode } from "../ir/ir.js";
-import { noUses, type Emitted, type Uses } from "./uses.js";
+import { type Emitted, noUses, type Uses } from "./uses.js";
 
 export interface ParserOptions {
   /** Reject keys that `additionalProperties: false` forbids; by default they are kept (lenient). */
@@ -46,7 +46,9 @@ function parserOf(node: IRNode, options: ParserOptions, indent: string, uses: Us
       return isExactOneOf(node, options) ? `${RUNTIME}.oneOf([${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
     }
     case "intersection":
-      return node.members.map((member) => parserOf(member, options, indent, uses)).reduce((left, right) => `z.intersection(${left}, ${right})`);
+      return node.members
+        .map((member) => parserOf(member, options, indent, uses))
+        .reduce((left, right) => `z.intersection(${left}, ${right})`);
     case "ref":
       uses.refs.add(node.name);
       return `${node.name}Schema`;
@@ -71,10 +73,13 @@ function isExactOneOf(node: Extract<IRNode, { kind: "union" }>, options: ParserO
 
 function stringParser(node: StringNode): string {
   let code = "z.string()";
-  if (node.minLength !== undefined) code += `.refine(${RUNTIME}.minCodePoints(${node.minLength}), ${literal(`at least ${node.minLength} characters`)})`;
-  if (node.maxLength !== undefined) code += `.refine(${RUNTIME}.maxCodePoints(${node.maxLength}), ${literal(`at most ${node.maxLength} characters`)})`;
+  if (node.minLength !== undefined)
+    code += `.refine(${RUNTIME}.minCodePoints(${node.minLength}), ${literal(`at least ${node.minLength} characters`)})`;
+  if (node.maxLength !== undefined)
+    code += `.refine(${RUNTIME}.maxCodePoints(${node.maxLength}), ${literal(`at most ${node.maxLength} characters`)})`;
   if (node.pattern !== undefined) code += `.regex(new RegExp(${literal(node.pattern)}, "u"))`;
-  if (node.format !== undefined) code += `.refine(${RUNTIME}.format(${literal(node.format)}), ${literal(`expected format ${node.format}`)})`;
+  if (node.format !== undefined)
+    code += `.refine(${RUNTIME}.format(${literal(node.format)}), ${literal(`expected format ${node.format}`)})`;
   return code;
 }
 
@@ -85,8 +90,10 @@ function numberParser(node: NumberNode): string {
   if (node.maximum !== undefined) code += `.lte(${literal(node.maximum)})`;
   if (node.exclusiveMinimum !== undefined) code += `.gt(${literal(node.exclusiveMinimum)})`;
   if (node.exclusiveMaximum !== undefined) code += `.lt(${literal(node.exclusiveMaximum)})`;
-  if (node.multipleOf !== undefined) code += `.refine(${RUNTIME}.multipleOf(${literal(node.multipleOf)}), ${literal(`expected a multiple of ${node.multipleOf}`)})`;
-  if (node.format !== undefined) code += `.refine(${RUNTIME}.format(${literal(node.format)}), ${literal(`expected format ${node.format}`)})`;
+  if (node.multipleOf !== undefined)
+    code += `.refine(${RUNTIME}.multipleOf(${literal(node.multipleOf)}), ${literal(`expected a multiple of ${node.multipleOf}`)})`;
+  if (node.format !== undefined)
+    code += `.refine(${RUNTIME}.format(${literal(node.format)}), ${literal(`expected format ${node.format}`)})`;
   return code;
 }
 
@@ -103,8 +110,10 @@ function withArrayChecks(code: string, node: { minItems?: number; maxItems?: num
   let result = code;
   if (native && node.minItems !== undefined) result += `.min(${node.minItems})`;
   if (native && node.maxItems !== undefined) result += `.max(${node.maxItems})`;
-  if (!native && node.minItems !== undefined) result += `.refine((items) => items.length >= ${node.minItems}, "at least ${node.minItems} items")`;
-  if (!native && node.maxItems !== undefined) result += `.refine((items) => items.length <= ${node.maxItems}, "at most ${node.maxItems} items")`;
+  if (!native && node.minItems !== undefined)
+    result += `.refine((items) => items.length >= ${node.minItems}, "at least ${node.minItems} items")`;
+  if (!native && node.maxItems !== undefined)
+    result += `.refine((items) => items.length <= ${node.maxItems}, "at most ${node.maxItems} items")`;
   if (node.uniqueItems) result += `.refine(${RUNTIME}.uniqueItems, "items must be unique")`;
   return result;
 }

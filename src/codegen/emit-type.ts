@@ -1,6 +1,6 @@
-import { docComment, literal, typeKey } from "./code.js";
 import type { IRNode, JsonValue, ObjectNode, TupleNode } from "../ir/ir.js";
-import { noUses, type Emitted, type Uses } from "./uses.js";
+import { docComment, literal, typeKey } from "./code.js";
+import { type Emitted, noUses, type Uses } from "./uses.js";
 
 /** The runtime namespace generated modules import (`import * as rt from ...`). */
 export const RUNTIME = "rt";
@@ -63,7 +63,9 @@ function literalType(value: JsonValue): string {
 }
 
 function tupleType(node: TupleNode, indent: string, uses: Uses): string {
-  const items = node.items.map((item, index) => (index < node.required ? typeOf(item, indent, uses) : `${wrapAny(item, typeOf(item, indent, uses))}?`));
+  const items = node.items.map((item, index) =>
+    index < node.required ? typeOf(item, indent, uses) : `${wrapAny(item, typeOf(item, indent, uses))}?`,
+  );
   if (node.rest !== null) items.push(`...Array<${typeOf(node.rest, indent, uses)}>`);
   return `[${items.join(", ")}]`;
 }
@@ -75,7 +77,8 @@ function objectType(node: ObjectNode, indent: string, uses: Uses): string {
       `${property.description ? docComment([property.description], inner) : ""}${inner}${typeKey(property.name)}${property.required ? "" : "?"}: ${typeOf(property.node, inner, uses)};\n`,
   );
   // `{}` would admit strings and numbers; an open object with no declared keys is a string map.
-  const shape = members.length === 0 ? (node.additional === true ? "{ [key: string]: unknown }" : "{}") : `{\n${members.join("")}${indent}}`;
+  const shape =
+    members.length === 0 ? (node.additional === true ? "{ [key: string]: unknown }" : "{}") : `{\n${members.join("")}${indent}}`;
   if (typeof node.additional === "boolean") return shape;
   const values = typeOf(node.additional, indent, uses);
   if (node.properties.length === 0) return `{ [key: string]: ${values} }`;

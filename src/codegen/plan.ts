@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
-import type { BundleServer, InferredTool, Tool } from "../bundle/types.js";
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import { atLeast, type Quality } from "../bundle/quality.js";
-import { docComment, literal } from "./code.js";
-import { emitParser } from "./emit-parser.js";
-import { emitType } from "./emit-type.js";
+import type { BundleServer, InferredTool, Tool } from "../bundle/types.js";
 import type { IRNode, NamedDefinition } from "../ir/ir.js";
 import { IRBuilder } from "../ir/json-schema-to-ir.js";
 import { camelCase, clientClassName, NameScope, pascalCase, resultTypeName } from "../ir/naming.js";
+import { docComment, literal } from "./code.js";
+import { emitParser } from "./emit-parser.js";
+import { emitType } from "./emit-type.js";
 
 /** A problem met while generating, located by server, tool and JSON pointer. */
 export interface GenerateWarning {
@@ -113,7 +113,8 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
   const builder = new IRBuilder(scope);
   let toolsUseZod = false;
   const tools = named.map(({ tool, output, claims }): ToolPlan => {
-    const input = tool.inputSchema === undefined ? ({ kind: "unknown" } as const) : builder.build(tool.inputSchema, tool.name, "/inputSchema");
+    const input =
+      tool.inputSchema === undefined ? ({ kind: "unknown" } as const) : builder.build(tool.inputSchema, tool.name, "/inputSchema");
     const result = output === undefined ? ({ kind: "unknown" } as const) : builder.build(output.schema, tool.name, output.pointer);
     const resultType = emitType(result);
     const parser = emitParser(result, options);
@@ -169,7 +170,10 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
     warnings,
     typeDigests: named.map(({ tool, output, claims }) => [
       tool.name,
-      createHash("sha256").update(JSON.stringify([tool.inputSchema, output?.schema, claims.result.name, output?.inferred !== undefined])).digest("hex").slice(0, 16),
+      createHash("sha256")
+        .update(JSON.stringify([tool.inputSchema, output?.schema, claims.result.name, output?.inferred !== undefined]))
+        .digest("hex")
+        .slice(0, 16),
     ]),
   };
 }

@@ -1,11 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { ServerIdSchema, type Bundle, type BundleServer } from "../bundle/types.js";
-import { PmcpError } from "../errors.js";
-import { commentText, literal } from "./code.js";
-import { camelCase, clientClassName, NameScope } from "../ir/naming.js";
 import { DEFAULT_MIN_QUALITY, type Quality } from "../bundle/quality.js";
-import { planServerModule, type GenerateWarning } from "./plan.js";
+import { type Bundle, type BundleServer, ServerIdSchema } from "../bundle/types.js";
+import { PmcpError } from "../errors.js";
+import { camelCase, clientClassName, NameScope } from "../ir/naming.js";
+import { commentText, literal } from "./code.js";
+import { type GenerateWarning, planServerModule } from "./plan.js";
 import { hash, ReuseCache } from "./reuse-cache.js";
 
 export interface RenderOptions {
@@ -56,8 +56,20 @@ export async function renderClients(
   const templates = await templateSources(options.templatesDir);
   const cache = previous === undefined ? undefined : await ReuseCache.open();
   const plan = { strictObjects: options.strictObjects, minQuality: options.minQuality ?? DEFAULT_MIN_QUALITY };
-  const produce = async (path: string, inputs: unknown, make: (compiled: CompiledTemplates) => { code: string; warnings: GenerateWarning[] } & ModuleRecord) => {
-    const key = cache?.key([options.generatorVersion, options.runtimeImport, plan.strictObjects, plan.minQuality, options.source, templates.hash, inputs]);
+  const produce = async (
+    path: string,
+    inputs: unknown,
+    make: (compiled: CompiledTemplates) => { code: string; warnings: GenerateWarning[] } & ModuleRecord,
+  ) => {
+    const key = cache?.key([
+      options.generatorVersion,
+      options.runtimeImport,
+      plan.strictObjects,
+      plan.minQuality,
+      options.source,
+      templates.hash,
+      inputs,
+    ]);
     const existing = key === undefined ? undefined : await previous?.(path);
     const kept = existing === undefined || key === undefined ? undefined : await cache?.reusable(key, existing);
     if (existing !== undefined && kept !== undefined) return { path, content: existing, reused: true, warnings: kept };
@@ -75,7 +87,8 @@ export async function renderClients(
   const modules: { namespace: string; importPath: string; className: string; alias: string }[] = [];
   for (const server of bundle.servers) {
     // The id becomes a file name and a module path: only ids the bundle schema allows get that far.
-    if (!ServerIdSchema.safeParse(server.id).success) throw new PmcpError("INVALID_INPUT", `server id ${JSON.stringify(server.id)} is not a valid server id`);
+    if (!ServerIdSchema.safeParse(server.id).success)
+      throw new PmcpError("INVALID_INPUT", `server id ${JSON.stringify(server.id)} is not a valid server id`);
     const file = await produce(`${server.id}.ts`, server, ({ server: template }) => {
       const module = planServerModule(server, plan);
       return {
@@ -96,7 +109,11 @@ export async function renderClients(
       alias: exported === className ? "" : exported,
     });
   }
-  const indexFile = await produce("index.ts", modules, ({ index: template }) => ({ code: template({ banner: banner(options), modules }), warnings: [], typeDigests: [] }));
+  const indexFile = await produce("index.ts", modules, ({ index: template }) => ({
+    code: template({ banner: banner(options), modules }),
+    warnings: [],
+    typeDigests: [],
+  }));
   files.push({ path: indexFile.path, content: indexFile.content });
   return { files, warnings, reused };
 }
@@ -130,7 +147,10 @@ function compile(sources: TemplateSources): Promise<CompiledTemplates> {
   if (pending === undefined) {
     pending = import("handlebars").then(({ default: Handlebars }) => {
       const handlebars = Handlebars.create();
-      return { server: handlebars.compile(sources.server, { noEscape: true }), index: handlebars.compile(sources.index, { noEscape: true }) };
+      return {
+        server: handlebars.compile(sources.server, { noEscape: true }),
+        index: handlebars.compile(sources.index, { noEscape: true }),
+      };
     });
     compiled.set(sources.hash, pending);
   }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { readFile, readdir, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFilesAtomically } from "@pmcp-codegen/runtime/internal";
@@ -22,7 +22,13 @@ export class ReuseCache {
   static async open(): Promise<ReuseCache | undefined> {
     for (let dir = process.cwd(); ; dir = dirname(dir)) {
       const modules = join(dir, "node_modules");
-      if (await stat(modules).then((info) => info.isDirectory(), () => false)) return new ReuseCache(join(modules, ".cache", "pmcp-codegen"), await generatorDigest());
+      if (
+        await stat(modules).then(
+          (info) => info.isDirectory(),
+          () => false,
+        )
+      )
+        return new ReuseCache(join(modules, ".cache", "pmcp-codegen"), await generatorDigest());
       if (dirname(dir) === dir) return undefined;
     }
   }

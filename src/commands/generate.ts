@@ -12,27 +12,43 @@ const DEFAULT_OUTPUT = "generated";
 const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-    yargs
-      .option("schema", {
-        type: "string",
-        array: true,
-        default: [] as string[],
-        describe: "Bundle or PMCP schema files or folders (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
-      })
-      .option("output", { alias: "o", type: "string", describe: "Folder for the generated clients (default: pmcp.config output, else generated/)" })
-      .option("check", { type: "boolean", default: false, describe: "Exit 1 and list stale files when the output on disk differs; write nothing" })
-      .option("templates", { type: "string", describe: "Folder of templates (server.ts.hbs, index.ts.hbs) overriding the built-in ones" })
-      .option("runtime-import", { type: "string", describe: "Module generated files import the runtime from (default: @pmcp-codegen/runtime)" })
-      .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" })
-      .option("min-quality", {
-        choices: ["none", "low", "medium", "high"] as const,
-        default: "low" as const,
-        describe: "Use an inferred output schema (tools that declare none) only from this quality up",
-      })
-      .example("$0 generate", "Generate generated/ from schemas/mcp-bundle.json")
-      .example("$0 generate --schema schemas/ -o src/clients --check", "Fail CI when the clients are stale");
+  yargs
+    .option("schema", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "Bundle or PMCP schema files or folders (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+    })
+    .option("output", {
+      alias: "o",
+      type: "string",
+      describe: "Folder for the generated clients (default: pmcp.config output, else generated/)",
+    })
+    .option("check", {
+      type: "boolean",
+      default: false,
+      describe: "Exit 1 and list stale files when the output on disk differs; write nothing",
+    })
+    .option("templates", { type: "string", describe: "Folder of templates (server.ts.hbs, index.ts.hbs) overriding the built-in ones" })
+    .option("runtime-import", {
+      type: "string",
+      describe: "Module generated files import the runtime from (default: @pmcp-codegen/runtime)",
+    })
+    .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" })
+    .option("min-quality", {
+      choices: ["none", "low", "medium", "high"] as const,
+      default: "low" as const,
+      describe: "Use an inferred output schema (tools that declare none) only from this quality up",
+    })
+    .example("$0 generate", "Generate generated/ from schemas/mcp-bundle.json")
+    .example("$0 generate --schema schemas/ -o src/clients --check", "Fail CI when the clients are stale");
 
-export const generateCommand = defineCommand({ command: "generate", describe: "Generate typed composition clients from a schema bundle", builder, handler: generate });
+export const generateCommand = defineCommand({
+  command: "generate",
+  describe: "Generate typed composition clients from a schema bundle",
+  builder,
+  handler: generate,
+});
 
 /** `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults. */
 async function generate(args: ArgsOf<typeof builder>): Promise<void> {
@@ -65,7 +81,8 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const changed: (RenderedFile & { typesChanged: string[] })[] = [];
   for (const file of result.files) {
     const before = await existing(file.path);
-    if (before !== file.content) changed.push({ ...file, typesChanged: before === undefined ? [] : toolsWithChangedTypes(before, file.content) });
+    if (before !== file.content)
+      changed.push({ ...file, typesChanged: before === undefined ? [] : toolsWithChangedTypes(before, file.content) });
   }
   const leftover = await staleGeneratedFiles(outDir, new Set(result.files.map((file) => file.path)));
   const tools = bundle.servers.reduce((sum, server) => sum + server.tools.length, 0);
@@ -84,7 +101,10 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
     if (args.json) printJson({ ...summary, upToDate: changed.length + leftover.length === 0 });
     if (changed.length + leftover.length === 0) return say(args, `${outDir} is up to date`);
     for (const file of changed) {
-      say(args, `stale: ${join(outDir, file.path)}${file.typesChanged.length > 0 ? ` (types changed: ${file.typesChanged.join(", ")})` : ""}`);
+      say(
+        args,
+        `stale: ${join(outDir, file.path)}${file.typesChanged.length > 0 ? ` (types changed: ${file.typesChanged.join(", ")})` : ""}`,
+      );
     }
     for (const path of summary.removed) say(args, `stale: ${path}`);
     throw new PmcpError("OUT_OF_DATE", `${count(changed.length + leftover.length, "generated file")} out of date; run pmcp generate`);
@@ -94,7 +114,10 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   await Promise.all(leftover.map((path) => rm(join(outDir, path), { force: true })));
   if (args.json) printJson(summary);
   const reused = result.reused.length > 0 ? `, ${result.reused.length} unchanged` : "";
-  say(args, `Generated ${outDir}: ${count(bundle.servers.length, "server")}${reused}, ${count(tools, "tool")}${result.warnings.length ? `, ${count(result.warnings.length, "warning")}` : ""}`);
+  say(
+    args,
+    `Generated ${outDir}: ${count(bundle.servers.length, "server")}${reused}, ${count(tools, "tool")}${result.warnings.length ? `, ${count(result.warnings.length, "warning")}` : ""}`,
+  );
 }
 
 /** Modules we generated earlier for servers that are no longer in the bundle. */

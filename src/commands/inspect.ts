@@ -1,5 +1,5 @@
-import type { Bundle } from "../bundle/types.js";
 import type { Argv } from "yargs";
+import type { Bundle } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs } from "../cli/inputs.js";
 import { printJson, say } from "../cli/output.js";
@@ -7,12 +7,22 @@ import { PmcpError } from "../errors.js";
 import type { ToolInspection } from "../inspect/describe-tool.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-    yargs
-      .positional("tool", { type: "string", demandOption: true, describe: "The tool, as server/tool" })
-      .option("schema", { type: "string", array: true, default: [] as string[], describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
-      .example("$0 inspect inventory/get_stock", "What get_stock takes and returns");
+  yargs
+    .positional("tool", { type: "string", demandOption: true, describe: "The tool, as server/tool" })
+    .option("schema", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+    })
+    .example("$0 inspect inventory/get_stock", "What get_stock takes and returns");
 
-export const inspectCommand = defineCommand({ command: "inspect <tool>", describe: "Show a tool's description, input and output schemas and generated result type", builder, handler: inspect });
+export const inspectCommand = defineCommand({
+  command: "inspect <tool>",
+  describe: "Show a tool's description, input and output schemas and generated result type",
+  builder,
+  handler: inspect,
+});
 
 /** `pmcp inspect <server/tool>`: a tool's description, schemas and generated result type. */
 async function inspect(args: ArgsOf<typeof builder>): Promise<void> {
@@ -57,6 +67,6 @@ export function formatInspection(inspection: ToolInspection): string {
  * (terminal escapes among them) become `\uXXXX` so it cannot restyle or rewrite the terminal.
  */
 function printable(text: string): string {
-  // eslint-disable-next-line no-control-regex
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this takes out
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

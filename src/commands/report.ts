@@ -4,11 +4,25 @@ import { deprecated, resolveInputs } from "../cli/inputs.js";
 import { printJson } from "../cli/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-    yargs
-      .option("schema", { type: "string", array: true, default: [] as string[], describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
-      .option("format", { choices: ["table", "markdown", "json"] as const, default: "table" as const, describe: "Output: a terminal table or Markdown (json: deprecated, use --json)" });
+  yargs
+    .option("schema", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+    })
+    .option("format", {
+      choices: ["table", "markdown", "json"] as const,
+      default: "table" as const,
+      describe: "Output: a terminal table or Markdown (json: deprecated, use --json)",
+    });
 
-export const reportCommand = defineCommand({ command: "report", describe: "Schema-quality report: tools by source and quality, observations, drift, tools/list size", builder, handler: report });
+export const reportCommand = defineCommand({
+  command: "report",
+  describe: "Schema-quality report: tools by source and quality, observations, drift, tools/list size",
+  builder,
+  handler: report,
+});
 
 /** `pmcp report`: the schema-quality report of a bundle. */
 async function report(args: ArgsOf<typeof builder>): Promise<void> {

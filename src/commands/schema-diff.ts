@@ -5,15 +5,33 @@ import { count } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-    yargs
-      .positional("old", { type: "string", demandOption: true, describe: "The bundle (or PMCP files) before" })
-      .positional("new", { type: "string", describe: "Deprecated: use --schema" })
-      .option("schema", { type: "string", array: true, default: [] as string[], describe: "The bundle (or PMCP files) after (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
-      .option("fail-on", { choices: ["breaking", "dangerous"] as const, default: "breaking" as const, describe: "Exit 1 when a change at or above this level is found" })
-      .option("format", { choices: ["text", "github", "junit", "json"] as const, default: "text" as const, describe: "Output: text, GitHub annotations or JUnit XML (json: deprecated, use --json)" })
-      .example("$0 schema diff main.json --format github", "Annotate a pull request with what changed since main.json");
+  yargs
+    .positional("old", { type: "string", demandOption: true, describe: "The bundle (or PMCP files) before" })
+    .positional("new", { type: "string", describe: "Deprecated: use --schema" })
+    .option("schema", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "The bundle (or PMCP files) after (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+    })
+    .option("fail-on", {
+      choices: ["breaking", "dangerous"] as const,
+      default: "breaking" as const,
+      describe: "Exit 1 when a change at or above this level is found",
+    })
+    .option("format", {
+      choices: ["text", "github", "junit", "json"] as const,
+      default: "text" as const,
+      describe: "Output: text, GitHub annotations or JUnit XML (json: deprecated, use --json)",
+    })
+    .example("$0 schema diff main.json --format github", "Annotate a pull request with what changed since main.json");
 
-export const schemaDiffCommand = defineCommand({ command: "diff <old> [new]", describe: "Compare a bundle with an older one; each change is breaking, dangerous or safe for callers", builder, handler: schemaDiff });
+export const schemaDiffCommand = defineCommand({
+  command: "diff <old> [new]",
+  describe: "Compare a bundle with an older one; each change is breaking, dangerous or safe for callers",
+  builder,
+  handler: schemaDiff,
+});
 
 /** `pmcp schema diff`: every change between two bundles with its level; exit 1 at or above --fail-on. */
 async function schemaDiff(args: ArgsOf<typeof builder>): Promise<void> {
@@ -27,8 +45,18 @@ async function schemaDiff(args: ArgsOf<typeof builder>): Promise<void> {
   const changes = diffBundles(before.bundle, after.bundle);
   const format = args.json ? "json" : args.format;
   const text =
-    format === "json" ? formatJson(changes) : format === "github" ? formatGithub(changes) : format === "junit" ? formatJunit(changes, args.failOn) : formatText(changes);
+    format === "json"
+      ? formatJson(changes)
+      : format === "github"
+        ? formatGithub(changes)
+        : format === "junit"
+          ? formatJunit(changes, args.failOn)
+          : formatText(changes);
   if (!args.quiet || format !== "text") process.stdout.write(text);
   const failing = changes.filter((change) => change.level === "breaking" || (args.failOn === "dangerous" && change.level === "dangerous"));
-  if (failing.length > 0) throw new PmcpError("CHECK_FAILED", count(failing.length, `${args.failOn === "dangerous" ? "breaking or dangerous" : "breaking"} change`));
+  if (failing.length > 0)
+    throw new PmcpError(
+      "CHECK_FAILED",
+      count(failing.length, `${args.failOn === "dangerous" ? "breaking or dangerous" : "breaking"} change`),
+    );
 }

@@ -7,28 +7,45 @@ import type { SamplesFile } from "../discover/plan-calls.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-    sourceOptions(yargs)
-      .option("samples", { type: "string", describe: 'JSON file of arguments per tool: {"tool": [{...}], "server/tool": [...]}' })
-      .option("observations", { type: "string", demandOption: true, describe: "Folder of the observation logs (one JSONL file per server and tool)" })
-      .option("allow-tool", {
-        type: "string",
-        array: true,
-        default: [] as string[],
-        describe: "Also call this tool (name or server/tool) though not annotated read-only: you vouch it is harmless; one annotated destructiveHint: true is never called; repeatable",
-      })
-      .option("max-samples", { type: "number", describe: "Samples kept per tool, reservoir-sampled (default 200)" })
-      .option("redact", { type: "boolean", default: false, describe: "Keep structure only: strings become length classes, numbers their kind" })
-      .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed to connect, and for each call" })
-      .check((args) => {
-        checkTimeout(args.timeout);
-        if (args["max-samples"] !== undefined && !(Number.isInteger(args["max-samples"]) && args["max-samples"] > 0)) {
-          throw new PmcpError("INVALID_ARGUMENT", "--max-samples must be a positive whole number");
-        }
-        return true;
-      })
-      .example("$0 schema discover --config .mcp.json --samples samples.json --observations observations/", "Call the safe tools with the sample arguments");
+  sourceOptions(yargs)
+    .option("samples", { type: "string", describe: 'JSON file of arguments per tool: {"tool": [{...}], "server/tool": [...]}' })
+    .option("observations", {
+      type: "string",
+      demandOption: true,
+      describe: "Folder of the observation logs (one JSONL file per server and tool)",
+    })
+    .option("allow-tool", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe:
+        "Also call this tool (name or server/tool) though not annotated read-only: you vouch it is harmless; one annotated destructiveHint: true is never called; repeatable",
+    })
+    .option("max-samples", { type: "number", describe: "Samples kept per tool, reservoir-sampled (default 200)" })
+    .option("redact", {
+      type: "boolean",
+      default: false,
+      describe: "Keep structure only: strings become length classes, numbers their kind",
+    })
+    .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed to connect, and for each call" })
+    .check((args) => {
+      checkTimeout(args.timeout);
+      if (args["max-samples"] !== undefined && !(Number.isInteger(args["max-samples"]) && args["max-samples"] > 0)) {
+        throw new PmcpError("INVALID_ARGUMENT", "--max-samples must be a positive whole number");
+      }
+      return true;
+    })
+    .example(
+      "$0 schema discover --config .mcp.json --samples samples.json --observations observations/",
+      "Call the safe tools with the sample arguments",
+    );
 
-export const schemaDiscoverCommand = defineCommand({ command: "discover", describe: "Call the read-only tools of live servers to log what they return, for schema infer", builder, handler: schemaDiscover });
+export const schemaDiscoverCommand = defineCommand({
+  command: "discover",
+  describe: "Call the read-only tools of live servers to log what they return, for schema infer",
+  builder,
+  handler: schemaDiscover,
+});
 
 type Args = ArgsOf<typeof builder>;
 
@@ -50,18 +67,27 @@ async function schemaDiscover(args: Args): Promise<void> {
     onError: (error) => problems.push(error.message),
   });
   const allowed = new Set(args.allowTool);
-  const outcomes = await Promise.all(sources.map((source) => discoverServer(source, { samples, allowed, recorder, timeoutMs: args.timeout })));
+  const outcomes = await Promise.all(
+    sources.map((source) => discoverServer(source, { samples, allowed, recorder, timeoutMs: args.timeout })),
+  );
   await recorder.flush();
 
   for (const line of outcomes.flatMap(describe)) say(args, line);
   const reached = outcomes.flatMap((outcome) => (outcome.ok ? [{ serverId: outcome.serverId, tools: outcome.listed }] : []));
   for (const key of unmatchedSamples(samples, reached)) warn(args, `samples for "${key}" match no listed tool`);
-  const failed = outcomes.flatMap((outcome) => (outcome.ok ? [] : [`server "${outcome.source.id ?? outcome.source.label}": ${outcome.message}`]));
-  const recorded = outcomes.reduce((sum, outcome) => sum + (outcome.ok ? outcome.tools.reduce((inner, tool) => inner + tool.recorded, 0) : 0), 0);
+  const failed = outcomes.flatMap((outcome) =>
+    outcome.ok ? [] : [`server "${outcome.source.id ?? outcome.source.label}": ${outcome.message}`],
+  );
+  const recorded = outcomes.reduce(
+    (sum, outcome) => sum + (outcome.ok ? outcome.tools.reduce((inner, tool) => inner + tool.recorded, 0) : 0),
+    0,
+  );
   if (args.json) {
     printJson({
       observations: args.observations,
-      servers: outcomes.map((outcome) => (outcome.ok ? { id: outcome.serverId, tools: outcome.tools } : { label: outcome.source.label, error: outcome.message })),
+      servers: outcomes.map((outcome) =>
+        outcome.ok ? { id: outcome.serverId, tools: outcome.tools } : { label: outcome.source.label, error: outcome.message },
+      ),
     });
   }
   if (failed.length + problems.length > 0) throw new PmcpError("SERVER_FAILED", [...failed, ...problems].join("\n"));

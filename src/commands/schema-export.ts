@@ -1,37 +1,53 @@
 import { join } from "node:path";
-import type { Bundle, BundleServer } from "../bundle/types.js";
+import type { FileToWrite, ServerSource } from "@pmcp-codegen/runtime/internal";
 import type { Argv } from "yargs";
+import type { Bundle, BundleServer } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { projectPath } from "../cli/inputs.js";
 import { count, printJson, say, warn } from "../cli/output.js";
 import { checkTimeout, sourceOptions } from "../cli/source-options.js";
-import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import { PmcpError } from "../errors.js";
 import type { ServerOutcome } from "../export/export-servers.js";
-import type { FileToWrite } from "@pmcp-codegen/runtime/internal";
 
 const DEFAULT_FOUNDATION_DIR = "schemas";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-    sourceOptions(yargs)
-      .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed per server" })
-      .option("concurrency", { type: "number", describe: "Servers contacted at once (default: all)" })
-      .option("output", { alias: "o", type: "string", describe: "Bundle file, or folder for pmcp-foundation (default: pmcp.config bundle, else schemas/mcp-bundle.json; schemas/)" })
-      .option("format", { choices: ["bundle", "pmcp-foundation"] as const, default: "bundle" as const, describe: "One bundle file, or PMCP's per-server files" })
-      .option("check", { type: "boolean", default: false, describe: "Compare with the files on disk instead of writing; exit 1 when they differ" })
-      .option("allow-partial", { type: "boolean", default: false, describe: "Write the servers that succeeded even if others failed" })
-      .check((args) => {
-        checkTimeout(args.timeout);
-        if (args.concurrency !== undefined && !(Number.isInteger(args.concurrency) && args.concurrency > 0)) {
-          throw new PmcpError("INVALID_ARGUMENT", "--concurrency must be a positive whole number");
-        }
-        return true;
-      })
-      .example("$0 schema export --config .mcp.json", "Export every server of a config file")
-      .example('$0 schema export --stdio "node server.js" --id inventory', "Export one stdio server")
-      .example('$0 schema export --endpoint http://127.0.0.1:3000/mcp --header "Authorization: Bearer ${TOKEN}"', "Export an HTTP server");
+  sourceOptions(yargs)
+    .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed per server" })
+    .option("concurrency", { type: "number", describe: "Servers contacted at once (default: all)" })
+    .option("output", {
+      alias: "o",
+      type: "string",
+      describe: "Bundle file, or folder for pmcp-foundation (default: pmcp.config bundle, else schemas/mcp-bundle.json; schemas/)",
+    })
+    .option("format", {
+      choices: ["bundle", "pmcp-foundation"] as const,
+      default: "bundle" as const,
+      describe: "One bundle file, or PMCP's per-server files",
+    })
+    .option("check", {
+      type: "boolean",
+      default: false,
+      describe: "Compare with the files on disk instead of writing; exit 1 when they differ",
+    })
+    .option("allow-partial", { type: "boolean", default: false, describe: "Write the servers that succeeded even if others failed" })
+    .check((args) => {
+      checkTimeout(args.timeout);
+      if (args.concurrency !== undefined && !(Number.isInteger(args.concurrency) && args.concurrency > 0)) {
+        throw new PmcpError("INVALID_ARGUMENT", "--concurrency must be a positive whole number");
+      }
+      return true;
+    })
+    .example("$0 schema export --config .mcp.json", "Export every server of a config file")
+    .example('$0 schema export --stdio "node server.js" --id inventory', "Export one stdio server")
+    .example('$0 schema export --endpoint http://127.0.0.1:3000/mcp --header "Authorization: Bearer ${TOKEN}"', "Export an HTTP server");
 
-export const schemaExportCommand = defineCommand({ command: "export", describe: "List every tool of live MCP servers into a schema bundle", builder, handler: schemaExport });
+export const schemaExportCommand = defineCommand({
+  command: "export",
+  describe: "List every tool of live MCP servers into a schema bundle",
+  builder,
+  handler: schemaExport,
+});
 
 type Args = ArgsOf<typeof builder>;
 
@@ -60,7 +76,9 @@ async function schemaExport(args: Args): Promise<void> {
   const servers = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.server] : []));
   const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [`${serverLabel(outcome.source)}: ${outcome.message}`]));
   rejectDuplicateIds(outcomes);
-  const target = args.output ?? (args.format === "bundle" ? (projectPath(project, project?.config.bundle) ?? DEFAULT_BUNDLE_PATH) : DEFAULT_FOUNDATION_DIR);
+  const target =
+    args.output ??
+    (args.format === "bundle" ? (projectPath(project, project?.config.bundle) ?? DEFAULT_BUNDLE_PATH) : DEFAULT_FOUNDATION_DIR);
   if (failures.length > 0 && (!args.allowPartial || servers.length === 0)) {
     throw new PmcpError("SERVER_FAILED", [...failures, `${target} left unchanged`].join("\n"));
   }
@@ -78,7 +96,9 @@ async function schemaExport(args: Args): Promise<void> {
   const summary = {
     output: target,
     format: args.format,
-    servers: outcomes.flatMap((outcome) => (outcome.ok ? [{ id: outcome.server.id, transport: outcome.transport, tools: outcome.server.tools.length }] : [])),
+    servers: outcomes.flatMap((outcome) =>
+      outcome.ok ? [{ id: outcome.server.id, transport: outcome.transport, tools: outcome.server.tools.length }] : [],
+    ),
     failures,
     warnings,
   };
@@ -87,7 +107,10 @@ async function schemaExport(args: Args): Promise<void> {
   await writeFilesAtomically(files);
   if (args.json) printJson({ ...summary, written: files.map((file) => file.path) });
   const tools = servers.reduce((sum, server) => sum + server.tools.length, 0);
-  const extra = [warnings.length ? count(warnings.length, "warning") : "", failures.length ? `${count(failures.length, "server")} skipped` : ""].filter(Boolean);
+  const extra = [
+    warnings.length ? count(warnings.length, "warning") : "",
+    failures.length ? `${count(failures.length, "server")} skipped` : "",
+  ].filter(Boolean);
   say(args, `Wrote ${target}: ${count(servers.length, "server")}, ${count(tools, "tool")}${extra.length ? ` (${extra.join(", ")})` : ""}`);
 }
 
@@ -139,7 +162,12 @@ async function checkFiles(args: Args, files: readonly FileToWrite[], bundle: Bun
     if (existing !== undefined) previous.push(...(await serversIn(file.path, existing)));
   }
   // The same judgement as `pmcp schema diff`, so drift says what it breaks.
-  const changes = stale.length === 0 ? [] : formatText(diffBundles(canonicalBundle(previous), bundle)).trimEnd().split("\n");
+  const changes =
+    stale.length === 0
+      ? []
+      : formatText(diffBundles(canonicalBundle(previous), bundle))
+          .trimEnd()
+          .split("\n");
   if (stale.length > 0 && changes[0] === "no changes") changes.splice(0, 1, "same tools, different bytes (formatting or key order)");
   if (args.json) printJson({ ...summary, upToDate: stale.length === 0, stale, changes });
   if (stale.length === 0) {
@@ -147,7 +175,10 @@ async function checkFiles(args: Args, files: readonly FileToWrite[], bundle: Bun
     return;
   }
   for (const line of changes) say(args, line);
-  throw new PmcpError("OUT_OF_DATE", `${stale.join(", ")} out of date (${count(changes.length, "change")}); run pmcp schema export to update`);
+  throw new PmcpError(
+    "OUT_OF_DATE",
+    `${stale.join(", ")} out of date (${count(changes.length, "change")}); run pmcp schema export to update`,
+  );
 }
 
 /** The bundle being replaced, whose inferred blocks a re-export keeps; none when there is no readable one. */

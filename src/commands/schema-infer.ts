@@ -5,12 +5,26 @@ import { count, printJson, say, warn } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-    yargs
-      .option("schema", { type: "string", array: true, default: [] as string[], describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
-      .option("observations", { type: "string", demandOption: true, describe: "Folder of observation logs (CompositionClient observe, or schema discover)" })
-      .option("output", { alias: "o", type: "string", describe: "Where to write the bundle (default: over --schema)" });
+  yargs
+    .option("schema", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+    })
+    .option("observations", {
+      type: "string",
+      demandOption: true,
+      describe: "Folder of observation logs (CompositionClient observe, or schema discover)",
+    })
+    .option("output", { alias: "o", type: "string", describe: "Where to write the bundle (default: over --schema)" });
 
-export const schemaInferCommand = defineCommand({ command: "infer", describe: "Infer output schemas from observation logs into the bundle's inferred blocks", builder, handler: schemaInfer });
+export const schemaInferCommand = defineCommand({
+  command: "infer",
+  describe: "Infer output schemas from observation logs into the bundle's inferred blocks",
+  builder,
+  handler: schemaInfer,
+});
 
 /** `pmcp schema infer`: an `inferred` block per observed tool, written back into the bundle. */
 async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
@@ -29,7 +43,10 @@ async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
   for (const server of result.bundle.servers) {
     for (const block of server.inferred ?? []) {
       if (!result.inferred.includes(block)) continue;
-      say(args, `inferred ${server.id}/${block.tool}: ${count(block.observations, "observation")}, quality ${block.quality} (consistency ${block.consistency})`);
+      say(
+        args,
+        `inferred ${server.id}/${block.tool}: ${count(block.observations, "observation")}, quality ${block.quality} (consistency ${block.consistency})`,
+      );
       for (const drift of block.drift ?? []) {
         warn(
           args,

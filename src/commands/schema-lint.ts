@@ -7,18 +7,33 @@ import type { LintFinding } from "../lint/lint.js";
 import { PROFILES, type Profile } from "../providers/facts.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-    yargs
-      .option("schema", { type: "string", array: true, default: [] as string[], describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
-      .positional("bundle", { type: "string", describe: "Deprecated: use --schema" })
-      .option("profile", { type: "string", demandOption: true, describe: `Providers to check, comma-separated: ${PROFILES.join(", ")}` })
-      .option("format", { choices: ["text", "github", "json"] as const, default: "text" as const, describe: "Output: text or GitHub annotations (json: deprecated, use --json)" })
-      .check((args) => {
-        const unknown = args.profile.split(",").filter((name) => !(PROFILES as readonly string[]).includes(name));
-        if (unknown.length > 0) throw new PmcpError("INVALID_ARGUMENT", `--profile: unknown ${unknown.join(", ")} (choose from ${PROFILES.join(", ")})`);
-        return true;
-      });
+  yargs
+    .option("schema", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+    })
+    .positional("bundle", { type: "string", describe: "Deprecated: use --schema" })
+    .option("profile", { type: "string", demandOption: true, describe: `Providers to check, comma-separated: ${PROFILES.join(", ")}` })
+    .option("format", {
+      choices: ["text", "github", "json"] as const,
+      default: "text" as const,
+      describe: "Output: text or GitHub annotations (json: deprecated, use --json)",
+    })
+    .check((args) => {
+      const unknown = args.profile.split(",").filter((name) => !(PROFILES as readonly string[]).includes(name));
+      if (unknown.length > 0)
+        throw new PmcpError("INVALID_ARGUMENT", `--profile: unknown ${unknown.join(", ")} (choose from ${PROFILES.join(", ")})`);
+      return true;
+    });
 
-export const schemaLintCommand = defineCommand({ command: "lint [bundle]", describe: "Report what LLM providers would reject or misread in a bundle's schemas", builder, handler: schemaLint });
+export const schemaLintCommand = defineCommand({
+  command: "lint [bundle]",
+  describe: "Report what LLM providers would reject or misread in a bundle's schemas",
+  builder,
+  handler: schemaLint,
+});
 
 interface Located extends LintFinding {
   server: string;
@@ -41,7 +56,12 @@ async function schemaLint(args: ArgsOf<typeof builder>): Promise<void> {
         if (tool[key] === undefined) continue;
         for (const profile of profiles) {
           for (const finding of lintSchema(tool[key], profile)) {
-            found.push({ ...finding, server: server.id, tool: tool.name, pointer: `/${key}${finding.pointer === "/" ? "" : finding.pointer}` });
+            found.push({
+              ...finding,
+              server: server.id,
+              tool: tool.name,
+              pointer: `/${key}${finding.pointer === "/" ? "" : finding.pointer}`,
+            });
           }
         }
       }
@@ -50,7 +70,9 @@ async function schemaLint(args: ArgsOf<typeof builder>): Promise<void> {
   const format = args.json ? "json" : args.format;
   const where = (finding: Located) => `${finding.server}/${finding.tool} ${finding.pointer}`;
   if (format === "json") {
-    process.stdout.write(`${JSON.stringify({ errors: found.filter((finding) => finding.severity === "error").length, findings: found }, null, 2)}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ errors: found.filter((finding) => finding.severity === "error").length, findings: found }, null, 2)}\n`,
+    );
   } else if (format === "github") {
     const data = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
     const property = (text: string) => data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");

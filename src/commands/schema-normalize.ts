@@ -5,13 +5,23 @@ import { count, say, warn } from "../cli/output.js";
 import { PROFILES } from "../providers/facts.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-    yargs
-      .option("schema", { type: "string", array: true, default: [] as string[], describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
-      .positional("bundle", { type: "string", describe: "Deprecated: use --schema" })
-      .option("profile", { choices: PROFILES, demandOption: true, describe: "The provider whose rules to apply" })
-      .option("output", { alias: "o", type: "string", describe: "Write the normalized bundle here (default: stdout)" });
+  yargs
+    .option("schema", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+    })
+    .positional("bundle", { type: "string", describe: "Deprecated: use --schema" })
+    .option("profile", { choices: PROFILES, demandOption: true, describe: "The provider whose rules to apply" })
+    .option("output", { alias: "o", type: "string", describe: "Write the normalized bundle here (default: stdout)" });
 
-export const schemaNormalizeCommand = defineCommand({ command: "normalize [bundle]", describe: "Rewrite a bundle's schemas so an LLM provider accepts them and reads them the same way", builder, handler: schemaNormalize });
+export const schemaNormalizeCommand = defineCommand({
+  command: "normalize [bundle]",
+  describe: "Rewrite a bundle's schemas so an LLM provider accepts them and reads them the same way",
+  builder,
+  handler: schemaNormalize,
+});
 
 /** `pmcp schema normalize`: the bundle with every input and output schema rewritten for a provider. */
 async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {

@@ -4,16 +4,21 @@ import { deprecated, resolveInputs } from "../cli/inputs.js";
 import { count, printJson, say, warn } from "../cli/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-    yargs
-      .option("schema", {
-        type: "string",
-        array: true,
-        default: [] as string[],
-        describe: "Bundle files, PMCP foundation files or folders of them (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
-      })
-      .positional("files", { type: "string", array: true, default: [] as string[], describe: "Deprecated: use --schema" });
+  yargs
+    .option("schema", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "Bundle files, PMCP foundation files or folders of them (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+    })
+    .positional("files", { type: "string", array: true, default: [] as string[], describe: "Deprecated: use --schema" });
 
-export const schemaValidateCommand = defineCommand({ command: "validate [files..]", describe: "Check bundle or PMCP schema files; broken tool schemas are reported as warnings", builder, handler: schemaValidate });
+export const schemaValidateCommand = defineCommand({
+  command: "validate [files..]",
+  describe: "Check bundle or PMCP schema files; broken tool schemas are reported as warnings",
+  builder,
+  handler: schemaValidate,
+});
 
 /** `pmcp schema validate`: check bundle or PMCP files against the bundle schema; broken tool schemas are warnings. */
 async function schemaValidate(args: ArgsOf<typeof builder>): Promise<void> {
@@ -27,5 +32,8 @@ async function schemaValidate(args: ArgsOf<typeof builder>): Promise<void> {
   for (const line of warnings) warn(args, line);
   if (args.json) printJson({ valid: true, files, servers: bundle.servers.length, tools, warnings });
   const formats = [...new Set(files.map((file) => file.format))].join(", ");
-  say(args, `valid (${formats}): ${count(bundle.servers.length, "server")}, ${count(tools, "tool")}${warnings.length ? `, ${count(warnings.length, "warning")}` : ""}`);
+  say(
+    args,
+    `valid (${formats}): ${count(bundle.servers.length, "server")}, ${count(tools, "tool")}${warnings.length ? `, ${count(warnings.length, "warning")}` : ""}`,
+  );
 }

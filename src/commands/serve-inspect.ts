@@ -1,25 +1,39 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { Bundle } from "../bundle/types.js";
 import type { Argv } from "yargs";
+import type { Bundle } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs } from "../cli/inputs.js";
 import { type OutputOptions, printJson } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-    yargs
-      .positional("server", { choices: ["inspect"] as const, demandOption: true, describe: "inspect: list_tools and inspect_tool over a bundle" })
-      .option("schema", { type: "string", array: true, default: [] as string[], describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)" })
-      .option("http", { type: "number", describe: "Serve Streamable HTTP on 127.0.0.1 at this port (0: any free port) instead of stdio" })
-      .check((args) => {
-        if (args.http !== undefined && !(Number.isInteger(args.http) && args.http >= 0 && args.http <= 65535)) {
-          throw new PmcpError("INVALID_ARGUMENT", "--http must be a port number");
-        }
-        return true;
-      });
+  yargs
+    .positional("server", {
+      choices: ["inspect"] as const,
+      demandOption: true,
+      describe: "inspect: list_tools and inspect_tool over a bundle",
+    })
+    .option("schema", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+    })
+    .option("http", { type: "number", describe: "Serve Streamable HTTP on 127.0.0.1 at this port (0: any free port) instead of stdio" })
+    .check((args) => {
+      if (args.http !== undefined && !(Number.isInteger(args.http) && args.http >= 0 && args.http <= 65535)) {
+        throw new PmcpError("INVALID_ARGUMENT", "--http must be a port number");
+      }
+      return true;
+    });
 
-export const serveCommand = defineCommand({ command: "serve <server>", describe: "Run an MCP server for agents", builder, handler: serveInspect });
+export const serveCommand = defineCommand({
+  command: "serve <server>",
+  describe: "Run an MCP server for agents",
+  builder,
+  handler: serveInspect,
+});
 
 /** `pmcp serve inspect`: list_tools and inspect_tool over a bundle, on stdio or local HTTP, until stopped. */
 async function serveInspect(args: ArgsOf<typeof builder>): Promise<void> {
@@ -75,7 +89,9 @@ async function serveHttp(bundle: Bundle, port: number, output: OutputOptions): P
     });
   });
   await new Promise<void>((resolve, reject) => {
-    http.once("error", (error: NodeJS.ErrnoException) => reject(new PmcpError("IO_FAILED", `cannot listen on 127.0.0.1:${port}: ${error.code ?? error.message}`)));
+    http.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new PmcpError("IO_FAILED", `cannot listen on 127.0.0.1:${port}: ${error.code ?? error.message}`)),
+    );
     http.listen(port, "127.0.0.1", resolve);
   });
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;

@@ -4,12 +4,17 @@ import { count, say, warn } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-    yargs
-      .positional("file", { type: "string", demandOption: true, describe: "The TypeScript module to read" })
-      .option("output", { alias: "o", type: "string", describe: "Write the manifest here (default: stdout)" })
-      .example("$0 tools from-source src/tools.ts -o tools.json", "Manifest for registerFunctions");
+  yargs
+    .positional("file", { type: "string", demandOption: true, describe: "The TypeScript module to read" })
+    .option("output", { alias: "o", type: "string", describe: "Write the manifest here (default: stdout)" })
+    .example("$0 tools from-source src/tools.ts -o tools.json", "Manifest for registerFunctions");
 
-export const toolsFromSourceCommand = defineCommand({ command: "from-source <file>", describe: "Write a tool manifest from a module's exported async functions and their JSDoc", builder, handler: toolsFromSource });
+export const toolsFromSourceCommand = defineCommand({
+  command: "from-source <file>",
+  describe: "Write a tool manifest from a module's exported async functions and their JSDoc",
+  builder,
+  handler: toolsFromSource,
+});
 
 /**
  * `pmcp tools from-source`: a tool manifest from a module's exported async functions.
@@ -22,7 +27,10 @@ async function toolsFromSource(args: ArgsOf<typeof builder>): Promise<void> {
   const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
   const { manifest, problems } = read(args.file);
   if (problems.length > 0) {
-    throw new PmcpError("INVALID_INPUT", problems.map((problem) => `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`).join("\n"));
+    throw new PmcpError(
+      "INVALID_INPUT",
+      problems.map((problem) => `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`).join("\n"),
+    );
   }
   const text = toJsonText(manifest);
   if (args.output === undefined) {

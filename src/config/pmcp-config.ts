@@ -1,10 +1,10 @@
 import { access, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { ServerEntry } from "@pmcp-codegen/runtime/internal";
+import { formatIssues } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
 import { PmcpError } from "../errors.js";
-import { formatIssues } from "@pmcp-codegen/runtime/internal";
-import type { ServerEntry } from "@pmcp-codegen/runtime/internal";
 
 /** `pmcp.config.ts` / `.json`: the servers to export and where the bundle and clients go. */
 export interface PmcpConfig {
@@ -49,7 +49,13 @@ const CANDIDATES = ["pmcp.config.ts", "pmcp.config.mts", "pmcp.config.mjs", "pmc
 export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<LoadedConfig | undefined> {
   for (const name of CANDIDATES) {
     const path = join(cwd, name);
-    if (!(await access(path).then(() => true, () => false))) continue;
+    if (
+      !(await access(path).then(
+        () => true,
+        () => false,
+      ))
+    )
+      continue;
     let value: unknown;
     try {
       if (name.endsWith(".json")) value = JSON.parse(await readFile(path, "utf8"));
@@ -58,7 +64,10 @@ export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<Loade
         value = await createJiti(import.meta.url).import(path, { default: true });
       } else value = (await import(pathToFileURL(path).href)).default;
     } catch (error) {
-      throw new PmcpError("INVALID_CONFIG", `cannot load ${name}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+      throw new PmcpError(
+        "INVALID_CONFIG",
+        `cannot load ${name}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
+      );
     }
     const parsed = ConfigSchema.safeParse(value);
     if (!parsed.success) throw new PmcpError("INVALID_CONFIG", formatIssues(name, parsed.error.issues));
@@ -66,4 +75,3 @@ export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<Loade
   }
   return undefined;
 }
-

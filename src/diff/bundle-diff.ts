@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
-import type { Bundle, Tool } from "../bundle/types.js";
 import { outputSchemaOf } from "../bundle/output-schema.js";
+import type { Bundle, Tool } from "../bundle/types.js";
 import { resultTypeName } from "../ir/naming.js";
-import { diffSchemas, type ChangeLevel, type SchemaChange } from "./schema-diff.js";
+import { type ChangeLevel, diffSchemas, type SchemaChange } from "./schema-diff.js";
 
 /** One judged difference between two bundles, located by server, tool and pointer. */
 export interface BundleChange extends SchemaChange {
@@ -18,22 +18,31 @@ export function diffBundles(before: Bundle, after: Bundle): BundleChange[] {
   const oldServers = new Map(before.servers.map((server) => [server.id, server]));
   const newServers = new Map(after.servers.map((server) => [server.id, server]));
   for (const id of oldServers.keys()) {
-    if (!newServers.has(id)) changes.push({ server: id, level: "breaking", rule: "server-removed", pointer: "/", message: "server removed" });
+    if (!newServers.has(id))
+      changes.push({ server: id, level: "breaking", rule: "server-removed", pointer: "/", message: "server removed" });
   }
   for (const [id, server] of newServers) {
     const previous = oldServers.get(id);
     if (previous === undefined) {
-      changes.push({ server: id, level: "safe", rule: "server-added", pointer: "/", message: `server added with ${server.tools.length} tools` });
+      changes.push({
+        server: id,
+        level: "safe",
+        rule: "server-added",
+        pointer: "/",
+        message: `server added with ${server.tools.length} tools`,
+      });
       continue;
     }
     const oldTools = new Map(previous.tools.map((tool) => [tool.name, tool]));
     const newTools = new Map(server.tools.map((tool) => [tool.name, tool]));
     for (const name of oldTools.keys()) {
-      if (!newTools.has(name)) changes.push({ server: id, tool: name, level: "breaking", rule: "tool-removed", pointer: "/", message: "tool removed" });
+      if (!newTools.has(name))
+        changes.push({ server: id, tool: name, level: "breaking", rule: "tool-removed", pointer: "/", message: "tool removed" });
     }
     for (const [name, tool] of newTools) {
       const old = oldTools.get(name);
-      if (old === undefined) changes.push({ server: id, tool: name, level: "safe", rule: "tool-added", pointer: "/", message: "tool added" });
+      if (old === undefined)
+        changes.push({ server: id, tool: name, level: "safe", rule: "tool-added", pointer: "/", message: "tool added" });
       else changes.push(...diffTools(old, tool).map((change) => ({ server: id, tool: name, ...change })));
     }
   }
@@ -49,7 +58,12 @@ function diffTools(before: Tool, after: Tool): SchemaChange[] {
   const oldOutput = outputSchemaOf(before);
   const newOutput = outputSchemaOf(after);
   if (oldOutput !== undefined && newOutput === undefined) {
-    changes.push({ level: "breaking", rule: "output-schema-removed", pointer: oldOutput.pointer, message: "no output schema any more: results become untyped" });
+    changes.push({
+      level: "breaking",
+      rule: "output-schema-removed",
+      pointer: oldOutput.pointer,
+      message: "no output schema any more: results become untyped",
+    });
   } else if (oldOutput === undefined && newOutput !== undefined) {
     changes.push({ level: "safe", rule: "output-schema-added", pointer: newOutput.pointer, message: "declares an output schema now" });
   } else if (oldOutput !== undefined && newOutput !== undefined) {
@@ -58,7 +72,12 @@ function diffTools(before: Tool, after: Tool): SchemaChange[] {
   const oldName = resultTypeName(before, oldOutput?.schema);
   const newName = resultTypeName(after, newOutput?.schema);
   if (oldName !== newName && oldOutput !== undefined && newOutput !== undefined) {
-    changes.push({ level: "breaking", rule: "output-type-renamed", pointer: "/annotations/pmcp:outputTypeName", message: `output type ${oldName ?? "(default)"} → ${newName ?? "(default)"} renames generated code` });
+    changes.push({
+      level: "breaking",
+      rule: "output-type-renamed",
+      pointer: "/annotations/pmcp:outputTypeName",
+      message: `output type ${oldName ?? "(default)"} → ${newName ?? "(default)"} renames generated code`,
+    });
   }
   changes.push(...annotationChanges(before.annotations ?? {}, after.annotations ?? {}));
   if (before.description !== after.description || before.title !== after.title) {
@@ -69,7 +88,8 @@ function diffTools(before: Tool, after: Tool): SchemaChange[] {
 
 /** Hints with their spec defaults: losing read-only or idempotent, or gaining destructive, is dangerous. */
 function annotationChanges(before: Record<string, unknown>, after: Record<string, unknown>): SchemaChange[] {
-  const hint = (annotations: Record<string, unknown>, key: string, fallback: boolean) => (typeof annotations[key] === "boolean" ? annotations[key] : fallback);
+  const hint = (annotations: Record<string, unknown>, key: string, fallback: boolean) =>
+    typeof annotations[key] === "boolean" ? annotations[key] : fallback;
   const changes: SchemaChange[] = [];
   const flips: [string, boolean, boolean, string][] = [
     ["readOnlyHint", false, true, "no longer read-only"],
@@ -82,11 +102,31 @@ function annotationChanges(before: Record<string, unknown>, after: Record<string
     const now = hint(after, key, fallback);
     if (old === now) continue;
     const worse = old === wasSafe;
-    changes.push({ level: worse ? "dangerous" : "safe", rule: `${key}-changed`, pointer: `/annotations/${key}`, message: worse ? message : `${key} ${String(old)} → ${String(now)}` });
+    changes.push({
+      level: worse ? "dangerous" : "safe",
+      rule: `${key}-changed`,
+      pointer: `/annotations/${key}`,
+      message: worse ? message : `${key} ${String(old)} → ${String(now)}`,
+    });
   }
-  const ignored = new Set(["readOnlyHint", "idempotentHint", "destructiveHint", "openWorldHint", "pmcp:outputSchema", "pmcp:outputTypeName"]);
-  const others = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((key) => !ignored.has(key) && !isDeepStrictEqual(before[key], after[key]));
-  if (others.length > 0) changes.push({ level: "safe", rule: "annotations-changed", pointer: "/annotations", message: `annotations changed: ${others.join(", ")}` });
+  const ignored = new Set([
+    "readOnlyHint",
+    "idempotentHint",
+    "destructiveHint",
+    "openWorldHint",
+    "pmcp:outputSchema",
+    "pmcp:outputTypeName",
+  ]);
+  const others = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (key) => !ignored.has(key) && !isDeepStrictEqual(before[key], after[key]),
+  );
+  if (others.length > 0)
+    changes.push({
+      level: "safe",
+      rule: "annotations-changed",
+      pointer: "/annotations",
+      message: `annotations changed: ${others.join(", ")}`,
+    });
   return changes;
 }
 

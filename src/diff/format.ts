@@ -23,7 +23,12 @@ export function formatGithub(changes: readonly BundleChange[]): string {
   const data = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
   const property = (text: string) => data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
   const command: Record<ChangeLevel, string> = { breaking: "error", dangerous: "warning", safe: "notice" };
-  return changes.map((change) => `::${command[change.level]} title=${property(`${change.level} change: ${where(change)}`)}::${data(`${change.message} [${change.rule}]`)}\n`).join("");
+  return changes
+    .map(
+      (change) =>
+        `::${command[change.level]} title=${property(`${change.level} change: ${where(change)}`)}::${data(`${change.message} [${change.rule}]`)}\n`,
+    )
+    .join("");
 }
 
 /** JUnit XML: one test case per change; the levels at or above `failOn` are failures. */
@@ -34,7 +39,7 @@ export function formatJunit(changes: readonly BundleChange[], failOn: ChangeLeve
       .replace(/</g, "&lt;")
       .replace(/>/g, "&gt;")
       .replace(/"/g, "&quot;")
-      // eslint-disable-next-line no-control-regex
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this takes out
       .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
   const failing = (level: ChangeLevel) => level === "breaking" || (failOn === "dangerous" && level === "dangerous");
   const cases = changes.map((change) => {

@@ -53,18 +53,25 @@ function toIR(schema: unknown): Scope & { tooDeep: string[] } {
  * by that reference when it is a pointer, else by the whole schema.
  */
 function beyondTheIR(before: unknown, after: unknown, cut: readonly string[]): SchemaChange[] {
-  const located = new Set(cut.map((pointer) => {
-    const through = pointer.split("→").pop()!;
-    if (through === pointer) return pointer;
-    try {
-      return through.startsWith("#/") ? decodeURIComponent(through.slice(1)) : "";
-    } catch {
-      return "";
-    }
-  }));
+  const located = new Set(
+    cut.map((pointer) => {
+      const through = pointer.split("→").pop()!;
+      if (through === pointer) return pointer;
+      try {
+        return through.startsWith("#/") ? decodeURIComponent(through.slice(1)) : "";
+      } catch {
+        return "";
+      }
+    }),
+  );
   return [...located]
     .filter((pointer) => !isDeepStrictEqual(resolvePointer(before, pointer), resolvePointer(after, pointer)))
-    .map((pointer) => ({ level: "dangerous", rule: "nested-too-deep", pointer: pointer || "/", message: "changed where the schema nests too deep to compare in detail" }));
+    .map((pointer) => ({
+      level: "dangerous",
+      rule: "nested-too-deep",
+      pointer: pointer || "/",
+      message: "changed where the schema nests too deep to compare in detail",
+    }));
 }
 
 /** Narrowing a request or widening a response breaks callers; the opposite is safe. */
@@ -93,7 +100,21 @@ function typesOf(node: IRNode, scope: Scope, seen = new Set<string>()): Set<Json
     case "number":
       return new Set(node.integer ? ["integer"] : ["integer", "number"]);
     case "literals":
-      return new Set(node.values.map((value) => (value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "object" ? "object" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : (typeof value as JsonType))));
+      return new Set(
+        node.values.map((value) =>
+          value === null
+            ? "null"
+            : Array.isArray(value)
+              ? "array"
+              : typeof value === "object"
+                ? "object"
+                : typeof value === "number"
+                  ? Number.isInteger(value)
+                    ? "integer"
+                    : "number"
+                  : (typeof value as JsonType),
+        ),
+      );
     case "union":
       return new Set(node.members.flatMap((member) => [...typesOf(member, scope, seen)]));
     case "intersection": {
@@ -140,7 +161,12 @@ function compare(walk: Walk, before: Scope, after: Scope, pointer: string): void
     walk.visited.add(key);
     const old = before.definitions.get(before.node.name);
     const now = after.definitions.get(after.node.name);
-    compare(walk, { ...before, node: old?.node ?? { kind: "unknown" } }, { ...after, node: now?.node ?? { kind: "unknown" } }, now?.pointer ?? pointer);
+    compare(
+      walk,
+      { ...before, node: old?.node ?? { kind: "unknown" } },
+      { ...after, node: now?.node ?? { kind: "unknown" } },
+      now?.pointer ?? pointer,
+    );
     return;
   }
   if (before.node.kind === "ref" || after.node.kind === "ref") {
@@ -153,7 +179,8 @@ function compare(walk: Walk, before: Scope, after: Scope, pointer: string): void
 /** Neither node is a reference. */
 function compareInline(walk: Walk, before: Scope, after: Scope, pointer: string): void {
   const { direction, changes } = walk;
-  const add = (level: ChangeLevel, rule: string, message: string, at = pointer) => changes.push({ level, rule, pointer: at || "/", message });
+  const add = (level: ChangeLevel, rule: string, message: string, at = pointer) =>
+    changes.push({ level, rule, pointer: at || "/", message });
 
   const old = before.node;
   const now = after.node;
@@ -170,9 +197,20 @@ function compareInline(walk: Walk, before: Scope, after: Scope, pointer: string)
   const newTypes = typesOf(now, after);
   const lost = [...oldTypes].filter((type) => !newTypes.has(type));
   const gained = [...newTypes].filter((type) => !oldTypes.has(type));
-  if (lost.length > 0 && gained.length > 0) add("breaking", "type-changed", `type changed from ${[...oldTypes].join("|")} to ${[...newTypes].join("|")}`);
-  else if (lost.length > 0) add(judge(direction, "narrowed"), lost.includes("null") && lost.length === 1 ? "no-longer-nullable" : "type-narrowed", `no longer accepts ${lost.join(", ")}`);
-  else if (gained.length > 0) add(judge(direction, "widened"), gained.includes("null") && gained.length === 1 ? "now-nullable" : "type-widened", `now also ${gained.join(", ")}`);
+  if (lost.length > 0 && gained.length > 0)
+    add("breaking", "type-changed", `type changed from ${[...oldTypes].join("|")} to ${[...newTypes].join("|")}`);
+  else if (lost.length > 0)
+    add(
+      judge(direction, "narrowed"),
+      lost.includes("null") && lost.length === 1 ? "no-longer-nullable" : "type-narrowed",
+      `no longer accepts ${lost.join(", ")}`,
+    );
+  else if (gained.length > 0)
+    add(
+      judge(direction, "widened"),
+      gained.includes("null") && gained.length === 1 ? "now-nullable" : "type-widened",
+      `now also ${gained.join(", ")}`,
+    );
 
   compareLiterals(old, now, direction, add);
   compareConstraints(old, now, direction, add);
@@ -192,13 +230,15 @@ function compareMembers(walk: Walk, before: Scope, after: Scope, pointer: string
   const old = before.node;
   const now = after.node;
   if (old.kind === "object" && now.kind === "object") compareObjects(walk, before, after, pointer, add);
-  if (old.kind === "array" && now.kind === "array") compare(walk, { ...before, node: old.items }, { ...after, node: now.items }, `${pointer}/items`);
+  if (old.kind === "array" && now.kind === "array")
+    compare(walk, { ...before, node: old.items }, { ...after, node: now.items }, `${pointer}/items`);
   if (old.kind === "tuple" && now.kind === "tuple") {
     const length = Math.min(old.items.length, now.items.length);
     for (let index = 0; index < length; index++) {
       compare(walk, { ...before, node: old.items[index]! }, { ...after, node: now.items[index]! }, `${pointer}/prefixItems/${index}`);
     }
-    if (old.items.length !== now.items.length) add("breaking", "tuple-length-changed", `tuple has ${now.items.length} positions, had ${old.items.length}`);
+    if (old.items.length !== now.items.length)
+      add("breaking", "tuple-length-changed", `tuple has ${now.items.length} positions, had ${old.items.length}`);
   }
 }
 
@@ -231,18 +271,30 @@ function compareObjects(walk: Walk, before: Scope, after: Scope, pointer: string
     if (property.required && direction === "request") add("breaking", "required-property-added", `new required property "${name}"`, at);
     else add("safe", "property-added", `new ${property.required ? "required" : "optional"} property "${name}"`, at);
   }
-  if (old.additional !== false && now.additional === false) add(judge(direction, "narrowed"), "additional-properties-closed", "no longer allows undeclared properties");
-  if (old.additional === false && now.additional !== false) add(judge(direction, "widened"), "additional-properties-opened", "now allows undeclared properties");
+  if (old.additional !== false && now.additional === false)
+    add(judge(direction, "narrowed"), "additional-properties-closed", "no longer allows undeclared properties");
+  if (old.additional === false && now.additional !== false)
+    add(judge(direction, "widened"), "additional-properties-opened", "now allows undeclared properties");
 }
 
-function compareLiterals(old: IRNode, now: IRNode, direction: Direction, add: (level: ChangeLevel, rule: string, message: string) => void): void {
+function compareLiterals(
+  old: IRNode,
+  now: IRNode,
+  direction: Direction,
+  add: (level: ChangeLevel, rule: string, message: string) => void,
+): void {
   if (old.kind !== "literals" || now.kind !== "literals") return;
   const key = (value: unknown) => JSON.stringify(value);
   const oldValues = new Set(old.values.map(key));
   const newValues = new Set(now.values.map(key));
   const removed = [...oldValues].filter((value) => !newValues.has(value));
   const added = [...newValues].filter((value) => !oldValues.has(value));
-  if (removed.length > 0) add(judge(direction, "narrowed"), "enum-value-removed", `value${removed.length > 1 ? "s" : ""} ${removed.join(", ")} no longer allowed`);
+  if (removed.length > 0)
+    add(
+      judge(direction, "narrowed"),
+      "enum-value-removed",
+      `value${removed.length > 1 ? "s" : ""} ${removed.join(", ")} no longer allowed`,
+    );
   if (added.length > 0) add(judge(direction, "widened"), "enum-value-added", `new value${added.length > 1 ? "s" : ""} ${added.join(", ")}`);
 }
 
@@ -250,7 +302,12 @@ function compareLiterals(old: IRNode, now: IRNode, direction: Direction, add: (l
 const LOWER = ["minLength", "minimum", "exclusiveMinimum", "minItems", "minProperties"] as const;
 const UPPER = ["maxLength", "maximum", "exclusiveMaximum", "maxItems", "maxProperties"] as const;
 
-function compareConstraints(old: IRNode, now: IRNode, direction: Direction, add: (level: ChangeLevel, rule: string, message: string) => void): void {
+function compareConstraints(
+  old: IRNode,
+  now: IRNode,
+  direction: Direction,
+  add: (level: ChangeLevel, rule: string, message: string) => void,
+): void {
   if (old.kind !== now.kind) return;
   const a = old as unknown as Record<string, unknown>;
   const b = now as unknown as Record<string, unknown>;
@@ -260,15 +317,24 @@ function compareConstraints(old: IRNode, now: IRNode, direction: Direction, add:
     if (before === after) continue;
     const lower = (LOWER as readonly string[]).includes(bound);
     // A new bound, a raised minimum or a lowered maximum admits fewer values.
-    const narrowed =
-      typeof before !== "number" ? true : typeof after !== "number" ? false : lower ? after > before : after < before;
-    add(judge(direction, narrowed ? "narrowed" : "widened"), narrowed ? "constraint-tightened" : "constraint-loosened", `${bound} ${String(before ?? "none")} → ${String(after ?? "none")}`);
+    const narrowed = typeof before !== "number" ? true : typeof after !== "number" ? false : lower ? after > before : after < before;
+    add(
+      judge(direction, narrowed ? "narrowed" : "widened"),
+      narrowed ? "constraint-tightened" : "constraint-loosened",
+      `${bound} ${String(before ?? "none")} → ${String(after ?? "none")}`,
+    );
   }
   for (const keyword of ["pattern", "format", "multipleOf"]) {
     if (a[keyword] !== b[keyword]) {
-      const level: ChangeLevel = b[keyword] === undefined ? judge(direction, "widened") : a[keyword] === undefined ? judge(direction, "narrowed") : "breaking";
+      const level: ChangeLevel =
+        b[keyword] === undefined ? judge(direction, "widened") : a[keyword] === undefined ? judge(direction, "narrowed") : "breaking";
       add(level, `${keyword}-changed`, `${keyword} ${JSON.stringify(a[keyword] ?? null)} → ${JSON.stringify(b[keyword] ?? null)}`);
     }
   }
-  if (a.uniqueItems !== b.uniqueItems) add(judge(direction, b.uniqueItems ? "narrowed" : "widened"), "unique-items-changed", `uniqueItems ${String(a.uniqueItems ?? false)} → ${String(b.uniqueItems ?? false)}`);
+  if (a.uniqueItems !== b.uniqueItems)
+    add(
+      judge(direction, b.uniqueItems ? "narrowed" : "widened"),
+      "unique-items-changed",
+      `uniqueItems ${String(a.uniqueItems ?? false)} → ${String(b.uniqueItems ?? false)}`,
+    );
 }

@@ -1,7 +1,7 @@
-import { slugServerId } from "../bundle/server-id.js";
-import type { Tool } from "../bundle/types.js";
 import type { ObservationRecorder } from "@pmcp-codegen/runtime";
 import { CallResult, type Connection, connect, errorMessage, resultValue, type ServerSource } from "@pmcp-codegen/runtime/internal";
+import { slugServerId } from "../bundle/server-id.js";
+import type { Tool } from "../bundle/types.js";
 import { checkTool, listAllTools } from "../endpoints/list-tools.js";
 import { planCalls, type SamplesFile } from "./plan-calls.js";
 
@@ -43,7 +43,9 @@ export async function discoverServer(source: ServerSource, options: DiscoverOpti
     const listed = checked.flatMap((entry) => ("tool" in entry ? [entry.tool] : []));
     // Unlike export, one malformed tool does not stop discovery of the others; it is reported and skipped.
     const tools: ToolOutcome[] = checked.flatMap((entry) =>
-      "tool" in entry ? [] : [{ tool: entry.name, skipped: `invalid tool definition (${entry.problem})`, calls: 0, recorded: 0, failures: [] }],
+      "tool" in entry
+        ? []
+        : [{ tool: entry.name, skipped: `invalid tool definition (${entry.problem})`, calls: 0, recorded: 0, failures: [] }],
     );
     for (const plan of planCalls(serverId, listed, options.samples, options.allowed)) {
       if ("skip" in plan) {
@@ -55,7 +57,9 @@ export async function discoverServer(source: ServerSource, options: DiscoverOpti
         outcome.calls += 1;
         try {
           const result = await Promise.race([
-            connection.client.request({ method: "tools/call", params: { name: plan.tool.name, arguments: args } }, CallResult, { timeout: options.timeoutMs }),
+            connection.client.request({ method: "tools/call", params: { name: plan.tool.name, arguments: args } }, CallResult, {
+              timeout: options.timeoutMs,
+            }),
             connection.broken,
           ]);
           options.recorder.record(serverId, plan.tool.name, resultValue(serverId, plan.tool.name, result));

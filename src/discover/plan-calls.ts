@@ -21,12 +21,18 @@ export function planCalls(serverId: string, tools: readonly Tool[], samples: Sam
     const annotations = tool.annotations ?? {};
     const readOnly = annotations.readOnlyHint === true;
     // destructiveHint means something only for a tool that is not read-only (MCP spec).
-    if (!readOnly && annotations.destructiveHint === true) return { tool, skip: "annotated destructive (destructiveHint: true): never called" };
+    if (!readOnly && annotations.destructiveHint === true)
+      return { tool, skip: "annotated destructive (destructiveHint: true): never called" };
     if (!readOnly && !allowed.has(qualified) && !allowed.has(tool.name)) {
       return { tool, skip: `not annotated read-only: name it with --allow-tool ${qualified} to call it` };
     }
-    const listed = Object.hasOwn(samples, qualified) ? samples[qualified] : Object.hasOwn(samples, tool.name) ? samples[tool.name] : undefined;
-    if (listed !== undefined) return listed.length > 0 ? { tool, calls: listed } : { tool, skip: "the samples file lists no arguments for it" };
+    const listed = Object.hasOwn(samples, qualified)
+      ? samples[qualified]
+      : Object.hasOwn(samples, tool.name)
+        ? samples[tool.name]
+        : undefined;
+    if (listed !== undefined)
+      return listed.length > 0 ? { tool, calls: listed } : { tool, skip: "the samples file lists no arguments for it" };
     if (requiresArguments(tool)) return { tool, skip: `needs arguments: add "${qualified}": [{...}] to the samples file` };
     return { tool, calls: [{}] };
   });

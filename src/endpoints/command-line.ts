@@ -1,6 +1,6 @@
+import { interpolate, type StdioSource } from "@pmcp-codegen/runtime/internal";
 import { parse } from "shell-quote";
 import { PmcpError } from "../errors.js";
-import { interpolate, type StdioSource } from "@pmcp-codegen/runtime/internal";
 
 /**
  * Splits a `--stdio` command line into a command and args the way a POSIX shell would
@@ -11,7 +11,10 @@ export function splitCommandLine(line: string): Pick<StdioSource, "command" | "a
   // `${VAR}` is left for our own interpolation, which knows defaults and reports unset names.
   const words = parse(line, (name) => `\${${name}}`).map((word) => {
     if (typeof word === "string") return word;
-    throw new PmcpError("INVALID_ARGUMENT", `--stdio "${line}": shell operators and globs are not supported; give one command with its arguments`);
+    throw new PmcpError(
+      "INVALID_ARGUMENT",
+      `--stdio "${line}": shell operators and globs are not supported; give one command with its arguments`,
+    );
   });
   const [command, ...args] = words;
   if (command === undefined || command === "") throw new PmcpError("INVALID_ARGUMENT", `--stdio needs a command line, got "${line}"`);

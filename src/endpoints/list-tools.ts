@@ -1,8 +1,8 @@
-import { z } from "zod";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { ToolSchema, type Tool } from "../bundle/types.js";
-import { PmcpError } from "../errors.js";
 import { type Connection, formatJsonPath } from "@pmcp-codegen/runtime/internal";
+import { z } from "zod";
+import { type Tool, ToolSchema } from "../bundle/types.js";
+import { PmcpError } from "../errors.js";
 
 /**
  * Permissive on purpose: `Client.listTools()` drops unknown annotation keys and throws on
@@ -28,7 +28,8 @@ export async function listAllTools(connection: Connection, signal: AbortSignal):
     cursor = result.nextCursor;
     // A missing cursor ends the listing (spec); an empty string is treated the same way.
     if (!cursor) return tools;
-    if (seen.has(cursor)) throw new PmcpError("SERVER_FAILED", `tools/list repeated cursor ${JSON.stringify(cursor.slice(0, 60))} (cursor loop)`);
+    if (seen.has(cursor))
+      throw new PmcpError("SERVER_FAILED", `tools/list repeated cursor ${JSON.stringify(cursor.slice(0, 60))} (cursor loop)`);
     seen.add(cursor);
   }
 }
@@ -43,9 +44,13 @@ async function requestPage(connection: Connection, cursor: string | undefined, s
   } catch (error) {
     if (error instanceof McpError) {
       // The SDK prefixes "MCP error <code>: " and servers built on it often send it prefixed already.
-      throw new PmcpError("SERVER_FAILED", `tools/list failed with JSON-RPC error ${error.code}: ${error.message.replace(/^(MCP error -?\d+: )+/, "")}`);
+      throw new PmcpError(
+        "SERVER_FAILED",
+        `tools/list failed with JSON-RPC error ${error.code}: ${error.message.replace(/^(MCP error -?\d+: )+/, "")}`,
+      );
     }
-    if (error instanceof z.ZodError) throw new PmcpError("SERVER_FAILED", `tools/list returned a malformed result: ${error.issues[0]?.message}`);
+    if (error instanceof z.ZodError)
+      throw new PmcpError("SERVER_FAILED", `tools/list returned a malformed result: ${error.issues[0]?.message}`);
     throw error;
   }
 }
@@ -57,5 +62,7 @@ export function checkTool(tool: unknown, index: number): { tool: Tool } | { name
   const name = (tool as { name?: unknown } | null)?.name;
   const issue = parsed.error.issues[0];
   const problem = `${(issue && formatJsonPath(issue.path)) || "tool"}: ${issue?.message}`;
-  return typeof name === "string" ? { name, label: `tool ${JSON.stringify(name)}`, problem } : { name: `tools[${index}]`, label: `tools[${index}]`, problem };
+  return typeof name === "string"
+    ? { name, label: `tool ${JSON.stringify(name)}`, problem }
+    : { name: `tools[${index}]`, label: `tools[${index}]`, problem };
 }

@@ -1,18 +1,18 @@
 import { relative } from "node:path";
-import { quote } from "shell-quote";
-import type { LoadedConfig } from "../config/pmcp-config.js";
-import { PmcpError } from "../errors.js";
-import { splitCommandLine } from "./command-line.js";
 import {
-  ServerIdSchema,
   httpTarget,
   interpolate,
   parseUrl,
   readConfigFile,
   redactWrittenUrl,
-  sourcesFromEntries,
+  ServerIdSchema,
   type ServerSource,
+  sourcesFromEntries,
 } from "@pmcp-codegen/runtime/internal";
+import { quote } from "shell-quote";
+import type { LoadedConfig } from "../config/pmcp-config.js";
+import { PmcpError } from "../errors.js";
+import { splitCommandLine } from "./command-line.js";
 
 /** The flags that name servers, shared by every command that talks to live servers. */
 export interface SourceFlags {
@@ -37,7 +37,8 @@ export async function resolveSources(args: SourceFlags, project: LoadedConfig | 
   if (args.id !== undefined && direct !== 1) {
     throw new PmcpError("INVALID_ARGUMENT", "--id names the server of a single --endpoint or --stdio; use a --config file to name several");
   }
-  if (args.server.length > 0 && args.config === undefined) throw new PmcpError("INVALID_ARGUMENT", "--server picks entries of a --config file; give --config too");
+  if (args.server.length > 0 && args.config === undefined)
+    throw new PmcpError("INVALID_ARGUMENT", "--server picks entries of a --config file; give --config too");
   if (args.id !== undefined) {
     const check = ServerIdSchema.safeParse(args.id);
     if (!check.success) throw new PmcpError("INVALID_ARGUMENT", `--id ${JSON.stringify(args.id)}: ${check.error.issues[0]?.message}`);
@@ -47,7 +48,14 @@ export async function resolveSources(args: SourceFlags, project: LoadedConfig | 
   for (const endpoint of args.endpoint) {
     const url = parseUrl(interpolate(endpoint, "--endpoint"), "--endpoint");
     const recordedUrl = redactWrittenUrl(endpoint, url);
-    sources.push({ kind: "http", label: args.id ?? recordedUrl, ...httpTarget(url, headers), recordedUrl, transport: "auto", ...idOf(args) });
+    sources.push({
+      kind: "http",
+      label: args.id ?? recordedUrl,
+      ...httpTarget(url, headers),
+      recordedUrl,
+      transport: "auto",
+      ...idOf(args),
+    });
   }
   for (const line of args.stdio) {
     const command = splitCommandLine(line);
@@ -60,7 +68,10 @@ export async function resolveSources(args: SourceFlags, project: LoadedConfig | 
     }
   }
   if (sources.length === 0) {
-    throw new PmcpError("INVALID_ARGUMENT", `nothing to ${verb}: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config`);
+    throw new PmcpError(
+      "INVALID_ARGUMENT",
+      `nothing to ${verb}: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config`,
+    );
   }
   const ids = sources.flatMap((source) => (source.id === undefined ? [] : [source.id]));
   const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
@@ -83,4 +94,3 @@ function parseHeaders(lines: readonly string[]): Record<string, string> {
   }
   return headers;
 }
-

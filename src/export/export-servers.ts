@@ -1,9 +1,9 @@
-import { connect, errorMessage } from "@pmcp-codegen/runtime/internal";
-import { PmcpError } from "../errors.js";
-import { checkTool, listAllTools } from "../endpoints/list-tools.js";
 import type { ServerSource } from "@pmcp-codegen/runtime/internal";
+import { connect, errorMessage } from "@pmcp-codegen/runtime/internal";
 import { slugServerId } from "../bundle/server-id.js";
-import { type BundleServer, type Endpoint, type Tool } from "../bundle/types.js";
+import type { BundleServer, Endpoint, Tool } from "../bundle/types.js";
+import { checkTool, listAllTools } from "../endpoints/list-tools.js";
+import { PmcpError } from "../errors.js";
 
 export type ServerProgress =
   | { state: "connecting" }

@@ -18,7 +18,8 @@ export function plainProgress(sources: readonly ServerSource[], write = (line: s
     update(index, progress) {
       const label = sources[index]?.label ?? String(index);
       if (progress.state === "connecting") write(`${label}: connecting`);
-      else if (progress.state === "done") write(`${label}: ${progress.tools} tools${progress.id === label ? "" : ` (id "${progress.id}")`}`);
+      else if (progress.state === "done")
+        write(`${label}: ${progress.tools} tools${progress.id === label ? "" : ` (id "${progress.id}")`}`);
     },
     finish: async () => {},
   };

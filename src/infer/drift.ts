@@ -29,7 +29,10 @@ export function findDrift(declared: unknown, values: readonly unknown[], structu
     for (const error of validate.errors ?? []) {
       if (structureOnly && !STRUCTURAL.has(error.keyword)) continue;
       const path = error.instancePath.replace(/\/\d+(?=\/|$)/g, "/*");
-      const message = error.keyword === "additionalProperties" ? `unexpected property ${JSON.stringify(error.params.additionalProperty)}` : (error.message ?? error.keyword);
+      const message =
+        error.keyword === "additionalProperties"
+          ? `unexpected property ${JSON.stringify(error.params.additionalProperty)}`
+          : (error.message ?? error.keyword);
       problems.set(JSON.stringify([path, message]), { path, message, count: 1 });
     }
     for (const [key, problem] of problems) {

@@ -63,8 +63,8 @@ class Field {
   endObservation(): void {
     if (this.#kinds.size > 0) {
       const key = [...this.#kinds].sort().join(",");
-      let list = this.kindSets.get(key);
-      if (list === undefined) this.kindSets.set(key, (list = []));
+      const list = this.kindSets.get(key) ?? [];
+      this.kindSets.set(key, list);
       list.push(this.#observation);
     }
     this.#kinds.clear();
@@ -133,7 +133,7 @@ export function fieldStats(schema: Record<string, unknown>, values: readonly unk
   const fields: Field[] = [];
   const root = new Field("", 0, schema, fields, schema);
   fields.push(root);
-  values.forEach((value, index) => walk(root, value, index));
+  for (const [index, value] of values.entries()) walk(root, value, index);
 
   const inconsistent = new Uint8Array(values.length);
   for (const field of fields) {

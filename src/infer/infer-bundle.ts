@@ -1,11 +1,11 @@
-import { readFile, readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { type ObservationLog, parseObservationLog } from "@pmcp-codegen/runtime";
+import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import type { Bundle, BundleServer, InferredTool } from "../bundle/types.js";
-import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import { PmcpError } from "../errors.js";
-import { parseObservationLog, type ObservationLog } from "@pmcp-codegen/runtime";
 import { findDrift } from "./drift.js";
 import { fieldStats } from "./field-stats.js";
 import { inferSchema } from "./infer-schema.js";
@@ -74,7 +74,9 @@ async function readLogs(dir: string): Promise<Map<string, ObservationLog>> {
   const servers = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     throw new PmcpError(
       "NOT_FOUND",
-      error.code === "ENOENT" ? `${dir}: no such folder (record observations with CompositionClient's observe option or pmcp schema discover)` : `${dir}: ${errorMessage(error)}`,
+      error.code === "ENOENT"
+        ? `${dir}: no such folder (record observations with CompositionClient's observe option or pmcp schema discover)`
+        : `${dir}: ${errorMessage(error)}`,
     );
   });
   const logs = new Map<string, ObservationLog>();

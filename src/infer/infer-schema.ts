@@ -55,10 +55,13 @@ function tidy(raw: Schema): Schema {
       return inlined;
     }
     if (!inUnion && isBareNull(node)) return {};
-    const kept = Object.fromEntries(Object.entries(node).filter(([key, value]) => !DROPPED.has(key) && !(key === "additionalProperties" && value === false)));
+    const kept = Object.fromEntries(
+      Object.entries(node).filter(([key, value]) => !DROPPED.has(key) && !(key === "additionalProperties" && value === false)),
+    );
     const out = mapChildren(kept, ({ keyword, schema }) => clean(schema, keyword === "anyOf"));
     // quicktype loses a `__proto__` property's schema but keeps its name here.
-    if (Array.isArray(out.required)) out.required = out.required.filter((name) => isObject(node.properties) && Object.hasOwn(node.properties, name));
+    if (Array.isArray(out.required))
+      out.required = out.required.filter((name) => isObject(node.properties) && Object.hasOwn(node.properties, name));
     return out;
   };
   const root = clean(raw, false) as Schema;
@@ -73,7 +76,9 @@ function tidy(raw: Schema): Schema {
       added = true;
     }
   }
-  return Object.keys(defs).length === 0 ? root : { ...root, $defs: Object.fromEntries(Object.entries(defs).sort(([a], [b]) => (a < b ? -1 : 1))) };
+  return Object.keys(defs).length === 0
+    ? root
+    : { ...root, $defs: Object.fromEntries(Object.entries(defs).sort(([a], [b]) => (a < b ? -1 : 1))) };
 }
 
 /** quicktype refers to its definitions as `#/definitions/<Name>`. */

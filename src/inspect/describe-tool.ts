@@ -1,6 +1,6 @@
 import { outputSchemaOf } from "../bundle/output-schema.js";
+import { type Quality, type SchemaSource, schemaSourceOf } from "../bundle/quality.js";
 import type { Bundle, BundleServer, Drift, Tool } from "../bundle/types.js";
-import { schemaSourceOf, type Quality, type SchemaSource } from "../bundle/quality.js";
 import { resultTypeOf } from "./result-type.js";
 
 export const NO_OUTPUT_SCHEMA_NOTE = "No output schema is defined for this tool. Inspect the result before relying on its shape.";

@@ -1,16 +1,20 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import type { Bundle } from "../bundle/types.js";
 import { QUALITIES, SOURCES } from "../bundle/quality.js";
+import type { Bundle } from "../bundle/types.js";
 import { typedTool } from "../server/index.js";
+import { version } from "../version.js";
 import { inspectTool } from "./describe-tool.js";
 import { listTools } from "./list-tools.js";
-import { version } from "../version.js";
-
 
 // Counts are plain numbers: `.int()` would add ±2^53 bounds to a schema every agent session pays for.
 const ListToolsOutput = z.object({
-  tools: z.array(z.object({ name: z.string().describe("server/tool, the name inspect_tool takes"), summary: z.string().describe("First sentence of the description") })),
+  tools: z.array(
+    z.object({
+      name: z.string().describe("server/tool, the name inspect_tool takes"),
+      summary: z.string().describe("First sentence of the description"),
+    }),
+  ),
   total: z.number().describe("Tools in the bundle before the query and server filters"),
 });
 
@@ -38,7 +42,10 @@ const InspectToolOutput = z.object({
 export function createInspectServer(bundle: Bundle): McpServer {
   const server = new McpServer(
     { name: "pmcp-inspect", version },
-    { instructions: "Call list_tools to find a tool by name or words, then inspect_tool for the schemas and result type of the one you will use." },
+    {
+      instructions:
+        "Call list_tools to find a tool by name or words, then inspect_tool for the schemas and result type of the one you will use.",
+    },
   );
   const total = bundle.servers.reduce((sum, entry) => sum + entry.tools.length, 0);
   // Server ids are restricted to [A-Za-z0-9._-], so naming them in a description carries no instructions.
@@ -55,7 +62,10 @@ export function createInspectServer(bundle: Bundle): McpServer {
         "Then call inspect_tool for the tool you will use.",
       input: {
         query: z.string().optional().describe("Words that must all appear (any case) in the tool's name or description"),
-        server: z.string().optional().describe(`Only this server's tools: one of ${serverIds || "(none)"}`),
+        server: z
+          .string()
+          .optional()
+          .describe(`Only this server's tools: one of ${serverIds || "(none)"}`),
       },
       output: ListToolsOutput,
       outputTypeName: "ToolListing",

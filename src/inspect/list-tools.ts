@@ -17,10 +17,15 @@ const SUMMARY_LIMIT = 160;
 
 /** The bundle's tools as `server/tool` names with the first sentence of their description, filtered. */
 export function listTools(bundle: Bundle, filter: ListToolsFilter = {}): ToolSummary[] {
-  const words = (filter.query ?? "").toLowerCase().split(/\s+/).filter((word) => word !== "");
+  const words = (filter.query ?? "")
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((word) => word !== "");
   return bundle.servers
     .filter((server) => filter.server === undefined || server.id === filter.server)
-    .flatMap((server) => server.tools.map((tool) => ({ name: `${server.id}/${tool.name}`, description: tool.description ?? tool.title ?? "" })))
+    .flatMap((server) =>
+      server.tools.map((tool) => ({ name: `${server.id}/${tool.name}`, description: tool.description ?? tool.title ?? "" })),
+    )
     .filter(({ name, description }) => {
       const haystack = `${name}\n${description}`.toLowerCase();
       return words.every((word) => haystack.includes(word));
@@ -37,5 +42,10 @@ export function firstSentence(description: string): string {
   const sentence = (firstParagraph.match(/^.*?[.!?](?=\s+[\p{Lu}\d"'`([]|\s*$)/su)?.[0] ?? firstParagraph).replace(/\s+/g, " ").trim();
   // By code point, so a cut never splits a surrogate pair.
   const chars = Array.from(sentence);
-  return chars.length <= SUMMARY_LIMIT ? sentence : `${chars.slice(0, SUMMARY_LIMIT - 1).join("").trimEnd()}…`;
+  return chars.length <= SUMMARY_LIMIT
+    ? sentence
+    : `${chars
+        .slice(0, SUMMARY_LIMIT - 1)
+        .join("")
+        .trimEnd()}…`;
 }

@@ -1,6 +1,6 @@
+import { DEFAULT_MIN_QUALITY } from "../bundle/quality.js";
 import type { BundleServer } from "../bundle/types.js";
 import { planServerModule, type ServerModulePlan } from "../codegen/plan.js";
-import { DEFAULT_MIN_QUALITY } from "../bundle/quality.js";
 
 /**
  * The TypeScript `pmcp generate` emits for one tool's result: `type <Name> = …;` and then

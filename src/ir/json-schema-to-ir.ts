@@ -1,8 +1,8 @@
-import type { IRNode, JsonValue, NamedDefinition, ObjectNode, PropertyNode, StringNode, NumberNode } from "./ir.js";
-import { pascalCase, type NameScope } from "./naming.js";
 import { escapePointer, isObject } from "../json-schema/pointer.js";
 import { resolveRef } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
+import type { IRNode, JsonValue, NamedDefinition, NumberNode, ObjectNode, PropertyNode, StringNode } from "./ir.js";
+import { type NameScope, pascalCase } from "./naming.js";
 
 /**
  * JSON Schema (draft-07, 2019-09, 2020-12, with OpenAPI's `nullable`) to the IR.
@@ -19,17 +19,53 @@ export interface IRWarning {
 
 /** Keywords that only annotate: they never change which instances are valid. */
 const ANNOTATIONS = new Set([
-  "$schema", "$id", "$anchor", "$dynamicAnchor", "$comment", "$defs", "definitions", "$vocabulary", "title",
-  "description", "default", "examples", "example", "readOnly", "writeOnly", "deprecated", "contentMediaType",
-  "contentEncoding", "contentSchema", "discriminator", "xml", "externalDocs", "markdownDescription",
-  "enumDescriptions", "errorMessage", "id",
+  "$schema",
+  "$id",
+  "$anchor",
+  "$dynamicAnchor",
+  "$comment",
+  "$defs",
+  "definitions",
+  "$vocabulary",
+  "title",
+  "description",
+  "default",
+  "examples",
+  "example",
+  "readOnly",
+  "writeOnly",
+  "deprecated",
+  "contentMediaType",
+  "contentEncoding",
+  "contentSchema",
+  "discriminator",
+  "xml",
+  "externalDocs",
+  "markdownDescription",
+  "enumDescriptions",
+  "errorMessage",
+  "id",
 ]);
 
 /** Keywords with validation meaning the IR has no exact form for. */
 const UNSUPPORTED = new Set([
-  "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "propertyNames",
-  "patternProperties", "contains", "minContains", "maxContains", "unevaluatedProperties", "unevaluatedItems",
-  "$dynamicRef", "$recursiveRef", "$recursiveAnchor",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "propertyNames",
+  "patternProperties",
+  "contains",
+  "minContains",
+  "maxContains",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "$dynamicRef",
+  "$recursiveRef",
+  "$recursiveAnchor",
 ]);
 
 const STRING_KEYS = ["minLength", "maxLength", "pattern", "format"];
@@ -37,8 +73,18 @@ const NUMBER_KEYS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum
 const ARRAY_KEYS = ["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems"];
 const OBJECT_KEYS = ["properties", "required", "additionalProperties", "minProperties", "maxProperties"];
 const HANDLED = new Set([
-  "type", "enum", "const", "$ref", "anyOf", "oneOf", "allOf", "nullable",
-  ...STRING_KEYS, ...NUMBER_KEYS, ...ARRAY_KEYS, ...OBJECT_KEYS,
+  "type",
+  "enum",
+  "const",
+  "$ref",
+  "anyOf",
+  "oneOf",
+  "allOf",
+  "nullable",
+  ...STRING_KEYS,
+  ...NUMBER_KEYS,
+  ...ARRAY_KEYS,
+  ...OBJECT_KEYS,
 ]);
 
 const JSON_TYPES = ["string", "number", "integer", "boolean", "null", "array", "object"] as const;
@@ -127,7 +173,7 @@ export class IRBuilder {
         this.warn(`${pointer}/allOf`, `"allOf" must be a non-empty array; this part is typed as unknown`);
         return { kind: "unknown" };
       }
-      schema.allOf.forEach((member, index) => parts.push(this.node(member, `${pointer}/allOf/${index}`, base, depth + 1)));
+      for (const [index, member] of schema.allOf.entries()) parts.push(this.node(member, `${pointer}/allOf/${index}`, base, depth + 1));
     }
     let result = intersect(parts);
     if (schema.nullable === true && !admitsNull(result)) result = { kind: "union", members: [result, { kind: "null" }], exactlyOne: false };
@@ -150,7 +196,10 @@ export class IRBuilder {
     const mentions = (keys: string[]) => keys.some((key) => keywords.includes(key));
     // Without `type`, each keyword constrains only instances of its own type; others pass.
     const wanted: JsonType[] | undefined =
-      types ?? (mentions([...STRING_KEYS, ...NUMBER_KEYS, ...ARRAY_KEYS, ...OBJECT_KEYS]) ? ["string", "number", "boolean", "null", "array", "object"] : undefined);
+      types ??
+      (mentions([...STRING_KEYS, ...NUMBER_KEYS, ...ARRAY_KEYS, ...OBJECT_KEYS])
+        ? ["string", "number", "boolean", "null", "array", "object"]
+        : undefined);
     if (wanted === undefined) return undefined;
     const members = wanted
       .filter((type) => !(type === "integer" && wanted.includes("number")))
@@ -217,7 +266,8 @@ export class IRBuilder {
       const prefix = (schema[prefixKey] as unknown[]).slice(0, bounds.maxItems ?? Infinity);
       const items = prefix.map((item, index) => this.node(item, `${pointer}/${prefixKey}/${index}`, base, depth + 1));
       const restSchema = schema[restKey];
-      const rest = restSchema === undefined ? { kind: "unknown" as const } : this.node(restSchema, `${pointer}/${restKey}`, base, depth + 1);
+      const rest =
+        restSchema === undefined ? { kind: "unknown" as const } : this.node(restSchema, `${pointer}/${restKey}`, base, depth + 1);
       return {
         kind: "tuple",
         items,
@@ -300,7 +350,8 @@ export class IRBuilder {
     // An anchor names its target; a pointer's last segment does.
     const fragment = decodeURIComponent(ref.slice(1));
     const last = fragment === "" || fragment.startsWith("/") ? (resolved.pointer.split("/").pop() ?? "") : fragment;
-    const suggested = typeof target.title === "string" && target.title.trim() !== "" ? target.title : last.replace(/~1/g, "/").replace(/~0/g, "~");
+    const suggested =
+      typeof target.title === "string" && target.title.trim() !== "" ? target.title : last.replace(/~1/g, "/").replace(/~0/g, "~");
     const { name } = this.scope.claim(pascalCase(suggested, "Definition"), ["Schema"]);
     this.defined.set(target, name);
     if (content !== undefined) this.definedByContent.set(content, name);
@@ -373,7 +424,9 @@ function intersect(parts: IRNode[]): IRNode {
 
 /** A union seen through an object: only members that can be objects remain. */
 function onlyObjectMembers(union: Extract<IRNode, { kind: "union" }>): IRNode {
-  const members = union.members.filter((member) => !["null", "boolean", "string", "number", "array", "tuple", "never"].includes(member.kind));
+  const members = union.members.filter(
+    (member) => !["null", "boolean", "string", "number", "array", "tuple", "never"].includes(member.kind),
+  );
   if (members.length === 0) return { kind: "never" };
   // One member left: "at least one" and "exactly one" mean the same.
   if (members.length === 1) return members[0]!;
@@ -419,4 +472,3 @@ function isModernDialect(schema: unknown): boolean {
 function isCount(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0;
 }
-

@@ -70,7 +70,8 @@ export function childrenOf(node: Schema): Child[] {
         if (isSchema(item)) children.push({ keyword, path: [keyword, String(index)], schema: item });
       });
     } else if (shape === "map") {
-      for (const [name, item] of Object.entries(value as Schema)) if (isSchema(item)) children.push({ keyword, path: [keyword, name], schema: item });
+      for (const [name, item] of Object.entries(value as Schema))
+        if (isSchema(item)) children.push({ keyword, path: [keyword, name], schema: item });
     }
   }
   return children;
@@ -87,7 +88,8 @@ export function mapChildren(node: Schema, replace: (child: Child) => unknown): S
       const map = (item: unknown, path: string[]) => (isSchema(item) ? replace({ keyword, path, schema: item }) : item);
       if (shape === "schema") return [keyword, map(value, [keyword])];
       if (shape === "array") return [keyword, (value as unknown[]).map((item, index) => map(item, [keyword, String(index)]))];
-      if (shape === "map") return [keyword, Object.fromEntries(Object.entries(value as Schema).map(([name, item]) => [name, map(item, [keyword, name])]))];
+      if (shape === "map")
+        return [keyword, Object.fromEntries(Object.entries(value as Schema).map(([name, item]) => [name, map(item, [keyword, name])]))];
       return [keyword, value];
     }),
   );

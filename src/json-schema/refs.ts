@@ -25,7 +25,10 @@ export function resolveRef(resource: unknown, ref: string): RefTarget {
   const node = resolvePointer(resource, fragment);
   if (node === undefined) return { kind: "dangling" };
   // Re-escaped from the keys it names, so that every spelling of one target gives one pointer.
-  const keys = fragment.split("/").slice(1).map((key) => key.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const keys = fragment
+    .split("/")
+    .slice(1)
+    .map((key) => key.replace(/~1/g, "/").replace(/~0/g, "~"));
   return { kind: "found", node, pointer: joinPointer("", keys) };
 }
 

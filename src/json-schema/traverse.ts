@@ -38,6 +38,8 @@ export function* walkSchemas(root: unknown): Generator<Visit> {
  * tree; `schema` itself is not mutated. `pointer` is where `schema` sits.
  */
 export function mapSchemas(schema: Schema, visit: (node: Schema, pointer: string) => Schema, pointer = ""): Schema {
-  const rebuilt = mapChildren(schema, ({ path, schema: child }) => (isObject(child) ? mapSchemas(child, visit, joinPointer(pointer, path)) : child));
+  const rebuilt = mapChildren(schema, ({ path, schema: child }) =>
+    isObject(child) ? mapSchemas(child, visit, joinPointer(pointer, path)) : child,
+  );
   return visit(rebuilt, pointer);
 }

@@ -1,7 +1,7 @@
 import type { Schema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
 import { isNullTyped, typeIncludes } from "../json-schema/predicates.js";
-import { walkSchemas, type Visit } from "../json-schema/traverse.js";
+import { type Visit, walkSchemas } from "../json-schema/traverse.js";
 import { normalizeSchema } from "../normalize/normalize.js";
 import {
   ANTHROPIC_STRICT_LIMITS,
@@ -44,14 +44,35 @@ interface Rule {
 const ALL_STRICT: Partial<Record<Profile, Severity>> = { "openai-strict": "error", "anthropic-strict": "error" };
 const list = (keys: string[]) => keys.join(", ");
 /** Keys outside Gemini's Schema that a more specific rule already reports. */
-const GEMINI_REPORTED_ELSEWHERE = new Set(["$ref", "const", "oneOf", "allOf", "prefixItems", "additionalProperties", "$schema", "$id", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"]);
+const GEMINI_REPORTED_ELSEWHERE = new Set([
+  "$ref",
+  "const",
+  "oneOf",
+  "allOf",
+  "prefixItems",
+  "additionalProperties",
+  "$schema",
+  "$id",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+]);
 
 const RULES: Rule[] = [
   {
     name: "root-not-object",
     root: true,
-    severity: { openai: "error", "openai-strict": "error", gemini: "error", "gemini-json": "error", anthropic: "error", "anthropic-strict": "error", portable: "error" },
-    check: (node) => (node.type === "object" ? undefined : `the root must be {"type": "object"}, got ${JSON.stringify(node.type ?? "no type")}`),
+    severity: {
+      openai: "error",
+      "openai-strict": "error",
+      gemini: "error",
+      "gemini-json": "error",
+      anthropic: "error",
+      "anthropic-strict": "error",
+      portable: "error",
+    },
+    check: (node) =>
+      node.type === "object" ? undefined : `the root must be {"type": "object"}, got ${JSON.stringify(node.type ?? "no type")}`,
   },
   {
     name: "root-combinator",
@@ -67,7 +88,7 @@ const RULES: Rule[] = [
   {
     name: "object-without-properties",
     severity: { openai: "error", "openai-strict": "error" },
-    check: (node) => (typeIncludes(node, "object") && !isObject(node.properties) ? "an object needs \"properties\"" : undefined),
+    check: (node) => (typeIncludes(node, "object") && !isObject(node.properties) ? 'an object needs "properties"' : undefined),
   },
   {
     name: "empty-object",
@@ -76,8 +97,13 @@ const RULES: Rule[] = [
       if (!typeIncludes(node, "object")) return undefined;
       const count = isObject(node.properties) ? Object.keys(node.properties).length : undefined;
       // Gemini: "properties: should be non-empty for OBJECT type". OpenAI: "object schema missing properties". No object without properties satisfies both.
-      if (profile === "portable") return count ? undefined : "an object without properties has no portable form: Gemini rejects an empty \"properties\", OpenAI a missing one";
-      return count === 0 ? "Gemini rejects an empty \"properties\" (a tool without parameters should be declared without \"parameters\")" : undefined;
+      if (profile === "portable")
+        return count
+          ? undefined
+          : 'an object without properties has no portable form: Gemini rejects an empty "properties", OpenAI a missing one';
+      return count === 0
+        ? 'Gemini rejects an empty "properties" (a tool without parameters should be declared without "parameters")'
+        : undefined;
     },
   },
   {
@@ -85,7 +111,9 @@ const RULES: Rule[] = [
     severity: { gemini: "error", portable: "error" },
     check: (node) => {
       const keys = ["properties", "required"].filter((key) => key in node);
-      return keys.length > 0 && !typeIncludes(node, "object") ? `${list(keys)} only allowed for type object, got ${JSON.stringify(node.type ?? "no type")}` : undefined;
+      return keys.length > 0 && !typeIncludes(node, "object")
+        ? `${list(keys)} only allowed for type object, got ${JSON.stringify(node.type ?? "no type")}`
+        : undefined;
     },
   },
   {
@@ -103,23 +131,42 @@ const RULES: Rule[] = [
     severity: { gemini: "warning" },
     check: (node) => {
       const siblings = Object.keys(node).filter((key) => key !== "anyOf");
-      return Array.isArray(node.anyOf) && siblings.length > 0 ? `anyOf beside ${list(siblings)}: Vertex AI wants anyOf alone on its node` : undefined;
+      return Array.isArray(node.anyOf) && siblings.length > 0
+        ? `anyOf beside ${list(siblings)}: Vertex AI wants anyOf alone on its node`
+        : undefined;
     },
   },
   {
     name: "ref",
     severity: { gemini: "error", portable: "error" },
-    check: (node) => (typeof node.$ref === "string" && node.$ref.startsWith("#") ? `$ref ${JSON.stringify(node.$ref)} is not understood; it must be inlined` : undefined),
+    check: (node) =>
+      typeof node.$ref === "string" && node.$ref.startsWith("#")
+        ? `$ref ${JSON.stringify(node.$ref)} is not understood; it must be inlined`
+        : undefined,
   },
   {
     name: "remote-ref",
-    severity: { openai: "error", "openai-strict": "error", gemini: "error", "gemini-json": "error", anthropic: "error", "anthropic-strict": "error", portable: "error" },
-    check: (node) => (typeof node.$ref === "string" && !node.$ref.startsWith("#") ? `$ref ${JSON.stringify(node.$ref)} points outside the schema` : undefined),
+    severity: {
+      openai: "error",
+      "openai-strict": "error",
+      gemini: "error",
+      "gemini-json": "error",
+      anthropic: "error",
+      "anthropic-strict": "error",
+      portable: "error",
+    },
+    check: (node) =>
+      typeof node.$ref === "string" && !node.$ref.startsWith("#")
+        ? `$ref ${JSON.stringify(node.$ref)} points outside the schema`
+        : undefined,
   },
   {
     name: "null-union",
     severity: { gemini: "error", portable: "error" },
-    check: (node) => (["anyOf", "oneOf"].some((key) => Array.isArray(node[key]) && (node[key] as unknown[]).some(isNullTyped)) ? "a union with null must be written as nullable: true" : undefined),
+    check: (node) =>
+      ["anyOf", "oneOf"].some((key) => Array.isArray(node[key]) && (node[key] as unknown[]).some(isNullTyped))
+        ? "a union with null must be written as nullable: true"
+        : undefined,
   },
   {
     name: "type-array",
@@ -137,7 +184,8 @@ const RULES: Rule[] = [
     check: (node, profile) => {
       if (!Array.isArray(node.allOf)) return undefined;
       // Anthropic strict supports allOf, "with limitations - allOf with $ref not supported".
-      if (profile === "anthropic-strict") return JSON.stringify(node.allOf).includes('"$ref":') ? "allOf with $ref is not supported; inline the references" : undefined;
+      if (profile === "anthropic-strict")
+        return JSON.stringify(node.allOf).includes('"$ref":') ? "allOf with $ref is not supported; inline the references" : undefined;
       return "allOf is not supported here; merge its members";
     },
   },
@@ -146,19 +194,26 @@ const RULES: Rule[] = [
     severity: { "openai-strict": "error", gemini: "error", anthropic: "error", "anthropic-strict": "error", portable: "error" },
     check: (node, profile) => {
       // Anthropic is reported to reject only the draft-07 form ("must match JSON Schema draft 2020-12"); prefixItems is unconfirmed.
-      if (profile === "anthropic") return Array.isArray(node.items) ? "draft-07 tuples (items: [...]) are rejected; use prefixItems" : undefined;
-      return Array.isArray(node.prefixItems) || Array.isArray(node.items) ? "tuples (prefixItems or items: [...]) are not supported" : undefined;
+      if (profile === "anthropic")
+        return Array.isArray(node.items) ? "draft-07 tuples (items: [...]) are rejected; use prefixItems" : undefined;
+      return Array.isArray(node.prefixItems) || Array.isArray(node.items)
+        ? "tuples (prefixItems or items: [...]) are not supported"
+        : undefined;
     },
   },
   {
     name: "array-without-items",
     severity: { openai: "error", "openai-strict": "error", gemini: "error", portable: "error" },
-    check: (node) => (typeIncludes(node, "array") && node.items === undefined && node.prefixItems === undefined ? "an array needs \"items\"" : undefined),
+    check: (node) =>
+      typeIncludes(node, "array") && node.items === undefined && node.prefixItems === undefined ? 'an array needs "items"' : undefined,
   },
   {
     name: "strict-additional-properties",
     severity: ALL_STRICT,
-    check: (node) => (typeIncludes(node, "object") && node.additionalProperties !== false ? "strict mode needs additionalProperties: false on every object" : undefined),
+    check: (node) =>
+      typeIncludes(node, "object") && node.additionalProperties !== false
+        ? "strict mode needs additionalProperties: false on every object"
+        : undefined,
   },
   {
     name: "strict-all-required",
@@ -178,7 +233,8 @@ const RULES: Rule[] = [
   {
     name: "non-string-enum",
     severity: { gemini: "error", portable: "error" },
-    check: (node) => (Array.isArray(node.enum) && node.enum.some((value) => typeof value !== "string") ? "enum values must be strings" : undefined),
+    check: (node) =>
+      Array.isArray(node.enum) && node.enum.some((value) => typeof value !== "string") ? "enum values must be strings" : undefined,
   },
   {
     name: "const",
@@ -191,7 +247,9 @@ const RULES: Rule[] = [
     check: (node, profile) => {
       if (typeof node.format !== "string") return undefined;
       const allowed = KNOWN_FORMATS[profile];
-      return allowed === undefined || allowed.has(node.format) ? undefined : `format "${node.format}" is ${profile === "openai" ? "rejected by some models" : "not supported"}`;
+      return allowed === undefined || allowed.has(node.format)
+        ? undefined
+        : `format "${node.format}" is ${profile === "openai" ? "rejected by some models" : "not supported"}`;
     },
   },
   {
@@ -199,7 +257,9 @@ const RULES: Rule[] = [
     severity: { gemini: "error", "anthropic-strict": "error", portable: "error" },
     check: (node, profile) => {
       const found = Object.entries(node)
-        .filter(([key, value]) => (profile === "anthropic-strict" ? anthropicStrictRejects(key, value) : GEMINI_UNSUPPORTED_CONSTRAINTS.has(key)))
+        .filter(([key, value]) =>
+          profile === "anthropic-strict" ? anthropicStrictRejects(key, value) : GEMINI_UNSUPPORTED_CONSTRAINTS.has(key),
+        )
         .map(([key]) => key);
       return found.length > 0 ? `${list(found)} not supported` : undefined;
     },
@@ -216,12 +276,18 @@ const RULES: Rule[] = [
   {
     name: "complex-enum",
     severity: { "anthropic-strict": "error" },
-    check: (node) => (Array.isArray(node.enum) && node.enum.some((value) => typeof value === "object" && value !== null) ? "enum values must be strings, numbers, booleans or null" : undefined),
+    check: (node) =>
+      Array.isArray(node.enum) && node.enum.some((value) => typeof value === "object" && value !== null)
+        ? "enum values must be strings, numbers, booleans or null"
+        : undefined,
   },
   {
     name: "regex-features",
     severity: { "anthropic-strict": "warning" },
-    check: (node) => (typeof node.pattern === "string" && ANTHROPIC_STRICT_UNSUPPORTED_REGEX.test(node.pattern) ? "pattern uses backreferences, lookaround or \\b/\\B, which strict mode does not support" : undefined),
+    check: (node) =>
+      typeof node.pattern === "string" && ANTHROPIC_STRICT_UNSUPPORTED_REGEX.test(node.pattern)
+        ? "pattern uses backreferences, lookaround or \\b/\\B, which strict mode does not support"
+        : undefined,
   },
   {
     name: "schema-metadata",
@@ -269,15 +335,24 @@ function openAiStrictLimits(schema: Schema): Problem[] {
       const strings = node.enum.filter((value): value is string => typeof value === "string");
       const stringLength = strings.reduce((sum, value) => sum + value.length, 0);
       if (strings.length > limits.longEnum.values && stringLength > limits.longEnum.characters) {
-        problems.push({ pointer: pointer || "/", message: `an enum of ${strings.length} strings has ${stringLength} characters (at most ${count(limits.longEnum.characters)} beyond ${count(limits.longEnum.values)} values)` });
+        problems.push({
+          pointer: pointer || "/",
+          message: `an enum of ${strings.length} strings has ${stringLength} characters (at most ${count(limits.longEnum.characters)} beyond ${count(limits.longEnum.values)} values)`,
+        });
       }
     }
   }
   const root = "/";
-  if (properties > limits.properties) problems.push({ pointer: root, message: `${properties} properties (at most ${count(limits.properties)})` });
+  if (properties > limits.properties)
+    problems.push({ pointer: root, message: `${properties} properties (at most ${count(limits.properties)})` });
   if (deepest > limits.depth) problems.push({ pointer: root, message: `nested ${deepest} levels deep (at most ${count(limits.depth)})` });
-  if (enumValues > limits.enumValues) problems.push({ pointer: root, message: `${enumValues} enum values in all (at most ${count(limits.enumValues)})` });
-  if (text > limits.characters) problems.push({ pointer: root, message: `property names, definition names, enum and const values have ${text} characters (at most ${count(limits.characters)})` });
+  if (enumValues > limits.enumValues)
+    problems.push({ pointer: root, message: `${enumValues} enum values in all (at most ${count(limits.enumValues)})` });
+  if (text > limits.characters)
+    problems.push({
+      pointer: root,
+      message: `property names, definition names, enum and const values have ${text} characters (at most ${count(limits.characters)})`,
+    });
   return problems;
 }
 
@@ -293,8 +368,13 @@ function anthropicStrictLimits(schema: Schema): Problem[] {
     if (Array.isArray(node.anyOf) || (Array.isArray(node.type) && node.type.length > 1)) unions++;
   }
   const problems: Problem[] = [];
-  if (optional > ANTHROPIC_STRICT_LIMITS.optional) problems.push({ pointer: "/", message: `${optional} optional parameters (at most ${ANTHROPIC_STRICT_LIMITS.optional} per request)` });
-  if (unions > ANTHROPIC_STRICT_LIMITS.unions) problems.push({ pointer: "/", message: `${unions} parameters with union types (at most ${ANTHROPIC_STRICT_LIMITS.unions} per request)` });
+  if (optional > ANTHROPIC_STRICT_LIMITS.optional)
+    problems.push({ pointer: "/", message: `${optional} optional parameters (at most ${ANTHROPIC_STRICT_LIMITS.optional} per request)` });
+  if (unions > ANTHROPIC_STRICT_LIMITS.unions)
+    problems.push({
+      pointer: "/",
+      message: `${unions} parameters with union types (at most ${ANTHROPIC_STRICT_LIMITS.unions} per request)`,
+    });
   return problems;
 }
 
@@ -315,7 +395,8 @@ function findings(schema: unknown, profile: Profile): Omit<LintFinding, "fixable
   }
   const limits = LIMITS[profile];
   if (limits !== undefined && isObject(schema)) {
-    for (const { pointer, message } of limits.check(schema)) out.push({ profile, rule: "strict-limits", severity: limits.severity, pointer, message });
+    for (const { pointer, message } of limits.check(schema))
+      out.push({ profile, rule: "strict-limits", severity: limits.severity, pointer, message });
   }
   return out;
 }

@@ -1,4 +1,13 @@
 import {
+  ANTHROPIC_STRICT_FORMATS,
+  anthropicStrictRejects,
+  GEMINI_FIELDS,
+  GEMINI_FORMATS,
+  OPENAI_STRICT_FORMATS,
+  OPENAI_STRICT_UNSUPPORTED,
+  type Profile,
+} from "../providers/facts.js";
+import {
   arrayItems,
   constToEnum,
   draft07Tuples,
@@ -12,20 +21,11 @@ import {
   objectRoot,
   objectTypes,
   oneOfToAnyOf,
-  strictObjects,
-  tuplesToArrays,
   type PassContext,
   type Schema,
+  strictObjects,
+  tuplesToArrays,
 } from "./passes.js";
-import {
-  ANTHROPIC_STRICT_FORMATS,
-  anthropicStrictRejects,
-  GEMINI_FIELDS,
-  GEMINI_FORMATS,
-  OPENAI_STRICT_FORMATS,
-  OPENAI_STRICT_UNSUPPORTED,
-  type Profile,
-} from "../providers/facts.js";
 
 // The package entry and the commands import the profile list from here.
 export { PROFILES, type Profile } from "../providers/facts.js";
@@ -38,8 +38,14 @@ export interface NormalizeNote {
 
 type Step = (schema: Schema, context: PassContext) => Schema;
 
-const inline = (cycles: "keep" | "cut"): Step => (schema, context) => inlineRefs(schema, { cycles, depth: 3 }, context);
-const drop = (unsupported: (keyword: string, value: unknown) => boolean, formats?: ReadonlySet<string>): Step => (schema, context) => dropKeywords(schema, unsupported, formats, context);
+const inline =
+  (cycles: "keep" | "cut"): Step =>
+  (schema, context) =>
+    inlineRefs(schema, { cycles, depth: 3 }, context);
+const drop =
+  (unsupported: (keyword: string, value: unknown) => boolean, formats?: ReadonlySet<string>): Step =>
+  (schema, context) =>
+    dropKeywords(schema, unsupported, formats, context);
 
 /** Gemini's OpenAPI subset, up to the question of empty objects (where gemini and portable differ). */
 const GEMINI_COMMON: Step[] = [

@@ -65,7 +65,10 @@ export function inlineRefs(schema: Schema, options: { cycles: "keep" | "cut"; de
       return node;
     }
     if (target.kind !== "found" || !isSchema(target.node)) {
-      context.note(pointer, `${target.kind === "malformed" ? "malformed" : "dangling"} $ref ${JSON.stringify(ref)} replaced by an unconstrained schema`);
+      context.note(
+        pointer,
+        `${target.kind === "malformed" ? "malformed" : "dangling"} $ref ${JSON.stringify(ref)} replaced by an unconstrained schema`,
+      );
       return siblings;
     }
     const body = target.node;
@@ -154,8 +157,10 @@ export function mergeAllOf(schema: Schema, context: PassContext): Schema {
     const merged: Schema = { ...outer };
     for (const member of allOf as Schema[]) {
       for (const [key, value] of Object.entries(member)) {
-        if (key === "properties" && isObject(value)) merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...value };
-        else if (key === "required" && Array.isArray(value)) merged.required = [...new Set([...(Array.isArray(merged.required) ? merged.required : []), ...value])];
+        if (key === "properties" && isObject(value))
+          merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...value };
+        else if (key === "required" && Array.isArray(value))
+          merged.required = [...new Set([...(Array.isArray(merged.required) ? merged.required : []), ...value])];
         else if (key in merged && JSON.stringify(merged[key]) !== JSON.stringify(value)) {
           context.note(`${pointer}/allOf`, `allOf members disagree on "${key}"; kept the first`);
         } else merged[key] = value;
@@ -238,7 +243,9 @@ export function emptyPropertiesRemoved(schema: Schema, context: PassContext): Sc
     if (!describesObject(node) || (isObject(node.properties) && Object.keys(node.properties).length > 0)) return node;
     context.note(
       pointer,
-      pointer === "" ? "no parameters: Gemini rejects an empty \"properties\"; declare the tool without \"parameters\"" : "an object without properties: Gemini rejects an empty \"properties\" and may reject a missing one",
+      pointer === ""
+        ? 'no parameters: Gemini rejects an empty "properties"; declare the tool without "parameters"'
+        : 'an object without properties: Gemini rejects an empty "properties" and may reject a missing one',
     );
     const { properties: _empty, ...rest } = node;
     return rest;
@@ -252,7 +259,9 @@ export function objectProperties(schema: Schema): Schema {
 
 /** Arrays without `items` get an unconstrained `items`. */
 export function arrayItems(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => (typeIncludes(node, "array") && node.items === undefined && node.prefixItems === undefined ? { ...node, items: {} } : node));
+  return mapSchemas(schema, (node) =>
+    typeIncludes(node, "array") && node.items === undefined && node.prefixItems === undefined ? { ...node, items: {} } : node,
+  );
 }
 
 /**
@@ -265,11 +274,18 @@ export function strictObjects(schema: Schema, context: PassContext): Schema {
     const properties = isObject(node.properties) ? node.properties : {};
     const required = new Set(Array.isArray(node.required) ? node.required : []);
     const optional = Object.keys(properties).filter((name) => !required.has(name));
-    if (optional.length > 0) context.note(pointer, `optional properties ${optional.join(", ")} became required and nullable (send null to omit)`);
-    if (node.additionalProperties !== undefined && node.additionalProperties !== false) context.note(pointer, "additionalProperties became false");
+    if (optional.length > 0)
+      context.note(pointer, `optional properties ${optional.join(", ")} became required and nullable (send null to omit)`);
+    if (node.additionalProperties !== undefined && node.additionalProperties !== false)
+      context.note(pointer, "additionalProperties became false");
     return {
       ...node,
-      properties: Object.fromEntries(Object.entries(properties).map(([name, sub]) => [name, required.has(name) || !isObject(sub) ? sub : makeNullable(sub, "type-array")])),
+      properties: Object.fromEntries(
+        Object.entries(properties).map(([name, sub]) => [
+          name,
+          required.has(name) || !isObject(sub) ? sub : makeNullable(sub, "type-array"),
+        ]),
+      ),
       required: Object.keys(properties),
       additionalProperties: false,
     };
@@ -278,9 +294,33 @@ export function strictObjects(schema: Schema, context: PassContext): Schema {
 
 /** Keywords that constrain instances and whose meaning a model can still read from the description. */
 const DESCRIBED = new Set([
-  "$ref", "additionalProperties", "format", "pattern", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
-  "uniqueItems", "contains", "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "patternProperties", "propertyNames",
-  "unevaluatedItems", "unevaluatedProperties", "contentSchema",
+  "$ref",
+  "additionalProperties",
+  "format",
+  "pattern",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "contains",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "patternProperties",
+  "propertyNames",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "contentSchema",
 ]);
 
 /**
@@ -323,7 +363,9 @@ export function objectRoot(schema: Schema, context: PassContext, properties: "ad
     context.note("", "the root is not an object; this provider requires one");
     return schema;
   }
-  return isObject(schema.properties) || properties === "leave" ? { ...schema, type: "object" } : { ...schema, type: "object", properties: {} };
+  return isObject(schema.properties) || properties === "leave"
+    ? { ...schema, type: "object" }
+    : { ...schema, type: "object", properties: {} };
 }
 
 function describeBriefly(schema: unknown): string {

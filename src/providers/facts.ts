@@ -8,7 +8,17 @@ export const PROFILES = ["openai", "openai-strict", "gemini", "gemini-json", "an
 export type Profile = (typeof PROFILES)[number];
 
 /** Formats OpenAI's strict mode accepts (Structured Outputs guide). */
-export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set(["date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"]);
+export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set([
+  "date-time",
+  "time",
+  "date",
+  "duration",
+  "email",
+  "hostname",
+  "ipv4",
+  "ipv6",
+  "uuid",
+]);
 /** Anthropic strict accepts OpenAI's strict formats and `uri` (structured-outputs docs). */
 export const ANTHROPIC_STRICT_FORMATS: ReadonlySet<string> = new Set([...OPENAI_STRICT_FORMATS, "uri"]);
 /** Gemini's Schema documents only these for strings. */
@@ -31,8 +41,28 @@ export const KNOWN_FORMATS: Partial<Record<Profile, ReadonlySet<string>>> = {
  * protobuf message: any other key is rejected ("Unknown name … Cannot find field").
  */
 export const GEMINI_FIELDS: ReadonlySet<string> = new Set([
-  "anyOf", "default", "description", "enum", "example", "format", "items", "maximum", "maxItems", "maxLength", "maxProperties", "minimum",
-  "minItems", "minLength", "minProperties", "nullable", "pattern", "properties", "propertyOrdering", "required", "title", "type",
+  "anyOf",
+  "default",
+  "description",
+  "enum",
+  "example",
+  "format",
+  "items",
+  "maximum",
+  "maxItems",
+  "maxLength",
+  "maxProperties",
+  "minimum",
+  "minItems",
+  "minLength",
+  "minProperties",
+  "nullable",
+  "pattern",
+  "properties",
+  "propertyOrdering",
+  "required",
+  "title",
+  "type",
 ]);
 
 /** Numeric constraints outside Gemini's Schema. */
@@ -44,8 +74,20 @@ export const GEMINI_UNSUPPORTED_CONSTRAINTS: ReadonlySet<string> = new Set(["exc
  * prefixItems are on that list too, but are rewritten (merged, made arrays) rather than dropped.
  */
 export const OPENAI_STRICT_UNSUPPORTED: ReadonlySet<string> = new Set([
-  "not", "if", "then", "else", "dependentRequired", "dependentSchemas", "dependencies", "patternProperties", "propertyNames", "contains",
-  "contentSchema", "unevaluatedItems", "unevaluatedProperties", "uniqueItems",
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "patternProperties",
+  "propertyNames",
+  "contains",
+  "contentSchema",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "uniqueItems",
 ]);
 
 /** Size limits of OpenAI's strict mode (Structured Outputs guide), which no rewrite can fix. */
@@ -61,7 +103,17 @@ export const OPENAI_STRICT_LIMITS = {
 } as const;
 
 /** Anthropic strict's unsupported constraints; `minItems` of 0 or 1 is allowed (structured-outputs docs). */
-const ANTHROPIC_STRICT_UNSUPPORTED = new Set(["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems"]);
+const ANTHROPIC_STRICT_UNSUPPORTED = new Set([
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+]);
 export const anthropicStrictRejects = (keyword: string, value: unknown): boolean =>
   ANTHROPIC_STRICT_UNSUPPORTED.has(keyword) && !(keyword === "minItems" && (value === 0 || value === 1));
 

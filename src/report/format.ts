@@ -2,7 +2,15 @@ import { QUALITIES, SOURCES } from "../bundle/quality.js";
 import type { QualityReport, ReportRow } from "./quality-report.js";
 
 const QUALITY_COLUMNS = [...QUALITIES].reverse();
-const HEADERS = ["server", "tools", ...SOURCES, ...QUALITY_COLUMNS.map((quality) => `q:${quality}`), "observations", "list bytes", "≈ tokens"];
+const HEADERS = [
+  "server",
+  "tools",
+  ...SOURCES,
+  ...QUALITY_COLUMNS.map((quality) => `q:${quality}`),
+  "observations",
+  "list bytes",
+  "≈ tokens",
+];
 
 function cells(name: string, row: ReportRow): string[] {
   return [
@@ -21,32 +29,40 @@ function rows(report: QualityReport): string[][] {
 }
 
 function driftLines(report: QualityReport): string[] {
-  return report.drift.map((item) => `${item.server}/${item.tool} at ${item.path || "/"}: ${item.message} (${item.count} of ${item.observations} observations)`);
+  return report.drift.map(
+    (item) => `${item.server}/${item.tool} at ${item.path || "/"}: ${item.message} (${item.count} of ${item.observations} observations)`,
+  );
 }
 
 /** A terminal table: numbers right-aligned, then the drift warnings. */
 export function formatTable(report: QualityReport): string {
   const table = [HEADERS, ...rows(report)];
   const widths = HEADERS.map((_, column) => Math.max(...table.map((row) => [...row[column]!].length)));
-  const line = (row: string[]) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  ").trimEnd();
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+      .join("  ")
+      .trimEnd();
   const drift = driftLines(report);
-  return [
+  return `${[
     ...table.map(line),
-    ...(drift.length === 0 ? [] : ["", "Drift (observed results that break the declared output schema):", ...drift.map((text) => `  ${text}`)]),
-  ].join("\n") + "\n";
+    ...(drift.length === 0
+      ? []
+      : ["", "Drift (observed results that break the declared output schema):", ...drift.map((text) => `  ${text}`)]),
+  ].join("\n")}\n`;
 }
 
 /** A GitHub-flavoured Markdown table; server ids and messages are escaped so they stay text. */
 export function formatMarkdown(report: QualityReport): string {
-  const escape = (text: string) => text.replace(/[\\`*_[\]<>|]/g, (char) => `\\${char}`).replace(/\r?\n/g, " ");
-  const row = (values: string[]) => `| ${values.map(escape).join(" | ")} |`;
+  const markdown = (text: string) => text.replace(/[\\`*_[\]<>|]/g, (char) => `\\${char}`).replace(/\r?\n/g, " ");
+  const row = (values: string[]) => `| ${values.map(markdown).join(" | ")} |`;
   const drift = driftLines(report);
-  return [
+  return `${[
     "# Schema quality",
     "",
     row(HEADERS),
     row(HEADERS.map((_, index) => (index === 0 ? "---" : "---:"))),
     ...rows(report).map(row),
-    ...(drift.length === 0 ? [] : ["", "## Drift", "", ...drift.map((text) => `- ${escape(text)}`)]),
-  ].join("\n") + "\n";
+    ...(drift.length === 0 ? [] : ["", "## Drift", "", ...drift.map((text) => `- ${markdown(text)}`)]),
+  ].join("\n")}\n`;
 }

@@ -1,5 +1,5 @@
+import { QUALITIES, type Quality, type SchemaSource, SOURCES, schemaSourceOf } from "../bundle/quality.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
-import { QUALITIES, SOURCES, schemaSourceOf, type Quality, type SchemaSource } from "../bundle/quality.js";
 
 export interface ReportRow {
   tools: number;
@@ -41,7 +41,9 @@ export function qualityReport(bundle: Bundle): QualityReport {
     for (const quality of QUALITIES) total.byQuality[quality] += row.byQuality[quality];
   }
   const drift = bundle.servers.flatMap((server) =>
-    (server.inferred ?? []).flatMap((block) => (block.drift ?? []).map((item) => ({ server: server.id, tool: block.tool, ...item, observations: block.observations }))),
+    (server.inferred ?? []).flatMap((block) =>
+      (block.drift ?? []).map((item) => ({ server: server.id, tool: block.tool, ...item, observations: block.observations })),
+    ),
   );
   return { servers, total, drift };
 }

@@ -30,11 +30,15 @@ export type ManifestTool = z.infer<typeof ManifestToolSchema>;
 export const ToolManifestSchema = z.object({
   version: z.literal(1),
   source: z.string().describe("The module the manifest was read from, relative to where it was read."),
-  tools: z.array(ManifestToolSchema).refine((tools) => new Set(tools.map((tool) => tool.name)).size === tools.length, "tool names must be unique"),
+  tools: z
+    .array(ManifestToolSchema)
+    .refine((tools) => new Set(tools.map((tool) => tool.name)).size === tools.length, "tool names must be unique"),
 });
 export type ToolManifest = z.infer<typeof ToolManifestSchema>;
 
 /** Parses a manifest file's text; `path` is only used in messages. */
 export function parseToolManifest(path: string, text: string): ToolManifest {
-  return parseJsonText(text, path, ToolManifestSchema, { fail: (message, cause) => new ToolDefinitionError("INVALID_MANIFEST", message, { cause }) });
+  return parseJsonText(text, path, ToolManifestSchema, {
+    fail: (message, cause) => new ToolDefinitionError("INVALID_MANIFEST", message, { cause }),
+  });
 }

@@ -1,5 +1,12 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult, type Tool } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import { itemSchema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
@@ -29,7 +36,8 @@ const MAX_ERRORS = 3;
 export function registerFunctions(server: McpServer, module: Record<string, unknown>, manifest: ToolManifest): void {
   const entries = new Map<string, Entry>();
   for (const tool of manifest.tools) {
-    if (entries.has(tool.name)) throw new ToolDefinitionError("DUPLICATE_TOOL", `${manifest.source}: tool "${tool.name}" is listed twice in the manifest`);
+    if (entries.has(tool.name))
+      throw new ToolDefinitionError("DUPLICATE_TOOL", `${manifest.source}: tool "${tool.name}" is listed twice in the manifest`);
     entries.set(tool.name, entryOf(tool, module, manifest.source));
   }
   const tools = [...entries.values()].map((entry) => entry.definition);
@@ -50,13 +58,20 @@ export function registerFunctions(server: McpServer, module: Record<string, unkn
 function entryOf(tool: ManifestTool, module: Record<string, unknown>, source: string): Entry {
   const run = Object.hasOwn(module, tool.function) ? module[tool.function] : undefined;
   if (typeof run !== "function") {
-    throw new ToolDefinitionError("MISSING_FUNCTION", `${source}: tool "${tool.name}" needs the function "${tool.function}", which the module does not export`);
+    throw new ToolDefinitionError(
+      "MISSING_FUNCTION",
+      `${source}: tool "${tool.name}" needs the function "${tool.function}", which the module does not export`,
+    );
   }
   const compile = (schema: Record<string, unknown>, which: string): ValidateFunction => {
     try {
       return compileSchema(schema);
     } catch (error) {
-      throw new ToolDefinitionError("INVALID_SCHEMA", `${source}: tool "${tool.name}": its ${which} does not compile: ${errorMessage(error)}`, { cause: error });
+      throw new ToolDefinitionError(
+        "INVALID_SCHEMA",
+        `${source}: tool "${tool.name}": its ${which} does not compile: ${errorMessage(error)}`,
+        { cause: error },
+      );
     }
   };
   const { function: _function, ...definition } = tool;
@@ -80,7 +95,9 @@ async function call(entry: Entry, args: Record<string, unknown>): Promise<CallTo
     return toolError(errorMessage(error));
   }
   if (entry.validateOutput === undefined) {
-    return json === undefined ? { content: [] } : { content: [{ type: "text", text: typeof json === "string" ? json : JSON.stringify(json) }] };
+    return json === undefined
+      ? { content: [] }
+      : { content: [{ type: "text", text: typeof json === "string" ? json : JSON.stringify(json) }] };
   }
   // MCP: "Servers MUST provide structured results that conform to this schema."
   if (!entry.validateOutput(json)) {
@@ -112,7 +129,10 @@ function reviveDates(root: unknown, value: unknown, at: unknown = root): unknown
   if (isObject(value)) {
     const properties = isObject(schema.properties) ? schema.properties : {};
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, reviveDates(root, item, Object.hasOwn(properties, key) ? properties[key] : schema.additionalProperties)]),
+      Object.entries(value).map(([key, item]) => [
+        key,
+        reviveDates(root, item, Object.hasOwn(properties, key) ? properties[key] : schema.additionalProperties),
+      ]),
     );
   }
   return value;
@@ -130,7 +150,13 @@ function describeErrors(errors: readonly ErrorObject[] | null | undefined): stri
 }
 
 function fieldOf(error: ErrorObject): string {
-  const segments = error.instancePath === "" ? [] : error.instancePath.slice(1).split("/").map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const segments =
+    error.instancePath === ""
+      ? []
+      : error.instancePath
+          .slice(1)
+          .split("/")
+          .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
   const named = error.params.missingProperty ?? error.params.additionalProperty;
   if (typeof named === "string") segments.push(named);
   if (segments.length === 0) return "arguments";

@@ -1,8 +1,8 @@
-import { formatIssues } from "@pmcp-codegen/runtime/internal";
-import { z } from "zod";
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { formatIssues } from "@pmcp-codegen/runtime/internal";
+import { z } from "zod";
 
 /** A zod object schema, or the raw shape `z.object` would take. */
 export type ObjectSchema = z.ZodObject | z.ZodRawShape;

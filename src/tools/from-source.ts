@@ -235,7 +235,9 @@ function inputSchemaOf(declaration: ts.SignatureDeclaration, walk: Walk, name: s
   if (schema.type === "object") return schema as ManifestTool["inputSchema"];
   // A parameter already reported as unsupported needs no second problem.
   if (walk.problems.length === before) {
-    walk.problems.push(problemAt(parameter, `${name}: the parameter must be an object of named arguments, not ${walk.checker.typeToString(type)}`));
+    walk.problems.push(
+      problemAt(parameter, `${name}: the parameter must be an object of named arguments, not ${walk.checker.typeToString(type)}`),
+    );
   }
   return undefined;
 }
@@ -348,7 +350,10 @@ function objectKindSchema(type: ts.Type, walk: Walk, site: Site): JsonSchema {
   }
   const library = declaredInLibrary(type, walk.program);
   if (library && type.symbol.name === "Date") return { type: "string", format: "date-time" };
-  if (checker.getSignaturesOfType(type, ts.SignatureKind.Call).length > 0 || checker.getSignaturesOfType(type, ts.SignatureKind.Construct).length > 0) {
+  if (
+    checker.getSignaturesOfType(type, ts.SignatureKind.Call).length > 0 ||
+    checker.getSignaturesOfType(type, ts.SignatureKind.Construct).length > 0
+  ) {
     return unsupported(walk, site, `${typeText} is a function: functions have no JSON form`);
   }
   if (type.symbol !== undefined && type.symbol.flags & ts.SymbolFlags.Class) {

@@ -36,7 +36,9 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: N
  * process's (the repository root).
  */
 export async function runInProcess(args: readonly string[]): Promise<CliResult> {
-  const { run } = (await import(pathToFileURL(join(ROOT, "dist/cli/program.js")).href)) as { run: (argv: readonly string[]) => Promise<number> };
+  const { run } = (await import(pathToFileURL(join(ROOT, "dist/cli/program.js")).href)) as {
+    run: (argv: readonly string[]) => Promise<number>;
+  };
   const stdout: string[] = [];
   const stderr: string[] = [];
   const capture = (stream: NodeJS.WriteStream, into: string[]) => {
@@ -88,13 +90,23 @@ export function serverCommand(name: string, ...args: string[]): string {
 export async function exportAllServers(dir: string, bundle: string): Promise<CliResult> {
   return runCli(
     [
-      "schema", "export", "-o", bundle, "--quiet",
-      "--stdio", fixtureCommand("typed-server.mjs"),
-      "--stdio", fixtureCommand("listing-server.mjs"),
-      "--stdio", fixtureCommand("behaviour-server.mjs"),
-      "--stdio", serverCommand("server-everything"),
-      "--stdio", serverCommand("server-filesystem", dir),
-      "--stdio", serverCommand("server-memory"),
+      "schema",
+      "export",
+      "-o",
+      bundle,
+      "--quiet",
+      "--stdio",
+      fixtureCommand("typed-server.mjs"),
+      "--stdio",
+      fixtureCommand("listing-server.mjs"),
+      "--stdio",
+      fixtureCommand("behaviour-server.mjs"),
+      "--stdio",
+      serverCommand("server-everything"),
+      "--stdio",
+      serverCommand("server-filesystem", dir),
+      "--stdio",
+      serverCommand("server-memory"),
     ],
     { env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
   );

@@ -66,9 +66,9 @@ function byType(type: string, s: Schema, root: unknown, depth: number): fc.Arbit
     case "array": {
       const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : undefined;
       if (prefix !== undefined) {
-        return fc.tuple(...prefix.map((item) => shaped(item, root, depth + 1))).chain((head) =>
-          fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 2 }).map((tail) => [...head, ...tail]),
-        );
+        return fc
+          .tuple(...prefix.map((item) => shaped(item, root, depth + 1)))
+          .chain((head) => fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 2 }).map((tail) => [...head, ...tail]));
       }
       return fc.array(shaped(s.items, root, depth + 1), {
         minLength: num(s.minItems) ?? 0,
@@ -80,7 +80,8 @@ function byType(type: string, s: Schema, root: unknown, depth: number): fc.Arbit
       const model: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [key, value] of Object.entries(properties)) model[key] = shaped(value, root, depth + 1);
       const required = (Array.isArray(s.required) ? s.required : []).filter((key) => key in model);
-      const extra = typeof s.additionalProperties === "object" ? shaped(s.additionalProperties, root, depth + 1) : fc.jsonValue({ maxDepth: 1 });
+      const extra =
+        typeof s.additionalProperties === "object" ? shaped(s.additionalProperties, root, depth + 1) : fc.jsonValue({ maxDepth: 1 });
       return fc
         .tuple(fc.record(model, { requiredKeys: required as string[] }), fc.dictionary(fc.string({ maxLength: 3 }), extra, { maxKeys: 1 }))
         .map(([declared, more]) => ({ ...more, ...declared }));
@@ -106,7 +107,12 @@ function stringArbitrary(s: Schema): fc.Arbitrary<string> {
 
 /** Small structural damage: a key dropped or added, a value swapped for another type. */
 function mutate(value: unknown): fc.Arbitrary<unknown> {
-  if (Array.isArray(value)) return fc.constantFrom([...value, value[0] ?? null], value.slice(1), value.map(() => "x"));
+  if (Array.isArray(value))
+    return fc.constantFrom(
+      [...value, value[0] ?? null],
+      value.slice(1),
+      value.map(() => "x"),
+    );
   if (typeof value === "object" && value !== null) {
     const keys = Object.keys(value);
     return fc.constantFrom(

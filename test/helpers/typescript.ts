@@ -41,6 +41,11 @@ export async function typecheck(dir: string, files: readonly string[], mode: Mod
     }),
   );
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config], { maxBuffer: 64 * 1024 * 1024 }, (_error, stdout) => resolve(stdout.trim()));
+    execFile(
+      process.execPath,
+      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config],
+      { maxBuffer: 64 * 1024 * 1024 },
+      (_error, stdout) => resolve(stdout.trim()),
+    );
   });
 }

@@ -6,7 +6,10 @@ import { InvalidResponseError, ToolCallError } from "./errors.js";
  * 2026-07-28, and `resultValue` reads the fields defensively, so nothing more is checked here.
  */
 export type CallResult = { content?: unknown; structuredContent?: unknown; isError?: unknown };
-export const CallResult = z.custom<CallResult>((value) => typeof value === "object" && value !== null && !Array.isArray(value), "expected an object");
+export const CallResult = z.custom<CallResult>(
+  (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+  "expected an object",
+);
 
 /**
  * The value a tool returned: `isError` → ToolCallError; else `structuredContent`, else its
@@ -14,7 +17,10 @@ export const CallResult = z.custom<CallResult>((value) => typeof value === "obje
  */
 export function resultValue(server: string, tool: string, result: CallResult): unknown {
   const texts = (Array.isArray(result.content) ? result.content : []).flatMap((block: unknown) =>
-    typeof block === "object" && block !== null && (block as { type?: unknown }).type === "text" && typeof (block as { text?: unknown }).text === "string"
+    typeof block === "object" &&
+    block !== null &&
+    (block as { type?: unknown }).type === "text" &&
+    typeof (block as { text?: unknown }).text === "string"
       ? [(block as { text: string }).text]
       : [],
   );
@@ -25,6 +31,11 @@ export function resultValue(server: string, tool: string, result: CallResult): u
   try {
     return JSON.parse(text);
   } catch {
-    throw new InvalidResponseError(`the result has no structuredContent and its text is not JSON: ${JSON.stringify(text.slice(0, 80))}`, server, tool, result);
+    throw new InvalidResponseError(
+      `the result has no structuredContent and its text is not JSON: ${JSON.stringify(text.slice(0, 80))}`,
+      server,
+      tool,
+      result,
+    );
   }
 }

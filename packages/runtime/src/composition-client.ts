@@ -1,11 +1,11 @@
-import { z } from "zod";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { connect, connectTransport, type Connection } from "./endpoints/connect.js";
-import { readConfigFile, sourcesFromEntries, type ServerEntry } from "./endpoints/config-file.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { CallResult, resultValue } from "./call-result.js";
+import { readConfigFile, type ServerEntry, sourcesFromEntries } from "./endpoints/config-file.js";
+import { type Connection, connect, connectTransport } from "./endpoints/connect.js";
 import type { ServerSource } from "./endpoints/source.js";
 import { errorMessage } from "./error-message.js";
-import { CallResult, resultValue } from "./call-result.js";
 import {
   CompositionError,
   ConfigurationError,
@@ -82,7 +82,8 @@ export class CompositionClient {
   constructor(options: CompositionClientOptions) {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retries = options.retries ?? 1;
-    if (!Number.isInteger(this.#retries) || this.#retries < 0) throw new ConfigurationError(`retries must be a whole number ≥ 0, got ${this.#retries}`);
+    if (!Number.isInteger(this.#retries) || this.#retries < 0)
+      throw new ConfigurationError(`retries must be a whole number ≥ 0, got ${this.#retries}`);
     if (!(this.#timeoutMs > 0)) throw new ConfigurationError(`timeoutMs must be a positive number, got ${this.#timeoutMs}`);
     const sources = sourcesFromEntries(options.servers, "CompositionClient servers", options.baseDir ?? process.cwd());
     this.#sources = new Map<string, ServerSource | (() => Transport)>([
@@ -98,7 +99,10 @@ export class CompositionClient {
    * `cwd`s resolve against its folder. A missing or unreadable file, bad JSON or a wrong
    * shape is a ConfigurationError naming the file and the JSON path.
    */
-  static async fromConfigFile(path: string, options: Omit<CompositionClientOptions, "servers" | "baseDir"> = {}): Promise<CompositionClient> {
+  static async fromConfigFile(
+    path: string,
+    options: Omit<CompositionClientOptions, "servers" | "baseDir"> = {},
+  ): Promise<CompositionClient> {
     const sources = await readConfigFile(path);
     const client = new CompositionClient({ ...options, servers: {} });
     // Read like the CLI's --config, so its messages name the file; `transports` still win.
@@ -113,7 +117,11 @@ export class CompositionClient {
   async callTool<T>(call: ToolCall<T>, options: CallOptions = {}): Promise<T> {
     const source = this.#sources.get(call.server);
     if (source === undefined) {
-      throw new ServerNotFoundError(`no server "${call.server}" is configured (have: ${[...this.#sources.keys()].join(", ")})`, call.server, call.tool);
+      throw new ServerNotFoundError(
+        `no server "${call.server}" is configured (have: ${[...this.#sources.keys()].join(", ")})`,
+        call.server,
+        call.tool,
+      );
     }
     const attempts = call.retryable ? 1 + this.#retries : 1;
     for (let attempt = 1; ; attempt++) {
@@ -150,7 +158,10 @@ export class CompositionClient {
     const key = JSON.stringify([error.serverId, error.toolName]);
     if (this.#warned.has(key)) return;
     this.#warned.add(key);
-    process.emitWarning(`${error.message} (the schema was inferred from observations; the value is passed on as it is)`, "PmcpInferredSchemaWarning");
+    process.emitWarning(
+      `${error.message} (the schema was inferred from observations; the value is passed on as it is)`,
+      "PmcpInferredSchemaWarning",
+    );
   }
 
   /** Waits until every observed result is in its log. */
@@ -163,17 +174,29 @@ export class CompositionClient {
     const open = [...this.#connections.values()];
     this.#connections.clear();
     this.#ready.clear();
-    await Promise.all([...open.map((pending) => pending.then((connection) => connection.close(), () => {})), this.flushObservations()]);
+    await Promise.all([
+      ...open.map((pending) =>
+        pending.then(
+          (connection) => connection.close(),
+          () => {},
+        ),
+      ),
+      this.flushObservations(),
+    ]);
   }
 
   async #request(source: ServerSource | (() => Transport), call: ToolCall<unknown>, options: CallOptions): Promise<CallResult> {
     const timeout = options.timeoutMs ?? this.#timeoutMs;
     const connection = this.#ready.get(call.server) ?? (await this.#connection(source, call, timeout));
     try {
-      return await connection.client.request({ method: "tools/call", params: { name: call.tool, arguments: call.args ?? {} } }, CallResult, {
-        timeout,
-        ...(options.signal === undefined ? {} : { signal: options.signal }),
-      });
+      return await connection.client.request(
+        { method: "tools/call", params: { name: call.tool, arguments: call.args ?? {} } },
+        CallResult,
+        {
+          timeout,
+          ...(options.signal === undefined ? {} : { signal: options.signal }),
+        },
+      );
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
       const failure = callError(error, call, timeout);
@@ -217,7 +240,8 @@ export class CompositionClient {
     }
     return pending.catch((error: unknown) => {
       // Re-label a shared connect failure with this call's tool.
-      if (error instanceof ConnectionError && error.toolName !== call.tool) throw new ConnectionError(errorMessage(error.cause), id, call.tool, { cause: error.cause });
+      if (error instanceof ConnectionError && error.toolName !== call.tool)
+        throw new ConnectionError(errorMessage(error.cause), id, call.tool, { cause: error.cause });
       throw error;
     });
   }
@@ -226,10 +250,13 @@ export class CompositionClient {
 function callError(error: unknown, call: ToolCall<unknown>, timeout: number): CompositionError {
   if (error instanceof CompositionError) return error;
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout) return new TimeoutError(`no answer within ${timeout} ms`, call.server, call.tool, { cause: error });
-    if (error.code === ErrorCode.ConnectionClosed) return new TransportError("the connection closed during the call", call.server, call.tool, { cause: error });
+    if (error.code === ErrorCode.RequestTimeout)
+      return new TimeoutError(`no answer within ${timeout} ms`, call.server, call.tool, { cause: error });
+    if (error.code === ErrorCode.ConnectionClosed)
+      return new TransportError("the connection closed during the call", call.server, call.tool, { cause: error });
     return new ToolCallError(call.server, call.tool, error.message, { cause: error });
   }
-  if (error instanceof z.ZodError) return new InvalidResponseError(`malformed tools/call result: ${error.issues[0]?.message}`, call.server, call.tool, undefined);
+  if (error instanceof z.ZodError)
+    return new InvalidResponseError(`malformed tools/call result: ${error.issues[0]?.message}`, call.server, call.tool, undefined);
   return new TransportError(errorMessage(error), call.server, call.tool, { cause: error });
 }

@@ -25,10 +25,7 @@ export class ConfigurationError extends CompositionError {
   /** The config file the problem is in, when there is one. */
   readonly file: string | undefined;
 
-  constructor(
-    message: string,
-    options?: { cause?: unknown; file?: string },
-  ) {
+  constructor(message: string, options?: { cause?: unknown; file?: string }) {
     super(message, undefined, undefined, options?.cause === undefined ? undefined : { cause: options.cause });
     this.file = options?.file;
   }
@@ -89,7 +86,12 @@ export class InvalidResponseError extends CompositionCallError {
   readonly code = "INVALID_RESPONSE";
   override readonly name = "InvalidResponseError";
 
-  constructor(message: string, serverId: string, toolName: string, readonly raw: unknown) {
+  constructor(
+    message: string,
+    serverId: string,
+    toolName: string,
+    readonly raw: unknown,
+  ) {
     super(message, serverId, toolName);
   }
 }

@@ -4,12 +4,9 @@
  * generator or CLI code, and no child_process until a stdio server is connected (a test
  * checks the built import graph).
  */
-export { CompositionClient } from "./composition-client.js";
+
 export type { CallOptions, CompositionClientOptions, ServerEntry, ToolCall } from "./composition-client.js";
-export { ObservationRecorder, redactValue } from "./observer.js";
-export type { ObserveOptions } from "./observer.js";
-export { observationPath, parseObservationLog } from "./observation-log.js";
-export type { ObservationHeader, ObservationLog, Sample } from "./observation-log.js";
+export { CompositionClient } from "./composition-client.js";
 export {
   CompositionCallError,
   CompositionError,
@@ -22,10 +19,15 @@ export {
   ToolCallError,
   TransportError,
 } from "./errors.js";
+export type { ObservationHeader, ObservationLog, Sample } from "./observation-log.js";
+export { observationPath, parseObservationLog } from "./observation-log.js";
+export type { ObserveOptions } from "./observer.js";
+export { ObservationRecorder, redactValue } from "./observer.js";
+export type { JsonValue } from "./schema-helpers.js";
 export {
-  JsonValueSchema,
   format,
   isOneOfValues,
+  JsonValueSchema,
   jsonEquals,
   maxCodePoints,
   minCodePoints,
@@ -35,4 +37,3 @@ export {
   propertyCount,
   uniqueItems,
 } from "./schema-helpers.js";
-export type { JsonValue } from "./schema-helpers.js";

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
-import { formatIssues, type FormatIssuesOptions } from "./issues.js";
+import { type FormatIssuesOptions, formatIssues } from "./issues.js";
 
 /** Why a JSON file could not be used; stable, for switches. */
 export type JsonFileErrorCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "NOT_JSON" | "INVALID";
@@ -35,7 +35,13 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S,
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const reason = code === "ENOENT" ? "ENOENT (no such file)" : (code ?? String(error));
-    throw new JsonFileError(code === "ENOENT" ? "FILE_NOT_FOUND" : "FILE_UNREADABLE", path, `cannot read ${label(path, options)}: ${reason}`, [], { cause: error });
+    throw new JsonFileError(
+      code === "ENOENT" ? "FILE_NOT_FOUND" : "FILE_UNREADABLE",
+      path,
+      `cannot read ${label(path, options)}: ${reason}`,
+      [],
+      { cause: error },
+    );
   }
   return parseJsonText(text, path, schema, options);
 }
@@ -46,7 +52,9 @@ export function parseJsonText<S extends z.ZodType>(text: string, path: string, s
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new JsonFileError("NOT_JSON", path, `${label(path, options)} is not valid JSON: ${(error as Error).message}`, [], { cause: error });
+    throw new JsonFileError("NOT_JSON", path, `${label(path, options)} is not valid JSON: ${(error as Error).message}`, [], {
+      cause: error,
+    });
   }
   return parseJsonValue(json, path, schema, options);
 }
@@ -54,7 +62,8 @@ export function parseJsonText<S extends z.ZodType>(text: string, path: string, s
 /** The same for a value already parsed (a file read in two steps, or not from JSON text at all). */
 export function parseJsonValue<S extends z.ZodType>(json: unknown, path: string, schema: S, options: JsonFileOptions = {}): z.output<S> {
   const parsed = schema.safeParse(json);
-  if (!parsed.success) throw new JsonFileError("INVALID", path, formatIssues(label(path, options), parsed.error.issues, options), parsed.error.issues);
+  if (!parsed.success)
+    throw new JsonFileError("INVALID", path, formatIssues(label(path, options), parsed.error.issues, options), parsed.error.issues);
   return parsed.data;
 }
 

@@ -2,7 +2,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ConfigurationError } from "./errors.js";
 import { writeFilesAtomically } from "./fs/atomic-write.js";
-import { OBSERVATION_FORMAT, observationPath, parseObservationLog, type ObservationHeader } from "./observation-log.js";
+import { OBSERVATION_FORMAT, type ObservationHeader, observationPath, parseObservationLog } from "./observation-log.js";
 
 export interface ObserveOptions {
   /** Folder of the logs: one JSONL file per server and tool, read by `pmcp schema infer`. */
@@ -59,7 +59,8 @@ export class ObservationRecorder {
     this.#max = options.maxSamples ?? DEFAULT_MAX_SAMPLES;
     this.#redact = options.redact ?? false;
     this.#onError = options.onError ?? ((error) => process.emitWarning(error.message, "PmcpObservationWarning"));
-    if (!Number.isInteger(this.#max) || this.#max < 1) throw new ConfigurationError(`observe.maxSamples must be a whole number ≥ 1, got ${this.#max}`);
+    if (!Number.isInteger(this.#max) || this.#max < 1)
+      throw new ConfigurationError(`observe.maxSamples must be a whole number ≥ 1, got ${this.#max}`);
   }
 
   /** Queues one result of `server`/`tool` for its log. */
@@ -95,7 +96,11 @@ export class ObservationRecorder {
         await this.#append(path, state, batch);
       } catch (error) {
         state.queue.length = 0;
-        this.#onError(new Error(`observations of ${state.server}/${state.tool} not recorded: ${error instanceof Error ? error.message : String(error)}`));
+        this.#onError(
+          new Error(
+            `observations of ${state.server}/${state.tool} not recorded: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
       }
     }
   }
@@ -140,7 +145,18 @@ export class ObservationRecorder {
       throw error;
     });
     if (text === undefined) {
-      return { header: { format: OBSERVATION_FORMAT, server: state.server, tool: state.tool, seen: 0, firstSeen: "", lastSeen: "", redacted: this.#redact }, lines: [] };
+      return {
+        header: {
+          format: OBSERVATION_FORMAT,
+          server: state.server,
+          tool: state.tool,
+          seen: 0,
+          firstSeen: "",
+          lastSeen: "",
+          redacted: this.#redact,
+        },
+        lines: [],
+      };
     }
     const { header, samples } = parseObservationLog(text, path);
     if (header.server !== state.server || header.tool !== state.tool) {
@@ -149,7 +165,10 @@ export class ObservationRecorder {
     // Asked to redact a log that was not: its kept samples are redacted now, not left beside the new ones.
     const redactOld = this.#redact && !header.redacted;
     header.redacted ||= this.#redact;
-    return { header, lines: samples.map((sample) => JSON.stringify(redactOld ? { at: sample.at, value: redactValue(sample.value) } : sample)) };
+    return {
+      header,
+      lines: samples.map((sample) => JSON.stringify(redactOld ? { at: sample.at, value: redactValue(sample.value) } : sample)),
+    };
   }
 }
 
@@ -187,7 +206,8 @@ export function redactValue(value: unknown): unknown {
   if (typeof value === "number") return Number.isInteger(value) ? 0 : 0.5;
   if (typeof value === "boolean") return false;
   if (Array.isArray(value)) return value.map(redactValue);
-  if (value !== null && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactValue(item)]));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactValue(item)]));
   return value;
 }
 

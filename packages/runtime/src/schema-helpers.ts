@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { fullFormats } from "ajv-formats/dist/formats.js";
+import { z } from "zod";
 
 /**
  * Checks used by generated parsers where zod's built-ins mean something else than
@@ -76,13 +76,15 @@ export function propertyCount(min: number, max: number): (value: object) => bool
 
 /** For objects with declared properties and an `additionalProperties` schema: the undeclared keys' values. */
 export function otherKeysMatch(declared: readonly string[], schema: z.ZodType): (value: object) => boolean {
-  return (value) =>
-    Object.entries(value).every(([key, item]) => declared.includes(key) || schema.safeParse(item).success);
+  return (value) => Object.entries(value).every(([key, item]) => declared.includes(key) || schema.safeParse(item).success);
 }
 
 /** JSON Schema `oneOf`: valid against exactly one member, not merely at least one. */
 export function oneOf<const T extends readonly [z.ZodType, z.ZodType, ...z.ZodType[]]>(members: T): z.ZodType<z.infer<T[number]>> {
   return z
     .union(members)
-    .refine((value) => members.filter((member) => member.safeParse(value).success).length === 1, "must match exactly one oneOf member") as unknown as z.ZodType<z.infer<T[number]>>;
+    .refine(
+      (value) => members.filter((member) => member.safeParse(value).success).length === 1,
+      "must match exactly one oneOf member",
+    ) as unknown as z.ZodType<z.infer<T[number]>>;
 }

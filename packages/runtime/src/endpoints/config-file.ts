@@ -3,9 +3,9 @@ import { z } from "zod";
 import { ConfigurationError } from "../errors.js";
 import { formatIssues } from "../issues.js";
 import { JsonFileError, parseJsonValue, readJsonFile } from "../json-file.js";
-import { ServerIdSchema } from "./server-id.js";
 import { interpolate, interpolateRecord } from "./interpolate.js";
 import { redactWrittenUrl } from "./redact.js";
+import { ServerIdSchema } from "./server-id.js";
 import type { HttpTransportChoice, ServerSource } from "./source.js";
 
 const StringMap = z.record(z.string(), z.string());
@@ -54,7 +54,10 @@ export async function readConfigFile(path: string, only: readonly string[] = [])
   const entries = await readEntries(path);
   const unknown = only.filter((id) => !Object.hasOwn(entries, id));
   if (unknown.length > 0) {
-    throw new ConfigurationError(`--server ${unknown.join(", ")}: not in ${path} (it has ${Object.keys(entries).join(", ") || "no servers"})`, { file: path });
+    throw new ConfigurationError(
+      `--server ${unknown.join(", ")}: not in ${path} (it has ${Object.keys(entries).join(", ") || "no servers"})`,
+      { file: path },
+    );
   }
   const baseDir = dirname(resolve(path));
   try {

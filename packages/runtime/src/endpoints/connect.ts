@@ -1,9 +1,9 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, type Implementation, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type Implementation, McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../error-message.js";
 import type { HttpSource, ServerSource, StdioSource } from "./source.js";
 
@@ -57,7 +57,10 @@ export class ConnectFailure extends Error {
 }
 
 class HttpFailure extends ConnectFailure {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -71,7 +74,8 @@ function sseTransport(source: HttpSource): Transport {
   return new SSEClientTransport(source.url, {
     requestInit: { headers: source.headers },
     eventSourceInit: {
-      fetch: (url, init) => fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), ...source.headers } }),
+      fetch: (url, init) =>
+        fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), ...source.headers } }),
     },
   });
 }
@@ -180,8 +184,10 @@ async function connectWith(
 
 function explainConnectError(error: unknown, describe: (message: string) => string): Error {
   if (error instanceof ConnectFailure) return error;
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) return new ConnectFailure(describe("the server closed the connection"));
-  const status = error instanceof UnauthorizedError ? 401 : (error instanceof StreamableHTTPError || error instanceof SseError) ? error.code : undefined;
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
+    return new ConnectFailure(describe("the server closed the connection"));
+  const status =
+    error instanceof UnauthorizedError ? 401 : error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
   if (status === 401 || status === 403) {
     const reason = status === 401 ? "Unauthorized" : "Forbidden";
     return new HttpFailure(status, `HTTP ${status} ${reason}: pass credentials, e.g. --header "Authorization: Bearer \${TOKEN}"`);

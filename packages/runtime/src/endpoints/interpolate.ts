@@ -16,10 +16,7 @@ export function interpolate(value: string, where: string, env: NodeJS.ProcessEnv
   });
 }
 
-export function interpolateRecord(
-  values: Readonly<Record<string, string>> | undefined,
-  where: string,
-): Record<string, string> {
+export function interpolateRecord(values: Readonly<Record<string, string>> | undefined, where: string): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [key, value] of Object.entries(values ?? {})) result[key] = interpolate(value, `${where} ${key}`);
   return result;

@@ -1,6 +1,6 @@
-import { mkdir, rename, rm, writeFile } from "node:fs/promises";
-import { dirname, basename, join } from "node:path";
 import { randomBytes } from "node:crypto";
+import { mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
 
 export interface FileToWrite {
   path: string;

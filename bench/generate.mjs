@@ -99,20 +99,10 @@ export async function benchGenerate() {
   const fresh = median([0, 1, 2].map((i) => timed(() => generateInto(join(work, `fresh-${i}`)))));
   const again = timeProcess([cli, "generate", "--quiet", "--schema", bundlePath, "-o", join(work, "fresh-0")], 7);
   const node = timeProcess(["-e", "0"], 7);
-  const { generate } = await import("../dist/commands/generate.js");
+  const { run } = await import("../dist/cli/program.js");
   const cwd = process.cwd();
   process.chdir(work);
-  const args = {
-    schema: ["bundle.json"],
-    output: "fresh-0",
-    check: false,
-    templates: undefined,
-    runtimeImport: undefined,
-    strictObjects: undefined,
-    quiet: true,
-    json: false,
-  };
-  const inProcess = await timeAsync(() => generate(args, "bench"), 5);
+  const inProcess = await timeAsync(() => run(["generate", "--quiet", "--schema", "bundle.json", "-o", "fresh-0"]), 5);
   process.chdir(cwd);
   console.log(
     `pmcp generate, 1,000 tools, whole process, first run: ${fresh.toFixed(0)} ms (target < 1000 ms: ${fresh < 1000 ? "meets" : "MISSES"})`,

@@ -1,5 +1,6 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { type Connection, formatJsonPath } from "@pmcp-codegen/runtime/internal";
+import { formatJsonPath } from "@pmcp-codegen/runtime/internal";
+import type { Connection } from "@pmcp-codegen/runtime/internal/connect";
 import { z } from "zod";
 import { type Tool, ToolSchema } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";

@@ -1,5 +1,5 @@
 export type { ServerSource } from "@pmcp-codegen/runtime/internal";
-export { readConfigFile } from "@pmcp-codegen/runtime/internal";
+export { readConfigFile } from "@pmcp-codegen/runtime/internal/servers";
 export { FOUNDATION_SCHEMA_URL, toFoundationFile } from "./bundle/foundation.js";
 export type { Quality, SchemaSource } from "./bundle/quality.js";
 export { schemaSourceOf } from "./bundle/quality.js";

@@ -65,13 +65,19 @@ interface Entry {
 
 let generatorCode: Promise<string> | undefined;
 
-/** A digest of every module of this build (the folder above this one: `dist/`, or `src/` when run from source). */
+/**
+ * A digest of every module of this build (the folder above this one: `dist/`, or `src/` when run
+ * from source), from names, sizes and modification times: a rebuild or an edit changes it, and
+ * reading a hundred files' stat costs a fraction of reading their text.
+ */
 function generatorDigest(): Promise<string> {
   generatorCode ??= (async () => {
     const root = fileURLToPath(new URL("..", import.meta.url));
     const names = (await readdir(root, { recursive: true })).filter((name) => /\.(js|ts)$/.test(name) && !name.endsWith(".d.ts")).sort();
-    const texts = await Promise.all(names.map((name) => readFile(join(root, name), "utf8")));
-    return hash(names.map((name, index) => `${name}\0${texts[index]}`).join("\0"));
+    const stamps = await Promise.all(
+      names.map(async (name) => stat(join(root, name)).then((info) => `${name}\0${info.size}\0${info.mtimeMs}`)),
+    );
+    return hash(stamps.join("\0"));
   })();
   return generatorCode;
 }

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Argv } from "yargs";
 import type { Bundle } from "../bundle/types.js";
@@ -69,6 +69,7 @@ async function serveHttp(bundle: Bundle, port: number, output: OutputOptions): P
   const { createInspectServer } = await import("../inspect/inspect-server.js");
   const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
   const { errorMessage } = await import("@pmcp-codegen/runtime/internal");
+  const { createServer } = await import("node:http");
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { port: bound } = http.address() as AddressInfo;
     if (req.headers.host !== `127.0.0.1:${bound}` && req.headers.host !== `localhost:${bound}`) {

@@ -1,8 +1,8 @@
 import { access, readFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import type { ServerEntry } from "@pmcp-codegen/runtime/internal";
 import { formatIssues } from "@pmcp-codegen/runtime/internal";
+import type { ServerEntry } from "@pmcp-codegen/runtime/internal/servers";
 import { z } from "zod";
 import { PmcpError } from "../errors.js";
 

@@ -1,6 +1,6 @@
 import type { ObservationRecorder } from "@pmcp-codegen/runtime";
-import { CallResult, errorMessage, resultValue, type ServerSource } from "@pmcp-codegen/runtime/internal";
-import { type Connection, connect } from "@pmcp-codegen/runtime/internal/connect";
+import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
+import { CallResult, type Connection, connect, resultValue } from "@pmcp-codegen/runtime/internal/servers";
 import { slugServerId } from "../bundle/server-id.js";
 import type { Tool } from "../bundle/types.js";
 import { checkTool, listAllTools } from "../endpoints/list-tools.js";

@@ -1,6 +1,6 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { formatJsonPath } from "@pmcp-codegen/runtime/internal";
-import type { Connection } from "@pmcp-codegen/runtime/internal/connect";
+import type { Connection } from "@pmcp-codegen/runtime/internal/servers";
 import { z } from "zod";
 import { type Tool, ToolSchema } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";

@@ -1,14 +1,6 @@
 import { relative } from "node:path";
-import {
-  httpTarget,
-  interpolate,
-  parseUrl,
-  readConfigFile,
-  redactWrittenUrl,
-  ServerIdSchema,
-  type ServerSource,
-  sourcesFromEntries,
-} from "@pmcp-codegen/runtime/internal";
+import { interpolate, redactWrittenUrl, ServerIdSchema, type ServerSource } from "@pmcp-codegen/runtime/internal";
+import { httpTarget, parseUrl, readConfigFile, sourcesFromEntries } from "@pmcp-codegen/runtime/internal/servers";
 import { quote } from "shell-quote";
 import type { LoadedConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";

@@ -1,6 +1,6 @@
 import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
-import { connect } from "@pmcp-codegen/runtime/internal/connect";
+import { connect } from "@pmcp-codegen/runtime/internal/servers";
 import { slugServerId } from "../bundle/server-id.js";
 import type { BundleServer, Endpoint, Tool } from "../bundle/types.js";
 import { checkTool, listAllTools } from "../endpoints/list-tools.js";

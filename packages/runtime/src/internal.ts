@@ -1,14 +1,11 @@
 /**
  * @pmcp-codegen/runtime/internal: what the pmcp-codegen CLI and library share with the
- * runtime (connecting, server sources, config files, JSON files, atomic writes). It carries
- * no compatibility promise: it changes with pmcp-codegen, in any release.
+ * runtime that reads and writes files: JSON files and their issues, atomic writes, server ids,
+ * `${VAR}` interpolation, URL redaction. It carries no compatibility promise: it changes with
+ * pmcp-codegen, in any release. Reaching servers lives in `internal/servers`, so that what only
+ * reads and writes files never loads the SDK's client or builds the config-file schemas.
  */
 
-export { CallResult, resultValue } from "./call-result.js";
-export type { ServerEntry } from "./endpoints/config-file.js";
-export { httpTarget, parseUrl, readConfigFile, ServerEntrySchema, sourcesFromEntries } from "./endpoints/config-file.js";
-export type { Connection, ConnectOptions, TransportKind } from "./endpoints/connect.js";
-export { ConnectFailure, connect, connectTransport } from "./endpoints/connect.js";
 export { interpolate, interpolateRecord } from "./endpoints/interpolate.js";
 export { redactUrl, redactWrittenUrl } from "./endpoints/redact.js";
 export { ServerIdSchema } from "./endpoints/server-id.js";

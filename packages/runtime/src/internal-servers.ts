@@ -1,0 +1,11 @@
+/**
+ * @pmcp-codegen/runtime/internal/servers: reaching servers, for pmcp-codegen's export and
+ * discovery: config files, connecting, reading a tools/call result. No compatibility promise,
+ * as for `internal`.
+ */
+
+export { CallResult, resultValue } from "./call-result.js";
+export type { ServerEntry } from "./endpoints/config-file.js";
+export { httpTarget, parseUrl, readConfigFile, ServerEntrySchema, sourcesFromEntries } from "./endpoints/config-file.js";
+export type { Connection, ConnectOptions, TransportKind } from "./endpoints/connect.js";
+export { ConnectFailure, connect, connectTransport } from "./endpoints/connect.js";

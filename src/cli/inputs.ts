@@ -1,4 +1,5 @@
 import { relative, resolve } from "node:path";
+import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import type { LoadedConfig } from "../config/pmcp-config.js";
 import { type OutputOptions, warn } from "./output.js";
@@ -30,4 +31,14 @@ export function projectPath(project: LoadedConfig | undefined, path: string | un
 /** An old spelling still accepted for one release: one warning line saying what to write instead. */
 export function deprecated(output: OutputOptions, old: string, replacement: string): void {
   warn(output, `${old} is deprecated and goes in the next release; use ${replacement}`);
+}
+
+/** `--schema`, the one spelling of "the bundle this command reads" (`what` says what it is for this command). */
+export function schemaOption<T>(yargs: Argv<T>, what = "Bundle or PMCP schema files or folders") {
+  return yargs.option("schema", {
+    type: "string",
+    array: true,
+    default: [] as string[],
+    describe: `${what} (default: pmcp.config bundle, else schemas/mcp-bundle.json)`,
+  });
 }

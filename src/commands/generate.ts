@@ -2,7 +2,7 @@ import { readdir, readFile, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { projectPath, resolveInputs } from "../cli/inputs.js";
+import { projectPath, resolveInputs, schemaOption } from "../cli/inputs.js";
 import { count, printJson, say, warn } from "../cli/output.js";
 import type { RenderedFile } from "../codegen/render.js";
 import { PmcpError } from "../errors.js";
@@ -12,13 +12,7 @@ const DEFAULT_OUTPUT = "generated";
 const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  yargs
-    .option("schema", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "Bundle or PMCP schema files or folders (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
-    })
+  schemaOption(yargs)
     .option("output", {
       alias: "o",
       type: "string",

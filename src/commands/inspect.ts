@@ -1,20 +1,14 @@
 import type { Argv } from "yargs";
 import type { Bundle } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { resolveInputs } from "../cli/inputs.js";
+import { resolveInputs, schemaOption } from "../cli/inputs.js";
 import { printJson, say } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 import type { ToolInspection } from "../inspect/describe-tool.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  yargs
+  schemaOption(yargs)
     .positional("tool", { type: "string", demandOption: true, describe: "The tool, as server/tool" })
-    .option("schema", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
-    })
     .example("$0 inspect inventory/get_stock", "What get_stock takes and returns");
 
 export const inspectCommand = defineCommand({

@@ -1,21 +1,14 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { deprecated, resolveInputs } from "../cli/inputs.js";
+import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
 import { printJson } from "../cli/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  yargs
-    .option("schema", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
-    })
-    .option("format", {
-      choices: ["table", "markdown", "json"] as const,
-      default: "table" as const,
-      describe: "Output: a terminal table or Markdown (json: deprecated, use --json)",
-    });
+  schemaOption(yargs).option("format", {
+    choices: ["table", "markdown", "json"] as const,
+    default: "table" as const,
+    describe: "Output: a terminal table or Markdown (json: deprecated, use --json)",
+  });
 
 export const reportCommand = defineCommand({
   command: "report",

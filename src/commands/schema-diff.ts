@@ -1,19 +1,13 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { deprecated, resolveInputs } from "../cli/inputs.js";
+import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
 import { count } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  yargs
+  schemaOption(yargs, "The bundle (or PMCP files) after")
     .positional("old", { type: "string", demandOption: true, describe: "The bundle (or PMCP files) before" })
     .positional("new", { type: "string", describe: "Deprecated: use --schema" })
-    .option("schema", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "The bundle (or PMCP files) after (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
-    })
     .option("fail-on", {
       choices: ["breaking", "dangerous"] as const,
       default: "breaking" as const,

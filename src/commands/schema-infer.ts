@@ -1,17 +1,11 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { resolveInputs } from "../cli/inputs.js";
+import { resolveInputs, schemaOption } from "../cli/inputs.js";
 import { count, printJson, say, warn } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  yargs
-    .option("schema", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
-    })
+  schemaOption(yargs)
     .option("observations", {
       type: "string",
       demandOption: true,

@@ -1,19 +1,13 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { deprecated, resolveInputs } from "../cli/inputs.js";
+import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
 import { count } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 import type { LintFinding } from "../lint/lint.js";
 import { PROFILES, type Profile } from "../providers/facts.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  yargs
-    .option("schema", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
-    })
+  schemaOption(yargs)
     .positional("bundle", { type: "string", describe: "Deprecated: use --schema" })
     .option("profile", { type: "string", demandOption: true, describe: `Providers to check, comma-separated: ${PROFILES.join(", ")}` })
     .option("format", {

@@ -1,17 +1,11 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { deprecated, resolveInputs } from "../cli/inputs.js";
+import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
 import { count, say, warn } from "../cli/output.js";
 import { PROFILES } from "../providers/facts.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  yargs
-    .option("schema", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "The bundle to read (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
-    })
+  schemaOption(yargs)
     .positional("bundle", { type: "string", describe: "Deprecated: use --schema" })
     .option("profile", { choices: PROFILES, demandOption: true, describe: "The provider whose rules to apply" })
     .option("output", { alias: "o", type: "string", describe: "Write the normalized bundle here (default: stdout)" });

@@ -1,17 +1,10 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { deprecated, resolveInputs } from "../cli/inputs.js";
+import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
 import { count, printJson, say, warn } from "../cli/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  yargs
-    .option("schema", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "Bundle files, PMCP foundation files or folders of them (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
-    })
-    .positional("files", { type: "string", array: true, default: [] as string[], describe: "Deprecated: use --schema" });
+  schemaOption(yargs).positional("files", { type: "string", array: true, default: [] as string[], describe: "Deprecated: use --schema" });
 
 export const schemaValidateCommand = defineCommand({
   command: "validate [files..]",

@@ -3,22 +3,16 @@ import type { AddressInfo } from "node:net";
 import type { Argv } from "yargs";
 import type { Bundle } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { resolveInputs } from "../cli/inputs.js";
+import { resolveInputs, schemaOption } from "../cli/inputs.js";
 import { type OutputOptions, printJson } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  yargs
+  schemaOption(yargs)
     .positional("server", {
       choices: ["inspect"] as const,
       demandOption: true,
       describe: "inspect: list_tools and inspect_tool over a bundle",
-    })
-    .option("schema", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "Bundle or PMCP schema files (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
     })
     .option("http", { type: "number", describe: "Serve Streamable HTTP on 127.0.0.1 at this port (0: any free port) instead of stdio" })
     .check((args) => {

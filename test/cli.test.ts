@@ -176,6 +176,17 @@ describe("one way to name the bundle and to ask for JSON", () => {
     expect(diff.code).toBe(1);
   });
 
+  it("a command told its bundle does not load pmcp.config, so a broken one does not stop it", async () => {
+    const dir = await project();
+    await writeFile(join(dir, "pmcp.config.json"), '{"bundle": 1');
+    const run = (...args: string[]) => runCli(args, { cwd: dir });
+    expect((await run("schema", "validate", "--schema", "api/bundle.json")).code).toBe(0);
+    expect((await run("report", "--schema", "api/bundle.json")).code).toBe(0);
+    const fallback = await run("schema", "validate");
+    expect(fallback.code).toBe(2);
+    expect(fallback.stderr.split("\n")[0]).toMatch(/^pmcp: .*pmcp\.config\.json is not valid JSON: /);
+  });
+
   it("the old spellings still work for one release, each with one deprecation line", async () => {
     const dir = await project();
     const run = (...args: string[]) => runCli(args, { cwd: dir });

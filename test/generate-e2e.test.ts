@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { appendFile, cp, readFile, writeFile } from "node:fs/promises";
+import { appendFile, cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -230,16 +230,21 @@ describe("pmcp generate", () => {
     }
     const edited = async (args: string[]) =>
       (await promisify(execFile)(process.execPath, [join(copy, "dist/cli/main.js"), ...args], { cwd: ROOT })).stdout;
-    expect(await edited(["generate", "--check"])).toBe("generated is up to date\n");
+    // The copy of dist/ is large: it goes as soon as the test is over, passed or not.
+    try {
+      expect(await edited(["generate", "--check"])).toBe("generated is up to date\n");
 
-    const out = await outputDir("generator-reuse");
-    const bundle = join(dir, "bundle.json");
-    const ours = async () => JSON.parse((await runCli(["generate", "--schema", bundle, "-o", out, "--json"])).stdout);
-    const theirs = async () => JSON.parse(await edited(["generate", "--schema", bundle, "-o", out, "--json"]));
-    expect(await ours()).toMatchObject({ reused: [], changed: [join(out, "behave.ts"), join(out, "index.ts")] });
-    expect(await ours()).toMatchObject({ reused: ["behave"], changed: [] });
-    // Another build never trusts what this one made, and makes the same bytes; then it reuses its own.
-    expect(await theirs()).toMatchObject({ reused: [], changed: [] });
-    expect(await theirs()).toMatchObject({ reused: ["behave"], changed: [] });
+      const out = await outputDir("generator-reuse");
+      const bundle = join(dir, "bundle.json");
+      const ours = async () => JSON.parse((await runCli(["generate", "--schema", bundle, "-o", out, "--json"])).stdout);
+      const theirs = async () => JSON.parse(await edited(["generate", "--schema", bundle, "-o", out, "--json"]));
+      expect(await ours()).toMatchObject({ reused: [], changed: [join(out, "behave.ts"), join(out, "index.ts")] });
+      expect(await ours()).toMatchObject({ reused: ["behave"], changed: [] });
+      // Another build never trusts what this one made, and makes the same bytes; then it reuses its own.
+      expect(await theirs()).toMatchObject({ reused: [], changed: [] });
+      expect(await theirs()).toMatchObject({ reused: ["behave"], changed: [] });
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
   });
 });

@@ -12,7 +12,7 @@ declare module "vitest" {
 }
 
 /**
- * Runs once before every test file: fails fast when `dist/` is older than its sources (the CLI
+ * Runs once before all the test files: fails fast when `dist/` is older than its sources (the CLI
  * tests run `dist/`, and would test yesterday's code), then exports the reference servers once.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {

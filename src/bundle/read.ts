@@ -1,8 +1,9 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { formatJsonPath } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
 import { PmcpError } from "../errors.js";
-import { parseJsonText, parseJsonValue } from "../json-file.js";
+import { parseJsonText, parseJsonValue, readJsonFile } from "../json-file.js";
 import { camelTool, fromFoundationFile } from "./foundation.js";
 import { canonicalBundle } from "./serialize.js";
 import { BUNDLE_VERSION, type Bundle, BundleSchema } from "./types.js";
@@ -25,7 +26,7 @@ export async function readSchemaFiles(paths: readonly string[]): Promise<ReadRes
   const read: ReadResult["files"] = [];
   const origin = new Map<string, string>();
   for (const path of files) {
-    const { format, bundle } = parseSchemaFile(path, await readText(path));
+    const { format, bundle } = schemaFileOf(path, await readJsonFile(path, z.unknown()));
     read.push({ path, format });
     for (const server of bundle.servers) {
       const first = origin.get(server.id);
@@ -39,7 +40,11 @@ export async function readSchemaFiles(paths: readonly string[]): Promise<ReadRes
 
 /** Parses one file's text; `path` is only used in messages. */
 export function parseSchemaFile(path: string, text: string): { format: SchemaFileFormat; bundle: Bundle } {
-  const json = parseJsonText(text, path, z.unknown());
+  return schemaFileOf(path, parseJsonText(text, path, z.unknown()));
+}
+
+/** Tells the file's format from its top-level keys, then validates it as a bundle. */
+function schemaFileOf(path: string, json: unknown): { format: SchemaFileFormat; bundle: Bundle } {
   if (typeof json !== "object" || json === null || Array.isArray(json)) {
     throw new PmcpError("INVALID_INPUT", `${path}: expected a JSON object (a schema bundle or a PMCP foundation file)`);
   }
@@ -72,7 +77,7 @@ function camelServer(server: unknown): unknown {
 /** An issue's place named by server id and tool name rather than by array index. */
 function locate(candidate: unknown, path: readonly PropertyKey[]): string {
   const [top, serverIndex, toolsKey, toolIndex, ...rest] = path;
-  if (top !== "servers" || typeof serverIndex !== "number") return path.map(String).join(".");
+  if (top !== "servers" || typeof serverIndex !== "number") return formatJsonPath(path);
   const server = (candidate as { servers: Record<string, unknown>[] }).servers[serverIndex];
   const serverName = typeof server?.id === "string" ? `server "${server.id}"` : `servers[${serverIndex}]`;
   if (toolsKey !== "tools" || typeof toolIndex !== "number") {
@@ -80,7 +85,7 @@ function locate(candidate: unknown, path: readonly PropertyKey[]): string {
   }
   const tool = (server?.tools as Record<string, unknown>[] | undefined)?.[toolIndex];
   const toolName = typeof tool?.name === "string" ? `tool "${tool.name}"` : `tools[${toolIndex}]`;
-  return `${serverName} ${toolName}${rest.length ? ` ${rest.map(String).join(".")}` : ""}`;
+  return `${serverName} ${toolName}${rest.length ? ` ${formatJsonPath(rest)}` : ""}`;
 }
 
 async function expandPath(path: string): Promise<string[]> {
@@ -92,12 +97,4 @@ async function expandPath(path: string): Promise<string[]> {
     .sort();
   if (names.length === 0) throw new PmcpError("NOT_FOUND", `${path}: the folder has no .json files`);
   return names.map((name) => join(path, name));
-}
-
-async function readText(path: string): Promise<string> {
-  try {
-    return await readFile(path, "utf8");
-  } catch (error) {
-    throw new PmcpError("NOT_FOUND", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-  }
 }

@@ -10,13 +10,15 @@ import { type OutputOptions, warn } from "./output.js";
  * working directory, as the user would type them.
  */
 export interface Inputs {
-  /** The loaded `pmcp.config.*`, if there is one. */
+  /** The loaded `pmcp.config.*`, if there is one and it was needed. */
   project: LoadedConfig | undefined;
   /** The bundle (or PMCP schema files) the command reads. */
   schema: string[];
 }
 
-export async function resolveInputs(schema: readonly string[]): Promise<Inputs> {
+export async function resolveInputs(schema: readonly string[], options: { project?: "always" } = {}): Promise<Inputs> {
+  // A command told its inputs has no business with pmcp.config unless it reads more from it.
+  if (schema.length > 0 && options.project !== "always") return { project: undefined, schema: [...schema] };
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
   const project = await loadPmcpConfig();
   const configured = projectPath(project, project?.config.bundle);

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import { atLeast, type Quality } from "../bundle/quality.js";
 import type { BundleServer, InferredTool, Tool } from "../bundle/types.js";
@@ -8,6 +7,7 @@ import { camelCase, clientClassName, NameScope, pascalCase, resultTypeName } fro
 import { docComment, literal } from "./code.js";
 import { emitParser } from "./emit-parser.js";
 import { emitType } from "./emit-type.js";
+import { hash } from "./hash.js";
 
 /** A problem met while generating, located by server, tool and JSON pointer. */
 export interface GenerateWarning {
@@ -170,10 +170,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
     warnings,
     typeDigests: named.map(({ tool, output, claims }) => [
       tool.name,
-      createHash("sha256")
-        .update(JSON.stringify([tool.inputSchema, output?.schema, claims.result.name, output?.inferred !== undefined]))
-        .digest("hex")
-        .slice(0, 16),
+      hash(JSON.stringify([tool.inputSchema, output?.schema, claims.result.name, output?.inferred !== undefined])).slice(0, 16),
     ]),
   };
 }

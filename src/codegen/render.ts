@@ -5,8 +5,9 @@ import { type Bundle, type BundleServer, ServerIdSchema } from "../bundle/types.
 import { PmcpError } from "../errors.js";
 import { camelCase, clientClassName, NameScope } from "../ir/naming.js";
 import { commentText, literal } from "./code.js";
+import { hash } from "./hash.js";
 import { type GenerateWarning, planServerModule } from "./plan.js";
-import { hash, ReuseCache } from "./reuse-cache.js";
+import { ReuseCache } from "./reuse-cache.js";
 
 export interface RenderOptions {
   /** Where the bundle came from, for the banner. */

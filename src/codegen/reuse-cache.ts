@@ -1,8 +1,8 @@
-import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFilesAtomically } from "@pmcp-codegen/runtime/internal";
+import { hash } from "./hash.js";
 import type { GenerateWarning } from "./plan.js";
 
 /**
@@ -80,8 +80,4 @@ function generatorDigest(): Promise<string> {
     return hash(stamps.join("\0"));
   })();
   return generatorCode;
-}
-
-export function hash(text: string): string {
-  return createHash("sha256").update(text).digest("hex").slice(0, 32);
 }

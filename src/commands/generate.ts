@@ -49,7 +49,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { renderClients, toolsWithChangedTypes } = await import("../codegen/render.js");
   const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
-  const { project, schema } = await resolveInputs(args.schema);
+  const { project, schema } = await resolveInputs(args.schema, { project: "always" });
   const outDir = args.output ?? projectPath(project, project?.config.output) ?? DEFAULT_OUTPUT;
   const templatesDir = args.templates ?? projectPath(project, project?.config.templates);
 

@@ -1,10 +1,10 @@
-import { access, readFile } from "node:fs/promises";
+import { access } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { formatIssues } from "@pmcp-codegen/runtime/internal";
 import type { ServerEntry } from "@pmcp-codegen/runtime/internal/servers";
 import { z } from "zod";
 import { PmcpError } from "../errors.js";
+import { parseJsonValue, readJsonFile } from "../json-file.js";
 
 /** `pmcp.config.ts` / `.json`: the servers to export and where the bundle and clients go. */
 export interface PmcpConfig {
@@ -49,29 +49,28 @@ const CANDIDATES = ["pmcp.config.ts", "pmcp.config.mts", "pmcp.config.mjs", "pmc
 export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<LoadedConfig | undefined> {
   for (const name of CANDIDATES) {
     const path = join(cwd, name);
-    if (
-      !(await access(path).then(
-        () => true,
-        () => false,
-      ))
-    )
-      continue;
-    let value: unknown;
-    try {
-      if (name.endsWith(".json")) value = JSON.parse(await readFile(path, "utf8"));
-      else if (name.endsWith(".ts") || name.endsWith(".mts")) {
-        const { createJiti } = await import("jiti");
-        value = await createJiti(import.meta.url).import(path, { default: true });
-      } else value = (await import(pathToFileURL(path).href)).default;
-    } catch (error) {
-      throw new PmcpError(
-        "INVALID_CONFIG",
-        `cannot load ${name}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`,
-      );
-    }
-    const parsed = ConfigSchema.safeParse(value);
-    if (!parsed.success) throw new PmcpError("INVALID_CONFIG", formatIssues(name, parsed.error.issues));
-    return { path, dir: dirname(resolve(path)), config: parsed.data as PmcpConfig };
+    const exists = await access(path).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) continue;
+    const config = name.endsWith(".json")
+      ? await readJsonFile(path, ConfigSchema, { code: "INVALID_CONFIG" })
+      : parseJsonValue(await loadModule(path, name), name, ConfigSchema, { code: "INVALID_CONFIG" });
+    return { path, dir: dirname(resolve(path)), config: config as PmcpConfig };
   }
   return undefined;
+}
+
+/** The default export of a `pmcp.config` module; TypeScript loads through jiti. */
+async function loadModule(path: string, name: string): Promise<unknown> {
+  try {
+    if (name.endsWith(".ts") || name.endsWith(".mts")) {
+      const { createJiti } = await import("jiti");
+      return await createJiti(import.meta.url).import(path, { default: true });
+    }
+    return (await import(pathToFileURL(path).href)).default;
+  } catch (error) {
+    throw new PmcpError("INVALID_CONFIG", `cannot load ${name}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
+  }
 }

@@ -1,8 +1,6 @@
 import type { BundleChange } from "./bundle-diff.js";
 import type { ChangeLevel } from "./schema-diff.js";
 
-export type DiffFormat = "text" | "json" | "github" | "junit";
-
 function where(change: BundleChange): string {
   return `${change.server}${change.tool === undefined ? "" : `/${change.tool}`}${change.pointer === "/" ? "" : ` ${change.pointer}`}`;
 }

@@ -1,5 +1,5 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { formatJsonPath } from "@pmcp-codegen/runtime/internal";
+import { formatIssues, formatJsonPath } from "@pmcp-codegen/runtime/internal";
 import type { Connection } from "@pmcp-codegen/runtime/internal/servers";
 import { z } from "zod";
 import { type Tool, ToolSchema } from "../bundle/types.js";
@@ -51,7 +51,7 @@ async function requestPage(connection: Connection, cursor: string | undefined, s
       );
     }
     if (error instanceof z.ZodError)
-      throw new PmcpError("SERVER_FAILED", `tools/list returned a malformed result: ${error.issues[0]?.message}`);
+      throw new PmcpError("SERVER_FAILED", formatIssues("tools/list returned a malformed result", error.issues, { max: 1 }));
     throw error;
   }
 }
@@ -62,6 +62,7 @@ export function checkTool(tool: unknown, index: number): { tool: Tool } | { name
   if (parsed.success) return { tool: tool as Tool };
   const name = (tool as { name?: unknown } | null)?.name;
   const issue = parsed.error.issues[0];
+  // The first issue is enough to fix the tool; the label says which tool it is.
   const problem = `${(issue && formatJsonPath(issue.path)) || "tool"}: ${issue?.message}`;
   return typeof name === "string"
     ? { name, label: `tool ${JSON.stringify(name)}`, problem }

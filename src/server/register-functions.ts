@@ -7,7 +7,7 @@ import {
   McpError,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { errorMessage } from "@pmcp-codegen/runtime/internal";
+import { errorMessage, formatJsonPath } from "@pmcp-codegen/runtime/internal";
 import { itemSchema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
 import { followRefs } from "../json-schema/refs.js";
@@ -160,5 +160,5 @@ function fieldOf(error: ErrorObject): string {
   const named = error.params.missingProperty ?? error.params.additionalProperty;
   if (typeof named === "string") segments.push(named);
   if (segments.length === 0) return "arguments";
-  return segments.map((segment, index) => (/^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`)).join("");
+  return formatJsonPath(segments.map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment)));
 }

@@ -17,6 +17,7 @@ import {
   ToolCallError,
   TransportError,
 } from "./errors.js";
+import { formatIssues } from "./issues.js";
 import { ObservationRecorder, type ObserveOptions } from "./observer.js";
 
 export type { ServerEntry };
@@ -257,6 +258,11 @@ function callError(error: unknown, call: ToolCall<unknown>, timeout: number): Co
     return new ToolCallError(call.server, call.tool, error.message, { cause: error });
   }
   if (error instanceof z.ZodError)
-    return new InvalidResponseError(`malformed tools/call result: ${error.issues[0]?.message}`, call.server, call.tool, undefined);
+    return new InvalidResponseError(
+      formatIssues("malformed tools/call result", error.issues, { max: 1 }),
+      call.server,
+      call.tool,
+      undefined,
+    );
   return new TransportError(errorMessage(error), call.server, call.tool, { cause: error });
 }

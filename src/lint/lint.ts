@@ -12,6 +12,7 @@ import {
   KNOWN_FORMATS,
   OPENAI_STRICT_LIMITS,
   OPENAI_STRICT_UNSUPPORTED,
+  PROFILES,
   type Profile,
 } from "../providers/facts.js";
 
@@ -42,6 +43,7 @@ interface Rule {
 }
 
 const ALL_STRICT: Partial<Record<Profile, Severity>> = { "openai-strict": "error", "anthropic-strict": "error" };
+const EVERY_PROFILE = Object.fromEntries(PROFILES.map((profile) => [profile, "error"])) as Record<Profile, Severity>;
 const list = (keys: string[]) => keys.join(", ");
 /** Keys outside Gemini's Schema that a more specific rule already reports. */
 const GEMINI_REPORTED_ELSEWHERE = new Set([
@@ -62,15 +64,7 @@ const RULES: Rule[] = [
   {
     name: "root-not-object",
     root: true,
-    severity: {
-      openai: "error",
-      "openai-strict": "error",
-      gemini: "error",
-      "gemini-json": "error",
-      anthropic: "error",
-      "anthropic-strict": "error",
-      portable: "error",
-    },
+    severity: EVERY_PROFILE,
     check: (node) =>
       node.type === "object" ? undefined : `the root must be {"type": "object"}, got ${JSON.stringify(node.type ?? "no type")}`,
   },
@@ -146,15 +140,7 @@ const RULES: Rule[] = [
   },
   {
     name: "remote-ref",
-    severity: {
-      openai: "error",
-      "openai-strict": "error",
-      gemini: "error",
-      "gemini-json": "error",
-      anthropic: "error",
-      "anthropic-strict": "error",
-      portable: "error",
-    },
+    severity: EVERY_PROFILE,
     check: (node) =>
       typeof node.$ref === "string" && !node.$ref.startsWith("#")
         ? `$ref ${JSON.stringify(node.$ref)} points outside the schema`

@@ -1,6 +1,6 @@
-import type { IRNode, JsonValue, NumberNode, ObjectNode, StringNode, TupleNode } from "../ir/ir.js";
+import type { Check, Evaluation, EvaluationBranch, IRNode, JsonValue, NumberNode, ObjectNode, StringNode, TupleNode } from "../ir/ir.js";
 import { literal, valueKey } from "./code.js";
-import { emitType, RUNTIME } from "./emit-type.js";
+import { emitType, indexedValues, RUNTIME } from "./emit-type.js";
 import { type Emitted, noUses, type Uses } from "./uses.js";
 
 export interface ParserOptions {
@@ -45,21 +45,28 @@ function parserOf(node: IRNode, options: ParserOptions, indent: string, uses: Us
       const members = node.members.map((member) => parserOf(member, options, indent, uses));
       return isExactOneOf(node, options) ? `${RUNTIME}.oneOf([${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
     }
-    case "intersection":
-      return node.members
-        .map((member) => parserOf(member, options, indent, uses))
-        .reduce((left, right) => `z.intersection(${left}, ${right})`);
+    case "intersection": {
+      const typed = node.members.filter((member) => member.kind !== "check");
+      const checks = node.members.flatMap((member) => (member.kind === "check" ? [member.check] : []));
+      const base =
+        typed.length === 0
+          ? `${RUNTIME}.JsonValueSchema`
+          : typed.map((member) => parserOf(member, options, indent, uses)).reduce((left, right) => `z.intersection(${left}, ${right})`);
+      return checks.reduce((code, check) => code + refinement(check, options, indent, uses), base);
+    }
     case "ref":
       uses.refs.add(node.name);
       return `${node.name}Schema`;
+    case "check":
+      return `${RUNTIME}.JsonValueSchema${refinement(node.check, options, indent, uses)}`;
   }
 }
 
 /** Whether the parser for this node itself (not its members) is a zod call. */
 function callsZod(node: IRNode, options: ParserOptions): boolean {
-  if (node.kind === "unknown" || node.kind === "ref") return false;
+  if (node.kind === "unknown" || node.kind === "ref" || node.kind === "check") return false;
   if (node.kind === "union") return !isExactOneOf(node, options);
-  if (node.kind === "intersection") return node.members.length > 1;
+  if (node.kind === "intersection") return node.members.filter((member) => member.kind !== "check").length > 1;
   return true;
 }
 
@@ -134,23 +141,121 @@ function objectParser(node: ObjectNode, options: ParserOptions, indent: string, 
     return `${inner}${valueKey(property.name)}: ${property.required ? parser : `${parser}.exactOptional()`},\n`;
   });
   const shape = entries.length === 0 ? "{}" : `{\n${entries.join("")}${indent}}`;
+  const keys = literal(node.properties.map((property) => property.name));
+  const patterns = node.patterns ?? [];
+  const indexed = indexedValues(node);
   let code: string;
-  if (node.additional === false) code = `${options.strictObjects ? "z.strictObject" : "z.looseObject"}(${shape})`;
-  else if (node.additional === true) code = `z.looseObject(${shape})`;
-  else {
-    const values = parserOf(node.additional, options, indent, uses);
-    if (node.properties.length === 0) code = `z.record(z.string(), ${values})`;
-    else {
-      // Declared keys keep their own schemas; every other key must match `additionalProperties`.
-      const keys = literal(node.properties.map((property) => property.name));
-      const all = [values, ...node.properties.map((property) => parserOf(property.node, options, inner, uses))];
-      code = `z.intersection(z.looseObject(${shape}), z.record(z.string(), z.union([${all.join(", ")}]))).refine(${RUNTIME}.otherKeysMatch(${keys}, ${values}), "a key not declared in properties has an invalid value")`;
-    }
+  if (indexed.length === 0) {
+    code = `${node.additional === false && options.strictObjects && patterns.length === 0 ? "z.strictObject" : "z.looseObject"}(${shape})`;
+  } else if (node.properties.length === 0 && patterns.length === 0) {
+    code = `z.record(z.string(), ${parserOf(indexed[0]!, options, indent, uses)})`;
+  } else {
+    // The index signature's types, checked per key by otherKeysMatch below.
+    const values = indexed.map((value) => parserOf(value, options, indent, uses));
+    const all = [...values, ...node.properties.map((property) => parserOf(property.node, options, inner, uses))];
+    const record = `z.record(z.string(), z.union([${[...new Set(all)].join(", ")}]))`;
+    code = node.properties.length === 0 ? record : `z.intersection(z.looseObject(${shape}), ${record})`;
+  }
+  if (patterns.length > 0 || (typeof node.additional === "object" && node.properties.length > 0)) {
+    const matchers = patterns.map(
+      (pattern) => `[new RegExp(${literal(pattern.pattern)}, "u"), ${parserOf(pattern.node, options, inner, uses)}]`,
+    );
+    // Lenient parsers keep keys that `additionalProperties: false` forbids.
+    const additional =
+      typeof node.additional === "object"
+        ? parserOf(node.additional, options, indent, uses)
+        : String(node.additional === true || options.strictObjects === false);
+    code += `.refine(${RUNTIME}.otherKeysMatch(${keys}, [${matchers.join(", ")}] as const, ${additional}), "a key does not match its pattern or additionalProperties")`;
   }
   if (node.minProperties !== undefined || node.maxProperties !== undefined) {
     code += `.refine(${RUNTIME}.propertyCount(${node.minProperties ?? 0}, ${node.maxProperties ?? "Infinity"}), "wrong number of properties")`;
   }
   return code;
+}
+
+/**
+ * A run-time check as a `.refine`. Lenient parsers accept more than their closed objects
+ * allow, so a check that needs an inner parser to reject (`not`, `if`, `maxContains`) is
+ * left out there when that parser may hold a closed object: wider, never narrower.
+ */
+function refinement(check: Check, options: ParserOptions, indent: string, uses: Uses): string {
+  const parser = (node: IRNode) => parserOf(node, options, indent, uses);
+  const loose = (node: IRNode) => !options.strictObjects && holdsClosedObject(node);
+  const refine = (call: string, message: string) => `.refine(${RUNTIME}.${call}, ${literal(message)})`;
+  switch (check.kind) {
+    case "not":
+      return loose(check.node) ? "" : refine(`not(${parser(check.node)})`, "must not match the schema in not");
+    case "conditional":
+      return loose(check.condition)
+        ? ""
+        : refine(
+            `conditional(${parser(check.condition)}, ${parser(check.onValid)}, ${parser(check.onInvalid)})`,
+            "must match then or else by if",
+          );
+    case "contains":
+      if (check.max !== undefined && loose(check.node)) return "";
+      return refine(`contains(${parser(check.node)}, ${check.min}, ${check.max ?? "Infinity"})`, "wrong number of items match contains");
+    case "dependentRequired":
+      return refine(`dependentRequired(${literal(check.key)}, ${literal(check.required)})`, `${check.key} requires other keys`);
+    case "dependentSchema":
+      return refine(
+        `dependentSchema(${literal(check.key)}, ${parser(check.node)})`,
+        `${check.key} requires the object to match its schema`,
+      );
+    case "propertyNames":
+      return refine(`propertyNames(${parser(check.node)})`, "a key does not match propertyNames");
+    case "unevaluatedProperties":
+      if (check.node.kind === "never" && !options.strictObjects) return "";
+      return refine(
+        `unevaluatedProperties(${evaluationCode(check.evaluated, parser)}, ${check.node.kind === "never" ? "false" : parser(check.node)})`,
+        "a key no other keyword evaluated is not allowed",
+      );
+    case "unevaluatedItems":
+      return refine(
+        `unevaluatedItems(${evaluationCode(check.evaluated, parser)}, ${check.node.kind === "never" ? "false" : parser(check.node)})`,
+        "an item no other keyword evaluated is not allowed",
+      );
+  }
+}
+
+function evaluationCode(evaluation: Evaluation, parser: (node: IRNode) => string): string {
+  const patterns = evaluation.patterns.map((pattern) => `new RegExp(${literal(pattern)}, "u")`);
+  const branches = evaluation.branches.map(
+    (branch) => `{ ${branchCondition(branch, parser)}, evaluated: ${evaluationCode(branch.evaluated, parser)} }`,
+  );
+  return `{ properties: ${literal(evaluation.properties)}, patterns: [${patterns.join(", ")}], items: ${evaluation.items}, allProperties: ${evaluation.allProperties}, allItems: ${evaluation.allItems}, branches: [${branches.join(", ")}] }`;
+}
+
+function branchCondition(branch: EvaluationBranch, parser: (node: IRNode) => string): string {
+  const { when } = branch;
+  if (when.kind === "always") return `when: "always"`;
+  if (when.kind === "hasKey") return `when: "hasKey", key: ${literal(when.key)}`;
+  return `when: ${literal(when.kind)}, schema: ${parser(when.node)}`;
+}
+
+/** Whether a parser may hold an object with `additionalProperties: false` anywhere inside (refs and checks: assumed). */
+function holdsClosedObject(node: IRNode): boolean {
+  switch (node.kind) {
+    case "object":
+      return (
+        node.additional === false ||
+        (typeof node.additional === "object" && holdsClosedObject(node.additional)) ||
+        node.properties.some((property) => holdsClosedObject(property.node)) ||
+        (node.patterns ?? []).some((pattern) => holdsClosedObject(pattern.node))
+      );
+    case "array":
+      return holdsClosedObject(node.items);
+    case "tuple":
+      return node.items.some(holdsClosedObject) || (node.rest !== null && holdsClosedObject(node.rest));
+    case "union":
+    case "intersection":
+      return node.members.some(holdsClosedObject);
+    case "ref":
+    case "check":
+      return true;
+    default:
+      return false;
+  }
 }
 
 /** Whether a union member could be an object with `additionalProperties: false` (refs are not looked into). */

@@ -35,11 +35,17 @@ function typeOf(node: IRNode, indent: string, uses: Uses): string {
       return objectType(node, indent, uses);
     case "union":
       return node.members.map((member) => typeOf(member, indent, uses)).join(" | ");
-    case "intersection":
-      return node.members.map((member) => wrap(member, typeOf(member, indent, uses))).join(" & ");
+    case "intersection": {
+      // Run-time checks narrow no static type.
+      const typed = node.members.filter((member) => member.kind !== "check");
+      if (typed.length === 0) return `${RUNTIME}.JsonValue`;
+      return typed.map((member) => wrap(member, typeOf(member, indent, uses))).join(" & ");
+    }
     case "ref":
       uses.refs.add(node.name);
       return node.name;
+    case "check":
+      return `${RUNTIME}.JsonValue`;
   }
 }
 
@@ -79,10 +85,20 @@ function objectType(node: ObjectNode, indent: string, uses: Uses): string {
   // `{}` would admit strings and numbers; an open object with no declared keys is a string map.
   const shape =
     members.length === 0 ? (node.additional === true ? "{ [key: string]: unknown }" : "{}") : `{\n${members.join("")}${indent}}`;
-  if (typeof node.additional === "boolean") return shape;
-  const values = typeOf(node.additional, indent, uses);
-  if (node.properties.length === 0) return `{ [key: string]: ${values} }`;
+  const indexed = indexedValues(node);
+  if (indexed.length === 0) return shape;
+  const values = [...new Set(indexed.map((value) => typeOf(value, indent, uses)))];
+  if (node.properties.length === 0) return `{ [key: string]: ${values.join(" | ")} }`;
   // Declared keys must also fit the index signature, so it admits their types too.
-  const all = [values, ...node.properties.map((property) => typeOf(property.node, indent, uses))];
+  const all = [...values, ...node.properties.map((property) => typeOf(property.node, indent, uses))];
   return `${shape} & { [key: string]: ${[...new Set(all)].join(" | ")} }`;
+}
+
+/**
+ * The nodes an index signature must admit: pattern values and `additionalProperties`; none
+ * when undeclared keys may hold anything (no index signature then).
+ */
+export function indexedValues(node: ObjectNode): IRNode[] {
+  if (node.additional === true) return [];
+  return [...(node.patterns ?? []).map((pattern) => pattern.node), ...(node.additional === false ? [] : [node.additional])];
 }

@@ -86,6 +86,7 @@ type JsonType = (typeof TYPES)[number];
 function typesOf(node: IRNode, scope: Scope, seen = new Set<string>()): Set<JsonType> {
   switch (node.kind) {
     case "unknown":
+    case "check":
       return new Set(TYPES);
     case "never":
       return new Set();

@@ -1,14 +1,17 @@
 import { escapePointer, isObject } from "../json-schema/pointer.js";
 import { resolveRef } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
-import type { IRNode, JsonValue, NamedDefinition, NumberNode, ObjectNode, PropertyNode, StringNode } from "./ir.js";
+import { checksOf, compiles } from "./checks.js";
+import type { IRNode, JsonValue, NamedDefinition, NumberNode, ObjectNode, PatternNode, PropertyNode, StringNode } from "./ir.js";
 import { type NameScope, pascalCase } from "./naming.js";
 
 /**
  * JSON Schema (draft-07, 2019-09, 2020-12, with OpenAPI's `nullable`) to the IR.
  * Local `$ref`s become named definitions, hoisted once per module (recursion is a
- * reference to a name). Whatever the IR cannot express exactly becomes `unknown` for
- * that sub-part, with a warning naming the JSON pointer: never a narrower type.
+ * reference to a name). Keywords checked only at run time become `check` nodes beside
+ * the typed part. Unknown keywords are ignored, as Ajv does when not strict; whatever the
+ * IR cannot express exactly is left out (wider, never narrower), with a warning naming the
+ * JSON pointer.
  */
 
 export interface IRWarning {
@@ -17,75 +20,13 @@ export interface IRWarning {
   message: string;
 }
 
-/** Keywords that only annotate: they never change which instances are valid. */
-const ANNOTATIONS = new Set([
-  "$schema",
-  "$id",
-  "$anchor",
-  "$dynamicAnchor",
-  "$comment",
-  "$defs",
-  "definitions",
-  "$vocabulary",
-  "title",
-  "description",
-  "default",
-  "examples",
-  "example",
-  "readOnly",
-  "writeOnly",
-  "deprecated",
-  "contentMediaType",
-  "contentEncoding",
-  "contentSchema",
-  "discriminator",
-  "xml",
-  "externalDocs",
-  "markdownDescription",
-  "enumDescriptions",
-  "errorMessage",
-  "id",
-]);
-
-/** Keywords with validation meaning the IR has no exact form for. */
-const UNSUPPORTED = new Set([
-  "not",
-  "if",
-  "then",
-  "else",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
-  "propertyNames",
-  "patternProperties",
-  "contains",
-  "minContains",
-  "maxContains",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "$dynamicRef",
-  "$recursiveRef",
-  "$recursiveAnchor",
-]);
+/** Keywords with validation meaning the IR has no exact form for: each widens only itself. */
+const UNCHECKED = ["$dynamicRef", "$recursiveRef"];
 
 const STRING_KEYS = ["minLength", "maxLength", "pattern", "format"];
 const NUMBER_KEYS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
 const ARRAY_KEYS = ["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems"];
-const OBJECT_KEYS = ["properties", "required", "additionalProperties", "minProperties", "maxProperties"];
-const HANDLED = new Set([
-  "type",
-  "enum",
-  "const",
-  "$ref",
-  "anyOf",
-  "oneOf",
-  "allOf",
-  "nullable",
-  ...STRING_KEYS,
-  ...NUMBER_KEYS,
-  ...ARRAY_KEYS,
-  ...OBJECT_KEYS,
-]);
+const OBJECT_KEYS = ["properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties"];
 
 const JSON_TYPES = ["string", "number", "integer", "boolean", "null", "array", "object"] as const;
 type JsonType = (typeof JSON_TYPES)[number];
@@ -121,7 +62,9 @@ export class IRBuilder {
     return this.node(schema, pointer, schema, 0);
   }
 
+  /** Once per pointer and message: conditions of `unevaluated*` build their subschemas a second time. */
   private warn(pointer: string, message: string): void {
+    if (this.warnings.some((seen) => seen.tool === this.tool && seen.pointer === pointer && seen.message === message)) return;
     this.warnings.push({ tool: this.tool, pointer, message });
   }
 
@@ -139,15 +82,8 @@ export class IRBuilder {
     }
     // A nested `$id` starts a new schema resource: its `#...` refs resolve against it.
     const base = schema !== this.root && typeof schema.$id === "string" && !schema.$id.startsWith("#") ? schema : resource;
-    for (const key of Object.keys(schema)) {
-      if (UNSUPPORTED.has(key)) {
-        this.warn(`${pointer}/${escapePointer(key)}`, `"${key}" cannot be expressed exactly; this part is typed as unknown`);
-        return { kind: "unknown" };
-      }
-      if (!HANDLED.has(key) && !ANNOTATIONS.has(key) && !key.startsWith("x-")) {
-        this.warn(`${pointer}/${escapePointer(key)}`, `unknown keyword "${key}"; this part is typed as unknown`);
-        return { kind: "unknown" };
-      }
+    for (const key of UNCHECKED) {
+      if (key in schema) this.warn(`${pointer}/${escapePointer(key)}`, `"${key}" cannot be checked; it is ignored (wider)`);
     }
 
     const parts: IRNode[] = [];
@@ -175,6 +111,14 @@ export class IRBuilder {
       }
       for (const [index, member] of schema.allOf.entries()) parts.push(this.node(member, `${pointer}/allOf/${index}`, base, depth + 1));
     }
+    parts.push(
+      ...checksOf(schema, pointer, {
+        modern: this.modern,
+        build: (sub, at) => this.node(sub, at, base, depth + 1),
+        target: (ref) => this.target(ref, base),
+        warn: (at, message) => this.warn(at, message),
+      }),
+    );
     let result = intersect(parts);
     if (schema.nullable === true && !admitsNull(result)) result = { kind: "union", members: [result, { kind: "null" }], exactlyOne: false };
     return result;
@@ -243,12 +187,8 @@ export class IRBuilder {
     if (isCount(schema.maxLength)) node.maxLength = schema.maxLength;
     if (typeof schema.format === "string") node.format = schema.format;
     if (typeof schema.pattern === "string") {
-      try {
-        new RegExp(schema.pattern, "u");
-        node.pattern = schema.pattern;
-      } catch {
-        this.warn(`${pointer}/pattern`, "pattern is not a valid ECMA-262 (unicode) regular expression; not checked");
-      }
+      if (compiles(schema.pattern)) node.pattern = schema.pattern;
+      else this.warn(`${pointer}/pattern`, "pattern is not a valid ECMA-262 (unicode) regular expression; not checked");
     }
     return node;
   }
@@ -300,10 +240,21 @@ export class IRBuilder {
       const node = this.node(extra, `${pointer}/additionalProperties`, base, depth + 1);
       additional = node.kind === "unknown" ? true : node;
     }
+    const patterns: PatternNode[] = Object.entries(isObject(schema.patternProperties) ? schema.patternProperties : {}).flatMap(
+      ([pattern, value]) => {
+        const at = `${pointer}/patternProperties/${escapePointer(pattern)}`;
+        if (!compiles(pattern)) {
+          this.warn(at, "pattern is not a valid ECMA-262 (unicode) regular expression; not checked");
+          return [];
+        }
+        return [{ pattern, node: this.node(value, at, base, depth + 1) }];
+      },
+    );
     return {
       kind: "object",
       properties,
       additional,
+      ...(patterns.length > 0 ? { patterns } : {}),
       ...(isCount(schema.minProperties) ? { minProperties: schema.minProperties } : {}),
       ...(isCount(schema.maxProperties) ? { maxProperties: schema.maxProperties } : {}),
     };
@@ -321,6 +272,12 @@ export class IRBuilder {
   }
 
   /** A local `$ref` as a reference to a hoisted definition; anything else is unknown with a warning. */
+  /** A local `$ref`'s target schema (an object or a boolean); undefined when it has none. */
+  private target(ref: string, resource: unknown): Schema | boolean | undefined {
+    const resolved = resolveRef(resource, ref);
+    return resolved.kind === "found" && (isObject(resolved.node) || typeof resolved.node === "boolean") ? resolved.node : undefined;
+  }
+
   private ref(ref: string, pointer: string, resource: unknown, depth: number): IRNode {
     const resolved = resolveRef(resource, ref);
     if (resolved.kind === "remote") {
@@ -424,9 +381,9 @@ function intersect(parts: IRNode[]): IRNode {
 
 /** A union seen through an object: only members that can be objects remain. */
 function onlyObjectMembers(union: Extract<IRNode, { kind: "union" }>): IRNode {
-  const members = union.members.filter(
-    (member) => !["null", "boolean", "string", "number", "array", "tuple", "never"].includes(member.kind),
-  );
+  const members = union.members
+    .map((member) => (member.kind === "union" ? onlyObjectMembers(member) : member))
+    .filter((member) => !["null", "boolean", "string", "number", "array", "tuple", "never"].includes(member.kind));
   if (members.length === 0) return { kind: "never" };
   // One member left: "at least one" and "exactly one" mean the same.
   if (members.length === 1) return members[0]!;
@@ -446,12 +403,14 @@ function mergeObjects(objects: ObjectNode[]): ObjectNode {
       );
     }
   }
+  const patterns = objects.flatMap((object) => object.patterns ?? []);
   const mins = objects.flatMap((object) => (object.minProperties === undefined ? [] : [object.minProperties]));
   const maxes = objects.flatMap((object) => (object.maxProperties === undefined ? [] : [object.maxProperties]));
   return {
     kind: "object",
     properties: [...properties.values()],
     additional: true,
+    ...(patterns.length ? { patterns } : {}),
     ...(mins.length ? { minProperties: Math.max(...mins) } : {}),
     ...(maxes.length ? { maxProperties: Math.min(...maxes) } : {}),
   };

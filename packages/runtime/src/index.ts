@@ -23,8 +23,12 @@ export type { ObservationHeader, ObservationLog, Sample } from "./observation-lo
 export { observationPath, parseObservationLog } from "./observation-log.js";
 export type { ObserveOptions } from "./observer.js";
 export { ObservationRecorder, redactValue } from "./observer.js";
-export type { JsonValue } from "./schema-helpers.js";
+export type { Evaluation, EvaluationBranch, JsonValue } from "./schema-helpers.js";
 export {
+  conditional,
+  contains,
+  dependentRequired,
+  dependentSchema,
   format,
   isOneOfValues,
   JsonValueSchema,
@@ -32,8 +36,12 @@ export {
   maxCodePoints,
   minCodePoints,
   multipleOf,
+  not,
   oneOf,
   otherKeysMatch,
   propertyCount,
+  propertyNames,
+  unevaluatedItems,
+  unevaluatedProperties,
   uniqueItems,
 } from "./schema-helpers.js";

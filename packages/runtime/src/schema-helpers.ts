@@ -4,7 +4,9 @@ import { z } from "zod";
 /**
  * Checks used by generated parsers where zod's built-ins mean something else than
  * JSON Schema (as Ajv implements it): lengths in code points, `multipleOf`, formats,
- * JSON equality for `const`/`enum`/`uniqueItems`, `oneOf`'s "exactly one".
+ * JSON equality for `const`/`enum`/`uniqueItems`, `oneOf`'s "exactly one", and the
+ * keywords zod has no form for (`not`, `if`, `contains`, `dependent*`, `propertyNames`,
+ * `patternProperties`, `unevaluated*`). Each applies only to its own JSON type; others pass.
  */
 
 /** Any JSON value: what a tool without an output schema returns. */
@@ -74,9 +76,129 @@ export function propertyCount(min: number, max: number): (value: object) => bool
   };
 }
 
-/** For objects with declared properties and an `additionalProperties` schema: the undeclared keys' values. */
-export function otherKeysMatch(declared: readonly string[], schema: z.ZodType): (value: object) => boolean {
-  return (value) => Object.entries(value).every(([key, item]) => declared.includes(key) || schema.safeParse(item).success);
+/**
+ * Keys beyond the zod shape: a key matching a `patternProperties` pattern must fit its schema
+ * (declared keys too), and `additional` (`additionalProperties`) covers only keys matched
+ * neither by `declared` nor by any pattern.
+ */
+export function otherKeysMatch(
+  declared: readonly string[],
+  patterns: readonly (readonly [RegExp, z.ZodType])[],
+  additional: z.ZodType | boolean,
+): (value: object) => boolean {
+  return (value) =>
+    Object.entries(value).every(([key, item]) => {
+      const matching = patterns.filter(([pattern]) => pattern.test(key));
+      if (!matching.every(([, schema]) => schema.safeParse(item).success)) return false;
+      if (declared.includes(key) || matching.length > 0) return true;
+      return typeof additional === "boolean" ? additional : additional.safeParse(item).success;
+    });
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+const passes = (schema: z.ZodType, value: unknown) => schema.safeParse(value).success;
+
+/** `not`: the value must not fit `schema`. */
+export function not(schema: z.ZodType): (value: unknown) => boolean {
+  return (value) => !passes(schema, value);
+}
+
+/** `if`/`then`/`else`: `onValid` applies when `condition` fits, else `onInvalid`. */
+export function conditional(condition: z.ZodType, onValid: z.ZodType, onInvalid: z.ZodType): (value: unknown) => boolean {
+  return (value) => passes(passes(condition, value) ? onValid : onInvalid, value);
+}
+
+/** `contains` with `minContains`/`maxContains`: how many items fit `schema`. */
+export function contains(schema: z.ZodType, min: number, max: number): (value: unknown) => boolean {
+  return (value) => {
+    if (!Array.isArray(value)) return true;
+    const count = value.filter((item) => passes(schema, item)).length;
+    return count >= min && count <= max;
+  };
+}
+
+/** `dependentRequired`: when `key` is present, so are all of `required`. */
+export function dependentRequired(key: string, required: readonly string[]): (value: unknown) => boolean {
+  return (value) => !isPlainObject(value) || !Object.hasOwn(value, key) || required.every((name) => Object.hasOwn(value, name));
+}
+
+/** `dependentSchemas`: when `key` is present, the whole object fits `schema`. */
+export function dependentSchema(key: string, schema: z.ZodType): (value: unknown) => boolean {
+  return (value) => !isPlainObject(value) || !Object.hasOwn(value, key) || passes(schema, value);
+}
+
+/** `propertyNames`: every key, as a string, fits `schema`. */
+export function propertyNames(schema: z.ZodType): (value: unknown) => boolean {
+  return (value) => !isPlainObject(value) || Object.keys(value).every((key) => passes(schema, key));
+}
+
+/** What a schema evaluates of an instance (2020-12 annotations, as Ajv collects them); written by the generator. */
+export interface Evaluation {
+  properties: readonly string[];
+  patterns: readonly RegExp[];
+  items: number;
+  allProperties: boolean;
+  allItems: boolean;
+  branches: readonly EvaluationBranch[];
+}
+
+export type EvaluationBranch = ({ when: "always" } | { when: "valid" | "invalid"; schema: z.ZodType } | { when: "hasKey"; key: string }) & {
+  evaluated: Evaluation;
+};
+
+interface Evaluated {
+  keys: Set<string>;
+  patterns: RegExp[];
+  items: number;
+  allProperties: boolean;
+  allItems: boolean;
+}
+
+function collect(evaluation: Evaluation, value: unknown, into: Evaluated): Evaluated {
+  for (const key of evaluation.properties) into.keys.add(key);
+  into.patterns.push(...evaluation.patterns);
+  into.items = Math.max(into.items, evaluation.items);
+  into.allProperties ||= evaluation.allProperties;
+  into.allItems ||= evaluation.allItems;
+  for (const branch of evaluation.branches) {
+    const applies =
+      branch.when === "always" ||
+      (branch.when === "hasKey"
+        ? isPlainObject(value) && Object.hasOwn(value, branch.key)
+        : passes(branch.schema, value) === (branch.when === "valid"));
+    if (applies) collect(branch.evaluated, value, into);
+  }
+  return into;
+}
+
+function evaluated(evaluation: Evaluation, value: unknown): Evaluated {
+  return collect(evaluation, value, { keys: new Set(), patterns: [], items: 0, allProperties: false, allItems: false });
+}
+
+/** `unevaluatedProperties`: keys nothing else evaluated must fit `schema` (`false`: there must be none). */
+export function unevaluatedProperties(evaluation: Evaluation, schema: z.ZodType | false): (value: unknown) => boolean {
+  return (value) => {
+    if (!isPlainObject(value)) return true;
+    const seen = evaluated(evaluation, value);
+    if (seen.allProperties) return true;
+    return Object.entries(value).every(
+      ([key, item]) =>
+        seen.keys.has(key) || seen.patterns.some((pattern) => pattern.test(key)) || (schema !== false && passes(schema, item)),
+    );
+  };
+}
+
+/** `unevaluatedItems`: items after those evaluated must fit `schema` (`false`: there must be none). */
+export function unevaluatedItems(evaluation: Evaluation, schema: z.ZodType | false): (value: unknown) => boolean {
+  return (value) => {
+    if (!Array.isArray(value)) return true;
+    const seen = evaluated(evaluation, value);
+    if (seen.allItems) return true;
+    return value.slice(seen.items).every((item) => schema !== false && passes(schema, item));
+  };
 }
 
 /** JSON Schema `oneOf`: valid against exactly one member, not merely at least one. */

@@ -119,9 +119,9 @@ function evaluationOf(schema: unknown, pointer: string, context: CheckContext, s
     });
   }
   if ("if" in schema && ("then" in schema || "else" in schema)) {
-    // Ajv merges what `if` evaluated whatever its verdict; `then` and `else` count when they apply.
-    always(schema.if, `${pointer}/if`);
+    // What `if` evaluated counts when it validates, with `then`; else only what `else` evaluated.
     const condition = context.build(schema.if, `${pointer}/if`);
+    branches.push({ when: { kind: "valid", node: condition }, evaluated: nested(schema.if, `${pointer}/if`) });
     if ("then" in schema) branches.push({ when: { kind: "valid", node: condition }, evaluated: nested(schema.then, `${pointer}/then`) });
     if ("else" in schema) branches.push({ when: { kind: "invalid", node: condition }, evaluated: nested(schema.else, `${pointer}/else`) });
   }

@@ -25,13 +25,30 @@ function shaped(schema: unknown, root: unknown, depth: number): fc.Arbitrary<unk
   if ("const" in s) return fc.constant(s.const);
   if (Array.isArray(s.enum) && s.enum.length > 0) return fc.constantFrom(...s.enum);
   for (const key of ["anyOf", "oneOf"]) {
-    const list = s[key];
-    if (Array.isArray(list) && list.length > 0) return fc.oneof(...list.map((member) => shaped(member, root, depth + 1)));
+    const { [key]: list, ...rest } = s;
+    // Each branch with the keywords beside it, so that the instance can fit both.
+    if (Array.isArray(list) && list.length > 0) return fc.oneof(...list.map((member) => shaped(merge(rest, member), root, depth + 1)));
   }
   if (Array.isArray(s.allOf) && s.allOf.length > 0) {
-    const merged = Object.assign({}, ...s.allOf.filter((member) => typeof member === "object"), { allOf: undefined });
-    const required = s.allOf.flatMap((member) => ((member as Schema).required as string[] | undefined) ?? []);
-    return shaped({ ...merged, required }, root, depth + 1);
+    const { allOf, ...rest } = s;
+    return shaped(allOf.reduce(merge, rest), root, depth + 1);
+  }
+  // In-place keywords: reach the side where they hold and the side where they do not.
+  if ("not" in s) {
+    const { not, ...rest } = s;
+    return fc.oneof(shaped(rest, root, depth + 1), shaped(merge(rest, not), root, depth + 1));
+  }
+  if ("if" in s) {
+    const { if: condition, then, else: otherwise, ...rest } = s;
+    return fc.oneof(
+      shaped(merge(merge(rest, condition), then ?? {}), root, depth + 1),
+      shaped(merge(rest, otherwise ?? {}), root, depth + 1),
+    );
+  }
+  if (typeof s.dependentSchemas === "object" && s.dependentSchemas !== null) {
+    const { dependentSchemas, ...rest } = s;
+    const dependents = Object.values(dependentSchemas as Record<string, unknown>);
+    return fc.oneof(shaped(rest, root, depth + 1), ...dependents.map((dependent) => shaped(merge(rest, dependent), root, depth + 1)));
   }
   const types = Array.isArray(s.type) ? s.type : s.type === undefined ? inferType(s) : [s.type];
   const arbitraries = types.map((type: unknown) => byType(String(type), s, root, depth));
@@ -65,12 +82,19 @@ function byType(type: string, s: Schema, root: unknown, depth: number): fc.Arbit
       return stringArbitrary(s);
     case "array": {
       const prefix = Array.isArray(s.prefixItems) ? s.prefixItems : Array.isArray(s.items) ? s.items : undefined;
+      const rest = prefix === s.items ? s.additionalItems : prefix !== undefined ? s.items : undefined;
+      const more = typeof rest === "object" ? rest : typeof s.unevaluatedItems === "object" ? s.unevaluatedItems : undefined;
+      const tailItem = fc.oneof(fc.jsonValue({ maxDepth: 1 }), shaped(more, root, depth + 1));
       if (prefix !== undefined) {
         return fc
           .tuple(...prefix.map((item) => shaped(item, root, depth + 1)))
-          .chain((head) => fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 2 }).map((tail) => [...head, ...tail]));
+          .chain((head) => fc.array(tailItem, { maxLength: 2 }).map((tail) => [...head, ...tail]));
       }
-      return fc.array(shaped(s.items, root, depth + 1), {
+      const item =
+        "contains" in s
+          ? fc.oneof(shaped(s.items, root, depth + 1), shaped(s.contains, root, depth + 1))
+          : shaped(s.items, root, depth + 1);
+      return fc.array(item, {
         minLength: num(s.minItems) ?? 0,
         maxLength: Math.max(num(s.minItems) ?? 0, Math.min(num(s.maxItems) ?? 4, 4)),
       });
@@ -82,13 +106,46 @@ function byType(type: string, s: Schema, root: unknown, depth: number): fc.Arbit
       const required = (Array.isArray(s.required) ? s.required : []).filter((key) => key in model);
       const extra =
         typeof s.additionalProperties === "object" ? shaped(s.additionalProperties, root, depth + 1) : fc.jsonValue({ maxDepth: 1 });
+      const patterned = Object.entries((s.patternProperties ?? {}) as Record<string, unknown>).map(([pattern, value]) =>
+        fc.dictionary(fc.stringMatching(new RegExp(pattern, "u"), { maxLength: 4 }), shaped(value, root, depth + 1), { maxKeys: 2 }),
+      );
       return fc
-        .tuple(fc.record(model, { requiredKeys: required as string[] }), fc.dictionary(fc.string({ maxLength: 3 }), extra, { maxKeys: 1 }))
-        .map(([declared, more]) => ({ ...more, ...declared }));
+        .tuple(
+          fc.record(model, { requiredKeys: required as string[] }),
+          fc.dictionary(keyArbitrary(s.propertyNames), extra, { maxKeys: 1 }),
+          ...patterned,
+        )
+        .map(([declared, more, ...matching]) => Object.assign({}, more, ...matching, declared));
     }
     default:
       return fc.jsonValue({ maxDepth: 1 });
   }
+}
+
+/** Keys for undeclared properties: from `propertyNames` half of the time, when it says what they look like. */
+function keyArbitrary(names: unknown): fc.Arbitrary<string> {
+  const any = fc.string({ maxLength: 3 });
+  if (typeof names !== "object" || names === null) return any;
+  const s = names as Schema;
+  if (Array.isArray(s.enum)) return fc.oneof(any, fc.constantFrom(...s.enum.filter((name) => typeof name === "string")));
+  return fc.oneof(any, stringArbitrary(s));
+}
+
+/** Two schemas' constraints on one instance, roughly: properties and required lists merged, the rest overwritten. */
+function merge(left: unknown, right: unknown): Schema {
+  if (typeof right !== "object" || right === null) return left as Schema;
+  const a = left as Schema;
+  const b = right as Schema;
+  const merged: Schema = { ...a, ...b };
+  if ("properties" in a || "properties" in b) merged.properties = { ...(a.properties as object), ...(b.properties as object) };
+  if ("required" in a || "required" in b) merged.required = [...((a.required as []) ?? []), ...((b.required as []) ?? [])];
+  if (Array.isArray(a.prefixItems) && Array.isArray(b.prefixItems)) {
+    const longer = a.prefixItems.length > b.prefixItems.length ? a.prefixItems : b.prefixItems;
+    merged.prefixItems = longer
+      .map((_item, index) => (b.prefixItems as unknown[])[index] ?? (a.prefixItems as unknown[])[index])
+      .map((item, index) => (item === true ? ((a.prefixItems as unknown[])[index] ?? true) : item));
+  }
+  return merged;
 }
 
 function stringArbitrary(s: Schema): fc.Arbitrary<string> {
@@ -119,9 +176,10 @@ function mutate(value: unknown): fc.Arbitrary<unknown> {
       Object.fromEntries(Object.entries(value).slice(1)),
       { ...value, extra_key: 1 },
       keys.length > 0 ? { ...value, [keys[0]!]: "changed" } : { x: 1 },
+      keys.length > 0 ? { ...value, [keys[0]!]: null } : {},
     );
   }
-  return fc.constantFrom(null, "1", 1, 1.5, true, [value], { value });
+  return fc.constantFrom(null, "", "1", 1, 1.5, true, [value], { value });
 }
 
 function resolve(root: unknown, pointer: string): unknown {

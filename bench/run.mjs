@@ -1,5 +1,6 @@
 // npm run bench: every figure is a median of repeated runs, measured in this run against its peer.
 
+import { benchAgreement } from "./agreement.mjs";
 import { benchCall } from "./call.mjs";
 import { benchExport } from "./export.mjs";
 import { benchGenerate } from "./generate.mjs";
@@ -12,3 +13,4 @@ await benchGenerate();
 await benchCall();
 await benchInfer();
 await benchInspect();
+await benchAgreement();

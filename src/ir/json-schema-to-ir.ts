@@ -20,9 +20,6 @@ export interface IRWarning {
   message: string;
 }
 
-/** Keywords with validation meaning the IR has no exact form for: each widens only itself. */
-const UNCHECKED = ["$dynamicRef", "$recursiveRef"];
-
 const STRING_KEYS = ["minLength", "maxLength", "pattern", "format"];
 const NUMBER_KEYS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
 const ARRAY_KEYS = ["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems"];
@@ -51,6 +48,8 @@ export class IRBuilder {
   private tool = "";
   private root: unknown;
   private modern = true;
+  /** No nested `$id`: every `$dynamicRef` resolves as a `$ref` would. */
+  private singleResource = true;
 
   constructor(private readonly scope: NameScope) {}
 
@@ -59,6 +58,9 @@ export class IRBuilder {
     this.tool = tool;
     this.root = schema;
     this.modern = isModernDialect(schema);
+    this.singleResource = ![...walkSchemas(schema)].some(
+      ({ node }) => node !== schema && typeof node.$id === "string" && !node.$id.startsWith("#"),
+    );
     return this.node(schema, pointer, schema, 0);
   }
 
@@ -82,15 +84,18 @@ export class IRBuilder {
     }
     // A nested `$id` starts a new schema resource: its `#...` refs resolve against it.
     const base = schema !== this.root && typeof schema.$id === "string" && !schema.$id.startsWith("#") ? schema : resource;
-    for (const key of UNCHECKED) {
-      if (key in schema) this.warn(`${pointer}/${escapePointer(key)}`, `"${key}" cannot be checked; it is ignored (wider)`);
-    }
+    if ("$recursiveRef" in schema) this.warn(`${pointer}/$recursiveRef`, `"$recursiveRef" cannot be checked; it is ignored (wider)`);
 
     const parts: IRNode[] = [];
     if (typeof schema.$ref === "string") {
       parts.push(this.ref(schema.$ref, `${pointer}/$ref`, base, depth));
       // Before 2019-09, keywords beside `$ref` are ignored.
       if (!this.modern) return parts[0]!;
+    }
+    if (typeof schema.$dynamicRef === "string") {
+      // With one schema resource, the dynamic scope holds one anchor of each name: the static target.
+      if (this.singleResource) parts.push(this.ref(schema.$dynamicRef, `${pointer}/$dynamicRef`, base, depth));
+      else this.warn(`${pointer}/$dynamicRef`, `"$dynamicRef" across schema resources cannot be checked; it is ignored (wider)`);
     }
     const typed = this.typed(schema, pointer, base, depth);
     if (typed !== undefined) parts.push(typed);

@@ -22,6 +22,8 @@ function shaped(schema: unknown, root: unknown, depth: number): fc.Arbitrary<unk
   if (schema === false || typeof schema !== "object" || schema === null) return fc.jsonValue({ maxDepth: 1 });
   const s = schema as Schema;
   if (typeof s.$ref === "string" && s.$ref.startsWith("#")) return shaped(resolve(root, s.$ref.slice(1)), root, depth + 1);
+  // Dynamic anchors in the corpus sit at the root.
+  if (typeof s.$dynamicRef === "string") return shaped(root, root, depth + 1);
   if ("const" in s) return fc.constant(s.const);
   if (Array.isArray(s.enum) && s.enum.length > 0) return fc.constantFrom(...s.enum);
   for (const key of ["anyOf", "oneOf"]) {

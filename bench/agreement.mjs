@@ -1,0 +1,199 @@
+// Differential agreement with Ajv (2020-12 class, draft-07 class for draft-04 to -07 schemas, with
+// ajv-formats) on the corpus, per construct: pmcp's generated parsers (strict objects) against
+// json-schema-to-zod (after dereferencing with json-schema-ref-parser) and zod 4's z.fromJSONSchema,
+// on the same samples in the same run. A generator that cannot build a parser disagrees on every sample.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import $RefParser from "@apidevtools/json-schema-ref-parser";
+import { Ajv } from "ajv";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import fc from "fast-check";
+import { createJiti } from "jiti";
+import { jsonSchemaToZod } from "json-schema-to-zod";
+import { z } from "zod";
+import { renderClients } from "../dist/codegen/render.js";
+import { walkSchemas } from "../dist/json-schema/traverse.js";
+
+const SAMPLES = 100;
+const root = fileURLToPath(new URL("..", import.meta.url));
+const jiti = createJiti(import.meta.url);
+
+/** The keywords reported, in this order; the corpus's other keys only annotate or are unknown. */
+const CONSTRUCTS = [
+  "type",
+  "enum",
+  "const",
+  "properties",
+  "required",
+  "additionalProperties",
+  "patternProperties",
+  "propertyNames",
+  "minProperties",
+  "maxProperties",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "items",
+  "prefixItems",
+  "contains",
+  "minItems",
+  "maxItems",
+  "uniqueItems",
+  "unevaluatedProperties",
+  "unevaluatedItems",
+  "allOf",
+  "anyOf",
+  "oneOf",
+  "not",
+  "if",
+  "$ref",
+  "minLength",
+  "maxLength",
+  "pattern",
+  "format",
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+];
+
+/** Every output schema: the hand-written corpus, and the captured servers' corpus when present. */
+async function corpus() {
+  const handWritten = JSON.parse(readFileSync(join(root, "test/corpus/schemas.json"), "utf8"));
+  const entries = Object.entries(handWritten).map(([name, schema]) => ({ name, schema }));
+  const helper = join(root, "test/helpers/corpus.ts");
+  if (existsSync(helper)) {
+    const { readCorpus } = await jiti.import(helper);
+    const bundle = await readCorpus();
+    for (const server of bundle.servers) {
+      for (const tool of server.tools) {
+        if (tool.outputSchema !== undefined) entries.push({ name: `${server.id}/${tool.name}`, schema: tool.outputSchema });
+      }
+    }
+  }
+  return entries;
+}
+
+function ajvFor(schema) {
+  const draft07 = typeof schema.$schema === "string" && /draft-0[4-7]/.test(schema.$schema);
+  const ajv = draft07 ? new Ajv({ strict: false, logger: false }) : new Ajv2020({ strict: false, logger: false });
+  addFormats.default(ajv);
+  try {
+    return ajv.compile(schema);
+  } catch {
+    return undefined;
+  }
+}
+
+/** pmcp's parsers for all entries at once: one generated module, loaded through jiti. */
+async function ourParsers(entries, dir) {
+  const bundle = {
+    version: "1.0",
+    servers: [
+      {
+        id: "agreement",
+        tools: entries.map((entry, index) => ({
+          name: `s${index}`,
+          inputSchema: { type: "object" },
+          outputSchema: entry.schema,
+          annotations: { "pmcp:outputTypeName": `S${index}` },
+        })),
+      },
+    ],
+  };
+  const options = { source: "agreement", runtimeImport: "pmcp-codegen/runtime", generatorVersion: "bench", strictObjects: true };
+  const result = await renderClients(bundle, options);
+  for (const file of result.files) writeFileSync(join(dir, file.path), file.content);
+  const module = await jiti.import(join(dir, "agreement.ts"));
+  return entries.map((_entry, index) => module[`S${index}Schema`]);
+}
+
+async function jsonSchemaToZodParser(schema) {
+  try {
+    const dereferenced = await $RefParser.dereference(structuredClone(schema), {
+      resolve: { external: false },
+      dereference: { circular: "ignore" },
+    });
+    return new Function("z", `return ${jsonSchemaToZod(dereferenced)};`)(z);
+  } catch {
+    return undefined;
+  }
+}
+
+function fromJsonSchemaParser(schema) {
+  try {
+    return z.fromJSONSchema(schema);
+  } catch {
+    return undefined;
+  }
+}
+
+function verdict(parser, value) {
+  if (parser === undefined) return undefined;
+  try {
+    return parser.safeParse(value).success;
+  } catch {
+    return undefined;
+  }
+}
+
+function constructsOf(schema) {
+  const found = new Set();
+  for (const { node } of walkSchemas(schema)) for (const key of Object.keys(node)) if (CONSTRUCTS.includes(key)) found.add(key);
+  return found;
+}
+
+const percent = (agreed, total) => (total === 0 ? "-" : `${((100 * agreed) / total).toFixed(1)}%`);
+
+export async function benchAgreement() {
+  const dir = join(root, "bench/.output-agreement");
+  mkdirSync(dir, { recursive: true });
+  try {
+    const { samples } = await jiti.import(join(root, "test/helpers/samples.ts"));
+    const entries = (await corpus()).filter((entry) => typeof entry.schema === "object" && entry.schema !== null);
+    const ours = await ourParsers(entries, dir);
+    const peers = ["pmcp", "json-schema-to-zod", "z.fromJSONSchema"];
+    const rows = new Map([["(all)", { schemas: 0, samples: 0, agreed: [0, 0, 0] }]]);
+    for (const [index, entry] of entries.entries()) {
+      const ajv = ajvFor(entry.schema);
+      if (ajv === undefined) continue;
+      const parsers = [ours[index], await jsonSchemaToZodParser(entry.schema), fromJsonSchemaParser(entry.schema)];
+      const values = fc.sample(samples(entry.schema), { numRuns: SAMPLES, seed: 20261123 + index });
+      const agreed = [0, 0, 0];
+      for (const value of values) {
+        const expected = ajv(value);
+        parsers.forEach((parser, peer) => {
+          if (verdict(parser, value) === expected) agreed[peer]++;
+        });
+      }
+      for (const construct of ["(all)", ...constructsOf(entry.schema)]) {
+        const row = rows.get(construct) ?? { schemas: 0, samples: 0, agreed: [0, 0, 0] };
+        row.schemas++;
+        row.samples += values.length;
+        agreed.forEach((count, peer) => {
+          row.agreed[peer] += count;
+        });
+        rows.set(construct, row);
+      }
+    }
+    console.log(`\nAgreement with Ajv, ${SAMPLES} samples per schema (valid and mutated), by construct:`);
+    const header = ["construct", "schemas", "samples", ...peers];
+    const table = [...rows.entries()]
+      .sort(([a], [b]) => (a === "(all)" ? -1 : b === "(all)" ? 1 : CONSTRUCTS.indexOf(a) - CONSTRUCTS.indexOf(b)))
+      .map(([construct, row]) => [
+        construct,
+        String(row.schemas),
+        String(row.samples),
+        ...row.agreed.map((count) => percent(count, row.samples)),
+      ]);
+    const widths = header.map((title, column) => Math.max(title.length, ...table.map((line) => line[column].length)));
+    for (const line of [header, ...table]) console.log(line.map((cell, column) => cell.padEnd(widths[column])).join("  "));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) await benchAgreement();

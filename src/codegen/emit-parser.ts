@@ -51,7 +51,7 @@ function parserOf(node: IRNode, options: ParserOptions, indent: string, uses: Us
       const base =
         typed.length === 0
           ? `${RUNTIME}.JsonValueSchema`
-          : typed.map((member) => parserOf(member, options, indent, uses)).reduce((left, right) => `z.intersection(${left}, ${right})`);
+          : typed.map((member) => parserOf(member, options, indent, uses)).reduce((left, right) => `${RUNTIME}.allOf(${left}, ${right})`);
       return checks.reduce((code, check) => code + refinement(check, options, indent, uses), base);
     }
     case "ref":
@@ -64,9 +64,8 @@ function parserOf(node: IRNode, options: ParserOptions, indent: string, uses: Us
 
 /** Whether the parser for this node itself (not its members) is a zod call. */
 function callsZod(node: IRNode, options: ParserOptions): boolean {
-  if (node.kind === "unknown" || node.kind === "ref" || node.kind === "check") return false;
+  if (["unknown", "ref", "check", "intersection"].includes(node.kind)) return false;
   if (node.kind === "union") return !isExactOneOf(node, options);
-  if (node.kind === "intersection") return node.members.filter((member) => member.kind !== "check").length > 1;
   return true;
 }
 

@@ -1,3 +1,4 @@
+import { jsonEquals } from "@pmcp-codegen/runtime";
 import { escapePointer, isObject } from "../json-schema/pointer.js";
 import { resolveRef } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
@@ -133,16 +134,24 @@ export class IRBuilder {
   private typed(schema: Schema, pointer: string, base: unknown, depth: number): IRNode | undefined {
     const types = this.types(schema, pointer);
     if (types === null) return { kind: "unknown" };
-    if ("const" in schema) return filterLiterals([schema.const as JsonValue], types);
-    if ("enum" in schema) {
-      if (!Array.isArray(schema.enum)) {
+    const keywords = Object.keys(schema);
+    const mentions = (keys: string[]) => keys.some((key) => keywords.includes(key));
+    if ("const" in schema || "enum" in schema) {
+      if ("enum" in schema && !Array.isArray(schema.enum)) {
         this.warn(`${pointer}/enum`, `"enum" must be an array; this part is typed as unknown`);
         return { kind: "unknown" };
       }
-      return filterLiterals(schema.enum as JsonValue[], types);
+      const listed = "enum" in schema ? (schema.enum as JsonValue[]) : undefined;
+      const values = "const" in schema ? [schema.const as JsonValue] : listed!;
+      const literals = filterLiterals(
+        values.filter((value) => listed === undefined || listed.some((other) => jsonEquals(other, value))),
+        types,
+      );
+      // Per-type keywords beside the values constrain them too (`enum` of strings with `minLength`).
+      if (!mentions([...STRING_KEYS, ...NUMBER_KEYS, ...ARRAY_KEYS, ...OBJECT_KEYS])) return literals;
+      const { const: _const, enum: _enum, ...rest } = schema;
+      return intersect([literals, this.typed(rest, pointer, base, depth) ?? { kind: "unknown" }]);
     }
-    const keywords = Object.keys(schema);
-    const mentions = (keys: string[]) => keys.some((key) => keywords.includes(key));
     // Without `type`, each keyword constrains only instances of its own type; others pass.
     const wanted: JsonType[] | undefined =
       types ??
@@ -234,10 +243,6 @@ export class IRBuilder {
       required: required.has(name),
       ...(isObject(value) && typeof value.description === "string" ? { description: value.description } : {}),
     }));
-    // A required key without a declared schema must be present with any value.
-    for (const name of required) {
-      if (!Object.hasOwn(declared, name)) properties.push({ name, node: { kind: "unknown" }, required: true });
-    }
     const extra = schema.additionalProperties;
     let additional: IRNode | boolean = true;
     if (extra === false) additional = false;
@@ -255,6 +260,14 @@ export class IRBuilder {
         return [{ pattern, node: this.node(value, at, base, depth + 1) }];
       },
     );
+    // A required key without a declared schema must be present, with a value its pattern (checked
+    // beside the shape) or `additionalProperties` allows: none when that is `false`.
+    for (const name of required) {
+      if (Object.hasOwn(declared, name)) continue;
+      const matched = patterns.some((pattern) => new RegExp(pattern.pattern, "u").test(name));
+      const node: IRNode = matched || additional === true ? { kind: "unknown" } : additional === false ? { kind: "never" } : additional;
+      properties.push({ name, node, required: true });
+    }
     return {
       kind: "object",
       properties,
@@ -372,16 +385,87 @@ function hasType(value: JsonValue, type: JsonType): boolean {
  * cannot match and are dropped, and open objects (no `additionalProperties`) merge into
  * one: the same instances, and one type literal instead of an intersection.
  */
-function intersect(parts: IRNode[]): IRNode {
-  let meaningful: IRNode[] = parts.filter((part) => part.kind !== "unknown");
+function intersect(nested: IRNode[]): IRNode {
+  const parts = nested.flatMap((part) => (part.kind === "intersection" ? part.members : [part]));
+  const texts = parts.map((part) => JSON.stringify(part));
+  // The same part twice (a typeless schema beside its `allOf`) constrains once.
+  let meaningful: IRNode[] = parts.filter((part, index) => part.kind !== "unknown" && texts.indexOf(texts[index]!) === index);
   if (meaningful.some((part) => part.kind === "object")) {
     meaningful = meaningful.map((part) => (part.kind === "union" ? onlyObjectMembers(part) : part));
   }
   if (meaningful.some((part) => part.kind === "never")) return { kind: "never" };
+  const distributed = distribute(meaningful);
+  if (distributed !== undefined) return distributed;
   const open = meaningful.filter((part): part is ObjectNode => part.kind === "object" && part.additional === true);
   if (open.length > 1) meaningful = [mergeObjects(open), ...meaningful.filter((part) => !open.includes(part as ObjectNode))];
   if (meaningful.length === 0) return { kind: "unknown" };
   return meaningful.length === 1 ? meaningful[0]! : { kind: "intersection", members: meaningful };
+}
+
+/**
+ * An intersection with `anyOf`s of several JSON types (what typeless schemas produce), as
+ * one union member per JSON type: `(string | {a}) & (string | {b})` is `string | ({a} & {b})`.
+ * Each member then types as one object or one primitive, as the parsers infer it; exact,
+ * since an instance has one JSON type. Checks stay outside.
+ */
+function distribute(parts: IRNode[]): IRNode | undefined {
+  const typed = parts.filter((part) => part.kind !== "check");
+  const unions = typed.filter((part): part is Extract<IRNode, { kind: "union" }> => part.kind === "union" && !part.exactlyOne);
+  const single = (member: IRNode) => jsonTypes([member]).size === 1;
+  if (typed.length < 2 || !unions.some((union) => new Set(union.members.map((member) => [...jsonTypes([member])].join())).size > 1)) {
+    return undefined;
+  }
+  if (!unions.every((union) => union.members.every(single))) return undefined;
+  const members = ALL_TYPES.flatMap((type) => {
+    const restricted = typed.map((part) => {
+      if (!unions.includes(part as Extract<IRNode, { kind: "union" }>)) return jsonTypes([part]).has(type) ? part : undefined;
+      const kept = (part as Extract<IRNode, { kind: "union" }>).members.filter((member) => jsonTypes([member]).has(type));
+      return kept.length === 0
+        ? undefined
+        : kept.length === 1
+          ? kept[0]
+          : { ...(part as Extract<IRNode, { kind: "union" }>), members: kept };
+    });
+    if (restricted.some((part) => part === undefined)) return [];
+    const member = intersect(restricted as IRNode[]);
+    return member.kind === "never" ? [] : [member];
+  });
+  const union: IRNode =
+    members.length === 0 ? { kind: "never" } : members.length === 1 ? members[0]! : { kind: "union", members, exactlyOne: false };
+  const checks = parts.filter((part) => part.kind === "check");
+  return checks.length === 0 || union.kind === "never" ? union : { kind: "intersection", members: [union, ...checks] };
+}
+
+const ALL_TYPES = ["null", "boolean", "number", "string", "array", "object"];
+
+/** The JSON types all of `nodes` admit at once (integers count as numbers). */
+function jsonTypes(nodes: IRNode[]): Set<string> {
+  const of = (node: IRNode): string[] => {
+    switch (node.kind) {
+      case "null":
+      case "boolean":
+      case "string":
+      case "number":
+      case "array":
+      case "object":
+        return [node.kind];
+      case "tuple":
+        return ["array"];
+      case "never":
+        return [];
+      case "literals":
+        return node.values.map((value) =>
+          value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "object" ? "object" : typeof value,
+        );
+      case "union":
+        return node.members.flatMap(of);
+      case "intersection":
+        return [...jsonTypes(node.members)];
+      default:
+        return ALL_TYPES;
+    }
+  };
+  return new Set(nodes.reduce((shared, node) => shared.filter((type) => of(node).includes(type)), ALL_TYPES));
 }
 
 /** A union seen through an object: only members that can be objects remain. */

@@ -18,6 +18,7 @@ export type {
   ToolCall,
 } from "@pmcp-codegen/runtime";
 export {
+  allOf,
   CompositionCallError,
   CompositionClient,
   CompositionError,

@@ -25,6 +25,7 @@ export type { ObserveOptions } from "./observer.js";
 export { ObservationRecorder, redactValue } from "./observer.js";
 export type { Evaluation, EvaluationBranch, JsonValue } from "./schema-helpers.js";
 export {
+  allOf,
   conditional,
   contains,
   dependentRequired,

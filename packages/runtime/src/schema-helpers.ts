@@ -44,9 +44,30 @@ export function format(name: string): (value: string | number) => boolean {
   return (value) => typeof value !== type || test(value as never);
 }
 
-/** Ajv's rule (without multipleOfPrecision): the quotient must be an integer. */
+/**
+ * Ajv's rule (without multipleOfPrecision): the quotient must equal `parseInt` of itself, so a
+ * quotient of 1e21 or more (written with an exponent) is not a multiple, as Ajv decides.
+ */
 export function multipleOf(divisor: number): (value: number) => boolean {
-  return (value) => Number.isInteger(value / divisor);
+  return (value) => {
+    const quotient = value / divisor;
+    return quotient === Number.parseInt(String(quotient), 10);
+  };
+}
+
+/**
+ * JSON Schema `allOf` for parsers zod would merge: `z.intersection` forgives a key one closed
+ * object does not know when the other does, where JSON Schema rejects it. Each member judges
+ * the value alone; the value is returned as given.
+ */
+export function allOf<A extends z.ZodType, B extends z.ZodType>(left: A, right: B): z.ZodType<z.output<A> & z.output<B>> {
+  return z.unknown().superRefine((value, context) => {
+    for (const member of [left, right]) {
+      const result = member.safeParse(value);
+      if (!result.success)
+        for (const issue of result.error.issues) context.addIssue({ code: "custom", message: issue.message, path: issue.path });
+    }
+  }) as unknown as z.ZodType<z.output<A> & z.output<B>>;
 }
 
 /** Deep equality of JSON values; key order does not matter. */

@@ -14,6 +14,8 @@ export interface CheckContext {
   modern: boolean;
   /** The IR of a subschema, built where it sits (`pointer`). */
   build: (schema: unknown, pointer: string) => IRNode;
+  /** The same for a subschema that only ever sees strings (`propertyNames`): the other types left out. */
+  buildForStrings: (schema: unknown, pointer: string) => IRNode;
   /** A local `$ref`'s target, for what it evaluates; undefined when it has none. */
   target: (ref: string) => Schema | boolean | undefined;
   warn: (pointer: string, message: string) => void;
@@ -31,7 +33,7 @@ export function checksOf(schema: Schema, pointer: string, context: CheckContext)
   checks.push(...contains(schema, pointer, context));
   checks.push(...dependencies(schema, pointer, context));
   if ("propertyNames" in schema) {
-    const node = sub("propertyNames");
+    const node = context.buildForStrings(schema.propertyNames, `${pointer}/propertyNames`);
     // Keys are strings already: an unconstrained string schema (zod 4's record) checks nothing.
     if (node.kind !== "unknown" && !(node.kind === "string" && Object.keys(node).length === 1))
       checks.push({ kind: "propertyNames", node });

@@ -121,6 +121,7 @@ export class IRBuilder {
       ...checksOf(schema, pointer, {
         modern: this.modern,
         build: (sub, at) => this.node(sub, at, base, depth + 1),
+        buildForStrings: (sub, at) => intersect([{ kind: "string" }, this.node(sub, at, base, depth + 1)]),
         target: (ref) => this.target(ref, base),
         warn: (at, message) => this.warn(at, message),
       }),
@@ -394,6 +395,10 @@ function intersect(nested: IRNode[]): IRNode {
     meaningful = meaningful.map((part) => (part.kind === "union" ? onlyObjectMembers(part) : part));
   }
   if (meaningful.some((part) => part.kind === "never")) return { kind: "never" };
+  // A bare `string` (or `boolean`, `null`) beside a constrained one of its kind adds nothing.
+  meaningful = meaningful.filter(
+    (part) => !(Object.keys(part).length === 1 && meaningful.some((other) => other !== part && other.kind === part.kind)),
+  );
   const distributed = distribute(meaningful);
   if (distributed !== undefined) return distributed;
   const open = meaningful.filter((part): part is ObjectNode => part.kind === "object" && part.additional === true);

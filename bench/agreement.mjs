@@ -62,8 +62,9 @@ const CONSTRUCTS = [
 
 /** Every output schema: the hand-written corpus, and the captured servers' corpus when present. */
 async function corpus() {
-  const handWritten = JSON.parse(readFileSync(join(root, "test/corpus/schemas.json"), "utf8"));
-  const entries = Object.entries(handWritten).map(([name, schema]) => ({ name, schema }));
+  const entries = ["schemas.json", "codegen-only.json"].flatMap((file) =>
+    Object.entries(JSON.parse(readFileSync(join(root, "test/corpus", file), "utf8"))).map(([name, schema]) => ({ name, schema })),
+  );
   const helper = join(root, "test/helpers/corpus.ts");
   if (existsSync(helper)) {
     const { readCorpus } = await jiti.import(helper);

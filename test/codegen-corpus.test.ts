@@ -30,7 +30,11 @@ beforeAll(async () => {
   dir = await outputDir("corpus");
   // The fixture and reference servers, exported once per run by the global setup; read only.
   const servers = JSON.parse(await readFile(inject("referenceBundle"), "utf8")) as Bundle;
-  const handWritten = JSON.parse(await readFile(new URL("./corpus/schemas.json", import.meta.url), "utf8")) as Record<string, unknown>;
+  const handWritten = {
+    ...(JSON.parse(await readFile(new URL("./corpus/schemas.json", import.meta.url), "utf8")) as Record<string, unknown>),
+    // Cases the normalizer's own corpus tests cannot take yet ($ref beside unevaluatedProperties, recursion through it).
+    ...(JSON.parse(await readFile(new URL("./corpus/codegen-only.json", import.meta.url), "utf8")) as Record<string, unknown>),
+  };
   entries = [
     ...Object.entries(handWritten).map(([name, schema]) => ({ name, schema })),
     ...servers.servers.flatMap((server) =>

@@ -83,6 +83,15 @@ describe("keywords the IR checks at run time", () => {
     expect(emitParser(node, { strictObjects: false }).code).not.toContain("unevaluatedProperties");
   });
 
+  it("a $ref the IR cannot follow counts as evaluating everything: widened, with its warning, never narrower", () => {
+    const { node, warnings } = build({ type: "object", $ref: "https://example.com/base.json", unevaluatedProperties: false });
+    const check = node.kind === "intersection" ? node.members.find((member) => member.kind === "check") : undefined;
+    expect(check).toMatchObject({ check: { kind: "unevaluatedProperties", evaluated: { allProperties: true, allItems: true } } });
+    expect(warnings).toEqual([
+      ["/outputSchema/$ref", '$ref "https://example.com/base.json" points outside the schema and is not fetched; typed as unknown'],
+    ]);
+  });
+
   it("draft-07 ignores the 2019-09 keywords, as Ajv's draft-07 class does, but reads dependencies", () => {
     const { node } = build({
       $schema: "http://json-schema.org/draft-07/schema#",

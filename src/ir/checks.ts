@@ -110,7 +110,17 @@ function evaluationOf(schema: unknown, pointer: string, context: CheckContext, s
   const always = (sub: unknown, at: string) => {
     branches.push({ when: { kind: "always" }, evaluated: nested(sub, at) });
   };
-  if (typeof schema.$ref === "string") always(context.target(schema.$ref), `${pointer}/$ref`);
+  for (const keyword of ["$ref", "$dynamicRef", "$recursiveRef"]) {
+    const ref = schema[keyword];
+    if (typeof ref !== "string") continue;
+    const target = keyword === "$recursiveRef" ? undefined : context.target(ref);
+    if (target !== undefined) always(target, `${pointer}/${keyword}`);
+    else {
+      // What a reference the IR cannot follow evaluates is unknown: everything, so that nothing is rejected for it.
+      evaluation.allProperties = true;
+      evaluation.allItems = true;
+    }
+  }
   if (Array.isArray(schema.allOf)) for (const [index, member] of schema.allOf.entries()) always(member, `${pointer}/allOf/${index}`);
   for (const keyword of ["anyOf", "oneOf"]) {
     const list = schema[keyword];

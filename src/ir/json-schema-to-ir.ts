@@ -388,9 +388,12 @@ function hasType(value: JsonValue, type: JsonType): boolean {
  */
 function intersect(nested: IRNode[]): IRNode {
   const parts = nested.flatMap((part) => (part.kind === "intersection" ? part.members : [part]));
-  const texts = parts.map((part) => JSON.stringify(part));
-  // The same part twice (a typeless schema beside its `allOf`) constrains once.
-  let meaningful: IRNode[] = parts.filter((part, index) => part.kind !== "unknown" && texts.indexOf(texts[index]!) === index);
+  let meaningful: IRNode[] = parts.filter((part) => part.kind !== "unknown");
+  if (meaningful.length > 1) {
+    // The same part twice (a typeless schema beside its `allOf`) constrains once.
+    const texts = meaningful.map((part) => JSON.stringify(part));
+    meaningful = meaningful.filter((_part, index) => texts.indexOf(texts[index]!) === index);
+  }
   if (meaningful.some((part) => part.kind === "object")) {
     meaningful = meaningful.map((part) => (part.kind === "union" ? onlyObjectMembers(part) : part));
   }

@@ -6,13 +6,15 @@ import type { ReuseCache } from "./reuse-cache.js";
 
 /**
  * What the last finished `pmcp generate` into a folder was made from and what it left there,
- * kept in the reuse cache. A re-run whose inputs (schema files' bytes, options, templates,
- * generator) hash the same, into a folder whose generated files nobody touched since, is done
- * before the bundle is even parsed: for a 12 MB bundle, parsing and validating it is most of the run.
+ * kept in the reuse cache. A re-run with the same options, templates and generator, whose schema
+ * files hold the same bytes, into a folder whose `.ts` files nobody touched since, is done before
+ * the bundle is even parsed: for a 12 MB bundle, parsing and validating it is most of the run.
  */
 export interface RunRecord {
+  /** Options, templates and generator. */
   key: string;
-  /** Every `.ts` file in the folder after the run, with what `stat` said of it then. */
+  inputs: InputStamp[];
+  /** Every `.ts` file in the folder after the run. */
   files: FileStamp[];
   servers: string[];
   tools: number;
@@ -23,17 +25,22 @@ interface FileStamp {
   name: string;
   size: number;
   mtimeMs: number;
+  /** An editor's save-by-rename keeps size and time apart from the old file only by inode. */
   ino: number;
 }
 
-/** The key of a run: `inputs` are the options that shape the output; schema files are hashed by content. */
-export async function runKey(cache: ReuseCache, schemaFiles: readonly string[], inputs: unknown): Promise<string> {
-  const contents = await Promise.all(schemaFiles.map(async (path) => [resolve(path), hash(await readFile(path))]));
-  return cache.key(["run", contents, inputs]);
+/** A schema file by content digest, and by `stat` so that an untouched file need not be read (as git's index does). */
+export interface InputStamp extends FileStamp {
+  digest: string;
 }
 
-/** The record of the last run into `outDir`, if it had `key` and every file it left is still as it left it. */
-export async function unchangedRun(cache: ReuseCache, outDir: string, key: string): Promise<RunRecord | undefined> {
+/** The record of the last run into `outDir`, if it had `key`, read the same bytes and left every file as it is now. */
+export async function unchangedRun(
+  cache: ReuseCache,
+  outDir: string,
+  key: string,
+  schemaFiles: readonly string[],
+): Promise<RunRecord | undefined> {
   const text = await cache.read(recordName(outDir));
   if (text === undefined) return undefined;
   let record: RunRecord;
@@ -42,14 +49,22 @@ export async function unchangedRun(cache: ReuseCache, outDir: string, key: strin
   } catch {
     return undefined;
   }
-  if (record.key !== key || !Array.isArray(record.files)) return undefined;
-  const now = await stamps(outDir);
-  return now !== undefined && JSON.stringify(now) === JSON.stringify(record.files) ? record : undefined;
+  if (record.key !== key || !Array.isArray(record.files) || !Array.isArray(record.inputs)) return undefined;
+  if (record.inputs.length !== schemaFiles.length) return undefined;
+  const now = await outputStamps(outDir);
+  if (now === undefined || JSON.stringify(now) !== JSON.stringify(record.files)) return undefined;
+  const same = await Promise.all(schemaFiles.map((path, index) => sameInput(path, record.inputs[index]!)));
+  return same.every(Boolean) ? record : undefined;
+}
+
+/** The schema files as a run is about to read them: stamped before, so a change during the run is seen next time. */
+export function stampInputs(schemaFiles: readonly string[]): Promise<InputStamp[]> {
+  return Promise.all(schemaFiles.map(inputStamp));
 }
 
 /** Records a finished run; one that cannot be recorded only costs the next run its shortcut. */
 export async function rememberRun(cache: ReuseCache, outDir: string, record: Omit<RunRecord, "files">): Promise<void> {
-  const files = await stamps(outDir);
+  const files = await outputStamps(outDir);
   if (files !== undefined) await cache.write(recordName(outDir), JSON.stringify({ ...record, files } satisfies RunRecord));
 }
 
@@ -57,8 +72,20 @@ function recordName(outDir: string): string {
   return join("runs", `${hash(resolve(outDir))}.json`);
 }
 
-/** The folder's `.ts` files by name, size, modification time and inode (an editor's save-by-rename changes it). */
-async function stamps(outDir: string): Promise<FileStamp[] | undefined> {
+async function sameInput(path: string, recorded: InputStamp): Promise<boolean> {
+  const info = await stat(path).catch(() => undefined);
+  if (info === undefined || resolve(path) !== recorded.name || info.size !== recorded.size) return false;
+  if (info.mtimeMs === recorded.mtimeMs && info.ino === recorded.ino) return true;
+  // Touched, or rewritten with the same bytes (a fresh checkout): the content decides.
+  return hash(await readFile(path)) === recorded.digest;
+}
+
+async function inputStamp(path: string): Promise<InputStamp> {
+  const [info, content] = await Promise.all([stat(path), readFile(path)]);
+  return { name: resolve(path), size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, digest: hash(content) };
+}
+
+async function outputStamps(outDir: string): Promise<FileStamp[] | undefined> {
   const names = await readdir(outDir).catch(() => undefined);
   if (names === undefined) return undefined;
   return Promise.all(

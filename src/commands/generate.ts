@@ -51,7 +51,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const { schemaFilePaths } = await import("../bundle/schema-files.js");
   const { templatesDigest } = await import("../codegen/templates.js");
   const { ReuseCache } = await import("../codegen/reuse-cache.js");
-  const { rememberRun, runKey, unchangedRun } = await import("../codegen/run-record.js");
+  const { rememberRun, stampInputs, unchangedRun } = await import("../codegen/run-record.js");
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
   const outDir = args.output ?? projectPath(project, project?.config.output) ?? DEFAULT_OUTPUT;
   const templatesDir = args.templates ?? projectPath(project, project?.config.templates);
@@ -66,9 +66,9 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
 
   // --check renders everything and compares it with the disk: a cached module would prove nothing.
   const cache = args.check ? undefined : await ReuseCache.open();
-  const key =
-    cache === undefined ? undefined : await runKey(cache, await schemaFilePaths(schema), [options, await templatesDigest(templatesDir)]);
-  const last = cache === undefined || key === undefined ? undefined : await unchangedRun(cache, outDir, key);
+  const schemaFiles = await schemaFilePaths(schema);
+  const key = cache?.key(["run", options, await templatesDigest(templatesDir)]);
+  const last = cache === undefined || key === undefined ? undefined : await unchangedRun(cache, outDir, key, schemaFiles);
   if (last !== undefined) {
     return report(args, {
       output: outDir,
@@ -85,6 +85,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { renderClients, toolsWithChangedTypes } = await import("../codegen/render.js");
   const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
+  const inputs = cache === undefined ? undefined : await stampInputs(schemaFiles);
   const { bundle } = await readSchemaFiles(schema);
   const existing = (path: string) => readFile(join(outDir, path), "utf8").catch(() => undefined);
   const result = await renderClients(bundle, options, args.check ? undefined : existing);
@@ -122,9 +123,10 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
 
   await writeFilesAtomically(changed.map((file) => ({ path: join(outDir, file.path), content: file.content })));
   await Promise.all(leftover.map((path) => rm(join(outDir, path), { force: true })));
-  if (cache !== undefined && key !== undefined) {
+  if (cache !== undefined && key !== undefined && inputs !== undefined) {
     await rememberRun(cache, outDir, {
       key,
+      inputs,
       servers: bundle.servers.map((server) => server.id),
       tools: summary.tools,
       warnings: result.warnings,

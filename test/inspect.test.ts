@@ -58,7 +58,7 @@ describe("pmcp inspect", () => {
     const text = await runCli(["inspect", "weather/get_weather", "--schema", ...schemas]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`"outputSchema": null\nNote: ${NO_OUTPUT_SCHEMA_NOTE}\n`);
-    expect(text.stdout).toContain("Result type (source unknown, quality none):\ntype GetWeatherResult = rt.JsonValue;");
+    expect(text.stdout).toContain("Result type (source unknown, quality none):\ntype GetWeatherResult = rt.ToolResult;");
 
     const json = await runCli(["inspect", "weather/get_weather", "--json", "--schema", ...schemas]);
     expect(json.code, json.stderr).toBe(0);
@@ -69,7 +69,7 @@ describe("pmcp inspect", () => {
       inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
       outputSchema: null,
       note: NO_OUTPUT_SCHEMA_NOTE,
-      resultType: "type GetWeatherResult = rt.JsonValue;",
+      resultType: "type GetWeatherResult = rt.ToolResult;",
       source: "unknown",
       quality: "none",
     });
@@ -286,7 +286,7 @@ describe("pmcp serve inspect over stdio", () => {
       name: "weather/get_weather",
       outputSchema: null,
       note: NO_OUTPUT_SCHEMA_NOTE,
-      resultType: "type GetWeatherResult = rt.JsonValue;",
+      resultType: "type GetWeatherResult = rt.ToolResult;",
     });
   });
 

@@ -1,6 +1,6 @@
 import type { ObservationRecorder } from "@pmcp-codegen/runtime";
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
-import { CallResult, type Connection, connect, resultValue } from "@pmcp-codegen/runtime/internal/servers";
+import { CallResult, type Connection, connect, observedResult, throwIfError } from "@pmcp-codegen/runtime/internal/servers";
 import { slugServerId } from "../bundle/server-id.js";
 import type { Tool } from "../bundle/types.js";
 import { checkTool, listAllTools } from "../endpoints/list-tools.js";
@@ -63,7 +63,9 @@ export async function discoverServer(source: ServerSource, options: DiscoverOpti
             }),
             connection.broken,
           ]);
-          options.recorder.record(serverId, plan.tool.name, resultValue(serverId, plan.tool.name, result));
+          throwIfError(serverId, plan.tool.name, result);
+          // A result in prose or images is recorded as such: it counts for the report, not for inference.
+          options.recorder.recordObserved(serverId, plan.tool.name, observedResult(serverId, plan.tool.name, result));
           outcome.recorded += 1;
         } catch (error) {
           // The outcome line names the tool already.

@@ -151,6 +151,43 @@ describe("inspection", () => {
     );
   });
 
+  it("says a tool observed answering in prose returns rt.ToolResult, with the content types seen", () => {
+    const block: InferredTool = {
+      tool: "set_units",
+      schema: {},
+      observations: 0,
+      seen: 3,
+      firstSeen: "2026-11-22T10:00:00.000Z",
+      lastSeen: "2026-11-22T10:00:00.000Z",
+      redacted: false,
+      consistency: 0,
+      quality: "none",
+      fields: [],
+      content: { text: 3 },
+    };
+    const withProse: Bundle = {
+      ...bundle,
+      servers: bundle.servers.map((server) => (server.id === "weather" ? { ...server, inferred: [block] } : server)),
+    };
+    const outcome = inspectTool(withProse, "weather/set_units");
+    if (!outcome.found) throw new Error(outcome.message);
+    expect(outcome.inspection).toEqual({
+      name: "weather/set_units",
+      description: "Not annotated: changes state.",
+      inputSchema: { type: "object", properties: { units: { type: "string" } } },
+      outputSchema: null,
+      note: NO_OUTPUT_SCHEMA_NOTE,
+      observedContent: { text: 3 },
+      resultType: "type SetUnitsResult = rt.ToolResult;",
+      source: "unknown",
+      quality: "none",
+    });
+    expect(formatInspection(outcome.inspection).split("\n\n").slice(-2)).toEqual([
+      "Observed answering without JSON, in results holding: text (3)",
+      "Result type (source unknown, quality none):\ntype SetUnitsResult = rt.ToolResult;",
+    ]);
+  });
+
   it("shows every helper type the result type uses, through other helpers, and no other", () => {
     const server = {
       id: "shop",

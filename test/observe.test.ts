@@ -377,7 +377,7 @@ describe("pmcp schema discover", () => {
       "called weather/get_weather: 3 calls, 2 recorded, 1 failed (city is required)",
       "called weather/list_stations: 1 call, 1 recorded",
       "called weather/get_version: 1 call, 1 recorded",
-      "called weather/set_units: 1 call, 1 recorded",
+      "called weather/set_units: 1 call, 1 recorded (1 without JSON)",
       "skipped weather/delete_station: annotated destructive (destructiveHint: true): never called",
       "skipped weather/reset_all: annotated destructive (destructiveHint: true): never called",
       `Recorded 5 observations in ${logs}`,

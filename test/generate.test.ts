@@ -69,7 +69,7 @@ describe("naming", () => {
     };
     const plan = planServerModule(server, { strictObjects: false, minQuality: "low" });
     expect(plan.tools.map((tool) => tool.resultType)).toEqual(["FromMeta", "FromTitle", "CResult", "DResult", "EResult"]);
-    expect(plan.tools[3]!.resultTypeCode).toBe("rt.JsonValue");
+    expect(plan.tools[3]!.resultTypeCode).toBe("rt.ToolResult");
     expect(plan.tools[4]!.resultTypeCode).toContain("x?: string;");
   });
 });

@@ -12,7 +12,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 
@@ -47,6 +47,11 @@ for (const server of list.servers) {
   const manifest = JSON.parse(readFileSync(join(work, "node_modules", server.package, "package.json"), "utf8"));
   if (manifest.version !== server.version) throw new Error(`${server.package}: installed ${manifest.version}, pinned ${server.version}`);
   packages[server.package] = manifest.version;
+  // Dummy credential files some servers insist on reading at startup (paths relative to the work folder).
+  for (const [path, content] of Object.entries(server.files ?? {})) {
+    mkdirSync(dirname(join(work, path)), { recursive: true });
+    writeFileSync(join(work, path), JSON.stringify(content));
+  }
   mcpServers[server.id] = {
     command: "node",
     // Relative to the config's folder, the servers' working directory: the recorded endpoints name no temporary path.

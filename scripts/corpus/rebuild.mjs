@@ -3,16 +3,17 @@
 // 1. Installs every package pinned in scripts/corpus/servers.json with one `npm install --ignore-scripts`
 //    into a work folder (a temporary one, or `--work <dir>` to keep and reuse it).
 // 2. Writes an `mcpServers` config there that runs each server's bin with `node` (never npx), with dummy
-//    credentials and base URLs on 127.0.0.1:9, so that nothing leaves the machine and no tool is called.
+//    credentials, base URLs and proxies on 127.0.0.1:9, so that nothing leaves the machine; no tool is called.
 // 3. Runs our own exporter on it (`schema export --allow-partial`), which lists every server's tools within
 //    `--timeout` and reports the servers that failed.
 // 4. Writes test/corpus/servers.bundle.json.gz (the exporter's bundle, gzipped with no timestamp and a
-//    fixed OS byte, so the same versions give the same bytes) and test/corpus/servers.versions.json (each
-//    package's version, each server's tool count, and why the others failed).
+//    fixed OS byte, so the same versions give the same bytes, except where a server itself varies: currents
+//    puts the current time in two defaults) and test/corpus/servers.versions.json (each package's version,
+//    each server's tool and output schema counts, and why the others failed).
 import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { gzipSync } from "node:zlib";
 
@@ -47,6 +48,11 @@ for (const server of list.servers) {
   const manifest = JSON.parse(readFileSync(join(work, "node_modules", server.package, "package.json"), "utf8"));
   if (manifest.version !== server.version) throw new Error(`${server.package}: installed ${manifest.version}, pinned ${server.version}`);
   packages[server.package] = manifest.version;
+  // Dummy credential files some servers insist on reading at startup (paths relative to the work folder).
+  for (const [path, content] of Object.entries(server.files ?? {})) {
+    mkdirSync(dirname(join(work, path)), { recursive: true });
+    writeFileSync(join(work, path), JSON.stringify(content));
+  }
   mcpServers[server.id] = {
     command: "node",
     // Relative to the config's folder, the servers' working directory: the recorded endpoints name no temporary path.

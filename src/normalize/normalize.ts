@@ -21,6 +21,7 @@ import {
   objectRoot,
   objectTypes,
   oneOfToAnyOf,
+  type NoteKind,
   type PassContext,
   type Schema,
   strictObjects,
@@ -34,6 +35,7 @@ export { PROFILES, type Profile } from "../providers/facts.js";
 export interface NormalizeNote {
   pointer: string;
   message: string;
+  kind: NoteKind;
 }
 
 type Step = (schema: Schema, context: PassContext) => Schema;
@@ -110,7 +112,7 @@ export function normalizeSchema(schema: unknown, options: { profile: Profile }):
 /** The same, with a note for every change of meaning and every problem that could not be fixed. */
 export function normalizeSchemaWithNotes(schema: unknown, options: { profile: Profile }): { schema: Schema; notes: NormalizeNote[] } {
   const notes: NormalizeNote[] = [];
-  const context: PassContext = { note: (pointer, message) => notes.push({ pointer: pointer || "/", message }) };
+  const context: PassContext = { note: (pointer, message, kind) => notes.push({ pointer: pointer || "/", message, kind }) };
   const start: Schema = typeof schema === "object" && schema !== null && !Array.isArray(schema) ? (schema as Schema) : {};
   const result = STEPS[options.profile].reduce((current, step) => step(current, context), start);
   return { schema: result, notes };

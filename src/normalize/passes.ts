@@ -14,37 +14,105 @@ export type { Schema } from "../json-schema/keywords.js";
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 
+/** What a note is about, so that a reader can count notes by kind. */
+export type NoteKind =
+  | "remote-ref"
+  | "dangling-ref"
+  | "recursion-cut"
+  | "size-cut"
+  | "allof-conflict"
+  | "oneof-to-anyof"
+  | "enum-to-strings"
+  | "tuple-to-array"
+  | "empty-object"
+  | "optional-to-nullable"
+  | "closed-object"
+  | "dropped-keyword"
+  | "root-not-object";
+
 export interface PassContext {
   /** Records a change of meaning (or a thing left as it was) at a JSON pointer. */
-  note(pointer: string, message: string): void;
+  note(pointer: string, message: string, kind: NoteKind): void;
+}
+
+export interface InlineOptions {
+  /** A recursive reference is kept in `$defs` (`keep`) or cut after `depth` expansions of its target on one path (`cut`). */
+  cycles: "keep" | "cut";
+  depth: number;
+  /** Subschemas the inlining may add to the input's own; beyond it, references are inlined less deeply. */
+  budget?: number;
 }
 
 /**
- * Inlines local `$ref`s and drops `$defs`/`definitions`. A recursive reference is kept
- * (`keep`: the target stays in `$defs`) or cut after `depth` expansions (`cut`: replaced
- * by an unconstrained schema whose description says so). Remote refs are never fetched.
+ * Enough for every real schema whose references form a tree; mutually recursive definitions
+ * (Microsoft Graph's OneNote types refer to each other by the dozen) grow exponentially with
+ * the depth they are inlined to, and would otherwise exhaust memory.
  */
-export function inlineRefs(schema: Schema, options: { cycles: "keep" | "cut"; depth: number }, context: PassContext): Schema {
+const INLINE_BUDGET = 5_000;
+/** Limits on nested references tried in turn while the result exceeds the budget; 0 inlines none. */
+const NESTING_LIMITS = [Number.POSITIVE_INFINITY, 8, 6, 4, 3, 2, 1];
+
+/** Thrown inside `inlineRefs` only, to try the next nesting limit. */
+class OverBudget extends Error {}
+
+/**
+ * Inlines local `$ref`s and drops `$defs`/`definitions`. A recursive reference is kept or cut
+ * (see `InlineOptions`); so is every reference nested deeper than the largest limit that keeps
+ * the result within the budget: kept, the meaning is the same; cut, it is replaced by an
+ * unconstrained schema whose description says so. Remote refs are never fetched.
+ */
+export function inlineRefs(schema: Schema, options: InlineOptions, context: PassContext): Schema {
+  const recursion = new Map<string, boolean>();
+  const budget = (options.budget ?? INLINE_BUDGET) + [...walkSchemas(schema)].length;
+  for (const nesting of NESTING_LIMITS) {
+    const notes: Parameters<PassContext["note"]>[] = [];
+    try {
+      const result = inlineWithin(schema, options, { nesting, budget, recursion }, { note: (...note) => notes.push(note) });
+      for (const note of notes) context.note(...note);
+      return result;
+    } catch (error) {
+      if (!(error instanceof OverBudget)) throw error;
+    }
+  }
+  // With no reference inlined the result is no larger than the input.
+  return inlineWithin(schema, options, { nesting: 0, budget: Number.POSITIVE_INFINITY, recursion }, context);
+}
+
+interface Limits {
+  /** References nested deeper than this are cut (or kept in `$defs`). */
+  nesting: number;
+  /** Subschemas the result may hold. */
+  budget: number;
+  /** Whether a target's references lead back to it, by the target's pointer: shared between attempts. */
+  recursion: Map<string, boolean>;
+}
+
+function inlineWithin(schema: Schema, options: InlineOptions, limits: Limits, context: PassContext): Schema {
   const kept: Schema = {};
   /** Kept definitions' names, by their target's pointer: one target, however it is referred to, has one name. */
   const names = new Map<string, string>();
+  let written = 0;
   /** Whether following local refs from the target at `start` leads back to it. */
   const recursive = (start: string, node: unknown): boolean => {
+    const known = limits.recursion.get(start);
+    if (known !== undefined) return known;
     const seen = new Set<string>();
     const pending = [node];
-    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    let found = false;
+    for (let next = pending.pop(); next !== undefined && !found; next = pending.pop()) {
       for (const { node: sub } of walkSchemas(next)) {
         if (typeof sub.$ref !== "string") continue;
         const target = resolveRef(schema, sub.$ref);
         if (target.kind !== "found") continue;
-        if (target.pointer === start) return true;
+        if (target.pointer === start) found = true;
         if (!seen.has(target.pointer)) {
           seen.add(target.pointer);
           pending.push(target.node);
         }
       }
     }
-    return false;
+    limits.recursion.set(start, found);
+    return found;
   };
   const keptName = (pointer: string): string => {
     let name = names.get(pointer);
@@ -61,20 +129,22 @@ export function inlineRefs(schema: Schema, options: { cycles: "keep" | "cut"; de
     const { $ref: ref, ...siblings } = node;
     const target = resolveRef(schema, ref);
     if (target.kind === "remote") {
-      context.note(pointer, `$ref ${JSON.stringify(ref)} is not local and was left as it is`);
+      context.note(pointer, `$ref ${JSON.stringify(ref)} is not local and was left as it is`, "remote-ref");
       return node;
     }
     if (target.kind !== "found" || !isSchema(target.node)) {
       context.note(
         pointer,
         `${target.kind === "malformed" ? "malformed" : "dangling"} $ref ${JSON.stringify(ref)} replaced by an unconstrained schema`,
+        "dangling-ref",
       );
       return siblings;
     }
     const body = target.node;
     const expandBody = (at: string, inner: string[]) => (isObject(body) ? expand(body, at, inner) : body);
-    if (options.cycles === "keep" && recursive(target.pointer, body)) {
-      // The provider understands recursion: the definition stays, referenced by name.
+    const tooDeep = stack.length >= limits.nesting;
+    if (options.cycles === "keep" && (tooDeep || recursive(target.pointer, body))) {
+      // The provider understands references: the definition stays, referenced by name.
       const name = keptName(target.pointer);
       if (!Object.hasOwn(kept, name)) {
         kept[name] = {};
@@ -82,14 +152,23 @@ export function inlineRefs(schema: Schema, options: { cycles: "keep" | "cut"; de
       }
       return { ...expandObject(siblings, pointer, stack), $ref: `#/$defs/${name}` };
     }
+    if (tooDeep) {
+      context.note(
+        pointer,
+        `$ref ${JSON.stringify(ref)} not inlined beyond ${limits.nesting} nested references, to stay within ${limits.budget} subschemas`,
+        "size-cut",
+      );
+      return { ...siblings, description: appendText(siblings.description, "(Nested too deep; this level is not described.)") };
+    }
     if (stack.filter((entry) => entry === target.pointer).length >= options.depth) {
-      context.note(pointer, `recursion through ${ref} cut after ${options.depth} levels`);
+      context.note(pointer, `recursion through ${ref} cut after ${options.depth} levels`, "recursion-cut");
       return { ...siblings, description: appendText(siblings.description, "(Recursive structure; deeper levels are not described.)") };
     }
     const inlined = expandBody(pointer, [...stack, target.pointer]);
     return isObject(inlined) ? { ...inlined, ...expandObject(siblings, pointer, stack) } : inlined;
   };
   const expandObject = (node: Schema, pointer: string, stack: string[]): Schema => {
+    if (++written > limits.budget) throw new OverBudget();
     const { $defs: _defs, definitions: _definitions, ...rest } = node;
     return mapChildren(rest, ({ path, schema: child }) => (isObject(child) ? expand(child, joinPointer(pointer, path), stack) : child));
   };
@@ -144,7 +223,7 @@ export function oneOfToAnyOf(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
     if (!Array.isArray(node.oneOf)) return node;
     const { oneOf, ...rest } = node;
-    context.note(pointer, "oneOf became anyOf (an instance matching several members is now also valid)");
+    context.note(pointer, "oneOf became anyOf (an instance matching several members is now also valid)", "oneof-to-anyof");
     return { ...rest, anyOf: oneOf };
   });
 }
@@ -162,7 +241,7 @@ export function mergeAllOf(schema: Schema, context: PassContext): Schema {
         else if (key === "required" && Array.isArray(value))
           merged.required = [...new Set([...(Array.isArray(merged.required) ? merged.required : []), ...value])];
         else if (key in merged && JSON.stringify(merged[key]) !== JSON.stringify(value)) {
-          context.note(`${pointer}/allOf`, `allOf members disagree on "${key}"; kept the first`);
+          context.note(`${pointer}/allOf`, `allOf members disagree on "${key}"; kept the first`, "allof-conflict");
         } else merged[key] = value;
       }
     }
@@ -183,7 +262,7 @@ export function constToEnum(schema: Schema): Schema {
 export function enumsToStrings(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
     if (!Array.isArray(node.enum) || node.enum.every((value) => typeof value === "string")) return node;
-    context.note(pointer, "enum values became strings; the caller must convert them back");
+    context.note(pointer, "enum values became strings; the caller must convert them back", "enum-to-strings");
     return { ...node, type: "string", enum: node.enum.map((value) => (typeof value === "string" ? value : JSON.stringify(value))) };
   });
 }
@@ -195,7 +274,7 @@ export function tuplesToArrays(schema: Schema, context: PassContext): Schema {
     if (prefix === undefined) return node;
     const { prefixItems: _prefix, additionalItems: _additional, ...rest } = node;
     const unique = prefix.filter((item, index) => prefix.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === index);
-    context.note(pointer, "tuple became an array: positions are described in the description only");
+    context.note(pointer, "tuple became an array: positions are described in the description only", "tuple-to-array");
     const positions = prefix.map((item, index) => `${index}: ${describeBriefly(item)}`).join("; ");
     return {
       ...rest,
@@ -246,6 +325,7 @@ export function emptyPropertiesRemoved(schema: Schema, context: PassContext): Sc
       pointer === ""
         ? 'no parameters: Gemini rejects an empty "properties"; declare the tool without "parameters"'
         : 'an object without properties: Gemini rejects an empty "properties" and may reject a missing one',
+      "empty-object",
     );
     const { properties: _empty, ...rest } = node;
     return rest;
@@ -275,9 +355,9 @@ export function strictObjects(schema: Schema, context: PassContext): Schema {
     const required = new Set(Array.isArray(node.required) ? node.required : []);
     const optional = Object.keys(properties).filter((name) => !required.has(name));
     if (optional.length > 0)
-      context.note(pointer, `optional properties ${optional.join(", ")} became required and nullable (send null to omit)`);
+      context.note(pointer, `optional properties ${optional.join(", ")} became required and nullable (send null to omit)`, "optional-to-nullable");
     if (node.additionalProperties !== undefined && node.additionalProperties !== false)
-      context.note(pointer, "additionalProperties became false");
+      context.note(pointer, "additionalProperties became false", "closed-object");
     return {
       ...node,
       properties: Object.fromEntries(
@@ -347,7 +427,7 @@ export function dropKeywords(
       // `additionalProperties: true` is the default; dropping it changes nothing.
       else if (DESCRIBED.has(key) && !(key === "additionalProperties" && value === true)) {
         kept.push(`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
-        context.note(`${pointer}/${key}`, `${key} is not supported here and was dropped; the description states it`);
+        context.note(`${pointer}/${key}`, `${key} is not supported here and was dropped; the description states it`, "dropped-keyword");
       }
     }
     return kept.length === 0 ? out : { ...out, description: appendText(out.description, kept.join("; ")) };
@@ -360,7 +440,7 @@ export function dropKeywords(
  */
 export function objectRoot(schema: Schema, context: PassContext, properties: "add" | "leave" = "add"): Schema {
   if (!describesObject(schema)) {
-    context.note("", "the root is not an object; this provider requires one");
+    context.note("", "the root is not an object; this provider requires one", "root-not-object");
     return schema;
   }
   return isObject(schema.properties) || properties === "leave"

@@ -528,7 +528,7 @@ describe("pmcp schema normalize", () => {
     ]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toMatch(
-      /warning: server "listing" tool "class" at \/inputSchema\/properties\/filters\/items: optional properties value became required and nullable/,
+      /^warning: server "listing" tool "class": \d+ notes \(optional-to-nullable \d+(, [a-z-]+ \d+)*\); first at \/inputSchema\/properties\/filters\/items: optional properties value became required and nullable/m,
     );
     const bundle = JSON.parse(await readFile(join(dir, "n.json"), "utf8"));
     expect(JSON.stringify(bundle)).not.toContain('"$defs"');

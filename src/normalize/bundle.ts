@@ -28,8 +28,7 @@ export function normalizeBundle(bundle: Bundle, profile: Profile): { servers: Bu
           if (tool[key] === undefined) continue;
           const result = normalizeSchemaWithNotes(tool[key], { profile });
           next[key] = result.schema;
-          for (const note of result.notes)
-            outcome.notes.push({ ...note, pointer: `/${key}${note.pointer === "/" ? "" : note.pointer}` });
+          for (const note of result.notes) outcome.notes.push({ ...note, pointer: `/${key}${note.pointer === "/" ? "" : note.pointer}` });
         }
         return next;
       } catch (error) {

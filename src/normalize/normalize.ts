@@ -16,16 +16,18 @@ import {
   enumsToStrings,
   inlineRefs,
   mergeAllOf,
+  type NoteKind,
   nullUnions,
   objectProperties,
   objectRoot,
   objectTypes,
   oneOfToAnyOf,
-  type NoteKind,
   type PassContext,
+  rootUnion,
   type Schema,
   strictObjects,
   tuplesToArrays,
+  typeArraysToAnyOf,
 } from "./passes.js";
 
 // The package entry and the commands import the profile list from here.
@@ -59,6 +61,7 @@ const GEMINI_COMMON: Step[] = [
   tuplesToArrays,
   (schema) => arrayItems(schema),
   (schema) => nullUnions(schema, "nullable"),
+  typeArraysToAnyOf,
   (schema) => objectTypes(schema),
   // An allow-list, not a deny-list: every key outside the Schema message is rejected.
   drop((keyword) => !GEMINI_FIELDS.has(keyword), GEMINI_FORMATS),
@@ -69,7 +72,7 @@ const GEMINI_COMMON: Step[] = [
  * the facts page (`shared/reference/mcp-and-provider-facts.md`) is the specification.
  */
 const STEPS: Record<Profile, Step[]> = {
-  openai: [inline("keep"), (schema) => arrayItems(schema), (schema) => objectProperties(schema), objectRoot],
+  openai: [inline("keep"), rootUnion, (schema) => arrayItems(schema), (schema) => objectProperties(schema), objectRoot],
   "openai-strict": [
     inline("keep"),
     // Before the other passes, so that the description quotes the dropped subschemas as written.
@@ -80,28 +83,32 @@ const STEPS: Record<Profile, Step[]> = {
     (schema) => arrayItems(schema),
     (schema) => objectProperties(schema),
     (schema) => nullUnions(schema, "type-array"),
+    rootUnion,
+    // Before strictObjects, which closes the object it makes.
+    objectRoot,
     strictObjects,
     drop((keyword) => ["$schema", "$id", "examples", "default"].includes(keyword), OPENAI_STRICT_FORMATS),
-    objectRoot,
   ],
   gemini: [...GEMINI_COMMON, emptyPropertiesRemoved, (schema, context) => objectRoot(schema, context, "leave")],
   "gemini-json": [inline("keep"), (schema) => arrayItems(schema), objectRoot],
   // Only the draft-07 tuple form is reported rejected ("must match JSON Schema draft 2020-12").
-  anthropic: [inline("keep"), (schema) => draft07Tuples(schema), objectRoot],
+  anthropic: [inline("keep"), rootUnion, (schema) => draft07Tuples(schema), objectRoot],
   "anthropic-strict": [
     inline("cut"),
     mergeAllOf,
     oneOfToAnyOf,
     tuplesToArrays,
     (schema) => nullUnions(schema, "type-array"),
+    rootUnion,
+    // Before strictObjects, which closes the object it makes.
+    objectRoot,
     strictObjects,
     drop(anthropicStrictRejects, ANTHROPIC_STRICT_FORMATS),
-    objectRoot,
   ],
   // The intersection: Gemini's OpenAPI subset is the narrowest, and OpenAI wants `properties` on
   // every object. An object with no properties has no portable form (Gemini rejects an empty
   // `properties`, OpenAI a missing one); lint reports it as not fixable.
-  portable: [...GEMINI_COMMON, (schema) => objectProperties(schema), objectRoot],
+  portable: [...GEMINI_COMMON, rootUnion, (schema) => objectProperties(schema), objectRoot],
 };
 
 /** Rewrites a tool schema so that `profile`'s provider accepts it and reads it the same way. */

@@ -1,6 +1,6 @@
 import { isSchema, mapChildren, type Schema } from "../json-schema/keywords.js";
 import { isObject, joinPointer } from "../json-schema/pointer.js";
-import { describesObject, isBareNull, typeIncludes } from "../json-schema/predicates.js";
+import { describesObject, isNullTyped, typeIncludes } from "../json-schema/predicates.js";
 import { resolveRef } from "../json-schema/refs.js";
 import { mapSchemas, walkSchemas } from "../json-schema/traverse.js";
 
@@ -28,7 +28,8 @@ export type NoteKind =
   | "optional-to-nullable"
   | "closed-object"
   | "dropped-keyword"
-  | "root-not-object";
+  | "root-not-object"
+  | "root-union-merged";
 
 export interface PassContext {
   /** Records a change of meaning (or a thing left as it was) at a JSON pointer. */
@@ -192,11 +193,14 @@ export function nullUnions(schema: Schema, style: "nullable" | "type-array"): Sc
   return mapSchemas(schema, (node) => {
     for (const keyword of ["anyOf", "oneOf"] as const) {
       const members = node[keyword];
-      if (!Array.isArray(members) || !members.some(isBareNull)) continue;
-      const rest = members.filter((member) => !isBareNull(member));
-      if (rest.length !== 1 || !isObject(rest[0])) continue;
+      // A null-typed member admits only null, whatever else it says.
+      if (!Array.isArray(members) || !members.some(isNullTyped)) continue;
+      const rest = members.filter((member) => !isNullTyped(member));
       const { [keyword]: _dropped, ...outer } = node;
-      return makeNullable({ ...rest[0], ...outer }, style);
+      if (rest.length === 1 && isObject(rest[0])) return makeNullable({ ...rest[0], ...outer }, style);
+      // OpenAPI has no null member: each other member admits null instead (anyOf, as null now matches several).
+      if (style === "nullable" && rest.length > 1 && rest.every(isObject))
+        return { ...outer, anyOf: rest.map((member) => makeNullable(member, style)) };
     }
     if (style === "nullable" && Array.isArray(node.type) && node.type.includes("null")) {
       const types = node.type.filter((type) => type !== "null");
@@ -218,6 +222,55 @@ function makeNullable(node: Schema, style: "nullable" | "type-array"): Schema {
   return { anyOf: [node, { type: "null" }] };
 }
 
+/** The instance type each type-specific keyword constrains ("number" covers integers too). */
+const KEYWORD_TYPES: ReadonlyMap<string, string> = new Map([
+  ...[
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "unevaluatedProperties",
+  ].map((key): [string, string] => [key, "object"]),
+  ...["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains", "unevaluatedItems"].map(
+    (key): [string, string] => [key, "array"],
+  ),
+  ...["minLength", "maxLength", "pattern"].map((key): [string, string] => [key, "string"]),
+  ...["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].map((key): [string, string] => [key, "number"]),
+]);
+const ANNOTATIONS = new Set(["title", "description", "default"]);
+
+/**
+ * Type arrays (which OpenAPI's one-string `type` cannot hold) as an `anyOf` with one member per
+ * type, each keeping only the keywords that constrain its type: the same instances. Null becomes
+ * `nullable` on every member; the annotations stay outside.
+ */
+export function typeArraysToAnyOf(schema: Schema): Schema {
+  return mapSchemas(schema, (node) => {
+    if (!Array.isArray(node.type)) return node;
+    const types = node.type.filter((type): type is string => typeof type === "string" && type !== "null");
+    if (types.length === 0) return node;
+    const { type: _types, nullable: _nullable, ...rest } = node;
+    const nullable = types.length < node.type.length || node.nullable === true ? { nullable: true } : {};
+    if (types.length === 1) return { ...rest, type: types[0], ...nullable };
+    const member = (type: string) => ({
+      ...Object.fromEntries(
+        Object.entries(rest).filter(
+          ([key]) => !ANNOTATIONS.has(key) && (KEYWORD_TYPES.get(key) ?? type) === (type === "integer" ? "number" : type),
+        ),
+      ),
+      type,
+      ...nullable,
+    });
+    return { ...Object.fromEntries(Object.entries(rest).filter(([key]) => ANNOTATIONS.has(key))), anyOf: types.map(member) };
+  });
+}
+
 /** `oneOf` → `anyOf`: the same instances when the members do not overlap (the usual tagged union). */
 export function oneOfToAnyOf(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
@@ -230,23 +283,25 @@ export function oneOfToAnyOf(schema: Schema, context: PassContext): Schema {
 
 /** `allOf` of objects merged into one object: properties, `required`, and the outer keywords. */
 export function mergeAllOf(schema: Schema, context: PassContext): Schema {
-  return mapSchemas(schema, (node, pointer) => {
-    if (!Array.isArray(node.allOf) || !node.allOf.every(isObject)) return node;
-    const { allOf, ...outer } = node;
-    const merged: Schema = { ...outer };
-    for (const member of allOf as Schema[]) {
-      for (const [key, value] of Object.entries(member)) {
-        if (key === "properties" && isObject(value))
-          merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...value };
-        else if (key === "required" && Array.isArray(value))
-          merged.required = [...new Set([...(Array.isArray(merged.required) ? merged.required : []), ...value])];
-        else if (key in merged && JSON.stringify(merged[key]) !== JSON.stringify(value)) {
-          context.note(`${pointer}/allOf`, `allOf members disagree on "${key}"; kept the first`, "allof-conflict");
-        } else merged[key] = value;
-      }
+  return mapSchemas(schema, (node, pointer) => mergedAllOf(node, pointer, context));
+}
+
+function mergedAllOf(node: Schema, pointer: string, context: PassContext): Schema {
+  if (!Array.isArray(node.allOf) || !node.allOf.every(isObject)) return node;
+  const { allOf, ...outer } = node;
+  const merged: Schema = { ...outer };
+  for (const member of allOf as Schema[]) {
+    for (const [key, value] of Object.entries(member)) {
+      if (key === "properties" && isObject(value))
+        merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...value };
+      else if (key === "required" && Array.isArray(value))
+        merged.required = [...new Set([...(Array.isArray(merged.required) ? merged.required : []), ...value])];
+      else if (key in merged && JSON.stringify(merged[key]) !== JSON.stringify(value)) {
+        context.note(`${pointer}/allOf`, `allOf members disagree on "${key}"; kept the first`, "allof-conflict");
+      } else merged[key] = value;
     }
-    return merged;
-  });
+  }
+  return merged;
 }
 
 /** `const: x` → `enum: [x]`. */
@@ -334,7 +389,15 @@ export function emptyPropertiesRemoved(schema: Schema, context: PassContext): Sc
 
 /** Objects without `properties` get an empty one (the same instances: it constrains nothing). */
 export function objectProperties(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => (describesObject(node) && !isObject(node.properties) ? { ...node, properties: {} } : node));
+  return mapSchemas(schema, (node) => (admitsObjects(node) && !isObject(node.properties) ? { ...node, properties: {} } : node));
+}
+
+/**
+ * Whether a provider reads `node` as an object schema: by its own keywords, or by a type array
+ * naming "object" (`["object", "null"]`, which a nullable object becomes).
+ */
+function admitsObjects(node: Schema): boolean {
+  return describesObject(node) || typeIncludes(node, "object");
 }
 
 /** Arrays without `items` get an unconstrained `items`. */
@@ -350,12 +413,16 @@ export function arrayItems(schema: Schema): Schema {
  */
 export function strictObjects(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
-    if (!describesObject(node)) return node;
+    if (!admitsObjects(node)) return node;
     const properties = isObject(node.properties) ? node.properties : {};
     const required = new Set(Array.isArray(node.required) ? node.required : []);
     const optional = Object.keys(properties).filter((name) => !required.has(name));
     if (optional.length > 0)
-      context.note(pointer, `optional properties ${optional.join(", ")} became required and nullable (send null to omit)`, "optional-to-nullable");
+      context.note(
+        pointer,
+        `optional properties ${optional.join(", ")} became required and nullable (send null to omit)`,
+        "optional-to-nullable",
+      );
     if (node.additionalProperties !== undefined && node.additionalProperties !== false)
       context.note(pointer, "additionalProperties became false", "closed-object");
     return {
@@ -436,16 +503,59 @@ export function dropKeywords(
 
 /**
  * A root the provider accepts: an object, given an empty `properties` when it has none unless
- * `properties` is "leave" (Gemini rejects an empty one). A non-object root is left, with a note.
+ * `properties` is "leave" (Gemini rejects an empty one). An unconstrained root, or one whose type
+ * array names "object", becomes an object: MCP arguments and structured results always are
+ * one. Any other root is left, with a note.
  */
 export function objectRoot(schema: Schema, context: PassContext, properties: "add" | "leave" = "add"): Schema {
-  if (!describesObject(schema)) {
+  const unconstrained = ["type", "anyOf", "oneOf", "allOf", "enum", "const", "not"].every((key) => !(key in schema));
+  if (!unconstrained && !admitsObjects(schema)) {
     context.note("", "the root is not an object; this provider requires one", "root-not-object");
     return schema;
   }
-  return isObject(schema.properties) || properties === "leave"
-    ? { ...schema, type: "object" }
-    : { ...schema, type: "object", properties: {} };
+  const { nullable: _null, ...rest } = schema;
+  return isObject(schema.properties) || properties === "leave" ? { ...rest, type: "object" } : { ...rest, type: "object", properties: {} };
+}
+
+/**
+ * A root `anyOf`/`oneOf` of objects (or `allOf`), which most providers reject at the root, as one
+ * object: every member's properties, each the union of the members' schemas for it (unconstrained
+ * where an open member does not name it), required where every member requires it, and open.
+ * Looser, never stricter; the description lists the members.
+ */
+export function rootUnion(given: Schema, context: PassContext): Schema {
+  const schema = mergedAllOf(given, "", context);
+  const keyword = (["anyOf", "oneOf"] as const).find((key) => Array.isArray(schema[key]));
+  if (keyword === undefined) return schema;
+  const members = schema[keyword] as unknown[];
+  if (members.length === 0 || !members.every((member): member is Schema => isObject(member) && admitsObjects(member))) return schema;
+  const { [keyword]: _members, ...outer } = schema;
+  const names = [...new Set(members.flatMap((member) => (isObject(member.properties) ? Object.keys(member.properties) : [])))];
+  const open = members.filter((member) => member.additionalProperties !== false);
+  const properties = Object.fromEntries(
+    names.map((name) => {
+      const declared = members.flatMap((member) =>
+        isObject(member.properties) && name in member.properties ? [member.properties[name]] : [],
+      );
+      const unique = declared.filter(
+        (item, index) => declared.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === index,
+      );
+      const undeclaredOpen = open.some((member) => !isObject(member.properties) || !(name in member.properties));
+      return [name, undeclaredOpen ? {} : unique.length === 1 ? unique[0] : { anyOf: unique }];
+    }),
+  );
+  const requiredBy = (member: Schema) => new Set(Array.isArray(member.required) ? member.required : []);
+  const required = [...requiredBy(members[0] as Schema)].filter((name) => members.every((member) => requiredBy(member).has(name)));
+  const all = [...new Set([...required, ...(Array.isArray(outer.required) ? outer.required : [])])];
+  context.note("", `the root's ${keyword} of ${members.length} objects became one object accepting any of them`, "root-union-merged");
+  const shapes = members.map((member) => `{${isObject(member.properties) ? Object.keys(member.properties).join(", ") : ""}}`).join(" | ");
+  return {
+    ...outer,
+    type: "object",
+    properties: { ...properties, ...(isObject(outer.properties) ? outer.properties : {}) },
+    ...(all.length > 0 ? { required: all } : {}),
+    description: appendText(outer.description, `One of: ${shapes}.`),
+  };
 }
 
 function describeBriefly(schema: unknown): string {

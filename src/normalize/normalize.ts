@@ -63,6 +63,7 @@ const GEMINI_COMMON: Step[] = [
   (schema) => nullUnions(schema, "nullable"),
   typeArraysToAnyOf,
   (schema) => objectTypes(schema),
+  rootUnion,
   // An allow-list, not a deny-list: every key outside the Schema message is rejected.
   drop((keyword) => !GEMINI_FIELDS.has(keyword), GEMINI_FORMATS),
 ];
@@ -90,7 +91,7 @@ const STEPS: Record<Profile, Step[]> = {
     drop((keyword) => ["$schema", "$id", "examples", "default"].includes(keyword), OPENAI_STRICT_FORMATS),
   ],
   gemini: [...GEMINI_COMMON, emptyPropertiesRemoved, (schema, context) => objectRoot(schema, context, "leave")],
-  "gemini-json": [inline("keep"), (schema) => arrayItems(schema), objectRoot],
+  "gemini-json": [inline("keep"), rootUnion, (schema) => arrayItems(schema), objectRoot],
   // Only the draft-07 tuple form is reported rejected ("must match JSON Schema draft 2020-12").
   anthropic: [inline("keep"), rootUnion, (schema) => draft07Tuples(schema), objectRoot],
   "anthropic-strict": [
@@ -108,7 +109,7 @@ const STEPS: Record<Profile, Step[]> = {
   // The intersection: Gemini's OpenAPI subset is the narrowest, and OpenAI wants `properties` on
   // every object. An object with no properties has no portable form (Gemini rejects an empty
   // `properties`, OpenAI a missing one); lint reports it as not fixable.
-  portable: [...GEMINI_COMMON, rootUnion, (schema) => objectProperties(schema), objectRoot],
+  portable: [...GEMINI_COMMON, (schema) => objectProperties(schema), objectRoot],
 };
 
 /** Rewrites a tool schema so that `profile`'s provider accepts it and reads it the same way. */

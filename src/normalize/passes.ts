@@ -215,10 +215,24 @@ export function nullUnions(schema: Schema, style: "nullable" | "type-array"): Sc
 }
 
 function makeNullable(node: Schema, style: "nullable" | "type-array"): Schema {
-  if (style === "nullable") return { ...node, nullable: true };
-  if (typeof node.type === "string") return { ...node, type: [node.type, "null"] };
-  if (Array.isArray(node.type)) return node.type.includes("null") ? node : { ...node, type: [...node.type, "null"] };
-  if (Array.isArray(node.enum)) return node.enum.includes(null) ? node : { ...node, enum: [...node.enum, null] };
+  if (style === "nullable") {
+    if (node.type !== undefined) return { ...node, nullable: true };
+    // OpenAPI ignores `nullable` without a type: a union admits null through its members.
+    if (Array.isArray(node.anyOf))
+      return { ...node, anyOf: node.anyOf.map((member) => (isObject(member) ? makeNullable(member, style) : member)) };
+    const type = describesObject(node)
+      ? "object"
+      : Array.isArray(node.enum) && node.enum.every((value) => typeof value === "string")
+        ? "string"
+        : undefined;
+    // Otherwise nothing in the node rejects null already.
+    return type === undefined ? node : { ...node, type, nullable: true };
+  }
+  // An enum beside the type would still reject null.
+  const withNull = Array.isArray(node.enum) && !node.enum.includes(null) ? { ...node, enum: [...node.enum, null] } : node;
+  if (typeof node.type === "string") return { ...withNull, type: [node.type, "null"] };
+  if (Array.isArray(node.type)) return node.type.includes("null") ? withNull : { ...withNull, type: [...node.type, "null"] };
+  if (Array.isArray(node.enum)) return withNull;
   return { anyOf: [node, { type: "null" }] };
 }
 
@@ -322,20 +336,28 @@ export function enumsToStrings(schema: Schema, context: PassContext): Schema {
   });
 }
 
-/** Tuples (`prefixItems`, draft-07 `items: [...]`) as arrays of the union of their item schemas, with the length kept. */
+/**
+ * Tuples (`prefixItems`, draft-07 `items: [...]`) as arrays of the union of their item schemas
+ * (unconstrained when the tuple is open), at most as long as a closed tuple. A tuple does not
+ * require its positions, so neither does the array.
+ */
 export function tuplesToArrays(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
     const prefix = Array.isArray(node.prefixItems) ? node.prefixItems : Array.isArray(node.items) ? node.items : undefined;
     if (prefix === undefined) return node;
     const { prefixItems: _prefix, additionalItems: _additional, ...rest } = node;
-    const unique = prefix.filter((item, index) => prefix.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === index);
+    // What the elements after the tuple's positions must match, in either spelling.
+    const tail = Array.isArray(node.prefixItems) ? node.items : node.additionalItems;
+    const open = tail === undefined || tail === true || (isObject(tail) && Object.keys(tail).length === 0);
+    const members = open || tail === false ? prefix : [...prefix, tail];
+    const unique = members.filter((item, index) => members.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === index);
     context.note(pointer, "tuple became an array: positions are described in the description only", "tuple-to-array");
     const positions = prefix.map((item, index) => `${index}: ${describeBriefly(item)}`).join("; ");
+    const maxItems = typeof node.maxItems === "number" ? node.maxItems : tail === false ? prefix.length : undefined;
     return {
       ...rest,
-      items: unique.length === 1 ? unique[0] : { anyOf: unique },
-      minItems: typeof node.minItems === "number" ? node.minItems : prefix.length,
-      maxItems: typeof node.maxItems === "number" ? node.maxItems : prefix.length,
+      items: open ? {} : unique.length === 1 ? unique[0] : { anyOf: unique },
+      ...(maxItems === undefined ? {} : { maxItems }),
       description: appendText(node.description, `Positions: ${positions}.`),
     };
   });
@@ -425,8 +447,15 @@ export function strictObjects(schema: Schema, context: PassContext): Schema {
       );
     if (node.additionalProperties !== undefined && node.additionalProperties !== false)
       context.note(pointer, "additionalProperties became false", "closed-object");
+    // With every property required and no other allowed, the count of properties is fixed: a bound on it could only contradict.
+    const { minProperties: _min, maxProperties: _max, ...rest } = node;
+    const bounds = (["minProperties", "maxProperties"] as const).filter((key) => node[key] !== undefined);
+    for (const key of bounds) context.note(`${pointer}/${key}`, `${key} cannot hold on a closed object and was dropped`, "dropped-keyword");
+    const described =
+      bounds.length === 0 ? {} : { description: appendText(node.description, bounds.map((key) => `${key}: ${node[key]}`).join("; ")) };
     return {
-      ...node,
+      ...rest,
+      ...described,
       properties: Object.fromEntries(
         Object.entries(properties).map(([name, sub]) => [
           name,

@@ -78,6 +78,11 @@ const SHAPES: Record<string, Schema> = {
       },
     },
   },
+  "required-only-branches": {
+    type: "object",
+    properties: { id: { type: "string" }, name: { type: "string" } },
+    anyOf: [{ required: ["id"] }, { required: ["name"] }],
+  },
   "several-types": {
     type: "object",
     properties: {

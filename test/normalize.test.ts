@@ -312,7 +312,7 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
     ]);
   });
 
-  it("gemini types objects that have properties or required, and leaves typed and propertyless nodes alone", () => {
+  it("gemini types objects that have properties or required (naming what is required), and leaves typed and propertyless nodes alone", () => {
     expect(
       objectTypes({
         properties: {
@@ -326,7 +326,7 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
       type: "object",
       properties: {
         o: { type: "object", properties: { x: { type: "string" } } },
-        r: { type: "object", required: ["a"] },
+        r: { type: "object", required: ["a"], properties: { a: {} } },
         s: { type: "string" },
         any: { description: "anything" },
       },

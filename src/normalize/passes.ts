@@ -386,7 +386,14 @@ export function draft07Tuples(schema: Schema): Schema {
  * describe, and Gemini rejects `properties` elsewhere ("only allowed for OBJECT type").
  */
 export function objectTypes(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => (node.type === undefined && describesObject(node) ? { ...node, type: "object" } : node));
+  return mapSchemas(schema, (node) => {
+    if (node.type !== undefined || !describesObject(node)) return node;
+    // A node with only `required` names its properties, unconstrained: an empty object would have no portable form.
+    const names = Array.isArray(node.required) ? node.required.filter((name): name is string => typeof name === "string") : [];
+    const named =
+      isObject(node.properties) || names.length === 0 ? {} : { properties: Object.fromEntries(names.map((name) => [name, {}])) };
+    return { ...node, type: "object", ...named };
+  });
 }
 
 /**
@@ -415,11 +422,13 @@ export function objectProperties(schema: Schema): Schema {
 }
 
 /**
- * Whether a provider reads `node` as an object schema: by its own keywords, or by a type array
- * naming "object" (`["object", "null"]`, which a nullable object becomes).
+ * Whether a provider reads `node` as an object schema: typed so (a type array naming "object" too:
+ * `["object", "null"]`, which a nullable object becomes), or untyped with `properties`. An untyped
+ * node with only `required` is a constraint on its parent's object (the `anyOf: [{required: [a]},
+ * {required: [b]}]` idiom), not an object of its own to close.
  */
 function admitsObjects(node: Schema): boolean {
-  return describesObject(node) || typeIncludes(node, "object");
+  return typeIncludes(node, "object") || (node.type === undefined && isObject(node.properties));
 }
 
 /** Arrays without `items` get an unconstrained `items`. */
@@ -557,7 +566,10 @@ export function rootUnion(given: Schema, context: PassContext): Schema {
   const keyword = (["anyOf", "oneOf"] as const).find((key) => Array.isArray(schema[key]));
   if (keyword === undefined) return schema;
   const members = schema[keyword] as unknown[];
-  if (members.length === 0 || !members.every((member): member is Schema => isObject(member) && admitsObjects(member))) return schema;
+  // Untyped members that only require names are constraints on the root's own properties.
+  const merges = (member: unknown): member is Schema =>
+    isObject(member) && (admitsObjects(member) || Object.keys(member).every((key) => ["required", ...ANNOTATIONS].includes(key)));
+  if (members.length === 0 || !members.every(merges)) return schema;
   const { [keyword]: _members, ...outer } = schema;
   const names = [...new Set(members.flatMap((member) => (isObject(member.properties) ? Object.keys(member.properties) : [])))];
   const open = members.filter((member) => member.additionalProperties !== false);
@@ -577,7 +589,12 @@ export function rootUnion(given: Schema, context: PassContext): Schema {
   const required = [...requiredBy(members[0] as Schema)].filter((name) => members.every((member) => requiredBy(member).has(name)));
   const all = [...new Set([...required, ...(Array.isArray(outer.required) ? outer.required : [])])];
   context.note("", `the root's ${keyword} of ${members.length} objects became one object accepting any of them`, "root-union-merged");
-  const shapes = members.map((member) => `{${isObject(member.properties) ? Object.keys(member.properties).join(", ") : ""}}`).join(" | ");
+  const shapes = members
+    .map((member) => {
+      const named = [...(isObject(member.properties) ? Object.keys(member.properties) : []), ...[...requiredBy(member)].map(String)];
+      return `{${[...new Set(named)].join(", ")}}`;
+    })
+    .join(" | ");
   return {
     ...outer,
     type: "object",

@@ -1,9 +1,10 @@
 // Normalize on real servers: per profile, the tools whose schemas obey the profile's rules (no lint
 // error) before and after `normalize`, what is left after, and the time to normalize the bundle.
 // `node bench/normalize.mjs [bundle.json[.gz]]`; without an argument, the corpus of real npm servers.
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { readSchemaFiles } from "../dist/bundle/read.js";
+import { gunzipSync } from "node:zlib";
+import { parseSchemaFile } from "../dist/bundle/read.js";
 import { lintSchema } from "../dist/lint/lint.js";
 import { normalizeBundle } from "../dist/normalize/bundle.js";
 import { PROFILES } from "../dist/providers/facts.js";
@@ -26,7 +27,8 @@ export async function benchNormalize(path = process.argv[2] ?? CORPUS) {
     console.log(`normalize: no bundle at ${path} (pass one: node bench/normalize.mjs <bundle>)`);
     return;
   }
-  const { bundle } = await readSchemaFiles([path]);
+  const bytes = readFileSync(path);
+  const { bundle } = parseSchemaFile(path, (path.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8"));
   const tools = bundle.servers.flatMap((server) => server.tools);
   console.log(`normalize: ${tools.length} tools of ${bundle.servers.length} servers (${path})`);
   for (const profile of PROFILES) {

@@ -247,7 +247,9 @@ function memberValidator(member: unknown, root: Schema): (value: unknown) => boo
   if (!isObject(member)) return () => member !== false;
   let check = members.get(member);
   if (check === undefined) {
-    check = validator({ ...member, ...(root.$defs === undefined ? {} : { $defs: root.$defs }) });
+    // The member in the schema's own dialect, its references resolving against the schema's definitions.
+    const context = Object.fromEntries(Object.entries(root).filter(([key]) => ["$schema", "$defs", "definitions"].includes(key)));
+    check = validator({ ...context, ...member });
     members.set(member, check);
   }
   return check;

@@ -228,11 +228,13 @@ function makeNullable(node: Schema, style: "nullable" | "type-array"): Schema {
     // Otherwise nothing in the node rejects null already.
     return type === undefined ? node : { ...node, type, nullable: true };
   }
-  // An enum beside the type would still reject null.
-  const withNull = Array.isArray(node.enum) && !node.enum.includes(null) ? { ...node, enum: [...node.enum, null] } : node;
+  // A `const` or an enum beside the type would still reject null.
+  const values = "const" in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
+  const { const: _const, ...rest } = node;
+  const withNull = values === undefined ? node : { ...rest, enum: values.includes(null) ? values : [...values, null] };
   if (typeof node.type === "string") return { ...withNull, type: [node.type, "null"] };
   if (Array.isArray(node.type)) return node.type.includes("null") ? withNull : { ...withNull, type: [...node.type, "null"] };
-  if (Array.isArray(node.enum)) return withNull;
+  if (values !== undefined) return withNull;
   return { anyOf: [node, { type: "null" }] };
 }
 

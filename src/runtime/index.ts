@@ -10,10 +10,13 @@ export type {
   JsonValue,
   ObservationHeader,
   ObservationLog,
+  Observed,
   ObserveOptions,
+  ResultCall,
   Sample,
   ServerEntry,
   ToolCall,
+  WithResult,
 } from "@pmcp-codegen/runtime";
 export {
   CompositionCallError,
@@ -34,12 +37,14 @@ export {
   observationPath,
   oneOf,
   otherKeysMatch,
+  ParsedResult,
   parseObservationLog,
   propertyCount,
   redactValue,
   ServerNotFoundError,
   TimeoutError,
   ToolCallError,
+  ToolResult,
   TransportError,
   uniqueItems,
 } from "@pmcp-codegen/runtime";

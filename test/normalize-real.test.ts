@@ -13,6 +13,7 @@ import { lintSchema } from "../src/lint/lint.js";
 import { normalizeSchemaWithNotes, PROFILES, type Profile } from "../src/normalize/normalize.js";
 import type { Schema } from "../src/normalize/passes.js";
 import { runCli } from "./helpers/cli.js";
+import { readCorpus } from "./helpers/corpus.js";
 import { samples } from "./helpers/samples.js";
 
 /**
@@ -148,6 +149,17 @@ describe("normalize on the shapes of real servers", () => {
   });
 });
 
+/** Whether Ajv compiles `schema` and the sampler can build instances for it (it knows no lookahead in patterns). */
+function sampleable(schema: Schema): boolean {
+  try {
+    validator(schema);
+    samples(schema);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * Samples instances of `schema` and checks that each valid one, encoded as the profile documents,
  * is valid for the normalized schema; returns how many were checked.
@@ -169,6 +181,36 @@ function checkWidening(schema: Schema, profile: Profile, numRuns: number): numbe
   );
   return checked;
 }
+
+describe("normalize on the corpus of real servers", () => {
+  /** Every input and output schema of the corpus, with where it is. */
+  const corpusSchemas = async () =>
+    (await readCorpus()).servers.flatMap((server) =>
+      server.tools.flatMap((tool) =>
+        (["inputSchema", "outputSchema"] as const).flatMap((key) =>
+          tool[key] === undefined ? [] : [{ where: `${server.id}/${tool.name} /${key}`, schema: tool[key] as Schema }],
+        ),
+      ),
+    );
+
+  it.each(PROFILES)("%s: after normalize, every corpus tool obeys the profile's rules", async (profile) => {
+    const left = (await corpusSchemas()).flatMap(({ where, schema }) => {
+      const rules = errorRules(normalizeSchemaWithNotes(schema, { profile }).schema, profile).filter(
+        (rule) => !UNFIXABLE[profile]?.includes(rule),
+      );
+      return rules.length === 0 ? [] : [`${where}: ${rules.join(", ")}`];
+    });
+    expect(left).toEqual([]);
+  });
+
+  // Each profile samples every seventh schema (a different seventh each), to keep the run short.
+  it.each(PROFILES)("%s: no instance valid for a corpus schema is rejected after normalizing", async (profile) => {
+    const offset = PROFILES.indexOf(profile);
+    const chosen = (await corpusSchemas()).filter((_, index) => index % PROFILES.length === offset);
+    const checked = chosen.reduce((sum, { schema }) => sum + (sampleable(schema) ? checkWidening(schema, profile, 10) : 0), 0);
+    expect(checked).toBeGreaterThan(1_000);
+  });
+});
 
 describe("pmcp schema normalize on a bundle with a troublesome server", () => {
   it("summarizes notes in one line per tool, leaves a tool it cannot normalize as exported, and writes the rest", async () => {

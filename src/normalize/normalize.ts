@@ -60,10 +60,11 @@ const GEMINI_COMMON: Step[] = [
   enumsToStrings,
   tuplesToArrays,
   (schema) => arrayItems(schema),
+  // Before nullUnions, which rewrites the unions with null that merging members makes.
+  rootUnion,
   (schema) => nullUnions(schema, "nullable"),
   typeArraysToAnyOf,
   (schema) => objectTypes(schema),
-  rootUnion,
   // An allow-list, not a deny-list: every key outside the Schema message is rejected.
   drop((keyword) => !GEMINI_FIELDS.has(keyword), GEMINI_FORMATS),
 ];

@@ -143,7 +143,7 @@ describe("normalize on the shapes of real servers", () => {
   it("rejects no instance the original accepts, given the documented encodings (null for an omitted property, enum values as strings)", async () => {
     const schemas = [...Object.values(SHAPES), ...(await schemaCorpus())];
     for (const profile of PROFILES) {
-      const checked = schemas.reduce((sum, schema) => sum + checkWidening(schema, profile, 40), 0);
+      const checked = schemas.reduce((sum, schema) => sum + checkWidening(schema, profile, 25), 0);
       expect(checked, profile).toBeGreaterThan(200);
     }
   });
@@ -183,15 +183,20 @@ function checkWidening(schema: Schema, profile: Profile, numRuns: number): numbe
 }
 
 describe("normalize on the corpus of real servers", () => {
-  /** Every input and output schema of the corpus, with where it is. */
-  const corpusSchemas = async () =>
-    (await readCorpus()).servers.flatMap((server) =>
-      server.tools.flatMap((tool) =>
-        (["inputSchema", "outputSchema"] as const).flatMap((key) =>
-          tool[key] === undefined ? [] : [{ where: `${server.id}/${tool.name} /${key}`, schema: tool[key] as Schema }],
+  /** Every input and output schema of the corpus, with where it is; read once. */
+  let read: Promise<{ where: string; schema: Schema }[]> | undefined;
+  const corpusSchemas = () => {
+    read ??= readCorpus().then((corpus) =>
+      corpus.servers.flatMap((server) =>
+        server.tools.flatMap((tool) =>
+          (["inputSchema", "outputSchema"] as const).flatMap((key) =>
+            tool[key] === undefined ? [] : [{ where: `${server.id}/${tool.name} /${key}`, schema: tool[key] as Schema }],
+          ),
         ),
       ),
     );
+    return read;
+  };
 
   it.each(PROFILES)("%s: after normalize, every corpus tool obeys the profile's rules", async (profile) => {
     const left = (await corpusSchemas()).flatMap(({ where, schema }) => {
@@ -203,12 +208,13 @@ describe("normalize on the corpus of real servers", () => {
     expect(left).toEqual([]);
   });
 
-  // Each profile samples every seventh schema (a different seventh each), to keep the run short.
+  // Each profile samples one schema in SHARE (a different one each), to keep the run short.
+  const SHARE = PROFILES.length * 3;
   it.each(PROFILES)("%s: no instance valid for a corpus schema is rejected after normalizing", async (profile) => {
     const offset = PROFILES.indexOf(profile);
-    const chosen = (await corpusSchemas()).filter((_, index) => index % PROFILES.length === offset);
-    const checked = chosen.reduce((sum, { schema }) => sum + (sampleable(schema) ? checkWidening(schema, profile, 10) : 0), 0);
-    expect(checked).toBeGreaterThan(1_000);
+    const chosen = (await corpusSchemas()).filter((_, index) => index % SHARE === offset);
+    const checked = chosen.reduce((sum, { schema }) => sum + (sampleable(schema) ? checkWidening(schema, profile, 6) : 0), 0);
+    expect(checked).toBeGreaterThan(200);
   });
 });
 

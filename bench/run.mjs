@@ -6,6 +6,7 @@ import { benchExport } from "./export.mjs";
 import { benchGenerate } from "./generate.mjs";
 import { benchInfer } from "./infer.mjs";
 import { benchInspect } from "./inspect.mjs";
+import { benchNormalize } from "./normalize.mjs";
 
 console.log(`node ${process.version}, medians of repeated runs\n`);
 benchExport();
@@ -13,4 +14,5 @@ await benchGenerate();
 await benchCall();
 await benchInfer();
 await benchInspect();
+await benchNormalize();
 await benchAgreement();

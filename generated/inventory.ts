@@ -71,7 +71,10 @@ export class InventoryClient {
    *
    * Calls the `get_stock` tool. Hints: read-only, idempotent.
    */
-  getStock(args: GetStockArgs, options?: rt.CallOptions): Promise<StockLevel> {
+  getStock(args: GetStockArgs, options?: rt.CallOptions & { withResult?: false }): Promise<StockLevel>;
+  /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
+  getStock(args: GetStockArgs, options: rt.WithResult): Promise<rt.ParsedResult<StockLevel>>;
+  getStock(args: GetStockArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<StockLevel | rt.ParsedResult<StockLevel>> {
     return this.#client.callTool({ server: this.#serverId, tool: "get_stock", args, parse: StockLevelSchema, retryable: true }, options);
   }
 
@@ -82,7 +85,10 @@ export class InventoryClient {
    *
    * Calls the `list_low_stock` tool. Hints: read-only.
    */
-  listLowStock(args?: ListLowStockArgs, options?: rt.CallOptions): Promise<LowStockReport> {
+  listLowStock(args?: ListLowStockArgs, options?: rt.CallOptions & { withResult?: false }): Promise<LowStockReport>;
+  /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
+  listLowStock(args: ListLowStockArgs | undefined, options: rt.WithResult): Promise<rt.ParsedResult<LowStockReport>>;
+  listLowStock(args?: ListLowStockArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<LowStockReport | rt.ParsedResult<LowStockReport>> {
     return this.#client.callTool({ server: this.#serverId, tool: "list_low_stock", args: args ?? {}, parse: LowStockReportSchema, retryable: true }, options);
   }
 }

@@ -285,7 +285,10 @@ export class MemoryClient {
    *
    * Calls the `add_observations` tool.
    */
-  addObservations(args: AddObservationsArgs, options?: rt.CallOptions): Promise<AddObservationsResult> {
+  addObservations(args: AddObservationsArgs, options?: rt.CallOptions & { withResult?: false }): Promise<AddObservationsResult>;
+  /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
+  addObservations(args: AddObservationsArgs, options: rt.WithResult): Promise<rt.ParsedResult<AddObservationsResult>>;
+  addObservations(args: AddObservationsArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<AddObservationsResult | rt.ParsedResult<AddObservationsResult>> {
     return this.#client.callTool({ server: this.#serverId, tool: "add_observations", args, parse: AddObservationsResultSchema, retryable: false }, options);
   }
 
@@ -296,7 +299,10 @@ export class MemoryClient {
    *
    * Calls the `create_entities` tool.
    */
-  createEntities(args: CreateEntitiesArgs, options?: rt.CallOptions): Promise<CreateEntitiesResult> {
+  createEntities(args: CreateEntitiesArgs, options?: rt.CallOptions & { withResult?: false }): Promise<CreateEntitiesResult>;
+  /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
+  createEntities(args: CreateEntitiesArgs, options: rt.WithResult): Promise<rt.ParsedResult<CreateEntitiesResult>>;
+  createEntities(args: CreateEntitiesArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<CreateEntitiesResult | rt.ParsedResult<CreateEntitiesResult>> {
     return this.#client.callTool({ server: this.#serverId, tool: "create_entities", args, parse: CreateEntitiesResultSchema, retryable: false }, options);
   }
 
@@ -307,7 +313,10 @@ export class MemoryClient {
    *
    * Calls the `create_relations` tool.
    */
-  createRelations(args: CreateRelationsArgs, options?: rt.CallOptions): Promise<CreateRelationsResult> {
+  createRelations(args: CreateRelationsArgs, options?: rt.CallOptions & { withResult?: false }): Promise<CreateRelationsResult>;
+  /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
+  createRelations(args: CreateRelationsArgs, options: rt.WithResult): Promise<rt.ParsedResult<CreateRelationsResult>>;
+  createRelations(args: CreateRelationsArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<CreateRelationsResult | rt.ParsedResult<CreateRelationsResult>> {
     return this.#client.callTool({ server: this.#serverId, tool: "create_relations", args, parse: CreateRelationsResultSchema, retryable: false }, options);
   }
 
@@ -318,7 +327,10 @@ export class MemoryClient {
    *
    * Calls the `delete_entities` tool. Hints: destructive, idempotent.
    */
-  deleteEntities(args: DeleteEntitiesArgs, options?: rt.CallOptions): Promise<DeleteEntitiesResult> {
+  deleteEntities(args: DeleteEntitiesArgs, options?: rt.CallOptions & { withResult?: false }): Promise<DeleteEntitiesResult>;
+  /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
+  deleteEntities(args: DeleteEntitiesArgs, options: rt.WithResult): Promise<rt.ParsedResult<DeleteEntitiesResult>>;
+  deleteEntities(args: DeleteEntitiesArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<DeleteEntitiesResult | rt.ParsedResult<DeleteEntitiesResult>> {
     return this.#client.callTool({ server: this.#serverId, tool: "delete_entities", args, parse: DeleteEntitiesResultSchema, retryable: true }, options);
   }
 
@@ -329,7 +341,10 @@ export class MemoryClient {
    *
    * Calls the `delete_observations` tool. Hints: destructive, idempotent.
    */
-  deleteObservations(args: DeleteObservationsArgs, options?: rt.CallOptions): Promise<DeleteObservationsResult> {
+  deleteObservations(args: DeleteObservationsArgs, options?: rt.CallOptions & { withResult?: false }): Promise<DeleteObservationsResult>;
+  /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
+  deleteObservations(args: DeleteObservationsArgs, options: rt.WithResult): Promise<rt.ParsedResult<DeleteObservationsResult>>;
+  deleteObservations(args: DeleteObservationsArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<DeleteObservationsResult | rt.ParsedResult<DeleteObservationsResult>> {
     return this.#client.callTool({ server: this.#serverId, tool: "delete_observations", args, parse: DeleteObservationsResultSchema, retryable: true }, options);
   }
 
@@ -340,7 +355,10 @@ export class MemoryClient {
    *
    * Calls the `delete_relations` tool. Hints: destructive, idempotent.
    */
-  deleteRelations(args: DeleteRelationsArgs, options?: rt.CallOptions): Promise<DeleteRelationsResult> {
+  deleteRelations(args: DeleteRelationsArgs, options?: rt.CallOptions & { withResult?: false }): Promise<DeleteRelationsResult>;
+  /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
+  deleteRelations(args: DeleteRelationsArgs, options: rt.WithResult): Promise<rt.ParsedResult<DeleteRelationsResult>>;
+  deleteRelations(args: DeleteRelationsArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<DeleteRelationsResult | rt.ParsedResult<DeleteRelationsResult>> {
     return this.#client.callTool({ server: this.#serverId, tool: "delete_relations", args, parse: DeleteRelationsResultSchema, retryable: true }, options);
   }
 
@@ -351,7 +369,10 @@ export class MemoryClient {
    *
    * Calls the `open_nodes` tool. Hints: read-only, idempotent.
    */
-  openNodes(args: OpenNodesArgs, options?: rt.CallOptions): Promise<OpenNodesResult> {
+  openNodes(args: OpenNodesArgs, options?: rt.CallOptions & { withResult?: false }): Promise<OpenNodesResult>;
+  /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
+  openNodes(args: OpenNodesArgs, options: rt.WithResult): Promise<rt.ParsedResult<OpenNodesResult>>;
+  openNodes(args: OpenNodesArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<OpenNodesResult | rt.ParsedResult<OpenNodesResult>> {
     return this.#client.callTool({ server: this.#serverId, tool: "open_nodes", args, parse: OpenNodesResultSchema, retryable: true }, options);
   }
 
@@ -362,7 +383,10 @@ export class MemoryClient {
    *
    * Calls the `read_graph` tool. Hints: read-only, idempotent.
    */
-  readGraph(args?: ReadGraphArgs, options?: rt.CallOptions): Promise<ReadGraphResult> {
+  readGraph(args?: ReadGraphArgs, options?: rt.CallOptions & { withResult?: false }): Promise<ReadGraphResult>;
+  /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
+  readGraph(args: ReadGraphArgs | undefined, options: rt.WithResult): Promise<rt.ParsedResult<ReadGraphResult>>;
+  readGraph(args?: ReadGraphArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<ReadGraphResult | rt.ParsedResult<ReadGraphResult>> {
     return this.#client.callTool({ server: this.#serverId, tool: "read_graph", args: args ?? {}, parse: ReadGraphResultSchema, retryable: true }, options);
   }
 
@@ -373,7 +397,10 @@ export class MemoryClient {
    *
    * Calls the `search_nodes` tool. Hints: read-only, idempotent.
    */
-  searchNodes(args: SearchNodesArgs, options?: rt.CallOptions): Promise<SearchNodesResult> {
+  searchNodes(args: SearchNodesArgs, options?: rt.CallOptions & { withResult?: false }): Promise<SearchNodesResult>;
+  /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
+  searchNodes(args: SearchNodesArgs, options: rt.WithResult): Promise<rt.ParsedResult<SearchNodesResult>>;
+  searchNodes(args: SearchNodesArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<SearchNodesResult | rt.ParsedResult<SearchNodesResult>> {
     return this.#client.callTool({ server: this.#serverId, tool: "search_nodes", args, parse: SearchNodesResultSchema, retryable: true }, options);
   }
 }

@@ -79,12 +79,17 @@ describe("a failing server gives one clear line naming it, exit 1, and leaves th
 });
 
 it("two servers with the same id is a usage error, even when the id comes from serverInfo.name", async () => {
-  const result = await failingExport("same-id", [
-    "--stdio",
-    fixtureCommand("listing-server.mjs"),
-    "--stdio",
-    fixtureCommand("listing-server.mjs", "ok"),
-  ]);
+  const result = await failingExport(
+    "same-id",
+    [
+      "--stdio",
+      fixtureCommand("listing-server.mjs"),
+      "--stdio",
+      fixtureCommand("listing-server.mjs", "ok"),
+      // Both servers must start and answer before the ids are compared: a loaded machine needs time.
+    ],
+    30_000,
+  );
   expect(result.code).toBe(2);
   expect(result.errors[0]).toMatch(/two servers have the id "listing-fixture" .*name them with --id or a --config file/);
 });

@@ -58,7 +58,7 @@ describe("pmcp inspect", () => {
     const text = await runCli(["inspect", "weather/get_weather", "--schema", ...schemas]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toContain(`"outputSchema": null\nNote: ${NO_OUTPUT_SCHEMA_NOTE}\n`);
-    expect(text.stdout).toContain("Result type (source unknown, quality none):\ntype GetWeatherResult = rt.JsonValue;");
+    expect(text.stdout).toContain("Result type (source unknown, quality none):\ntype GetWeatherResult = rt.ToolResult;");
 
     const json = await runCli(["inspect", "weather/get_weather", "--json", "--schema", ...schemas]);
     expect(json.code, json.stderr).toBe(0);
@@ -69,7 +69,7 @@ describe("pmcp inspect", () => {
       inputSchema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
       outputSchema: null,
       note: NO_OUTPUT_SCHEMA_NOTE,
-      resultType: "type GetWeatherResult = rt.JsonValue;",
+      resultType: "type GetWeatherResult = rt.ToolResult;",
       source: "unknown",
       quality: "none",
     });
@@ -149,6 +149,43 @@ describe("inspection", () => {
     expect(outcome.found && formatInspection(outcome.inspection)).toContain(
       "Inferred from 12 observed results (quality medium), not declared by the server:\n{",
     );
+  });
+
+  it("says a tool observed answering in prose returns rt.ToolResult, with the content types seen", () => {
+    const block: InferredTool = {
+      tool: "set_units",
+      schema: {},
+      observations: 0,
+      seen: 3,
+      firstSeen: "2026-11-22T10:00:00.000Z",
+      lastSeen: "2026-11-22T10:00:00.000Z",
+      redacted: false,
+      consistency: 0,
+      quality: "none",
+      fields: [],
+      content: { text: 3 },
+    };
+    const withProse: Bundle = {
+      ...bundle,
+      servers: bundle.servers.map((server) => (server.id === "weather" ? { ...server, inferred: [block] } : server)),
+    };
+    const outcome = inspectTool(withProse, "weather/set_units");
+    if (!outcome.found) throw new Error(outcome.message);
+    expect(outcome.inspection).toEqual({
+      name: "weather/set_units",
+      description: "Not annotated: changes state.",
+      inputSchema: { type: "object", properties: { units: { type: "string" } } },
+      outputSchema: null,
+      note: NO_OUTPUT_SCHEMA_NOTE,
+      observedContent: { text: 3 },
+      resultType: "type SetUnitsResult = rt.ToolResult;",
+      source: "unknown",
+      quality: "none",
+    });
+    expect(formatInspection(outcome.inspection).split("\n\n").slice(-2)).toEqual([
+      "Observed answering without JSON, in results holding: text (3)",
+      "Result type (source unknown, quality none):\ntype SetUnitsResult = rt.ToolResult;",
+    ]);
   });
 
   it("shows every helper type the result type uses, through other helpers, and no other", () => {
@@ -286,7 +323,7 @@ describe("pmcp serve inspect over stdio", () => {
       name: "weather/get_weather",
       outputSchema: null,
       note: NO_OUTPUT_SCHEMA_NOTE,
-      resultType: "type GetWeatherResult = rt.JsonValue;",
+      resultType: "type GetWeatherResult = rt.ToolResult;",
     });
   });
 

@@ -64,6 +64,18 @@ function block(result: Bundle, server: string, tool: string): InferredTool | und
 }
 
 describe("observation logs", () => {
+  it("read value samples (all that older logs hold) beside content samples, and reject a line that is neither", () => {
+    const header = { format: "pmcp-observations/1", server: "s", tool: "t", seen: 2, firstSeen: "a", lastSeen: "b", redacted: false };
+    const lines = (...samples: object[]) => [header, ...samples].map((line) => JSON.stringify(line)).join("\n");
+    expect(parseObservationLog(lines({ at: "a", value: { n: 1 } }, { at: "b", content: ["text", "image"] }), "t.jsonl").samples).toEqual([
+      { at: "a", value: { n: 1 } },
+      { at: "b", content: ["text", "image"] },
+    ]);
+    expect(() => parseObservationLog(lines({ at: "a", content: [1] }), "t.jsonl")).toThrow(
+      't.jsonl:2: not an observation (expected {"at": time, "value": result} or {"at": time, "content": [types]})',
+    );
+  });
+
   it("stay inside their folder whatever the server and tool are called", () => {
     const base = join(dir, "logs");
     for (const [server, tool] of [
@@ -90,7 +102,7 @@ describe("observation logs", () => {
     const log = parseObservationLog(await readFile(observationPath(logs, "s", "t"), "utf8"), "t.jsonl");
     expect(log.header.seen).toBe(500);
     expect(log.samples).toHaveLength(50);
-    const kept = log.samples.map((sample) => (sample.value as { index: number }).index);
+    const kept = log.samples.map((sample) => ("value" in sample ? (sample.value as { index: number }).index : -1));
     expect(new Set(kept).size).toBe(50);
     // A uniform sample of 500 is very unlikely to come only from the first 50 (which a plain cap would keep).
     expect(kept.some((index) => index >= 50)).toBe(true);
@@ -122,7 +134,7 @@ describe("observation logs", () => {
     const log = parseObservationLog(await readFile(observationPath(logs, "s", "t"), "utf8"), "t.jsonl");
     expect(log.header.seen).toBe(600);
     const kept = log.samples.map((sample) => {
-      const value = sample.value as { writer: string; index: number };
+      const value = ("value" in sample ? sample.value : {}) as { writer: string; index: number };
       return `${value.writer}${value.index}`;
     });
     expect(new Set(kept).size).toBe(600);
@@ -181,7 +193,11 @@ describe("observation logs", () => {
     }
     const log = parseObservationLog(await readFile(observationPath(logs, "weather", "get_weather"), "utf8"), "log");
     expect(log.header).toMatchObject({ server: "weather", tool: "get_weather", seen: 3, redacted: false });
-    expect(log.samples.map((sample) => (sample.value as { city: string }).city)).toEqual(["Oslo", "Rome", "Lima"]);
+    expect(log.samples.map((sample) => ("value" in sample ? (sample.value as { city: string }).city : ""))).toEqual([
+      "Oslo",
+      "Rome",
+      "Lima",
+    ]);
   });
 });
 
@@ -361,7 +377,7 @@ describe("pmcp schema discover", () => {
       "called weather/get_weather: 3 calls, 2 recorded, 1 failed (city is required)",
       "called weather/list_stations: 1 call, 1 recorded",
       "called weather/get_version: 1 call, 1 recorded",
-      "called weather/set_units: 1 call, 1 recorded",
+      "called weather/set_units: 1 call, 1 recorded (1 without JSON)",
       "skipped weather/delete_station: annotated destructive (destructiveHint: true): never called",
       "skipped weather/reset_all: annotated destructive (destructiveHint: true): never called",
       `Recorded 5 observations in ${logs}`,
@@ -380,6 +396,9 @@ describe("pmcp schema discover", () => {
       "list_stations.jsonl",
       "set_units.jsonl",
     ]);
+    // Its prose answer is logged as what it is, not as a value.
+    const units = parseObservationLog(await readFile(observationPath(logs, "weather", "set_units"), "utf8"), "log");
+    expect(units.samples.map((sample) => ("content" in sample ? sample.content : sample.value))).toEqual([["text"]]);
   });
 
   it("without --allow-tool or samples skips what is not read-only and what needs arguments", async () => {
@@ -507,10 +526,10 @@ describe("infer, generate and report from the command line", () => {
     const module = await readFile(join(out, "weather.ts"), "utf8");
     expect(module).toContain("Result of the `get_weather` tool, inferred from 16 observations, quality medium.");
     expect(module).toMatch(/tool: "get_weather", args, parse: GetWeatherResultSchema, retryable: true, lenient: true/);
-    // --min-quality high leaves the medium-quality inference out: the result is any JSON again.
+    // --min-quality high leaves the medium-quality inference out: the result is returned as it came again.
     const strict = join(work, "generated-high");
     expect((await runCli(["generate", "--schema", path, "-o", strict, "--min-quality", "high"])).code).toBe(0);
-    expect(await readFile(join(strict, "weather.ts"), "utf8")).toContain("export type GetWeatherResult = rt.JsonValue;");
+    expect(await readFile(join(strict, "weather.ts"), "utf8")).toContain("export type GetWeatherResult = rt.ToolResult;");
 
     const usage = join(work, "usage.ts");
     await writeFile(
@@ -556,13 +575,35 @@ describe("infer, generate and report from the command line", () => {
     try {
       for (let index = 0; index < 12; index++) await upstream.callTool({ server: "weather", tool: "list_stations", parse: any });
       for (let index = 0; index < 2; index++) await upstream.callTool({ server: "weather", tool: "get_version", parse: any });
+      // A tool answering in prose: returned as it came, logged as text, never learned from.
+      for (const units of ["metric", "imperial", "kelvin"]) {
+        const result = await upstream.callToolForResult({ server: "weather", tool: "set_units", args: { units } });
+        expect(result.text).toBe(`Units set to ${units}.`);
+      }
     } finally {
       await upstream.close();
     }
+    const log = parseObservationLog(await readFile(observationPath(logs, "weather", "set_units"), "utf8"), "log");
+    expect(log.samples.map((sample) => ("content" in sample ? sample.content : sample.value))).toEqual([["text"], ["text"], ["text"]]);
+    const inferred = await inferBundle(bundle, logs);
+    expect(block(inferred.bundle, "weather", "set_units")).toMatchObject({
+      schema: {},
+      observations: 0,
+      seen: 3,
+      quality: "none",
+      fields: [],
+      content: { text: 3 },
+    });
+    expect(
+      schemaSourceOf(
+        bundle.servers.find((server) => server.id === "weather")!.tools.find((tool) => tool.name === "set_units")!,
+        block(inferred.bundle, "weather", "set_units"),
+      ).source,
+    ).toBe("unknown");
     const path = join(dir, "report-bundle.json");
     const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
     const { toJsonText } = await import("../src/bundle/serialize.js");
-    await writeFilesAtomically([{ path, content: toJsonText((await inferBundle(bundle, logs)).bundle) }]);
+    await writeFilesAtomically([{ path, content: toJsonText(inferred.bundle) }]);
 
     const json = await runCli(["report", "--schema", path, "--json"]);
     expect(json.code, json.stderr).toBe(0);
@@ -573,7 +614,11 @@ describe("infer, generate and report from the command line", () => {
       bySource: { declared: 0, annotated: 0, hybrid: 1, inferred: 1, unknown: 4 },
       byQuality: { high: 1, medium: 1, low: 0, none: 4 },
       observations: 14,
+      noJson: 1,
+      byContent: { text: 1 },
     });
+    expect(report.noJson).toEqual([{ server: "weather", tool: "set_units", content: { text: 3 } }]);
+    expect(report.total).toMatchObject({ noJson: 1, byContent: { text: 1 } });
     const listing = bundle.servers.find((server) => server.id === "weather")!.tools;
     expect(weather.listBytes).toBe(Buffer.byteLength(JSON.stringify({ tools: listing })));
     expect(weather.listTokens).toBe(Math.ceil(weather.listBytes / 4));
@@ -583,12 +628,16 @@ describe("infer, generate and report from the command line", () => {
     ]);
 
     const table = await runCli(["report", "--schema", path]);
-    expect(table.stdout.split("\n")[0]).toMatch(/^server\s+tools\s+declared\s+annotated\s+hybrid\s+inferred\s+unknown/);
-    expect(table.stdout).toMatch(/^weather\s+6\s+0\s+0\s+1\s+1\s+4\s+1\s+1\s+0\s+4\s+14\s/m);
+    expect(table.stdout.split("\n")[0]).toMatch(/^server\s+tools\s+declared\s+annotated\s+hybrid\s+inferred\s+unknown\s+no JSON\s+q:high/);
+    expect(table.stdout).toMatch(/^weather\s+6\s+0\s+0\s+1\s+1\s+4\s+1\s+1\s+1\s+0\s+4\s+14\s/m);
+    expect(table.stdout).toContain(
+      "Unknown because they answer without JSON (results holding each content type; no schema to learn):\n  weather/set_units: text in 3\n",
+    );
     expect(table.stdout).toContain("weather/get_version at /build: must be string (1 of 2 observations)");
     const markdown = await runCli(["report", "--schema", path, "--format", "markdown"]);
     expect(markdown.stdout).toContain("| server | tools | declared |");
-    expect(markdown.stdout).toMatch(/^\| weather \| 6 \| 0 \| 0 \| 1 \| 1 \| 4 \|/m);
+    expect(markdown.stdout).toMatch(/^\| weather \| 6 \| 0 \| 0 \| 1 \| 1 \| 4 \| 1 \|/m);
+    expect(markdown.stdout).toContain("- weather/set\\_units: text in 3");
   });
 
   it("pmcp schema infer fails with a usage error on a missing observations folder, leaving the bundle as it was", async () => {

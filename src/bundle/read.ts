@@ -1,10 +1,9 @@
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
 import { formatJsonPath } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
 import { PmcpError } from "../errors.js";
 import { parseJsonText, parseJsonValue, readJsonFile } from "../json-file.js";
 import { camelTool, fromFoundationFile } from "./foundation.js";
+import { schemaFilePaths } from "./schema-files.js";
 import { canonicalBundle } from "./serialize.js";
 import { BUNDLE_VERSION, type Bundle, BundleSchema } from "./types.js";
 
@@ -21,7 +20,7 @@ export interface ReadResult {
  * Every problem names the file, and the server and tool where there is one.
  */
 export async function readSchemaFiles(paths: readonly string[]): Promise<ReadResult> {
-  const files = (await Promise.all(paths.map(expandPath))).flat();
+  const files = await schemaFilePaths(paths);
   const servers: Bundle["servers"] = [];
   const read: ReadResult["files"] = [];
   const origin = new Map<string, string>();
@@ -86,15 +85,4 @@ function locate(candidate: unknown, path: readonly PropertyKey[]): string {
   const tool = (server?.tools as Record<string, unknown>[] | undefined)?.[toolIndex];
   const toolName = typeof tool?.name === "string" ? `tool "${tool.name}"` : `tools[${toolIndex}]`;
   return `${serverName} ${toolName}${rest.length ? ` ${formatJsonPath(rest)}` : ""}`;
-}
-
-async function expandPath(path: string): Promise<string[]> {
-  const info = await stat(path).catch(() => undefined);
-  if (info === undefined) throw new PmcpError("NOT_FOUND", `${path}: no such file or folder`);
-  if (!info.isDirectory()) return [path];
-  const names = (await readdir(path))
-    .filter((name) => name.endsWith(".json") && !name.endsWith(".schema.json") && !name.startsWith("."))
-    .sort();
-  if (names.length === 0) throw new PmcpError("NOT_FOUND", `${path}: the folder has no .json files`);
-  return names.map((name) => join(path, name));
 }

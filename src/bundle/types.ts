@@ -64,6 +64,12 @@ export const InferredToolSchema = z.object({
     }),
   ),
   drift: z.array(DriftSchema).optional().describe("Observed results that break the declared schema (hybrid tools)."),
+  content: z
+    .record(z.string(), z.number().int().nonnegative())
+    .optional()
+    .describe(
+      "Observed results that held no JSON (prose, images, links), by content block type: how many of them held a block of that type. They are left out of the schema.",
+    ),
 });
 export type InferredTool = z.infer<typeof InferredToolSchema>;
 

@@ -57,8 +57,8 @@ export interface ToolPlan {
   /** Definitions the result type refers to directly. */
   resultRefs: string[];
   resultDoc: string;
-  parser: string;
-  parserCode: string;
+  /** The result's parser; absent for a tool without a result schema, whose method returns the result as it came (`rt.ToolResult`). */
+  parser?: { name: string; code: string };
   retryable: boolean;
   /** The result schema was inferred from observations: a mismatch is reported, not thrown. */
   lenient: boolean;
@@ -76,6 +76,9 @@ interface ResultSchema {
   pointer: string;
   inferred?: InferredTool;
 }
+
+/** The result type of a tool without a result schema: the result as it came, text, images, links or JSON. */
+const TOOL_RESULT = "rt.ToolResult";
 
 /** Names the generated module itself uses at top level. */
 const MODULE_RESERVED = ["z", "rt"];
@@ -115,10 +118,10 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
   const tools = named.map(({ tool, output, claims }): ToolPlan => {
     const input =
       tool.inputSchema === undefined ? ({ kind: "unknown" } as const) : builder.build(tool.inputSchema, tool.name, "/inputSchema");
-    const result = output === undefined ? ({ kind: "unknown" } as const) : builder.build(output.schema, tool.name, output.pointer);
-    const resultType = emitType(result);
-    const parser = emitParser(result, options);
-    toolsUseZod ||= parser.uses.zod;
+    const result = output === undefined ? undefined : builder.build(output.schema, tool.name, output.pointer);
+    const resultType = result === undefined ? { code: TOOL_RESULT, uses: { refs: new Set<string>() } } : emitType(result);
+    const parser = result === undefined ? undefined : emitParser(result, options);
+    toolsUseZod ||= parser?.uses.zod ?? false;
     const annotations = tool.annotations ?? {};
     return {
       toolLiteral: literal(tool.name),
@@ -132,8 +135,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
       resultTypeCode: resultType.code,
       resultRefs: [...resultType.uses.refs],
       resultDoc: docComment(resultDocLines(tool, output)),
-      parser: `${claims.result.name}Schema`,
-      parserCode: parser.code,
+      ...(parser === undefined ? {} : { parser: { name: `${claims.result.name}Schema`, code: parser.code } }),
       retryable: annotations.readOnlyHint === true || annotations.idempotentHint === true,
       lenient: output?.inferred !== undefined,
     };
@@ -170,12 +172,15 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
     warnings,
     typeDigests: named.map(({ tool, output, claims }) => [
       tool.name,
-      hash(JSON.stringify([tool.inputSchema, output?.schema, claims.result.name, output?.inferred !== undefined])).slice(0, 16),
+      hash(JSON.stringify([tool.inputSchema, output?.schema ?? TOOL_RESULT, claims.result.name, output?.inferred !== undefined])).slice(
+        0,
+        16,
+      ),
     ]),
   };
 }
 
-/** A declared schema wins; else an inferred one of at least `minQuality`; else none (the result is any JSON). */
+/** A declared schema wins; else an inferred one of at least `minQuality`; else none (the result is returned as it came). */
 function resultSchemaOf(tool: Tool, inferred: InferredTool | undefined, minQuality: Quality): ResultSchema | undefined {
   const declared = outputSchemaOf(tool);
   if (declared !== undefined) return declared;
@@ -240,7 +245,9 @@ function methodDocLines(tool: Tool, output: ResultSchema | undefined): string[] 
     ...(tool.description ? [...(title ? [""] : []), ...tool.description.split(/\r?\n/)] : []),
     "",
     `Calls the \`${tool.name}\` tool.${hints.length ? ` Hints: ${hints.join(", ")}.` : ""}`,
-    ...(output === undefined ? ["The tool declares no output schema: the result is any JSON value."] : []),
+    ...(output === undefined
+      ? ["The tool declares no output schema: the result is what it sent (`.text`, `.content`, `.json()`, `.images`, …)."]
+      : []),
     ...(output?.inferred === undefined
       ? []
       : [
@@ -255,7 +262,8 @@ function inferredFrom(block: InferredTool): string {
 }
 
 function resultDocLines(tool: Tool, output: ResultSchema | undefined): string[] {
-  if (output === undefined) return [`Result of the \`${tool.name}\` tool, which declares no output schema: any JSON value.`];
+  if (output === undefined)
+    return [`Result of the \`${tool.name}\` tool, which declares no output schema: its text, images, links or JSON, as sent.`];
   if (output.inferred !== undefined) return [`Result of the \`${tool.name}\` tool, ${inferredFrom(output.inferred)}.`];
   const description = (output.schema as { description?: unknown }).description;
   return [`Result of the \`${tool.name}\` tool.`, ...(typeof description === "string" ? ["", description] : [])];

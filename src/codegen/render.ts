@@ -1,13 +1,11 @@
-import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { DEFAULT_MIN_QUALITY, type Quality } from "../bundle/quality.js";
 import { type Bundle, type BundleServer, ServerIdSchema } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
 import { camelCase, clientClassName, NameScope } from "../ir/naming.js";
 import { commentText, literal } from "./code.js";
-import { hash } from "./hash.js";
 import { type GenerateWarning, planServerModule } from "./plan.js";
 import { ReuseCache } from "./reuse-cache.js";
+import { type CompiledTemplates, compile, templateSources } from "./templates.js";
 
 export interface RenderOptions {
   /** Where the bundle came from, for the banner. */
@@ -34,8 +32,6 @@ export interface RenderResult {
   reused: string[];
 }
 
-const TEMPLATE_NAMES = ["server.ts.hbs", "index.ts.hbs"] as const;
-const BUILTIN_TEMPLATES = new URL("../../templates/", import.meta.url);
 const RECORD_PREFIX = "// pmcp-codegen-record: ";
 
 /** What a module records about itself, so that `generate --check` can name the tools whose types changed. */
@@ -117,45 +113,6 @@ export async function renderClients(
   }));
   files.push({ path: indexFile.path, content: indexFile.content });
   return { files, warnings, reused };
-}
-
-interface TemplateSources {
-  server: string;
-  index: string;
-  hash: string;
-}
-
-interface CompiledTemplates {
-  server: HandlebarsTemplateDelegate;
-  index: HandlebarsTemplateDelegate;
-}
-
-async function templateSources(dir: string | undefined): Promise<TemplateSources> {
-  const [server, index] = await Promise.all(
-    TEMPLATE_NAMES.map(async (name) => {
-      const custom = dir === undefined ? undefined : await readFile(join(dir, name), "utf8").catch(() => undefined);
-      return custom ?? (await readFile(new URL(name, BUILTIN_TEMPLATES), "utf8"));
-    }),
-  );
-  return { server: server!, index: index!, hash: hash(`${server}\0${index}`) };
-}
-
-/** Compiled once per template text and process: rendering many bundles reuses them. */
-const compiled = new Map<string, Promise<CompiledTemplates>>();
-
-function compile(sources: TemplateSources): Promise<CompiledTemplates> {
-  let pending = compiled.get(sources.hash);
-  if (pending === undefined) {
-    pending = import("handlebars").then(({ default: Handlebars }) => {
-      const handlebars = Handlebars.create();
-      return {
-        server: handlebars.compile(sources.server, { noEscape: true }),
-        index: handlebars.compile(sources.index, { noEscape: true }),
-      };
-    });
-    compiled.set(sources.hash, pending);
-  }
-  return pending;
 }
 
 function banner(options: RenderOptions, server?: BundleServer): string {

@@ -1,7 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { writeFilesAtomically } from "@pmcp-codegen/runtime/internal";
 import { hash } from "./hash.js";
 import type { GenerateWarning } from "./plan.js";
 
@@ -40,7 +39,7 @@ export class ReuseCache {
 
   /** The warnings recorded when `existing` was made for `key`; undefined unless it is exactly what was made then. */
   async reusable(key: string, existing: string): Promise<GenerateWarning[] | undefined> {
-    const text = await readFile(join(this.dir, `${key}.json`), "utf8").catch(() => undefined);
+    const text = await this.read(`${key}.json`);
     if (text === undefined) return undefined;
     try {
       const entry = JSON.parse(text) as Partial<Entry>;
@@ -54,7 +53,19 @@ export class ReuseCache {
   /** Records a module just made; a cache that cannot be written only costs the next run its reuse. */
   async remember(key: string, content: string, warnings: readonly GenerateWarning[]): Promise<void> {
     const entry: Entry = { contentHash: hash(content), warnings: [...warnings] };
-    await writeFilesAtomically([{ path: join(this.dir, `${key}.json`), content: JSON.stringify(entry) }]).catch(() => undefined);
+    await this.write(`${key}.json`, JSON.stringify(entry));
+  }
+
+  /** A cache file's text, by its name within the cache; undefined when there is none. */
+  read(name: string): Promise<string | undefined> {
+    return readFile(join(this.dir, name), "utf8").catch(() => undefined);
+  }
+
+  /** Writes a cache file; a cache that cannot be written is no error, only a slower next run. */
+  async write(name: string, content: string): Promise<void> {
+    // Loaded here: a re-run that changes nothing never writes, and never pays for the runtime's modules.
+    const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
+    await writeFilesAtomically([{ path: join(this.dir, name), content }]).catch(() => undefined);
   }
 }
 

@@ -4,6 +4,7 @@ import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { projectPath, resolveInputs, schemaOption } from "../cli/inputs.js";
 import { count, printJson, say, warn } from "../cli/output.js";
+import type { GenerateWarning } from "../codegen/plan.js";
 import type { RenderedFile } from "../codegen/render.js";
 import { PmcpError } from "../errors.js";
 import { version } from "../version.js";
@@ -46,32 +47,48 @@ export const generateCommand = defineCommand({
 
 /** `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults. */
 async function generate(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readSchemaFiles } = await import("../bundle/read.js");
-  const { renderClients, toolsWithChangedTypes } = await import("../codegen/render.js");
-  const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
+  // Only what a re-run with unchanged inputs needs is loaded before it knows it has nothing to do.
+  const { schemaFilePaths } = await import("../bundle/schema-files.js");
+  const { templatesDigest } = await import("../codegen/templates.js");
+  const { ReuseCache } = await import("../codegen/reuse-cache.js");
+  const { rememberRun, stampInputs, unchangedRun } = await import("../codegen/run-record.js");
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
   const outDir = args.output ?? projectPath(project, project?.config.output) ?? DEFAULT_OUTPUT;
   const templatesDir = args.templates ?? projectPath(project, project?.config.templates);
+  const options = {
+    source: schema.join(", "),
+    runtimeImport: args.runtimeImport ?? project?.config.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
+    strictObjects: args.strictObjects ?? project?.config.strictObjects ?? false,
+    minQuality: args.minQuality,
+    generatorVersion: version,
+    ...(templatesDir === undefined ? {} : { templatesDir }),
+  };
 
-  const { bundle } = await readSchemaFiles(schema);
-  const existing = (path: string) => readFile(join(outDir, path), "utf8").catch(() => undefined);
-  const result = await renderClients(
-    bundle,
-    {
-      source: schema.join(", "),
-      runtimeImport: args.runtimeImport ?? project?.config.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
-      strictObjects: args.strictObjects ?? project?.config.strictObjects ?? false,
-      minQuality: args.minQuality,
-      generatorVersion: version,
-      ...(templatesDir === undefined ? {} : { templatesDir }),
-    },
-    // --check renders everything and compares it with the disk: a cached module would prove nothing.
-    args.check ? undefined : existing,
-  );
-  for (const warning of result.warnings) {
-    warn(args, `server "${warning.server}" tool "${warning.tool}"${warning.pointer ? ` at ${warning.pointer}` : ""}: ${warning.message}`);
+  // --check renders everything and compares it with the disk: a cached module would prove nothing.
+  const cache = args.check ? undefined : await ReuseCache.open();
+  const schemaFiles = await schemaFilePaths(schema);
+  const key = cache?.key(["run", options, await templatesDigest(templatesDir)]);
+  const last = cache === undefined || key === undefined ? undefined : await unchangedRun(cache, outDir, key, schemaFiles);
+  if (last !== undefined) {
+    return report(args, {
+      output: outDir,
+      servers: last.servers.length,
+      tools: last.tools,
+      reused: last.servers,
+      warnings: last.warnings,
+      changed: [],
+      typesChanged: [],
+      removed: [],
+    });
   }
 
+  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { renderClients, toolsWithChangedTypes } = await import("../codegen/render.js");
+  const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
+  const inputs = cache === undefined ? undefined : await stampInputs(schemaFiles);
+  const { bundle } = await readSchemaFiles(schema);
+  const existing = (path: string) => readFile(join(outDir, path), "utf8").catch(() => undefined);
+  const result = await renderClients(bundle, options, args.check ? undefined : existing);
   const changed: (RenderedFile & { typesChanged: string[] })[] = [];
   for (const file of result.files) {
     const before = await existing(file.path);
@@ -79,20 +96,20 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
       changed.push({ ...file, typesChanged: before === undefined ? [] : toolsWithChangedTypes(before, file.content) });
   }
   const leftover = await staleGeneratedFiles(outDir, new Set(result.files.map((file) => file.path)));
-  const tools = bundle.servers.reduce((sum, server) => sum + server.tools.length, 0);
-  const summary = {
+  const summary: Summary = {
     output: outDir,
     servers: bundle.servers.length,
-    tools,
+    tools: bundle.servers.reduce((sum, server) => sum + server.tools.length, 0),
     reused: result.reused,
-    warnings: result.warnings.length,
+    warnings: result.warnings,
     changed: changed.map((file) => join(outDir, file.path)),
     typesChanged: changed.flatMap((file) => file.typesChanged.map((tool) => `${file.path.replace(/\.ts$/, "")}/${tool}`)),
     removed: leftover.map((path) => join(outDir, path)),
   };
 
   if (args.check) {
-    if (args.json) printJson({ ...summary, upToDate: changed.length + leftover.length === 0 });
+    for (const warning of result.warnings) warn(args, warningLine(warning));
+    if (args.json) printJson({ ...summaryJson(summary), upToDate: changed.length + leftover.length === 0 });
     if (changed.length + leftover.length === 0) return say(args, `${outDir} is up to date`);
     for (const file of changed) {
       say(
@@ -106,11 +123,45 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
 
   await writeFilesAtomically(changed.map((file) => ({ path: join(outDir, file.path), content: file.content })));
   await Promise.all(leftover.map((path) => rm(join(outDir, path), { force: true })));
-  if (args.json) printJson(summary);
-  const reused = result.reused.length > 0 ? `, ${result.reused.length} unchanged` : "";
+  if (cache !== undefined && key !== undefined && inputs !== undefined) {
+    await rememberRun(cache, outDir, {
+      key,
+      inputs,
+      servers: bundle.servers.map((server) => server.id),
+      tools: summary.tools,
+      warnings: result.warnings,
+    });
+  }
+  report(args, summary);
+}
+
+interface Summary {
+  output: string;
+  servers: number;
+  tools: number;
+  reused: string[];
+  warnings: GenerateWarning[];
+  changed: string[];
+  typesChanged: string[];
+  removed: string[];
+}
+
+function summaryJson(summary: Summary) {
+  return { ...summary, warnings: summary.warnings.length };
+}
+
+function warningLine(warning: GenerateWarning): string {
+  return `server "${warning.server}" tool "${warning.tool}"${warning.pointer ? ` at ${warning.pointer}` : ""}: ${warning.message}`;
+}
+
+/** Warnings, then the JSON summary or one line: the same whether the run rendered anything or not. */
+function report(args: ArgsOf<typeof builder>, summary: Summary): void {
+  for (const warning of summary.warnings) warn(args, warningLine(warning));
+  if (args.json) printJson(summaryJson(summary));
+  const reused = summary.reused.length > 0 ? `, ${summary.reused.length} unchanged` : "";
   say(
     args,
-    `Generated ${outDir}: ${count(bundle.servers.length, "server")}${reused}, ${count(tools, "tool")}${result.warnings.length ? `, ${count(result.warnings.length, "warning")}` : ""}`,
+    `Generated ${summary.output}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
   );
 }
 

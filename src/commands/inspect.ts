@@ -51,6 +51,13 @@ export function formatInspection(inspection: ToolInspection): string {
           `Inferred from ${inspection.inferredOutputSchema.observations} observed results (quality ${inspection.inferredOutputSchema.quality}), not declared by the server:\n` +
             json(inspection.inferredOutputSchema.schema),
         ]),
+    ...(inspection.observedContent === undefined
+      ? []
+      : [
+          `Observed answering without JSON, in results holding: ${Object.entries(inspection.observedContent)
+            .map(([kind, results]) => `${printable(kind)} (${results})`)
+            .join(", ")}`,
+        ]),
     `Result type (source ${inspection.source}, quality ${inspection.quality}):\n${inspection.resultType}`,
   ];
   return sections.join("\n\n");

@@ -100,7 +100,8 @@ function describe(outcome: DiscoverOutcome): string[] {
     const name = `${outcome.serverId}/${tool.tool}`;
     if (tool.skipped !== undefined) return `skipped ${name}: ${tool.skipped}`;
     const failed = tool.failures.length > 0 ? `, ${tool.failures.length} failed (${tool.failures[0]})` : "";
-    return `called ${name}: ${count(tool.calls, "call")}, ${tool.recorded} recorded${failed}`;
+    const prose = tool.withoutJson > 0 ? ` (${tool.withoutJson} without JSON)` : "";
+    return `called ${name}: ${count(tool.calls, "call")}, ${tool.recorded} recorded${prose}${failed}`;
   });
 }
 

@@ -39,7 +39,7 @@ async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
       if (!result.inferred.includes(block)) continue;
       say(
         args,
-        `inferred ${server.id}/${block.tool}: ${count(block.observations, "observation")}, quality ${block.quality} (consistency ${block.consistency})`,
+        `inferred ${server.id}/${block.tool}: ${count(block.observations, "observation")}, quality ${block.quality} (consistency ${block.consistency})${contentNote(block.content)}`,
       );
       for (const drift of block.drift ?? []) {
         warn(
@@ -52,4 +52,12 @@ async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
   await writeFilesAtomically([{ path: output, content: toJsonText(result.bundle) }]);
   if (args.json) printJson({ output, inferred: result.inferred, warnings: result.warnings });
   say(args, `Wrote ${output}: ${count(result.inferred.length, "tool")} inferred from ${args.observations}`);
+}
+
+/** Results in prose or images are not learned from; the line says how many there were. */
+function contentNote(content: Record<string, number> | undefined): string {
+  if (content === undefined) return "";
+  return `; results without JSON, not learned from: ${Object.entries(content)
+    .map(([kind, results]) => `${kind} ${results}`)
+    .join(", ")}`;
 }

@@ -2,6 +2,7 @@ import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
 import { count, say, warn } from "../cli/output.js";
+import { PmcpError } from "../errors.js";
 import { PROFILES } from "../providers/facts.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
@@ -17,39 +18,29 @@ export const schemaNormalizeCommand = defineCommand({
   handler: schemaNormalize,
 });
 
-/** `pmcp schema normalize`: the bundle with every input and output schema rewritten for a provider. */
+/** `pmcp schema normalize`: the bundle with every input and output schema rewritten for a provider; exit 1 when a tool could not be. */
 async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
-  const { normalizeSchemaWithNotes } = await import("../normalize/normalize.js");
+  const { normalizeBundle, summarizeNotes } = await import("../normalize/bundle.js");
   const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
   if (args.bundle !== undefined) deprecated(args, "pmcp schema normalize <bundle>", "pmcp schema normalize --schema <bundle>");
   const { schema } = await resolveInputs(args.bundle === undefined ? args.schema : [args.bundle, ...args.schema]);
   const { bundle } = await readSchemaFiles(schema);
-  let notes = 0;
-  const normalized = canonicalBundle(
-    bundle.servers.map((server) => ({
-      ...server,
-      tools: server.tools.map((tool) => {
-        const next = { ...tool };
-        for (const key of ["inputSchema", "outputSchema"] as const) {
-          if (tool[key] === undefined) continue;
-          const result = normalizeSchemaWithNotes(tool[key], { profile: args.profile });
-          next[key] = result.schema;
-          for (const note of result.notes) {
-            notes++;
-            warn(args, `server "${server.id}" tool "${tool.name}" at /${key}${note.pointer === "/" ? "" : note.pointer}: ${note.message}`);
-          }
-        }
-        return next;
-      }),
-    })),
-  );
-  const text = toJsonText(normalized);
-  if (args.output === undefined) {
-    process.stdout.write(text);
-    return;
+  const { servers, outcomes } = normalizeBundle(bundle, args.profile);
+  // One line per tool: a server with recursive definitions can produce thousands of notes per tool.
+  for (const { server, tool, notes, failure } of outcomes) {
+    const where = `server "${server}" tool "${tool}"`;
+    if (failure !== undefined) warn(args, `${where}: not normalized, left as exported: ${failure}`);
+    else if (notes.length > 0) warn(args, `${where}: ${summarizeNotes(notes)}`);
   }
-  await writeFilesAtomically([{ path: args.output, content: text }]);
-  say(args, `Wrote ${args.output} for ${args.profile}${notes ? ` (${count(notes, "note")})` : ""}`);
+  const text = toJsonText(canonicalBundle(servers));
+  if (args.output === undefined) process.stdout.write(text);
+  else {
+    await writeFilesAtomically([{ path: args.output, content: text }]);
+    const notes = outcomes.reduce((sum, outcome) => sum + outcome.notes.length, 0);
+    say(args, `Wrote ${args.output} for ${args.profile}${notes ? ` (${count(notes, "note")})` : ""}`);
+  }
+  const failed = outcomes.filter((outcome) => outcome.failure !== undefined).length;
+  if (failed > 0) throw new PmcpError("CHECK_FAILED", `${count(failed, "tool")} could not be normalized for ${args.profile}`);
 }

@@ -2,9 +2,7 @@ import { access } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerEntry } from "@pmcp-codegen/runtime/internal/servers";
-import { z } from "zod";
 import { PmcpError } from "../errors.js";
-import { parseJsonValue, readJsonFile } from "../json-file.js";
 
 /** `pmcp.config.ts` / `.json`: the servers to export and where the bundle and clients go. */
 export interface PmcpConfig {
@@ -27,14 +25,18 @@ export function defineConfig(config: PmcpConfig): PmcpConfig {
   return config;
 }
 
-const ConfigSchema = z.strictObject({
-  servers: z.record(z.string(), z.unknown()).optional(),
-  bundle: z.string().optional(),
-  output: z.string().optional(),
-  runtimeImport: z.string().optional(),
-  strictObjects: z.boolean().optional(),
-  templates: z.string().optional(),
-});
+/** Built on first use: most runs have no config file, and a no-op `generate` should not pay for loading zod. */
+async function configSchema() {
+  const { z } = await import("zod");
+  return z.strictObject({
+    servers: z.record(z.string(), z.unknown()).optional(),
+    bundle: z.string().optional(),
+    output: z.string().optional(),
+    runtimeImport: z.string().optional(),
+    strictObjects: z.boolean().optional(),
+    templates: z.string().optional(),
+  });
+}
 
 export interface LoadedConfig {
   path: string;
@@ -54,9 +56,10 @@ export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<Loade
       () => false,
     );
     if (!exists) continue;
+    const [{ parseJsonValue, readJsonFile }, schema] = await Promise.all([import("../json-file.js"), configSchema()]);
     const config = name.endsWith(".json")
-      ? await readJsonFile(path, ConfigSchema, { code: "INVALID_CONFIG" })
-      : parseJsonValue(await loadModule(path, name), name, ConfigSchema, { code: "INVALID_CONFIG" });
+      ? await readJsonFile(path, schema, { code: "INVALID_CONFIG" })
+      : parseJsonValue(await loadModule(path, name), name, schema, { code: "INVALID_CONFIG" });
     return { path, dir: dirname(resolve(path)), config: config as PmcpConfig };
   }
   return undefined;

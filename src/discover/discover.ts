@@ -1,6 +1,6 @@
 import type { ObservationRecorder } from "@pmcp-codegen/runtime";
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
-import { CallResult, type Connection, connect, resultValue } from "@pmcp-codegen/runtime/internal/servers";
+import { CallResult, type Connection, connect, observedResult, throwIfError } from "@pmcp-codegen/runtime/internal/servers";
 import { slugServerId } from "../bundle/server-id.js";
 import type { Tool } from "../bundle/types.js";
 import { checkTool, listAllTools } from "../endpoints/list-tools.js";
@@ -21,6 +21,8 @@ export interface ToolOutcome {
   skipped?: string;
   calls: number;
   recorded: number;
+  /** Of those recorded, the results that held no JSON (prose, images, links): nothing to learn a schema from. */
+  withoutJson: number;
   /** The message of each failed call. */
   failures: string[];
 }
@@ -46,14 +48,23 @@ export async function discoverServer(source: ServerSource, options: DiscoverOpti
     const tools: ToolOutcome[] = checked.flatMap((entry) =>
       "tool" in entry
         ? []
-        : [{ tool: entry.name, skipped: `invalid tool definition (${entry.problem})`, calls: 0, recorded: 0, failures: [] }],
+        : [
+            {
+              tool: entry.name,
+              skipped: `invalid tool definition (${entry.problem})`,
+              calls: 0,
+              recorded: 0,
+              withoutJson: 0,
+              failures: [],
+            },
+          ],
     );
     for (const plan of planCalls(serverId, listed, options.samples, options.allowed)) {
       if ("skip" in plan) {
-        tools.push({ tool: plan.tool.name, skipped: plan.skip, calls: 0, recorded: 0, failures: [] });
+        tools.push({ tool: plan.tool.name, skipped: plan.skip, calls: 0, recorded: 0, withoutJson: 0, failures: [] });
         continue;
       }
-      const outcome: ToolOutcome = { tool: plan.tool.name, calls: 0, recorded: 0, failures: [] };
+      const outcome: ToolOutcome = { tool: plan.tool.name, calls: 0, recorded: 0, withoutJson: 0, failures: [] };
       for (const args of plan.calls) {
         outcome.calls += 1;
         try {
@@ -63,8 +74,12 @@ export async function discoverServer(source: ServerSource, options: DiscoverOpti
             }),
             connection.broken,
           ]);
-          options.recorder.record(serverId, plan.tool.name, resultValue(serverId, plan.tool.name, result));
+          throwIfError(serverId, plan.tool.name, result);
+          // A result in prose or images is recorded as such: it counts for the report, not for inference.
+          const observed = observedResult(serverId, plan.tool.name, result);
+          options.recorder.recordObserved(serverId, plan.tool.name, observed);
           outcome.recorded += 1;
+          if ("content" in observed) outcome.withoutJson += 1;
         } catch (error) {
           // The outcome line names the tool already.
           outcome.failures.push(errorMessage(error).replace(`${serverId}/${plan.tool.name}: `, ""));

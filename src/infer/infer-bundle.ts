@@ -1,6 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type ObservationLog, parseObservationLog } from "@pmcp-codegen/runtime";
+import { type ObservationLog, parseObservationLog, type Sample } from "@pmcp-codegen/runtime";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import { canonicalBundle } from "../bundle/serialize.js";
@@ -49,24 +49,41 @@ export async function inferBundle(bundle: Bundle, dir: string): Promise<InferRes
   return { bundle: canonicalBundle(servers), inferred, warnings };
 }
 
+/** The schema comes from JSON results only; results in prose or images are counted by content type, and drift ignores them. */
 async function inferTool(tool: string, log: ObservationLog, declared: unknown): Promise<InferredTool> {
-  const values = log.samples.map((sample) => sample.value);
-  const schema = await inferSchema(values);
-  const { fields, consistent } = fieldStats(schema, values);
-  const drift = declared === undefined ? undefined : findDrift(declared, values, log.header.redacted);
+  const values = log.samples.flatMap((sample) => ("value" in sample ? [sample.value] : []));
+  const content = contentCounts(log.samples);
+  const learned =
+    values.length === 0 ? { schema: {}, consistent: 0, fields: [], drift: undefined } : await learn(values, declared, log.header.redacted);
   return {
     tool,
-    schema,
+    schema: learned.schema,
     observations: values.length,
-    seen: Math.max(log.header.seen, values.length),
+    seen: Math.max(log.header.seen, log.samples.length),
     firstSeen: log.header.firstSeen,
     lastSeen: log.header.lastSeen,
     redacted: log.header.redacted,
-    consistency: Math.round((consistent / values.length) * 1000) / 1000,
-    quality: qualityOf(consistent),
-    fields,
-    ...(drift === undefined || drift.length === 0 ? {} : { drift }),
+    consistency: values.length === 0 ? 0 : Math.round((learned.consistent / values.length) * 1000) / 1000,
+    quality: qualityOf(learned.consistent),
+    fields: learned.fields,
+    ...(learned.drift === undefined || learned.drift.length === 0 ? {} : { drift: learned.drift }),
+    ...(content === undefined ? {} : { content }),
   };
+}
+
+async function learn(values: unknown[], declared: unknown, redacted: boolean) {
+  const schema = await inferSchema(values);
+  const { fields, consistent } = fieldStats(schema, values);
+  return { schema, consistent, fields, drift: declared === undefined ? undefined : findDrift(declared, values, redacted) };
+}
+
+/** Per content block type, the samples without JSON that held one; undefined when every sample was JSON. */
+function contentCounts(samples: readonly Sample[]): Record<string, number> | undefined {
+  const counts: Record<string, number> = {};
+  for (const sample of samples) {
+    if ("content" in sample) for (const kind of sample.content) counts[kind] = (counts[kind] ?? 0) + 1;
+  }
+  return samples.some((sample) => "content" in sample) ? counts : undefined;
 }
 
 /** Every `<server>/<tool>.jsonl` under `dir`, keyed by the server and tool its header names. */

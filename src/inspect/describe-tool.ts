@@ -17,6 +17,8 @@ export interface ToolInspection {
   outputSchema: unknown;
   note?: string;
   inferredOutputSchema?: { schema: unknown; observations: number; quality: Quality; drift?: Drift[] };
+  /** Observed results that held no JSON, by content block type: the tool answers in text, images or links. */
+  observedContent?: Record<string, number>;
   /** The generated TypeScript of the result: `type <Name> = …;` and the helper types it uses. */
   resultType: string;
   source: SchemaSource;
@@ -64,6 +66,7 @@ function inspectionOf(server: BundleServer, tool: Tool, index: number): ToolInsp
             ...(inferred.drift?.length ? { drift: inferred.drift } : {}),
           },
         }),
+    ...(inferred?.content === undefined ? {} : { observedContent: inferred.content }),
     resultType: resultTypeOf(server, index),
     ...schemaSourceOf(tool, inferred),
   };

@@ -33,6 +33,10 @@ const InspectToolOutput = z.object({
     })
     .optional()
     .describe("Learned from observed results, not declared by the server: a guess, graded by quality"),
+  observedContent: z
+    .record(z.string(), z.number())
+    .optional()
+    .describe("Observed results that held no JSON, by content block type (text, image, …): how many held each"),
   resultType: z.string().describe("TypeScript type of the result, as pmcp generate emits it"),
   source: z.enum(SOURCES).describe("Where the result's schema comes from (an inferred one of quality none is not used for resultType)"),
   quality: z.enum(QUALITIES),

@@ -5,7 +5,7 @@ import { planServerModule, type ServerModulePlan } from "../codegen/plan.js";
 /**
  * The TypeScript `pmcp generate` emits for one tool's result: `type <Name> = …;` and then
  * every named helper type it refers to, directly or through another helper. Names keep the
- * generated module's `rt.` prefix (`rt.JsonValue`), so they read the same as the generated client.
+ * generated module's `rt.` prefix (`rt.ToolResult`, `rt.JsonValue`), so they read the same as the generated client.
  */
 export function resultTypeOf(server: BundleServer, toolIndex: number): string {
   const plan = planOf(server);

@@ -391,6 +391,11 @@ function findings(schema: unknown, profile: Profile): Omit<LintFinding, "fixable
 export function lintSchema(schema: unknown, profile: Profile): LintFinding[] {
   const before = findings(schema, profile);
   if (before.length === 0) return [];
-  const remaining = new Set(findings(normalizeSchema(schema, { profile }), profile).map((finding) => finding.rule));
-  return before.map((finding) => ({ ...finding, fixable: !remaining.has(finding.rule) }));
+  let remaining: Set<string> | undefined;
+  try {
+    remaining = new Set(findings(normalizeSchema(schema, { profile }), profile).map((finding) => finding.rule));
+  } catch {
+    // A schema normalize cannot rewrite (nested deeper than its recursion reaches): nothing is fixable.
+  }
+  return before.map((finding) => ({ ...finding, fixable: remaining !== undefined && !remaining.has(finding.rule) }));
 }

@@ -16,15 +16,18 @@ import {
   enumsToStrings,
   inlineRefs,
   mergeAllOf,
+  type NoteKind,
   nullUnions,
   objectProperties,
   objectRoot,
   objectTypes,
   oneOfToAnyOf,
   type PassContext,
+  rootUnion,
   type Schema,
   strictObjects,
   tuplesToArrays,
+  typeArraysToAnyOf,
 } from "./passes.js";
 
 // The package entry and the commands import the profile list from here.
@@ -34,6 +37,7 @@ export { PROFILES, type Profile } from "../providers/facts.js";
 export interface NormalizeNote {
   pointer: string;
   message: string;
+  kind: NoteKind;
 }
 
 type Step = (schema: Schema, context: PassContext) => Schema;
@@ -56,7 +60,10 @@ const GEMINI_COMMON: Step[] = [
   enumsToStrings,
   tuplesToArrays,
   (schema) => arrayItems(schema),
+  // Before nullUnions, which rewrites the unions with null that merging members makes.
+  rootUnion,
   (schema) => nullUnions(schema, "nullable"),
+  typeArraysToAnyOf,
   (schema) => objectTypes(schema),
   // An allow-list, not a deny-list: every key outside the Schema message is rejected.
   drop((keyword) => !GEMINI_FIELDS.has(keyword), GEMINI_FORMATS),
@@ -67,7 +74,7 @@ const GEMINI_COMMON: Step[] = [
  * the facts page (`shared/reference/mcp-and-provider-facts.md`) is the specification.
  */
 const STEPS: Record<Profile, Step[]> = {
-  openai: [inline("keep"), (schema) => arrayItems(schema), (schema) => objectProperties(schema), objectRoot],
+  openai: [inline("keep"), rootUnion, (schema) => arrayItems(schema), (schema) => objectProperties(schema), objectRoot],
   "openai-strict": [
     inline("keep"),
     // Before the other passes, so that the description quotes the dropped subschemas as written.
@@ -78,23 +85,27 @@ const STEPS: Record<Profile, Step[]> = {
     (schema) => arrayItems(schema),
     (schema) => objectProperties(schema),
     (schema) => nullUnions(schema, "type-array"),
+    rootUnion,
+    // Before strictObjects, which closes the object it makes.
+    objectRoot,
     strictObjects,
     drop((keyword) => ["$schema", "$id", "examples", "default"].includes(keyword), OPENAI_STRICT_FORMATS),
-    objectRoot,
   ],
   gemini: [...GEMINI_COMMON, emptyPropertiesRemoved, (schema, context) => objectRoot(schema, context, "leave")],
-  "gemini-json": [inline("keep"), (schema) => arrayItems(schema), objectRoot],
+  "gemini-json": [inline("keep"), rootUnion, (schema) => arrayItems(schema), objectRoot],
   // Only the draft-07 tuple form is reported rejected ("must match JSON Schema draft 2020-12").
-  anthropic: [inline("keep"), (schema) => draft07Tuples(schema), objectRoot],
+  anthropic: [inline("keep"), rootUnion, (schema) => draft07Tuples(schema), objectRoot],
   "anthropic-strict": [
     inline("cut"),
     mergeAllOf,
     oneOfToAnyOf,
     tuplesToArrays,
     (schema) => nullUnions(schema, "type-array"),
+    rootUnion,
+    // Before strictObjects, which closes the object it makes.
+    objectRoot,
     strictObjects,
     drop(anthropicStrictRejects, ANTHROPIC_STRICT_FORMATS),
-    objectRoot,
   ],
   // The intersection: Gemini's OpenAPI subset is the narrowest, and OpenAI wants `properties` on
   // every object. An object with no properties has no portable form (Gemini rejects an empty
@@ -110,7 +121,7 @@ export function normalizeSchema(schema: unknown, options: { profile: Profile }):
 /** The same, with a note for every change of meaning and every problem that could not be fixed. */
 export function normalizeSchemaWithNotes(schema: unknown, options: { profile: Profile }): { schema: Schema; notes: NormalizeNote[] } {
   const notes: NormalizeNote[] = [];
-  const context: PassContext = { note: (pointer, message) => notes.push({ pointer: pointer || "/", message }) };
+  const context: PassContext = { note: (pointer, message, kind) => notes.push({ pointer: pointer || "/", message, kind }) };
   const start: Schema = typeof schema === "object" && schema !== null && !Array.isArray(schema) ? (schema as Schema) : {};
   const result = STEPS[options.profile].reduce((current, step) => step(current, context), start);
   return { schema: result, notes };

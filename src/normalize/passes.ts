@@ -1,6 +1,6 @@
 import { isSchema, mapChildren, type Schema } from "../json-schema/keywords.js";
 import { isObject, joinPointer } from "../json-schema/pointer.js";
-import { describesObject, isBareNull, typeIncludes } from "../json-schema/predicates.js";
+import { describesObject, isNullTyped, typeIncludes } from "../json-schema/predicates.js";
 import { resolveRef } from "../json-schema/refs.js";
 import { mapSchemas, walkSchemas } from "../json-schema/traverse.js";
 
@@ -14,37 +14,106 @@ export type { Schema } from "../json-schema/keywords.js";
 
 const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
 
+/** What a note is about, so that a reader can count notes by kind. */
+export type NoteKind =
+  | "remote-ref"
+  | "dangling-ref"
+  | "recursion-cut"
+  | "size-cut"
+  | "allof-conflict"
+  | "oneof-to-anyof"
+  | "enum-to-strings"
+  | "tuple-to-array"
+  | "empty-object"
+  | "optional-to-nullable"
+  | "closed-object"
+  | "dropped-keyword"
+  | "root-not-object"
+  | "root-union-merged";
+
 export interface PassContext {
   /** Records a change of meaning (or a thing left as it was) at a JSON pointer. */
-  note(pointer: string, message: string): void;
+  note(pointer: string, message: string, kind: NoteKind): void;
+}
+
+export interface InlineOptions {
+  /** A recursive reference is kept in `$defs` (`keep`) or cut after `depth` expansions of its target on one path (`cut`). */
+  cycles: "keep" | "cut";
+  depth: number;
+  /** Subschemas the inlining may add to the input's own; beyond it, references are inlined less deeply. */
+  budget?: number;
 }
 
 /**
- * Inlines local `$ref`s and drops `$defs`/`definitions`. A recursive reference is kept
- * (`keep`: the target stays in `$defs`) or cut after `depth` expansions (`cut`: replaced
- * by an unconstrained schema whose description says so). Remote refs are never fetched.
+ * Enough for every real schema whose references form a tree; mutually recursive definitions
+ * (Microsoft Graph's OneNote types refer to each other by the dozen) grow exponentially with
+ * the depth they are inlined to, and would otherwise exhaust memory.
  */
-export function inlineRefs(schema: Schema, options: { cycles: "keep" | "cut"; depth: number }, context: PassContext): Schema {
+const INLINE_BUDGET = 5_000;
+/** Limits on nested references tried in turn while the result exceeds the budget; 0 inlines none. */
+const NESTING_LIMITS = [Number.POSITIVE_INFINITY, 8, 6, 4, 3, 2, 1];
+
+/** Thrown inside `inlineRefs` only, to try the next nesting limit. */
+class OverBudget extends Error {}
+
+/**
+ * Inlines local `$ref`s and drops `$defs`/`definitions`. A recursive reference is kept or cut
+ * (see `InlineOptions`); so is every reference nested deeper than the largest limit that keeps
+ * the result within the budget: kept, the meaning is the same; cut, it is replaced by an
+ * unconstrained schema whose description says so. Remote refs are never fetched.
+ */
+export function inlineRefs(schema: Schema, options: InlineOptions, context: PassContext): Schema {
+  const recursion = new Map<string, boolean>();
+  const budget = (options.budget ?? INLINE_BUDGET) + [...walkSchemas(schema)].length;
+  for (const nesting of NESTING_LIMITS) {
+    const notes: Parameters<PassContext["note"]>[] = [];
+    try {
+      const result = inlineWithin(schema, options, { nesting, budget, recursion }, { note: (...note) => notes.push(note) });
+      for (const note of notes) context.note(...note);
+      return result;
+    } catch (error) {
+      if (!(error instanceof OverBudget)) throw error;
+    }
+  }
+  // With no reference inlined the result is no larger than the input.
+  return inlineWithin(schema, options, { nesting: 0, budget: Number.POSITIVE_INFINITY, recursion }, context);
+}
+
+interface Limits {
+  /** References nested deeper than this are cut (or kept in `$defs`). */
+  nesting: number;
+  /** Subschemas the result may hold. */
+  budget: number;
+  /** Whether a target's references lead back to it, by the target's pointer: shared between attempts. */
+  recursion: Map<string, boolean>;
+}
+
+function inlineWithin(schema: Schema, options: InlineOptions, limits: Limits, context: PassContext): Schema {
   const kept: Schema = {};
   /** Kept definitions' names, by their target's pointer: one target, however it is referred to, has one name. */
   const names = new Map<string, string>();
+  let written = 0;
   /** Whether following local refs from the target at `start` leads back to it. */
   const recursive = (start: string, node: unknown): boolean => {
+    const known = limits.recursion.get(start);
+    if (known !== undefined) return known;
     const seen = new Set<string>();
     const pending = [node];
-    for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    let found = false;
+    for (let next = pending.pop(); next !== undefined && !found; next = pending.pop()) {
       for (const { node: sub } of walkSchemas(next)) {
         if (typeof sub.$ref !== "string") continue;
         const target = resolveRef(schema, sub.$ref);
         if (target.kind !== "found") continue;
-        if (target.pointer === start) return true;
+        if (target.pointer === start) found = true;
         if (!seen.has(target.pointer)) {
           seen.add(target.pointer);
           pending.push(target.node);
         }
       }
     }
-    return false;
+    limits.recursion.set(start, found);
+    return found;
   };
   const keptName = (pointer: string): string => {
     let name = names.get(pointer);
@@ -61,20 +130,22 @@ export function inlineRefs(schema: Schema, options: { cycles: "keep" | "cut"; de
     const { $ref: ref, ...siblings } = node;
     const target = resolveRef(schema, ref);
     if (target.kind === "remote") {
-      context.note(pointer, `$ref ${JSON.stringify(ref)} is not local and was left as it is`);
+      context.note(pointer, `$ref ${JSON.stringify(ref)} is not local and was left as it is`, "remote-ref");
       return node;
     }
     if (target.kind !== "found" || !isSchema(target.node)) {
       context.note(
         pointer,
         `${target.kind === "malformed" ? "malformed" : "dangling"} $ref ${JSON.stringify(ref)} replaced by an unconstrained schema`,
+        "dangling-ref",
       );
       return siblings;
     }
     const body = target.node;
     const expandBody = (at: string, inner: string[]) => (isObject(body) ? expand(body, at, inner) : body);
-    if (options.cycles === "keep" && recursive(target.pointer, body)) {
-      // The provider understands recursion: the definition stays, referenced by name.
+    const tooDeep = stack.length >= limits.nesting;
+    if (options.cycles === "keep" && (tooDeep || recursive(target.pointer, body))) {
+      // The provider understands references: the definition stays, referenced by name.
       const name = keptName(target.pointer);
       if (!Object.hasOwn(kept, name)) {
         kept[name] = {};
@@ -82,14 +153,23 @@ export function inlineRefs(schema: Schema, options: { cycles: "keep" | "cut"; de
       }
       return { ...expandObject(siblings, pointer, stack), $ref: `#/$defs/${name}` };
     }
+    if (tooDeep) {
+      context.note(
+        pointer,
+        `$ref ${JSON.stringify(ref)} not inlined beyond ${limits.nesting} nested references, to stay within ${limits.budget} subschemas`,
+        "size-cut",
+      );
+      return { ...siblings, description: appendText(siblings.description, "(Nested too deep; this level is not described.)") };
+    }
     if (stack.filter((entry) => entry === target.pointer).length >= options.depth) {
-      context.note(pointer, `recursion through ${ref} cut after ${options.depth} levels`);
+      context.note(pointer, `recursion through ${ref} cut after ${options.depth} levels`, "recursion-cut");
       return { ...siblings, description: appendText(siblings.description, "(Recursive structure; deeper levels are not described.)") };
     }
     const inlined = expandBody(pointer, [...stack, target.pointer]);
     return isObject(inlined) ? { ...inlined, ...expandObject(siblings, pointer, stack) } : inlined;
   };
   const expandObject = (node: Schema, pointer: string, stack: string[]): Schema => {
+    if (++written > limits.budget) throw new OverBudget();
     const { $defs: _defs, definitions: _definitions, ...rest } = node;
     return mapChildren(rest, ({ path, schema: child }) => (isObject(child) ? expand(child, joinPointer(pointer, path), stack) : child));
   };
@@ -113,11 +193,14 @@ export function nullUnions(schema: Schema, style: "nullable" | "type-array"): Sc
   return mapSchemas(schema, (node) => {
     for (const keyword of ["anyOf", "oneOf"] as const) {
       const members = node[keyword];
-      if (!Array.isArray(members) || !members.some(isBareNull)) continue;
-      const rest = members.filter((member) => !isBareNull(member));
-      if (rest.length !== 1 || !isObject(rest[0])) continue;
+      // A null-typed member admits only null, whatever else it says.
+      if (!Array.isArray(members) || !members.some(isNullTyped)) continue;
+      const rest = members.filter((member) => !isNullTyped(member));
       const { [keyword]: _dropped, ...outer } = node;
-      return makeNullable({ ...rest[0], ...outer }, style);
+      if (rest.length === 1 && isObject(rest[0])) return makeNullable({ ...rest[0], ...outer }, style);
+      // OpenAPI has no null member: each other member admits null instead (anyOf, as null now matches several).
+      if (style === "nullable" && rest.length > 1 && rest.every(isObject))
+        return { ...outer, anyOf: rest.map((member) => makeNullable(member, style)) };
     }
     if (style === "nullable" && Array.isArray(node.type) && node.type.includes("null")) {
       const types = node.type.filter((type) => type !== "null");
@@ -132,11 +215,76 @@ export function nullUnions(schema: Schema, style: "nullable" | "type-array"): Sc
 }
 
 function makeNullable(node: Schema, style: "nullable" | "type-array"): Schema {
-  if (style === "nullable") return { ...node, nullable: true };
-  if (typeof node.type === "string") return { ...node, type: [node.type, "null"] };
-  if (Array.isArray(node.type)) return node.type.includes("null") ? node : { ...node, type: [...node.type, "null"] };
-  if (Array.isArray(node.enum)) return node.enum.includes(null) ? node : { ...node, enum: [...node.enum, null] };
+  if (style === "nullable") {
+    if (node.type !== undefined) return { ...node, nullable: true };
+    // OpenAPI ignores `nullable` without a type: a union admits null through its members.
+    if (Array.isArray(node.anyOf))
+      return { ...node, anyOf: node.anyOf.map((member) => (isObject(member) ? makeNullable(member, style) : member)) };
+    const type = describesObject(node)
+      ? "object"
+      : Array.isArray(node.enum) && node.enum.every((value) => typeof value === "string")
+        ? "string"
+        : undefined;
+    // Otherwise nothing in the node rejects null already.
+    return type === undefined ? node : { ...node, type, nullable: true };
+  }
+  // A `const` or an enum beside the type would still reject null.
+  const values = "const" in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
+  const { const: _const, ...rest } = node;
+  const withNull = values === undefined ? node : { ...rest, enum: values.includes(null) ? values : [...values, null] };
+  if (typeof node.type === "string") return { ...withNull, type: [node.type, "null"] };
+  if (Array.isArray(node.type)) return node.type.includes("null") ? withNull : { ...withNull, type: [...node.type, "null"] };
+  if (values !== undefined) return withNull;
   return { anyOf: [node, { type: "null" }] };
+}
+
+/** The instance type each type-specific keyword constrains ("number" covers integers too). */
+const KEYWORD_TYPES: ReadonlyMap<string, string> = new Map([
+  ...[
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "unevaluatedProperties",
+  ].map((key): [string, string] => [key, "object"]),
+  ...["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains", "unevaluatedItems"].map(
+    (key): [string, string] => [key, "array"],
+  ),
+  ...["minLength", "maxLength", "pattern"].map((key): [string, string] => [key, "string"]),
+  ...["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].map((key): [string, string] => [key, "number"]),
+]);
+const ANNOTATIONS = new Set(["title", "description", "default"]);
+
+/**
+ * Type arrays (which OpenAPI's one-string `type` cannot hold) as an `anyOf` with one member per
+ * type, each keeping only the keywords that constrain its type: the same instances. Null becomes
+ * `nullable` on every member; the annotations stay outside.
+ */
+export function typeArraysToAnyOf(schema: Schema): Schema {
+  return mapSchemas(schema, (node) => {
+    if (!Array.isArray(node.type)) return node;
+    const types = node.type.filter((type): type is string => typeof type === "string" && type !== "null");
+    if (types.length === 0) return node;
+    const { type: _types, nullable: _nullable, ...rest } = node;
+    const nullable = types.length < node.type.length || node.nullable === true ? { nullable: true } : {};
+    if (types.length === 1) return { ...rest, type: types[0], ...nullable };
+    const member = (type: string) => ({
+      ...Object.fromEntries(
+        Object.entries(rest).filter(
+          ([key]) => !ANNOTATIONS.has(key) && (KEYWORD_TYPES.get(key) ?? type) === (type === "integer" ? "number" : type),
+        ),
+      ),
+      type,
+      ...nullable,
+    });
+    return { ...Object.fromEntries(Object.entries(rest).filter(([key]) => ANNOTATIONS.has(key))), anyOf: types.map(member) };
+  });
 }
 
 /** `oneOf` → `anyOf`: the same instances when the members do not overlap (the usual tagged union). */
@@ -144,30 +292,32 @@ export function oneOfToAnyOf(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
     if (!Array.isArray(node.oneOf)) return node;
     const { oneOf, ...rest } = node;
-    context.note(pointer, "oneOf became anyOf (an instance matching several members is now also valid)");
+    context.note(pointer, "oneOf became anyOf (an instance matching several members is now also valid)", "oneof-to-anyof");
     return { ...rest, anyOf: oneOf };
   });
 }
 
 /** `allOf` of objects merged into one object: properties, `required`, and the outer keywords. */
 export function mergeAllOf(schema: Schema, context: PassContext): Schema {
-  return mapSchemas(schema, (node, pointer) => {
-    if (!Array.isArray(node.allOf) || !node.allOf.every(isObject)) return node;
-    const { allOf, ...outer } = node;
-    const merged: Schema = { ...outer };
-    for (const member of allOf as Schema[]) {
-      for (const [key, value] of Object.entries(member)) {
-        if (key === "properties" && isObject(value))
-          merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...value };
-        else if (key === "required" && Array.isArray(value))
-          merged.required = [...new Set([...(Array.isArray(merged.required) ? merged.required : []), ...value])];
-        else if (key in merged && JSON.stringify(merged[key]) !== JSON.stringify(value)) {
-          context.note(`${pointer}/allOf`, `allOf members disagree on "${key}"; kept the first`);
-        } else merged[key] = value;
-      }
+  return mapSchemas(schema, (node, pointer) => mergedAllOf(node, pointer, context));
+}
+
+function mergedAllOf(node: Schema, pointer: string, context: PassContext): Schema {
+  if (!Array.isArray(node.allOf) || !node.allOf.every(isObject)) return node;
+  const { allOf, ...outer } = node;
+  const merged: Schema = { ...outer };
+  for (const member of allOf as Schema[]) {
+    for (const [key, value] of Object.entries(member)) {
+      if (key === "properties" && isObject(value))
+        merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...value };
+      else if (key === "required" && Array.isArray(value))
+        merged.required = [...new Set([...(Array.isArray(merged.required) ? merged.required : []), ...value])];
+      else if (key in merged && JSON.stringify(merged[key]) !== JSON.stringify(value)) {
+        context.note(`${pointer}/allOf`, `allOf members disagree on "${key}"; kept the first`, "allof-conflict");
+      } else merged[key] = value;
     }
-    return merged;
-  });
+  }
+  return merged;
 }
 
 /** `const: x` → `enum: [x]`. */
@@ -183,25 +333,33 @@ export function constToEnum(schema: Schema): Schema {
 export function enumsToStrings(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
     if (!Array.isArray(node.enum) || node.enum.every((value) => typeof value === "string")) return node;
-    context.note(pointer, "enum values became strings; the caller must convert them back");
+    context.note(pointer, "enum values became strings; the caller must convert them back", "enum-to-strings");
     return { ...node, type: "string", enum: node.enum.map((value) => (typeof value === "string" ? value : JSON.stringify(value))) };
   });
 }
 
-/** Tuples (`prefixItems`, draft-07 `items: [...]`) as arrays of the union of their item schemas, with the length kept. */
+/**
+ * Tuples (`prefixItems`, draft-07 `items: [...]`) as arrays of the union of their item schemas
+ * (unconstrained when the tuple is open), at most as long as a closed tuple. A tuple does not
+ * require its positions, so neither does the array.
+ */
 export function tuplesToArrays(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
     const prefix = Array.isArray(node.prefixItems) ? node.prefixItems : Array.isArray(node.items) ? node.items : undefined;
     if (prefix === undefined) return node;
     const { prefixItems: _prefix, additionalItems: _additional, ...rest } = node;
-    const unique = prefix.filter((item, index) => prefix.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === index);
-    context.note(pointer, "tuple became an array: positions are described in the description only");
+    // What the elements after the tuple's positions must match, in either spelling.
+    const tail = Array.isArray(node.prefixItems) ? node.items : node.additionalItems;
+    const open = tail === undefined || tail === true || (isObject(tail) && Object.keys(tail).length === 0);
+    const members = open || tail === false ? prefix : [...prefix, tail];
+    const unique = members.filter((item, index) => members.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === index);
+    context.note(pointer, "tuple became an array: positions are described in the description only", "tuple-to-array");
     const positions = prefix.map((item, index) => `${index}: ${describeBriefly(item)}`).join("; ");
+    const maxItems = typeof node.maxItems === "number" ? node.maxItems : tail === false ? prefix.length : undefined;
     return {
       ...rest,
-      items: unique.length === 1 ? unique[0] : { anyOf: unique },
-      minItems: typeof node.minItems === "number" ? node.minItems : prefix.length,
-      maxItems: typeof node.maxItems === "number" ? node.maxItems : prefix.length,
+      items: open ? {} : unique.length === 1 ? unique[0] : { anyOf: unique },
+      ...(maxItems === undefined ? {} : { maxItems }),
       description: appendText(node.description, `Positions: ${positions}.`),
     };
   });
@@ -230,7 +388,14 @@ export function draft07Tuples(schema: Schema): Schema {
  * describe, and Gemini rejects `properties` elsewhere ("only allowed for OBJECT type").
  */
 export function objectTypes(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => (node.type === undefined && describesObject(node) ? { ...node, type: "object" } : node));
+  return mapSchemas(schema, (node) => {
+    if (node.type !== undefined || !describesObject(node)) return node;
+    // A node with only `required` names its properties, unconstrained: an empty object would have no portable form.
+    const names = Array.isArray(node.required) ? node.required.filter((name): name is string => typeof name === "string") : [];
+    const named =
+      isObject(node.properties) || names.length === 0 ? {} : { properties: Object.fromEntries(names.map((name) => [name, {}])) };
+    return { ...node, type: "object", ...named };
+  });
 }
 
 /**
@@ -246,6 +411,7 @@ export function emptyPropertiesRemoved(schema: Schema, context: PassContext): Sc
       pointer === ""
         ? 'no parameters: Gemini rejects an empty "properties"; declare the tool without "parameters"'
         : 'an object without properties: Gemini rejects an empty "properties" and may reject a missing one',
+      "empty-object",
     );
     const { properties: _empty, ...rest } = node;
     return rest;
@@ -254,7 +420,17 @@ export function emptyPropertiesRemoved(schema: Schema, context: PassContext): Sc
 
 /** Objects without `properties` get an empty one (the same instances: it constrains nothing). */
 export function objectProperties(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => (describesObject(node) && !isObject(node.properties) ? { ...node, properties: {} } : node));
+  return mapSchemas(schema, (node) => (admitsObjects(node) && !isObject(node.properties) ? { ...node, properties: {} } : node));
+}
+
+/**
+ * Whether a provider reads `node` as an object schema: typed so (a type array naming "object" too:
+ * `["object", "null"]`, which a nullable object becomes), or untyped with `properties`. An untyped
+ * node with only `required` is a constraint on its parent's object (the `anyOf: [{required: [a]},
+ * {required: [b]}]` idiom), not an object of its own to close.
+ */
+function admitsObjects(node: Schema): boolean {
+  return typeIncludes(node, "object") || (node.type === undefined && isObject(node.properties));
 }
 
 /** Arrays without `items` get an unconstrained `items`. */
@@ -270,16 +446,27 @@ export function arrayItems(schema: Schema): Schema {
  */
 export function strictObjects(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
-    if (!describesObject(node)) return node;
+    if (!admitsObjects(node)) return node;
     const properties = isObject(node.properties) ? node.properties : {};
     const required = new Set(Array.isArray(node.required) ? node.required : []);
     const optional = Object.keys(properties).filter((name) => !required.has(name));
     if (optional.length > 0)
-      context.note(pointer, `optional properties ${optional.join(", ")} became required and nullable (send null to omit)`);
+      context.note(
+        pointer,
+        `optional properties ${optional.join(", ")} became required and nullable (send null to omit)`,
+        "optional-to-nullable",
+      );
     if (node.additionalProperties !== undefined && node.additionalProperties !== false)
-      context.note(pointer, "additionalProperties became false");
+      context.note(pointer, "additionalProperties became false", "closed-object");
+    // With every property required and no other allowed, the count of properties is fixed: a bound on it could only contradict.
+    const { minProperties: _min, maxProperties: _max, ...rest } = node;
+    const bounds = (["minProperties", "maxProperties"] as const).filter((key) => node[key] !== undefined);
+    for (const key of bounds) context.note(`${pointer}/${key}`, `${key} cannot hold on a closed object and was dropped`, "dropped-keyword");
+    const described =
+      bounds.length === 0 ? {} : { description: appendText(node.description, bounds.map((key) => `${key}: ${node[key]}`).join("; ")) };
     return {
-      ...node,
+      ...rest,
+      ...described,
       properties: Object.fromEntries(
         Object.entries(properties).map(([name, sub]) => [
           name,
@@ -347,7 +534,7 @@ export function dropKeywords(
       // `additionalProperties: true` is the default; dropping it changes nothing.
       else if (DESCRIBED.has(key) && !(key === "additionalProperties" && value === true)) {
         kept.push(`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
-        context.note(`${pointer}/${key}`, `${key} is not supported here and was dropped; the description states it`);
+        context.note(`${pointer}/${key}`, `${key} is not supported here and was dropped; the description states it`, "dropped-keyword");
       }
     }
     return kept.length === 0 ? out : { ...out, description: appendText(out.description, kept.join("; ")) };
@@ -356,16 +543,67 @@ export function dropKeywords(
 
 /**
  * A root the provider accepts: an object, given an empty `properties` when it has none unless
- * `properties` is "leave" (Gemini rejects an empty one). A non-object root is left, with a note.
+ * `properties` is "leave" (Gemini rejects an empty one). An unconstrained root, or one whose type
+ * array names "object", becomes an object: MCP arguments and structured results always are
+ * one. Any other root is left, with a note.
  */
 export function objectRoot(schema: Schema, context: PassContext, properties: "add" | "leave" = "add"): Schema {
-  if (!describesObject(schema)) {
-    context.note("", "the root is not an object; this provider requires one");
+  const unconstrained = ["type", "anyOf", "oneOf", "allOf", "enum", "const", "not"].every((key) => !(key in schema));
+  if (!unconstrained && !admitsObjects(schema)) {
+    context.note("", "the root is not an object; this provider requires one", "root-not-object");
     return schema;
   }
-  return isObject(schema.properties) || properties === "leave"
-    ? { ...schema, type: "object" }
-    : { ...schema, type: "object", properties: {} };
+  const { nullable: _null, ...rest } = schema;
+  return isObject(schema.properties) || properties === "leave" ? { ...rest, type: "object" } : { ...rest, type: "object", properties: {} };
+}
+
+/**
+ * A root `anyOf`/`oneOf` of objects (or `allOf`), which most providers reject at the root, as one
+ * object: every member's properties, each the union of the members' schemas for it (unconstrained
+ * where an open member does not name it), required where every member requires it, and open.
+ * Looser, never stricter; the description lists the members.
+ */
+export function rootUnion(given: Schema, context: PassContext): Schema {
+  const schema = mergedAllOf(given, "", context);
+  const keyword = (["anyOf", "oneOf"] as const).find((key) => Array.isArray(schema[key]));
+  if (keyword === undefined) return schema;
+  const members = schema[keyword] as unknown[];
+  // Untyped members that only require names are constraints on the root's own properties.
+  const merges = (member: unknown): member is Schema =>
+    isObject(member) && (admitsObjects(member) || Object.keys(member).every((key) => ["required", ...ANNOTATIONS].includes(key)));
+  if (members.length === 0 || !members.every(merges)) return schema;
+  const { [keyword]: _members, ...outer } = schema;
+  const names = [...new Set(members.flatMap((member) => (isObject(member.properties) ? Object.keys(member.properties) : [])))];
+  const open = members.filter((member) => member.additionalProperties !== false);
+  const properties = Object.fromEntries(
+    names.map((name) => {
+      const declared = members.flatMap((member) =>
+        isObject(member.properties) && name in member.properties ? [member.properties[name]] : [],
+      );
+      const unique = declared.filter(
+        (item, index) => declared.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === index,
+      );
+      const undeclaredOpen = open.some((member) => !isObject(member.properties) || !(name in member.properties));
+      return [name, undeclaredOpen ? {} : unique.length === 1 ? unique[0] : { anyOf: unique }];
+    }),
+  );
+  const requiredBy = (member: Schema) => new Set(Array.isArray(member.required) ? member.required : []);
+  const required = [...requiredBy(members[0] as Schema)].filter((name) => members.every((member) => requiredBy(member).has(name)));
+  const all = [...new Set([...required, ...(Array.isArray(outer.required) ? outer.required : [])])];
+  context.note("", `the root's ${keyword} of ${members.length} objects became one object accepting any of them`, "root-union-merged");
+  const shapes = members
+    .map((member) => {
+      const named = [...(isObject(member.properties) ? Object.keys(member.properties) : []), ...[...requiredBy(member)].map(String)];
+      return `{${[...new Set(named)].join(", ")}}`;
+    })
+    .join(" | ");
+  return {
+    ...outer,
+    type: "object",
+    properties: { ...properties, ...(isObject(outer.properties) ? outer.properties : {}) },
+    ...(all.length > 0 ? { required: all } : {}),
+    description: appendText(outer.description, `One of: ${shapes}.`),
+  };
 }
 
 function describeBriefly(schema: unknown): string {

@@ -6,6 +6,7 @@ const HEADERS = [
   "server",
   "tools",
   ...SOURCES,
+  "no JSON",
   ...QUALITY_COLUMNS.map((quality) => `q:${quality}`),
   "observations",
   "list bytes",
@@ -17,6 +18,7 @@ function cells(name: string, row: ReportRow): string[] {
     name,
     String(row.tools),
     ...SOURCES.map((source) => String(row.bySource[source])),
+    String(row.noJson),
     ...QUALITY_COLUMNS.map((quality) => String(row.byQuality[quality])),
     String(row.observations),
     String(row.listBytes),
@@ -34,6 +36,17 @@ function driftLines(report: QualityReport): string[] {
   );
 }
 
+function noJsonLines(report: QualityReport): string[] {
+  return report.noJson.map(
+    (item) =>
+      `${item.server}/${item.tool}: ${Object.entries(item.content)
+        .map(([kind, results]) => `${kind} in ${results}`)
+        .join(", ")}`,
+  );
+}
+
+const NO_JSON_TITLE = "Unknown because they answer without JSON (results holding each content type; no schema to learn):";
+
 /** A terminal table: numbers right-aligned, then the drift warnings. */
 export function formatTable(report: QualityReport): string {
   const table = [HEADERS, ...rows(report)];
@@ -44,8 +57,10 @@ export function formatTable(report: QualityReport): string {
       .join("  ")
       .trimEnd();
   const drift = driftLines(report);
+  const noJson = noJsonLines(report);
   return `${[
     ...table.map(line),
+    ...(noJson.length === 0 ? [] : ["", NO_JSON_TITLE, ...noJson.map((text) => `  ${text}`)]),
     ...(drift.length === 0
       ? []
       : ["", "Drift (observed results that break the declared output schema):", ...drift.map((text) => `  ${text}`)]),
@@ -57,12 +72,14 @@ export function formatMarkdown(report: QualityReport): string {
   const markdown = (text: string) => text.replace(/[\\`*_[\]<>|]/g, (char) => `\\${char}`).replace(/\r?\n/g, " ");
   const row = (values: string[]) => `| ${values.map(markdown).join(" | ")} |`;
   const drift = driftLines(report);
+  const noJson = noJsonLines(report);
   return `${[
     "# Schema quality",
     "",
     row(HEADERS),
     row(HEADERS.map((_, index) => (index === 0 ? "---" : "---:"))),
     ...rows(report).map(row),
+    ...(noJson.length === 0 ? [] : ["", "## Answers without JSON", "", NO_JSON_TITLE, "", ...noJson.map((text) => `- ${markdown(text)}`)]),
     ...(drift.length === 0 ? [] : ["", "## Drift", "", ...drift.map((text) => `- ${markdown(text)}`)]),
   ].join("\n")}\n`;
 }

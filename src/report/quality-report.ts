@@ -1,5 +1,5 @@
 import { QUALITIES, type Quality, type SchemaSource, SOURCES, schemaSourceOf } from "../bundle/quality.js";
-import type { Bundle, BundleServer } from "../bundle/types.js";
+import type { Bundle, BundleServer, Tool } from "../bundle/types.js";
 
 export interface ReportRow {
   tools: number;
@@ -7,6 +7,13 @@ export interface ReportRow {
   byQuality: Record<Quality, number>;
   /** Results the inferred schemas were learned from. */
   observations: number;
+  /**
+   * Tools of unknown source whose observed results all held no JSON (prose, images, links):
+   * unknown because of how they answer, not for want of observations. The other unknown tools could be learned.
+   */
+  noJson: number;
+  /** Those tools by the content block types they answered with; a tool counts under each of its types. */
+  byContent: Record<string, number>;
   /** Size of the server's `tools/list` result as JSON: what an agent's context pays for its tools. */
   listBytes: number;
   /** Estimated tokens for those bytes (bytes / 4, the usual rule of thumb for JSON and English). */
@@ -22,10 +29,18 @@ export interface DriftLine {
   observations: number;
 }
 
+/** A tool of unknown source that answered without JSON, and how many of its results held each content type. */
+export interface ContentLine {
+  server: string;
+  tool: string;
+  content: Record<string, number>;
+}
+
 export interface QualityReport {
   servers: (ReportRow & { id: string })[];
   total: ReportRow;
   drift: DriftLine[];
+  noJson: ContentLine[];
 }
 
 /** Tools by schema source and quality, observations, drift and listing cost, per server and in total. */
@@ -35,6 +50,8 @@ export function qualityReport(bundle: Bundle): QualityReport {
   for (const row of servers) {
     total.tools += row.tools;
     total.observations += row.observations;
+    total.noJson += row.noJson;
+    for (const [kind, tools] of Object.entries(row.byContent)) total.byContent[kind] = (total.byContent[kind] ?? 0) + tools;
     total.listBytes += row.listBytes;
     total.listTokens += row.listTokens;
     for (const source of SOURCES) total.bySource[source] += row.bySource[source];
@@ -45,7 +62,19 @@ export function qualityReport(bundle: Bundle): QualityReport {
       (block.drift ?? []).map((item) => ({ server: server.id, tool: block.tool, ...item, observations: block.observations })),
     ),
   );
-  return { servers, total, drift };
+  const noJson = bundle.servers.flatMap((server) =>
+    answersWithoutJson(server).map(({ tool, content }) => ({ server: server.id, tool: tool.name, content })),
+  );
+  return { servers, total, drift, noJson };
+}
+
+/** Tools of unknown source that were observed answering, never with JSON. */
+function answersWithoutJson(server: BundleServer): { tool: Tool; content: Record<string, number> }[] {
+  const inferred = new Map((server.inferred ?? []).map((block) => [block.tool, block]));
+  return server.tools.flatMap((tool) => {
+    const block = inferred.get(tool.name);
+    return block?.content !== undefined && schemaSourceOf(tool, block).source === "unknown" ? [{ tool, content: block.content }] : [];
+  });
 }
 
 function serverRow(server: BundleServer): ReportRow {
@@ -59,6 +88,10 @@ function serverRow(server: BundleServer): ReportRow {
     row.byQuality[quality] += 1;
     row.observations += block?.observations ?? 0;
   }
+  for (const { content } of answersWithoutJson(server)) {
+    row.noJson += 1;
+    for (const kind of Object.keys(content)) row.byContent[kind] = (row.byContent[kind] ?? 0) + 1;
+  }
   row.listBytes = Buffer.byteLength(JSON.stringify({ tools: server.tools }), "utf8");
   row.listTokens = Math.ceil(row.listBytes / 4);
   return row;
@@ -70,6 +103,8 @@ function emptyRow(): ReportRow {
     bySource: Object.fromEntries(SOURCES.map((source) => [source, 0])) as Record<SchemaSource, number>,
     byQuality: Object.fromEntries(QUALITIES.map((quality) => [quality, 0])) as Record<Quality, number>,
     observations: 0,
+    noJson: 0,
+    byContent: {},
     listBytes: 0,
     listTokens: 0,
   };

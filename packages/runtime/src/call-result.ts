@@ -3,20 +3,26 @@ import { InvalidResponseError, ToolCallError } from "./errors.js";
 
 /**
  * Permissive on purpose: `structuredContent` may be any JSON value since protocol
- * 2026-07-28, and `resultValue` reads the fields defensively, so nothing more is checked here.
+ * 2026-07-28, content blocks of a type newer than the SDK are kept as they are, and the
+ * fields are read defensively, so nothing more is checked here.
  */
-export type CallResult = { content?: unknown; structuredContent?: unknown; isError?: unknown };
+export type CallResult = { content?: unknown; structuredContent?: unknown; isError?: unknown; _meta?: unknown };
 export const CallResult = z.custom<CallResult>(
   (value) => typeof value === "object" && value !== null && !Array.isArray(value),
   "expected an object",
 );
 
-/**
- * The value a tool returned: `isError` → ToolCallError; else `structuredContent`, else its
- * first text block parsed as JSON (servers that predate output schemas), else InvalidResponseError.
- */
-export function resultValue(server: string, tool: string, result: CallResult): unknown {
-  const texts = (Array.isArray(result.content) ? result.content : []).flatMap((block: unknown) =>
+/** What a result is, for an observation log: a JSON value, or the kinds of its content blocks when it holds no JSON. */
+export type Observed = { value: unknown } | { content: string[] };
+
+/** The content array as sent; anything else counts as no content. */
+export function contentOf(result: CallResult): unknown[] {
+  return Array.isArray(result.content) ? result.content : [];
+}
+
+/** The text of every text block, in order. */
+export function textsOf(result: CallResult): string[] {
+  return contentOf(result).flatMap((block: unknown) =>
     typeof block === "object" &&
     block !== null &&
     (block as { type?: unknown }).type === "text" &&
@@ -24,9 +30,20 @@ export function resultValue(server: string, tool: string, result: CallResult): u
       ? [(block as { text: string }).text]
       : [],
   );
-  if (result.isError === true) throw new ToolCallError(server, tool, texts.join("\n"));
+}
+
+/** `isError` → ToolCallError with the text of all text blocks. */
+export function throwIfError(server: string, tool: string, result: CallResult): void {
+  if (result.isError === true) throw new ToolCallError(server, tool, textsOf(result).join("\n"));
+}
+
+/**
+ * The JSON a result carries: `structuredContent`, else its first text block parsed as JSON
+ * (servers that predate output schemas); else InvalidResponseError.
+ */
+export function resultJson(server: string, tool: string, result: CallResult): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;
-  const text = texts[0];
+  const text = textsOf(result)[0];
   if (text === undefined) throw new InvalidResponseError("the result has neither structuredContent nor text content", server, tool, result);
   try {
     return JSON.parse(text);
@@ -37,5 +54,29 @@ export function resultValue(server: string, tool: string, result: CallResult): u
       tool,
       result,
     );
+  }
+}
+
+/** The value a tool with an output schema returned: `isError` → ToolCallError; else its JSON (see `resultJson`). */
+export function resultValue(server: string, tool: string, result: CallResult): unknown {
+  throwIfError(server, tool, result);
+  return resultJson(server, tool, result);
+}
+
+/**
+ * A successful result as an observation: its JSON when it carries some, else the types of
+ * its content blocks (prose, images, links), which no schema can be learned from.
+ */
+export function observedResult(server: string, tool: string, result: CallResult): Observed {
+  try {
+    return { value: resultJson(server, tool, result) };
+  } catch (error) {
+    if (!(error instanceof InvalidResponseError)) throw error;
+    const kinds = contentOf(result).map((block) =>
+      typeof block === "object" && block !== null && typeof (block as { type?: unknown }).type === "string"
+        ? (block as { type: string }).type
+        : "unknown",
+    );
+    return { content: [...new Set(kinds)] };
   }
 }

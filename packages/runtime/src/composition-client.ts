@@ -1,7 +1,7 @@
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { CallResult, resultValue } from "./call-result.js";
+import { CallResult, observedResult, resultValue, throwIfError } from "./call-result.js";
 import { readConfigFile, type ServerEntry, sourcesFromEntries } from "./endpoints/config-file.js";
 import { type Connection, connect, connectTransport } from "./endpoints/connect.js";
 import type { ServerSource } from "./endpoints/source.js";
@@ -19,6 +19,7 @@ import {
 } from "./errors.js";
 import { formatIssues } from "./issues.js";
 import { ObservationRecorder, type ObserveOptions } from "./observer.js";
+import { ParsedResult, ToolResult } from "./tool-result.js";
 
 export type { ServerEntry };
 
@@ -48,15 +49,24 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
-/** One call as a generated client method makes it. */
-export interface ToolCall<T> {
+/** Options of a call that returns the whole result (`rt.ParsedResult`: `.value` beside the content blocks), not only the value. */
+export interface WithResult extends CallOptions {
+  withResult: true;
+}
+
+/** One call of a tool without an output schema, as a generated client method makes it. */
+export interface ResultCall {
   server: string;
   tool: string;
   args?: object;
-  /** The generated Zod parser for the tool's result. */
-  parse: z.ZodType<T>;
   /** Safe to repeat after a transport failure (the tool is read-only or idempotent). */
   retryable?: boolean;
+}
+
+/** One call of a tool with an output schema, as a generated client method makes it. */
+export interface ToolCall<T> extends ResultCall {
+  /** The generated Zod parser for the tool's result. */
+  parse: z.ZodType<T>;
   /** The parser was inferred from observations: a mismatch is reported, not thrown. */
   lenient?: boolean;
 }
@@ -114,8 +124,31 @@ export class CompositionClient {
     return client;
   }
 
-  /** Calls a tool and returns its parsed result. */
-  async callTool<T>(call: ToolCall<T>, options: CallOptions = {}): Promise<T> {
+  /** Calls a tool and returns its parsed result; with `{ withResult: true }`, the whole result with the value in `.value`. */
+  callTool<T>(call: ToolCall<T>, options?: CallOptions & { withResult?: false }): Promise<T>;
+  callTool<T>(call: ToolCall<T>, options: WithResult): Promise<ParsedResult<T>>;
+  callTool<T>(call: ToolCall<T>, options?: CallOptions & { withResult?: boolean }): Promise<T | ParsedResult<T>>;
+  callTool<T>(call: ToolCall<T>, options: CallOptions & { withResult?: boolean } = {}): Promise<T | ParsedResult<T>> {
+    return this.#call(call, options, (result) => {
+      const value = this.#interpret(call, result);
+      return options.withResult === true ? new ParsedResult(call.server, call.tool, result, value) : value;
+    });
+  }
+
+  /**
+   * Calls a tool that declares no output schema and returns its result as it came: text,
+   * images, links or JSON (see ToolResult). Only `isError` fails it (a ToolCallError).
+   */
+  callToolForResult(call: ResultCall, options: CallOptions = {}): Promise<ToolResult> {
+    return this.#call(call, options, (result) => {
+      throwIfError(call.server, call.tool, result);
+      this.#observer?.recordObserved(call.server, call.tool, observedResult(call.server, call.tool, result));
+      return new ToolResult(call.server, call.tool, result);
+    });
+  }
+
+  /** Sends the call, retrying a retryable one after a transport failure, and reads its result with `read`. */
+  async #call<R>(call: ResultCall, options: CallOptions, read: (result: CallResult) => R): Promise<R> {
     const source = this.#sources.get(call.server);
     if (source === undefined) {
       throw new ServerNotFoundError(
@@ -127,7 +160,7 @@ export class CompositionClient {
     const attempts = call.retryable ? 1 + this.#retries : 1;
     for (let attempt = 1; ; attempt++) {
       try {
-        return this.#interpret(call, await this.#request(source, call, options));
+        return read(await this.#request(source, call, options));
       } catch (error) {
         if (!(error instanceof TransportError) || attempt >= attempts) throw error;
       }
@@ -146,7 +179,7 @@ export class CompositionClient {
   /** The result's value, observed, then parsed; a lenient parser's mismatch is reported and the value passed on. */
   #interpret<T>(call: ToolCall<T>, result: CallResult): T {
     const value = resultValue(call.server, call.tool, result);
-    this.#observer?.record(call.server, call.tool, value);
+    this.#observer?.recordObserved(call.server, call.tool, { value });
     const parsed = call.parse.safeParse(value);
     if (parsed.success) return parsed.data;
     const error = new OutputValidationError(call.server, call.tool, parsed.error.issues, value);
@@ -186,7 +219,7 @@ export class CompositionClient {
     ]);
   }
 
-  async #request(source: ServerSource | (() => Transport), call: ToolCall<unknown>, options: CallOptions): Promise<CallResult> {
+  async #request(source: ServerSource | (() => Transport), call: ResultCall, options: CallOptions): Promise<CallResult> {
     const timeout = options.timeoutMs ?? this.#timeoutMs;
     const connection = this.#ready.get(call.server) ?? (await this.#connection(source, call, timeout));
     try {
@@ -207,7 +240,7 @@ export class CompositionClient {
     }
   }
 
-  #connection(source: ServerSource | (() => Transport), call: ToolCall<unknown>, timeout: number): Promise<Connection> {
+  #connection(source: ServerSource | (() => Transport), call: ResultCall, timeout: number): Promise<Connection> {
     const id = call.server;
     let pending = this.#connections.get(id);
     if (pending === undefined) {
@@ -248,7 +281,7 @@ export class CompositionClient {
   }
 }
 
-function callError(error: unknown, call: ToolCall<unknown>, timeout: number): CompositionError {
+function callError(error: unknown, call: ResultCall, timeout: number): CompositionError {
   if (error instanceof CompositionError) return error;
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout)

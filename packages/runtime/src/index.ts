@@ -5,7 +5,8 @@
  * checks the built import graph).
  */
 
-export type { CallOptions, CompositionClientOptions, ServerEntry, ToolCall } from "./composition-client.js";
+export type { Observed } from "./call-result.js";
+export type { CallOptions, CompositionClientOptions, ResultCall, ServerEntry, ToolCall, WithResult } from "./composition-client.js";
 export { CompositionClient } from "./composition-client.js";
 export {
   CompositionCallError,
@@ -46,3 +47,4 @@ export {
   unevaluatedProperties,
   uniqueItems,
 } from "./schema-helpers.js";
+export { ParsedResult, ToolResult } from "./tool-result.js";

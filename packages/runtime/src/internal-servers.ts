@@ -4,7 +4,7 @@
  * as for `internal`.
  */
 
-export { CallResult, resultValue } from "./call-result.js";
+export { CallResult, observedResult, throwIfError } from "./call-result.js";
 export type { ServerEntry } from "./endpoints/config-file.js";
 export { httpTarget, parseUrl, readConfigFile, ServerEntrySchema, sourcesFromEntries } from "./endpoints/config-file.js";
 export type { Connection, ConnectOptions, TransportKind } from "./endpoints/connect.js";

@@ -4,8 +4,10 @@ import { formatIssues } from "./issues.js";
 
 /**
  * The observation log of one tool: a JSONL file whose first line is a header and whose
- * other lines are samples, `{"at": ISO time, "value": the unwrapped result}`. The header
- * names the server and tool, so a reader never trusts the (encoded) file name.
+ * other lines are samples, `{"at": ISO time, "value": the unwrapped result}`, or for a result
+ * that held no JSON `{"at": ISO time, "content": ["text", "image", …]}` (its block types; logs
+ * written before such samples existed have none). The header names the server and tool, so a
+ * reader never trusts the (encoded) file name.
  */
 export const OBSERVATION_FORMAT = "pmcp-observations/1";
 
@@ -22,10 +24,8 @@ export const ObservationHeaderSchema = z.object({
 });
 export type ObservationHeader = z.infer<typeof ObservationHeaderSchema>;
 
-export interface Sample {
-  at: string;
-  value: unknown;
-}
+/** One observed result: its JSON value, or the content block types of a result with no JSON (text, images, links). */
+export type Sample = { at: string; value: unknown } | { at: string; content: string[] };
 
 export interface ObservationLog {
   header: ObservationHeader;
@@ -67,11 +67,15 @@ export function parseObservationLog(text: string, file: string): ObservationLog 
   const header = ObservationHeaderSchema.safeParse(json(lines[0], 1));
   if (!header.success) throw new Error(formatIssues(`${file}:1: not an observation log header`, header.error.issues));
   const samples = lines.slice(1).map((line, index): Sample => {
-    const sample = json(line, index + 2) as Partial<Sample> | null;
-    if (typeof sample !== "object" || sample === null || typeof sample.at !== "string" || !("value" in sample)) {
-      throw new Error(`${file}:${index + 2}: not an observation (expected {"at": time, "value": result})`);
+    const sample = json(line, index + 2) as { at?: unknown; value?: unknown; content?: unknown } | null;
+    if (typeof sample === "object" && sample !== null && typeof sample.at === "string") {
+      if ("value" in sample) return { at: sample.at, value: sample.value };
+      const content = sample.content;
+      if (Array.isArray(content) && content.every((kind) => typeof kind === "string")) return { at: sample.at, content };
     }
-    return { at: sample.at, value: sample.value };
+    throw new Error(
+      `${file}:${index + 2}: not an observation (expected {"at": time, "value": result} or {"at": time, "content": [types]})`,
+    );
   });
   return { header: header.data, samples };
 }

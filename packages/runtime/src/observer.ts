@@ -1,5 +1,6 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
+import type { Observed } from "./call-result.js";
 import { ConfigurationError } from "./errors.js";
 import { writeFilesAtomically } from "./fs/atomic-write.js";
 import { OBSERVATION_FORMAT, type ObservationHeader, observationPath, parseObservationLog } from "./observation-log.js";
@@ -20,10 +21,12 @@ export const DEFAULT_MAX_SAMPLES = 200;
 /** A lock older than this is taken to belong to a process that died holding it (proper-lockfile refreshes live ones). */
 const LOCK_STALE_MS = 10_000;
 
-/** A result as recorded: encoded at once, so a caller changing the returned value cannot change the log. */
+/** A result as recorded: a value is encoded at once, so a caller changing the returned value cannot change the log. */
 interface Recorded {
   at: string;
-  json: string;
+  json?: string;
+  /** The content kinds of a result that holds no JSON. */
+  content?: string[];
 }
 
 /** A tool's log in memory: its header and its sample lines, ready to write. */
@@ -63,8 +66,13 @@ export class ObservationRecorder {
       throw new ConfigurationError(`observe.maxSamples must be a whole number ≥ 1, got ${this.#max}`);
   }
 
-  /** Queues one result of `server`/`tool` for its log. */
+  /** Queues one JSON result of `server`/`tool` for its log. */
   record(server: string, tool: string, value: unknown): void {
+    this.recordObserved(server, tool, { value });
+  }
+
+  /** Queues one result for its log: its JSON value, or the kinds of content it held instead (which inference leaves out). */
+  recordObserved(server: string, tool: string, observed: Observed): void {
     const key = JSON.stringify([server, tool]);
     let state = this.#tools.get(key);
     if (state === undefined) {
@@ -72,7 +80,12 @@ export class ObservationRecorder {
       this.#tools.set(key, state);
     }
     if (state.broken) return;
-    state.queue.push({ at: new Date().toISOString(), json: JSON.stringify(this.#redact ? redactValue(value) : value) });
+    const at = new Date().toISOString();
+    state.queue.push(
+      "value" in observed
+        ? { at, json: JSON.stringify(this.#redact ? redactValue(observed.value) : observed.value) }
+        : { at, content: observed.content },
+    );
     const current = state;
     current.draining ??= this.#drain(current).finally(() => {
       current.draining = undefined;
@@ -128,7 +141,11 @@ export class ObservationRecorder {
         state.broken = true;
         throw error;
       }
-      for (const { at, json } of batch) {
+      for (const { at, json, content } of batch) {
+        if (json === undefined) {
+          addSample(log, at, JSON.stringify({ at, content }), this.#max);
+          continue;
+        }
         // A log is all redacted or not at all: a plain result joining a redacted log is redacted too.
         const value = log.header.redacted && !this.#redact ? JSON.stringify(redactValue(JSON.parse(json))) : json;
         addSample(log, at, `{"at":${JSON.stringify(at)},"value":${value}}`, this.#max);
@@ -167,7 +184,9 @@ export class ObservationRecorder {
     header.redacted ||= this.#redact;
     return {
       header,
-      lines: samples.map((sample) => JSON.stringify(redactOld ? { at: sample.at, value: redactValue(sample.value) } : sample)),
+      lines: samples.map((sample) =>
+        JSON.stringify(redactOld && "value" in sample ? { at: sample.at, value: redactValue(sample.value) } : sample),
+      ),
     };
   }
 }

@@ -1,0 +1,51 @@
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { hash } from "./hash.js";
+
+/** The built-in templates, or a folder's replacements for them; Handlebars loads only to compile. */
+const TEMPLATE_NAMES = ["server.ts.hbs", "index.ts.hbs"] as const;
+const BUILTIN_TEMPLATES = new URL("../../templates/", import.meta.url);
+
+export interface TemplateSources {
+  server: string;
+  index: string;
+  hash: string;
+}
+
+export interface CompiledTemplates {
+  server: HandlebarsTemplateDelegate;
+  index: HandlebarsTemplateDelegate;
+}
+
+/** A digest of the templates a run would use, built-in or from `dir`. */
+export async function templatesDigest(dir: string | undefined): Promise<string> {
+  return (await templateSources(dir)).hash;
+}
+
+export async function templateSources(dir: string | undefined): Promise<TemplateSources> {
+  const [server, index] = await Promise.all(
+    TEMPLATE_NAMES.map(async (name) => {
+      const custom = dir === undefined ? undefined : await readFile(join(dir, name), "utf8").catch(() => undefined);
+      return custom ?? (await readFile(new URL(name, BUILTIN_TEMPLATES), "utf8"));
+    }),
+  );
+  return { server: server!, index: index!, hash: hash(`${server}\0${index}`) };
+}
+
+/** Compiled once per template text and process: rendering many bundles reuses them. */
+const compiled = new Map<string, Promise<CompiledTemplates>>();
+
+export function compile(sources: TemplateSources): Promise<CompiledTemplates> {
+  let pending = compiled.get(sources.hash);
+  if (pending === undefined) {
+    pending = import("handlebars").then(({ default: Handlebars }) => {
+      const handlebars = Handlebars.create();
+      return {
+        server: handlebars.compile(sources.server, { noEscape: true }),
+        index: handlebars.compile(sources.index, { noEscape: true }),
+      };
+    });
+    compiled.set(sources.hash, pending);
+  }
+  return pending;
+}

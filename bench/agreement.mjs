@@ -13,6 +13,8 @@ import fc from "fast-check";
 import { createJiti } from "jiti";
 import { jsonSchemaToZod } from "json-schema-to-zod";
 import { z } from "zod";
+// json-schema-to-zod writes zod 3 code: it runs against the zod 3 API that zod 4 ships, as its users would.
+import { z as z3 } from "zod/v3";
 import { renderClients } from "../dist/codegen/render.js";
 import { walkSchemas } from "../dist/json-schema/traverse.js";
 
@@ -63,7 +65,11 @@ const CONSTRUCTS = [
 /** Every output schema: the hand-written corpus, and the captured servers' corpus when present. */
 async function corpus() {
   const entries = ["schemas.json", "codegen-only.json"].flatMap((file) =>
-    Object.entries(JSON.parse(readFileSync(join(root, "test/corpus", file), "utf8"))).map(([name, schema]) => ({ name, schema })),
+    Object.entries(JSON.parse(readFileSync(join(root, "test/corpus", file), "utf8"))).map(([name, schema]) => ({
+      name,
+      schema,
+      group: "(hand-written)",
+    })),
   );
   const helper = join(root, "test/helpers/corpus.ts");
   if (existsSync(helper)) {
@@ -71,7 +77,8 @@ async function corpus() {
     const bundle = await readCorpus();
     for (const server of bundle.servers) {
       for (const tool of server.tools) {
-        if (tool.outputSchema !== undefined) entries.push({ name: `${server.id}/${tool.name}`, schema: tool.outputSchema });
+        if (tool.outputSchema !== undefined)
+          entries.push({ name: `${server.id}/${tool.name}`, schema: tool.outputSchema, group: "(real servers)" });
       }
     }
   }
@@ -118,7 +125,7 @@ async function jsonSchemaToZodParser(schema) {
       resolve: { external: false },
       dereference: { circular: "ignore" },
     });
-    return new Function("z", `return ${jsonSchemaToZod(dereferenced)};`)(z);
+    return new Function("z", `return ${jsonSchemaToZod(dereferenced)};`)(z3);
   } catch {
     return undefined;
   }
@@ -147,6 +154,9 @@ function constructsOf(schema) {
   return found;
 }
 
+const GROUPS = ["(all)", "(real servers)", "(hand-written)"];
+const order = (row) => (GROUPS.includes(row) ? GROUPS.indexOf(row) - GROUPS.length : CONSTRUCTS.indexOf(row));
+
 const percent = (agreed, total) => (total === 0 ? "-" : `${((100 * agreed) / total).toFixed(1)}%`);
 
 export async function benchAgreement() {
@@ -158,6 +168,8 @@ export async function benchAgreement() {
     const ours = await ourParsers(entries, dir);
     const peers = ["pmcp", "json-schema-to-zod", "z.fromJSONSchema"];
     const rows = new Map([["(all)", { schemas: 0, samples: 0, agreed: [0, 0, 0] }]]);
+    // Per peer: schemas it built no parser for, and its agreement on the samples of the others.
+    const built = peers.map(() => ({ failed: 0, samples: 0, agreed: 0 }));
     for (const [index, entry] of entries.entries()) {
       const ajv = ajvFor(entry.schema);
       if (ajv === undefined) continue;
@@ -170,7 +182,14 @@ export async function benchAgreement() {
           if (verdict(parser, value) === expected) agreed[peer]++;
         });
       }
-      for (const construct of ["(all)", ...constructsOf(entry.schema)]) {
+      parsers.forEach((parser, peer) => {
+        if (parser === undefined) built[peer].failed++;
+        else {
+          built[peer].samples += values.length;
+          built[peer].agreed += agreed[peer];
+        }
+      });
+      for (const construct of ["(all)", entry.group, ...constructsOf(entry.schema)]) {
         const row = rows.get(construct) ?? { schemas: 0, samples: 0, agreed: [0, 0, 0] };
         row.schemas++;
         row.samples += values.length;
@@ -183,7 +202,7 @@ export async function benchAgreement() {
     console.log(`\nAgreement with Ajv, ${SAMPLES} samples per schema (valid and mutated), by construct:`);
     const header = ["construct", "schemas", "samples", ...peers];
     const table = [...rows.entries()]
-      .sort(([a], [b]) => (a === "(all)" ? -1 : b === "(all)" ? 1 : CONSTRUCTS.indexOf(a) - CONSTRUCTS.indexOf(b)))
+      .sort(([a], [b]) => order(a) - order(b))
       .map(([construct, row]) => [
         construct,
         String(row.schemas),
@@ -192,6 +211,10 @@ export async function benchAgreement() {
       ]);
     const widths = header.map((title, column) => Math.max(title.length, ...table.map((line) => line[column].length)));
     for (const line of [header, ...table]) console.log(line.map((cell, column) => cell.padEnd(widths[column])).join("  "));
+    for (const [peer, name] of peers.entries()) {
+      const { failed, samples, agreed } = built[peer];
+      console.log(`${name}: no parser for ${failed} of ${entries.length} schemas; on the others ${percent(agreed, samples)}`);
+    }
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -60,13 +60,15 @@ const GEMINI_COMMON: Step[] = [
   enumsToStrings,
   tuplesToArrays,
   (schema) => arrayItems(schema),
+  // An allow-list, not a deny-list: every key outside the Schema message is rejected. After the
+  // rewrites of keywords outside it, and before rootUnion: a root union's member that only a dropped
+  // keyword (`if`, `not`) keeps from merging must merge in the first run, not in a second.
+  drop((keyword) => !GEMINI_FIELDS.has(keyword), GEMINI_FORMATS),
   // Before nullUnions, which rewrites the unions with null that merging members makes.
   rootUnion,
   (schema) => nullUnions(schema, "nullable"),
   typeArraysToAnyOf,
   (schema) => objectTypes(schema),
-  // An allow-list, not a deny-list: every key outside the Schema message is rejected.
-  drop((keyword) => !GEMINI_FIELDS.has(keyword), GEMINI_FORMATS),
 ];
 
 /**
@@ -79,6 +81,8 @@ const STEPS: Record<Profile, Step[]> = {
     inline("keep"),
     // Before the other passes, so that the description quotes the dropped subschemas as written.
     drop((keyword) => OPENAI_STRICT_UNSUPPORTED.has(keyword)),
+    // Again: a dropped keyword (`not`) may have held the only reference to a kept definition.
+    inline("keep"),
     mergeAllOf,
     oneOfToAnyOf,
     tuplesToArrays,

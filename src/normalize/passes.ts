@@ -166,7 +166,7 @@ function inlineWithin(schema: Schema, options: InlineOptions, limits: Limits, co
       return { ...siblings, description: appendText(siblings.description, "(Recursive structure; deeper levels are not described.)") };
     }
     const inlined = expandBody(pointer, [...stack, target.pointer]);
-    return isObject(inlined) ? { ...inlined, ...expandObject(siblings, pointer, stack) } : inlined;
+    return isObject(inlined) ? withSiblings(inlined, expandObject(siblings, pointer, stack)) : inlined;
   };
   const expandObject = (node: Schema, pointer: string, stack: string[]): Schema => {
     if (++written > limits.budget) throw new OverBudget();
@@ -180,8 +180,20 @@ function inlineWithin(schema: Schema, options: InlineOptions, limits: Limits, co
   // A root that is only a reference to a recursive definition takes that definition's body.
   const { $ref: rootRef, ...rest } = result;
   const rootName = typeof rootRef === "string" ? rootRef.replace("#/$defs/", "") : undefined;
-  if (rootName !== undefined && isObject(kept[rootName])) return { ...(kept[rootName] as Schema), ...rest, $defs: kept };
+  if (rootName !== undefined && isObject(kept[rootName])) return { ...withSiblings(kept[rootName] as Schema, rest), $defs: kept };
   return { ...result, $defs: kept };
+}
+
+/**
+ * An inlined reference's body with the keywords beside the `$ref`, which apply alongside the body
+ * rather than over it: spread into one object, a keyword both give (two `properties`) keeps only
+ * one, and one that reads its neighbours (`unevaluatedProperties`, `then`) reads others. So they
+ * stay beside an `allOf` holding the body (mergeAllOf merges it where a provider has no allOf);
+ * annotations only replace the body's.
+ */
+function withSiblings(body: Schema, siblings: Schema): Schema {
+  if (Object.keys(siblings).every((key) => ANNOTATIONS.has(key))) return { ...body, ...siblings };
+  return { ...siblings, allOf: [body, ...(Array.isArray(siblings.allOf) ? siblings.allOf : [])] };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { jsonEquals } from "@pmcp-codegen/runtime";
 import { escapePointer, isObject } from "../json-schema/pointer.js";
-import { resolveRef } from "../json-schema/refs.js";
+import { isSingleResource, resolveRef } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
 import { checksOf, compiles } from "./checks.js";
 import type { IRNode, JsonValue, NamedDefinition, NumberNode, ObjectNode, PatternNode, PropertyNode, StringNode } from "./ir.js";
@@ -59,9 +59,7 @@ export class IRBuilder {
     this.tool = tool;
     this.root = schema;
     this.modern = isModernDialect(schema);
-    this.singleResource = ![...walkSchemas(schema)].some(
-      ({ node }) => node !== schema && typeof node.$id === "string" && !node.$id.startsWith("#"),
-    );
+    this.singleResource = isSingleResource(schema);
     return this.node(schema, pointer, schema, 0);
   }
 

@@ -12,6 +12,17 @@ export type RefTarget =
   | { kind: "dangling" }
   | { kind: "found"; node: unknown; pointer: string };
 
+/**
+ * Whether `schema` is one schema resource (no nested `$id` starts another): then the dynamic
+ * scope holds one anchor of each name, and a `$dynamicRef` reaches what a `$ref` would.
+ */
+export function isSingleResource(schema: unknown): boolean {
+  for (const { node } of walkSchemas(schema)) {
+    if (node !== schema && typeof node.$id === "string" && !node.$id.startsWith("#")) return false;
+  }
+  return true;
+}
+
 /** Resolves a local `$ref` (`#`, `#/json/pointer`, `#anchor`, percent-encoded or not) against `resource`. */
 export function resolveRef(resource: unknown, ref: string): RefTarget {
   if (!ref.startsWith("#")) return { kind: "remote" };

@@ -12,6 +12,7 @@ import {
   constToEnum,
   draft07Tuples,
   dropKeywords,
+  dynamicRefsAsRefs,
   emptyPropertiesRemoved,
   enumsToStrings,
   inlineRefs,
@@ -127,6 +128,6 @@ export function normalizeSchemaWithNotes(schema: unknown, options: { profile: Pr
   const notes: NormalizeNote[] = [];
   const context: PassContext = { note: (pointer, message, kind) => notes.push({ pointer: pointer || "/", message, kind }) };
   const start: Schema = typeof schema === "object" && schema !== null && !Array.isArray(schema) ? (schema as Schema) : {};
-  const result = STEPS[options.profile].reduce((current, step) => step(current, context), start);
+  const result = STEPS[options.profile].reduce((current, step) => step(current, context), dynamicRefsAsRefs(start));
   return { schema: result, notes };
 }

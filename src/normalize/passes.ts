@@ -1,7 +1,7 @@
 import { isSchema, mapChildren, type Schema } from "../json-schema/keywords.js";
 import { isObject, joinPointer } from "../json-schema/pointer.js";
 import { describesObject, isNullTyped, typeIncludes } from "../json-schema/predicates.js";
-import { resolveRef } from "../json-schema/refs.js";
+import { isSingleResource, resolveRef } from "../json-schema/refs.js";
 import { mapSchemas, walkSchemas } from "../json-schema/traverse.js";
 
 /**
@@ -52,6 +52,28 @@ export interface InlineOptions {
 const INLINE_BUDGET = 5_000;
 /** Limits on nested references tried in turn while the result exceeds the budget; 0 inlines none. */
 const NESTING_LIMITS = [Number.POSITIVE_INFINITY, 8, 6, 4, 3, 2, 1];
+
+/**
+ * In a schema that is one resource, `$dynamicRef` means what `$ref` means. No provider knows the
+ * dynamic keywords, and the passes after this one (inlining, cutting cycles) know `$ref`; so every
+ * reference to a `$dynamicAnchor` becomes a `$ref` by JSON pointer and the anchors go (inlining
+ * copies subschemas, and a copied anchor would name two places).
+ */
+export function dynamicRefsAsRefs(schema: Schema): Schema {
+  if (!isSingleResource(schema) || ![...walkSchemas(schema)].some(({ node }) => "$dynamicAnchor" in node)) return schema;
+  const byPointer = (ref: unknown): string | undefined => {
+    if (typeof ref !== "string" || ref.startsWith("#/") || ref === "#") return undefined;
+    const target = resolveRef(schema, ref);
+    return target.kind === "found" && isObject(target.node) && "$dynamicAnchor" in target.node ? `#${target.pointer}` : undefined;
+  };
+  return mapSchemas(schema, (node) => {
+    const { $dynamicRef, $dynamicAnchor: _anchor, ...rest } = node;
+    const dynamic = byPointer($dynamicRef);
+    const plain = byPointer(node.$ref);
+    if (dynamic !== undefined && !("$ref" in node)) return { ...rest, $ref: dynamic };
+    return { ...rest, ...(plain === undefined ? {} : { $ref: plain }), ...($dynamicRef === undefined ? {} : { $dynamicRef }) };
+  });
+}
 
 /** Thrown inside `inlineRefs` only, to try the next nesting limit. */
 class OverBudget extends Error {}
@@ -458,7 +480,7 @@ export function arrayItems(schema: Schema): Schema {
  */
 export function strictObjects(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
-    if (!admitsObjects(node)) return node;
+    if (!admitsObjects(node) || IN_PLACE.test(pointer)) return node;
     const properties = isObject(node.properties) ? node.properties : {};
     const required = new Set(Array.isArray(node.required) ? node.required : []);
     const optional = Object.keys(properties).filter((name) => !required.has(name));
@@ -490,6 +512,13 @@ export function strictObjects(schema: Schema, context: PassContext): Schema {
     };
   });
 }
+
+/**
+ * Subschemas that constrain their parent's own instance under a condition (`dependentSchemas`,
+ * `if`/`then`/`else`, `not`): the instance has its parent's keys, so closing one to its own
+ * `properties` would reject valid instances.
+ */
+const IN_PLACE = /\/(?:(?:dependentSchemas|dependencies)\/[^/]+|if|then|else|not)$/;
 
 /** Keywords that constrain instances and whose meaning a model can still read from the description. */
 const DESCRIBED = new Set([

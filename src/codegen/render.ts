@@ -53,6 +53,8 @@ export async function renderClients(
   const templates = await templateSources(options.templatesDir);
   const cache = previous === undefined ? undefined : await ReuseCache.open();
   const plan = { strictObjects: options.strictObjects, minQuality: options.minQuality ?? DEFAULT_MIN_QUALITY };
+  // Cache entries are written while the next modules render, and all of them before returning.
+  const remembered: Promise<void>[] = [];
   const produce = async (
     path: string,
     inputs: unknown,
@@ -73,7 +75,7 @@ export async function renderClients(
     const { code, warnings, typeDigests } = make(await compile(templates));
     // Base64 JSON is inert in a comment, whatever the tool names hold.
     const content = `${code}${RECORD_PREFIX}${Buffer.from(JSON.stringify({ typeDigests } satisfies ModuleRecord)).toString("base64")}\n`;
-    if (key !== undefined) await cache?.remember(key, content, warnings);
+    if (key !== undefined && cache !== undefined) remembered.push(cache.remember(key, content, warnings));
     return { path, content, reused: false, warnings };
   };
 
@@ -112,6 +114,7 @@ export async function renderClients(
     typeDigests: [],
   }));
   files.push({ path: indexFile.path, content: indexFile.content });
+  await Promise.all(remembered);
   return { files, warnings, reused };
 }
 

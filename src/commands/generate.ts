@@ -90,8 +90,9 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const existing = (path: string) => readFile(join(outDir, path), "utf8").catch(() => undefined);
   const result = await renderClients(bundle, options, args.check ? undefined : existing);
   const changed: (RenderedFile & { typesChanged: string[] })[] = [];
-  for (const file of result.files) {
-    const before = await existing(file.path);
+  const previous = await Promise.all(result.files.map((file) => existing(file.path)));
+  for (const [index, file] of result.files.entries()) {
+    const before = previous[index];
     if (before !== file.content)
       changed.push({ ...file, typesChanged: before === undefined ? [] : toolsWithChangedTypes(before, file.content) });
   }

@@ -12,14 +12,17 @@ export interface FileToWrite {
  * written, so a failure part-way leaves the previous files as they were.
  */
 export async function writeFilesAtomically(files: readonly FileToWrite[]): Promise<void> {
-  const staged: { temp: string; path: string }[] = [];
+  const staged = files.map((file) => ({
+    ...file,
+    temp: join(dirname(file.path), `.${basename(file.path)}.${randomBytes(6).toString("hex")}.tmp`),
+  }));
   try {
-    for (const file of files) {
-      await mkdir(dirname(file.path), { recursive: true });
-      const temp = join(dirname(file.path), `.${basename(file.path)}.${randomBytes(6).toString("hex")}.tmp`);
-      staged.push({ temp, path: file.path });
-      await writeFile(temp, file.content, "utf8");
-    }
+    await Promise.all([...new Set(staged.map((file) => dirname(file.path)))].map((dir) => mkdir(dir, { recursive: true })));
+    // All at once (a hundred modules one by one is mostly waiting), but settled before any cleanup,
+    // so that no write still in flight can leave a temp file behind.
+    const written = await Promise.allSettled(staged.map(({ temp, content }) => writeFile(temp, content, "utf8")));
+    const failed = written.find((result) => result.status === "rejected");
+    if (failed !== undefined) throw failed.reason;
     for (const { temp, path } of staged) await rename(temp, path);
   } catch (error) {
     await Promise.all(staged.map(({ temp }) => rm(temp, { force: true })));

@@ -1,8 +1,9 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CompositionClient, CompositionError, ConfigurationError, OutputValidationError } from "@pmcp-codegen/runtime";
+import { CompositionClient, CompositionError, ConfigurationError, OutputValidationError, ToolCallError } from "@pmcp-codegen/runtime";
 import { JsonFileError, readJsonFile } from "@pmcp-codegen/runtime/internal";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -166,5 +167,36 @@ describe("OutputValidationError's message uses the same formatter", () => {
         "result does not match the output schema at name: Invalid input: expected string, received number",
       ].join("\n"),
     );
+  });
+});
+
+describe("a server's own JSON-RPC error is its answer, whatever its code", () => {
+  it("-32000 and -32001 from the server are ToolCallErrors with the code: no retry, no reconnect, no timeout", async () => {
+    const fixture = fileURLToPath(new URL("./fixtures/rpc-error-server.mjs", import.meta.url));
+    const client = new CompositionClient({ servers: { raw: { command: process.execPath, args: [fixture] } }, timeoutMs: 30_000 });
+    const stats = z.object({ calls: z.number(), pid: z.number() });
+    try {
+      const before = await client.callTool({ server: "raw", tool: "stats", parse: stats, retryable: true });
+      for (const [tool, code, message] of [
+        ["lookup", -32000, "record not found"],
+        ["slow", -32001, "upstream took too long"],
+      ] as const) {
+        const started = performance.now();
+        const error = await client.callTool({ server: "raw", tool, parse: z.unknown(), retryable: true }).then(
+          () => undefined,
+          (reason: unknown) => reason,
+        );
+        expect(error).toBeInstanceOf(ToolCallError);
+        expect((error as ToolCallError).rpcCode).toBe(code);
+        expect((error as ToolCallError).message).toContain(message);
+        // Answered at once, not after the 30 s timeout.
+        expect(performance.now() - started).toBeLessThan(15_000);
+      }
+      // Each erring tool ran once (the read-only hint allowed a retry), on the same server process.
+      const after = await client.callTool({ server: "raw", tool: "stats", parse: stats, retryable: true });
+      expect(after).toEqual({ calls: before.calls + 3, pid: before.pid });
+    } finally {
+      await client.close();
+    }
   });
 });

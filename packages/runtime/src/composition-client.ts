@@ -222,6 +222,11 @@ export class CompositionClient {
   async #request(source: ServerSource | (() => Transport), call: ResultCall, options: CallOptions): Promise<CallResult> {
     const timeout = options.timeoutMs ?? this.#timeoutMs;
     const connection = this.#ready.get(call.server) ?? (await this.#connection(source, call, timeout));
+    // Set before the SDK's own timer of the same length, so it has fired whenever the SDK's has.
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+    }, timeout);
     try {
       return await connection.client.request(
         { method: "tools/call", params: { name: call.tool, arguments: call.args ?? {} } },
@@ -233,10 +238,12 @@ export class CompositionClient {
       );
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
-      const failure = callError(error, call, timeout);
+      const failure = callError(error, call, timeout, { timedOut, closed: connection.closed });
       // The connection is no good (an HTTP session lost, a process gone): the next call reconnects.
       if (failure instanceof TransportError) this.#drop(call.server, connection);
       throw failure;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -281,14 +288,20 @@ export class CompositionClient {
   }
 }
 
-function callError(error: unknown, call: ResultCall, timeout: number): CompositionError {
+/**
+ * The SDK reports its own timeout and a closed connection as McpErrors -32001 and -32000, codes
+ * JSON-RPC leaves to servers (-32000 is the usual generic server error). So what happened decides:
+ * an error code without our timer fired or the transport closed is the server's answer, never
+ * retried and never a reason to reconnect.
+ */
+function callError(error: unknown, call: ResultCall, timeout: number, happened: { timedOut: boolean; closed: boolean }): CompositionError {
   if (error instanceof CompositionError) return error;
   if (error instanceof McpError) {
-    if (error.code === ErrorCode.RequestTimeout)
+    if (error.code === ErrorCode.RequestTimeout && happened.timedOut)
       return new TimeoutError(`no answer within ${timeout} ms`, call.server, call.tool, { cause: error });
-    if (error.code === ErrorCode.ConnectionClosed)
+    if (error.code === ErrorCode.ConnectionClosed && happened.closed)
       return new TransportError("the connection closed during the call", call.server, call.tool, { cause: error });
-    return new ToolCallError(call.server, call.tool, error.message, { cause: error });
+    return new ToolCallError(call.server, call.tool, error.message, { cause: error, rpcCode: error.code });
   }
   if (error instanceof z.ZodError)
     return new InvalidResponseError(

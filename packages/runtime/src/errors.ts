@@ -73,12 +73,16 @@ export class ToolCallError extends CompositionCallError {
   constructor(
     serverId: string,
     toolName: string,
-    /** The text content the tool returned with its error. */
+    /** The text content the tool returned with its error, or the message of the server's JSON-RPC error. */
     readonly text: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; rpcCode?: number },
   ) {
     super(text === "" ? "the tool reported an error" : text, serverId, toolName, options);
+    this.rpcCode = options?.rpcCode;
   }
+
+  /** The JSON-RPC error code when the server answered the call with an error rather than an `isError` result. */
+  readonly rpcCode: number | undefined;
 }
 
 /** Neither `structuredContent` nor JSON text came back. */

@@ -25,6 +25,8 @@ export interface Connection {
    * connection closes; race it against each request so a broken server fails fast.
    */
   broken: Promise<never>;
+  /** Whether the transport has closed: what tells the SDK's own "connection closed" error from a server's error -32000. */
+  readonly closed: boolean;
   close(): Promise<void>;
 }
 
@@ -143,7 +145,9 @@ async function connectWith(
   };
   // While connecting, a close rejects the pending initialize request itself, with a better cause.
   let connected = false;
+  let closed = false;
   client.onclose = () => {
+    closed = true;
     if (connected) fail(new ConnectFailure(describe("the server closed the connection")));
   };
 
@@ -160,7 +164,7 @@ async function connectWith(
     connected = true;
   } catch (error) {
     await client.close().catch(() => {});
-    throw explainConnectError(error, describe);
+    throw explainConnectError(error, describe, closed);
   }
   const serverInfo = client.getServerVersion();
   if (serverInfo === undefined || protocolVersion === undefined) {
@@ -175,16 +179,21 @@ async function connectWith(
     protocolVersion,
     instructions: client.getInstructions(),
     broken,
+    get closed() {
+      return closed;
+    },
     close: async () => {
       client.onclose = () => {};
+      closed = true;
       await client.close().catch(() => {});
     },
   };
 }
 
-function explainConnectError(error: unknown, describe: (message: string) => string): Error {
+/** `closed`: whether the transport really closed (a server may answer `initialize` with its own error -32000). */
+function explainConnectError(error: unknown, describe: (message: string) => string, closed: boolean): Error {
   if (error instanceof ConnectFailure) return error;
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed)
+  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed && closed)
     return new ConnectFailure(describe("the server closed the connection"));
   const status =
     error instanceof UnauthorizedError ? 401 : error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;

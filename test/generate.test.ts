@@ -203,6 +203,44 @@ describe("pmcp generate options and guarantees", () => {
     expect(PlanResultSchema.safeParse({ trip: { from: { at: [] } }, tree: { children: [{ children: "no" }] } }).success).toBe(false);
   });
 
+  it("a $ref cycle with no object or array in between is any value, with a warning, and the output compiles and parses", async () => {
+    const dir = await outputDir("ref-cycles");
+    const outputs: Record<string, Record<string, unknown>> = {
+      self: { $defs: { A: { $ref: "#/$defs/A" } }, $ref: "#/$defs/A" },
+      pair: { $defs: { A: { $ref: "#/$defs/B" }, B: { $ref: "#/$defs/A" } }, $ref: "#/$defs/A" },
+      union: { $defs: { A: { anyOf: [{ type: "string" }, { $ref: "#/$defs/A" }] } }, $ref: "#/$defs/A" },
+      both: { $defs: { A: { allOf: [{ type: "object" }, { $ref: "#/$defs/A" }] } }, $ref: "#/$defs/A" },
+      root: { $ref: "#" },
+      // Through a property: a tree, not a cycle to cut.
+      tree: { type: "object", properties: { next: { $ref: "#" } } },
+    };
+    const bundle = {
+      version: "1.0",
+      servers: [{ id: "cycles", tools: Object.entries(outputs).map(([name, outputSchema]) => ({ name, outputSchema })) }],
+    };
+    const { files, warnings } = await renderClients(bundle, {
+      source: "b",
+      runtimeImport: "pmcp-codegen/runtime",
+      strictObjects: false,
+      generatorVersion: "test",
+    });
+    expect(warnings.map((warning) => `${warning.tool} ${warning.pointer}`).sort()).toEqual([
+      "both /outputSchema→#/$defs/A/allOf/1/$ref",
+      "pair /outputSchema→#/$defs/A→#/$defs/B/$ref",
+      "root /outputSchema→#/$ref",
+      "self /outputSchema→#/$defs/A/$ref",
+      "union /outputSchema→#/$defs/A/anyOf/1/$ref",
+    ]);
+    for (const file of files) await writeFile(join(dir, file.path), file.content);
+    expect(await typecheck(dir, [join(dir, "index.ts")], "nodenext")).toBe("");
+    const module = await import(join(dir, "cycles.ts"));
+    expect(module.SelfResultSchema.safeParse({ any: ["value"] }).success).toBe(true);
+    expect(module.UnionResultSchema.safeParse(3).success).toBe(true);
+    expect(module.BothResultSchema.safeParse("text").success).toBe(false);
+    expect(module.TreeResultSchema.safeParse({ next: { next: {} } }).success).toBe(true);
+    expect(module.TreeResultSchema.safeParse({ next: { next: 1 } }).success).toBe(false);
+  });
+
   it("a server's module does not change when other servers join the bundle", async () => {
     const options = { source: "b.json", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
     const listing: BundleServer = {

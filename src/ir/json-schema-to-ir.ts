@@ -51,6 +51,12 @@ export class IRBuilder {
   private modern = true;
   /** No nested `$id`: every `$dynamicRef` resolves as a `$ref` would. */
   private singleResource = true;
+  /**
+   * Definitions being built with no object or array between them and here: a reference back to one
+   * is a cycle with no structure in between (`A → B → A`, `{"$ref": "#"}`), which no type alias can
+   * express and which no validator can finish. Reset inside objects and arrays, where a cycle is a tree.
+   */
+  private unguarded = new Set<string>();
 
   constructor(private readonly scope: NameScope) {}
 
@@ -188,9 +194,19 @@ export class IRBuilder {
       case "integer":
         return number(schema, type === "integer");
       case "array":
-        return this.array(schema, pointer, base, depth);
+        return this.guarded(() => this.array(schema, pointer, base, depth));
       case "object":
-        return this.object(schema, pointer, base, depth);
+        return this.guarded(() => this.object(schema, pointer, base, depth));
+    }
+  }
+
+  private guarded<T>(build: () => T): T {
+    const outer = this.unguarded;
+    this.unguarded = new Set();
+    try {
+      return build();
+    } finally {
+      this.unguarded = outer;
     }
   }
 
@@ -312,6 +328,10 @@ export class IRBuilder {
     }
     if (typeof target === "boolean") return target ? { kind: "unknown" } : { kind: "never" };
     const existing = this.defined.get(target);
+    if (existing !== undefined && this.unguarded.has(existing)) {
+      this.warn(pointer, `$ref ${JSON.stringify(ref)} closes a reference cycle with no object or array in between; typed as any value`);
+      return { kind: "unknown" };
+    }
     if (existing !== undefined) return { kind: "ref", name: existing };
     const text = JSON.stringify(target);
     const content = text.includes('"$ref"') ? undefined : text;
@@ -331,7 +351,12 @@ export class IRBuilder {
     if (content !== undefined) this.definedByContent.set(content, name);
     const definition: NamedDefinition = { name, node: { kind: "unknown" }, pointer: this.pointerOf(resolved.pointer, resource) };
     this.definitions.push(definition);
-    definition.node = this.node(target, `${pointer.replace(/\/\$ref$/, "")}→${ref}`, resource, depth + 1);
+    this.unguarded.add(name);
+    try {
+      definition.node = this.node(target, `${pointer.replace(/\/\$ref$/, "")}→${ref}`, resource, depth + 1);
+    } finally {
+      this.unguarded.delete(name);
+    }
     if (typeof target.description === "string") definition.description = target.description;
     return { kind: "ref", name };
   }

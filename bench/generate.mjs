@@ -116,6 +116,22 @@ function wholeProcess(bundlePath, work, label) {
   );
 }
 
+/** Generation time against enum size: linear growth keeps the time per value flat. */
+async function enumGrowth() {
+  const rows = [];
+  for (const size of [1_000, 10_000, 100_000]) {
+    const values = Array.from({ length: size }, (_, index) => `value-${index}`);
+    const bundle = {
+      version: "1.0",
+      servers: [{ id: "wide", tools: [{ name: "pick", outputSchema: { type: "object", properties: { v: { enum: values } } } }] }],
+    };
+    const options = { source: "bench", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "bench" };
+    const ms = await timeAsync(() => renderClients(bundle, options), 3);
+    rows.push(`${size.toLocaleString("en")} values ${ms.toFixed(0)} ms (${((ms * 1000) / size).toFixed(2)} µs per value)`);
+  }
+  console.log(`generate, one enum against its size: ${rows.join("; ")}`);
+}
+
 export async function benchGenerate() {
   const servers = Array.from({ length: 10 }, (_, s) => ({
     id: `server-${s}`,
@@ -135,6 +151,7 @@ export async function benchGenerate() {
     }
   }, 3);
   report("generate 1,000 tools (in process)", ours, peers, "json-schema-to-typescript + json-schema-to-zod", 0.5);
+  await enumGrowth();
 
   const work = mkdtempSync(join(fileURLToPath(new URL(".", import.meta.url)), ".output-"));
   const { run } = await import("../dist/cli/program.js");

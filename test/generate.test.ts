@@ -241,6 +241,23 @@ describe("pmcp generate options and guarantees", () => {
     expect(module.TreeResultSchema.safeParse({ next: { next: 1 } }).success).toBe(false);
   });
 
+  it("an enum of 100,000 values, with repeats, generates one literal per distinct value (it took minutes when quadratic)", async () => {
+    const values = Array.from({ length: 100_000 }, (_, index) => `value-${index % 60_000}`);
+    const bundle = {
+      version: "1.0",
+      servers: [{ id: "wide", tools: [{ name: "pick", outputSchema: { type: "object", properties: { v: { enum: values } } } }] }],
+    };
+    const { files } = await renderClients(bundle, {
+      source: "b",
+      runtimeImport: "pmcp-codegen/runtime",
+      strictObjects: false,
+      generatorVersion: "test",
+    });
+    const module = files.find((file) => file.path === "wide.ts")!.content;
+    const type = /export type PickResult = \{\n {2}v\?: (.*);\n\};/.exec(module)?.[1];
+    expect(type?.split(" | ")).toEqual(Array.from({ length: 60_000 }, (_, index) => `"value-${index}"`));
+  }, 120_000);
+
   it("a server's module does not change when other servers join the bundle", async () => {
     const options = { source: "b.json", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
     const listing: BundleServer = {

@@ -147,11 +147,12 @@ export class IRBuilder {
         return { kind: "unknown" };
       }
       const listed = "enum" in schema ? (schema.enum as JsonValue[]) : undefined;
-      const values = "const" in schema ? [schema.const as JsonValue] : listed!;
-      const literals = filterLiterals(
-        values.filter((value) => listed === undefined || listed.some((other) => jsonEquals(other, value))),
-        types,
-      );
+      // `const` beside `enum` must also be one of its values.
+      const values =
+        "const" in schema
+          ? [schema.const as JsonValue].filter((value) => listed === undefined || listed.some((other) => jsonEquals(other, value)))
+          : listed!;
+      const literals = filterLiterals(values, types);
       // Per-type keywords beside the values constrain them too (`enum` of strings with `minLength`).
       if (!mentions([...STRING_KEYS, ...NUMBER_KEYS, ...ARRAY_KEYS, ...OBJECT_KEYS])) return literals;
       const { const: _const, enum: _enum, ...rest } = schema;
@@ -385,7 +386,14 @@ function number(schema: Schema, integer: boolean): NumberNode {
 /** Enum and const values, keeping only those of the listed types (when `type` is given too). */
 function filterLiterals(values: JsonValue[], types: JsonType[] | undefined): IRNode {
   const kept = types === undefined ? values : values.filter((value) => types.some((type) => hasType(value, type)));
-  const unique = kept.filter((value, index) => kept.findIndex((other) => JSON.stringify(other) === JSON.stringify(value)) === index);
+  // By JSON text, in one pass: servers send enums of tens of thousands of values.
+  const seen = new Set<string>();
+  const unique = kept.filter((value) => {
+    const text = JSON.stringify(value);
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
   return unique.length === 0 ? { kind: "never" } : { kind: "literals", values: unique };
 }
 

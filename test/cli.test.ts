@@ -83,6 +83,7 @@ describe("pmcp command line", () => {
     [["schema", "export", "--stdio", "node a.js | tee log"], /shell operators/],
     [["schema", "export", "--endpoint", "ftp://example.com"], /only http and https URLs/],
     [["schema", "export", "--endpoint", "http://127.0.0.1:1/mcp", "--timeout", "0"], /--timeout must be a positive/],
+    [["schema", "export", "--endpoint", "http://127.0.0.1:1/mcp", "--timeout", "1e12"], /--timeout must be at most 2147483647 ms/],
     [["schema", "export", "--endpoint", "http://127.0.0.1:1/mcp", "--header", "no colon"], /expected "Name: value"/],
     [["schema", "export", "--server", "x"], /--server picks entries of a --config file/],
     [["schema", "validate", "--schema", "/no/such/bundle.json"], /\/no\/such\/bundle\.json: no such file or folder/],

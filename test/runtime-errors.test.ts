@@ -45,7 +45,19 @@ describe("new CompositionClient(): every configuration problem is a Configuratio
       `CompositionClient servers server "a b": a server id is letters, digits, '.', '_' and '-', starting with a letter or digit`,
     ],
     ["bad retries", { servers: {}, retries: -1 }, "retries must be a whole number ≥ 0, got -1"],
-    ["a bad timeoutMs", { servers: {}, timeoutMs: 0 }, "timeoutMs must be a positive number, got 0"],
+    ["a bad timeoutMs", { servers: {}, timeoutMs: 0 }, "timeoutMs must be a positive number of milliseconds, got 0"],
+    ["a NaN timeoutMs", { servers: {}, timeoutMs: Number.NaN }, "timeoutMs must be a positive number of milliseconds, got NaN"],
+    // A timer longer than 2^31 - 1 ms fires at once, which made every call fail.
+    [
+      "an infinite timeoutMs",
+      { servers: {}, timeoutMs: Infinity },
+      "timeoutMs must be at most 2147483647 ms (about 24 days), got Infinity",
+    ],
+    [
+      "a timeoutMs past a timer's reach",
+      { servers: {}, timeoutMs: 2 ** 31 },
+      "timeoutMs must be at most 2147483647 ms (about 24 days), got 2147483648",
+    ],
     [
       "a bad observe.maxSamples",
       { servers: {}, observe: { dir: "obs", maxSamples: 0 } },
@@ -167,6 +179,14 @@ describe("OutputValidationError's message uses the same formatter", () => {
         "result does not match the output schema at name: Invalid input: expected string, received number",
       ].join("\n"),
     );
+  });
+});
+
+describe("a call's own timeoutMs is checked before anything is started", () => {
+  it.each([0, -1, Number.NaN, Infinity, 2 ** 31])("timeoutMs %s is a ConfigurationError naming the option", async (timeoutMs) => {
+    const client = new CompositionClient({ servers: { nowhere: { command: "no-such-server-binary" } } });
+    const error = await rejection(client.callTool({ server: "nowhere", tool: "t", parse: z.unknown() }, { timeoutMs }));
+    expect(error.message).toMatch(new RegExp(`^the call's timeoutMs must be .*, got ${String(timeoutMs)}$`));
   });
 });
 

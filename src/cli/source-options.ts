@@ -1,3 +1,5 @@
+// Its own subpath: the CLI loads this module for every command, and `internal` would load zod.
+import { timeoutProblem } from "@pmcp-codegen/runtime/internal/timeout";
 import type { Argv } from "yargs";
 import { PmcpError } from "../errors.js";
 
@@ -27,8 +29,9 @@ export function sourceOptions<T>(yargs: Argv<T>) {
     });
 }
 
-/** `--timeout`: a positive, finite number of milliseconds. */
+/** `--timeout`: a positive number of milliseconds that a timer can wait. */
 export function checkTimeout(timeout: number): true {
-  if (!(timeout > 0)) throw new PmcpError("INVALID_ARGUMENT", "--timeout must be a positive number of milliseconds");
+  const problem = timeoutProblem(timeout);
+  if (problem !== undefined) throw new PmcpError("INVALID_ARGUMENT", `--timeout ${problem}`);
   return true;
 }

@@ -19,6 +19,7 @@ import {
 } from "./errors.js";
 import { formatIssues } from "./issues.js";
 import { ObservationRecorder, type ObserveOptions } from "./observer.js";
+import { timeoutProblem } from "./timeout.js";
 import { ParsedResult, ToolResult } from "./tool-result.js";
 
 export type { ServerEntry };
@@ -95,7 +96,8 @@ export class CompositionClient {
     this.#retries = options.retries ?? 1;
     if (!Number.isInteger(this.#retries) || this.#retries < 0)
       throw new ConfigurationError(`retries must be a whole number ≥ 0, got ${this.#retries}`);
-    if (!(this.#timeoutMs > 0)) throw new ConfigurationError(`timeoutMs must be a positive number, got ${this.#timeoutMs}`);
+    const problem = timeoutProblem(this.#timeoutMs);
+    if (problem !== undefined) throw new ConfigurationError(`timeoutMs ${problem}, got ${this.#timeoutMs}`);
     const sources = sourcesFromEntries(options.servers, "CompositionClient servers", options.baseDir ?? process.cwd());
     this.#sources = new Map<string, ServerSource | (() => Transport)>([
       ...sources.map((source) => [source.id ?? source.label, source] as const),
@@ -221,6 +223,8 @@ export class CompositionClient {
 
   async #request(source: ServerSource | (() => Transport), call: ResultCall, options: CallOptions): Promise<CallResult> {
     const timeout = options.timeoutMs ?? this.#timeoutMs;
+    const problem = timeoutProblem(timeout);
+    if (problem !== undefined) throw new ConfigurationError(`the call's timeoutMs ${problem}, got ${timeout}`);
     const connection = this.#ready.get(call.server) ?? (await this.#connection(source, call, timeout));
     // Set before the SDK's own timer of the same length, so it has fired whenever the SDK's has.
     let timedOut = false;

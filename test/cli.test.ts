@@ -92,6 +92,14 @@ describe("pmcp command line", () => {
     [["schema", "infer", "--observations", "o", "--bogus"], /Unknown arguments?: bogus/],
     [["report", "--format", "html"], /Invalid values:/],
     [["generate", "--min-quality", "great"], /Invalid values:/],
+    [
+      ["generate", "--schema", "schemas/mcp-bundle.json", "--templates", "/no/such/folder", "-o", "/tmp/pmcp-never"],
+      /templates folder \/no\/such\/folder: no such folder/,
+    ],
+    [
+      ["generate", "--schema", "schemas/mcp-bundle.json", "--templates", "test", "-o", "/tmp/pmcp-never"],
+      /templates folder test has neither server\.ts\.hbs nor index\.ts\.hbs/,
+    ],
     [["serve", "frobnicate"], /Invalid values:/],
     [["serve", "inspect", "--http", "99999"], /--http must be a port number/],
     [["tools", "from-source"], /Not enough non-option arguments/],

@@ -27,6 +27,33 @@ describe("naming", () => {
     expect(camelCase(name)).toBe(camel);
   });
 
+  it("never names a method like Object.prototype's, so a client's toString and valueOf stay JavaScript's", async () => {
+    const names = ["has_own_property", "then", "to_string", "value_of", "constructor", "__proto__"];
+    const server: BundleServer = { id: "proto", tools: names.map((name) => ({ name })) };
+    const plan = planServerModule(server, { strictObjects: false, minQuality: "low" });
+    expect(plan.tools.map((tool) => tool.methodName)).toEqual([
+      "hasOwnProperty2",
+      "then2",
+      "toString2",
+      "valueOf2",
+      "constructor_",
+      "proto",
+    ]);
+    expect(plan.warnings.map((warning) => warning.tool)).toEqual(["has_own_property", "then", "to_string", "value_of"]);
+    const dir = await outputDir("proto-members");
+    const { files } = await renderClients(
+      { version: "1.0", servers: [server] },
+      { source: "b", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" },
+    );
+    for (const file of files) await writeFile(join(dir, file.path), file.content);
+    expect(await typecheck(dir, [join(dir, "index.ts")], "nodenext")).toBe("");
+    const { ProtoClient } = await import(join(dir, "proto.ts"));
+    const client = new ProtoClient(new CompositionClient({ servers: {} }));
+    expect(String(client)).toBe("[object Object]");
+    expect(Object.hasOwn(client, "x") || Object.hasOwn(client, "x")).toBe(false);
+    expect(typeof client.toString2).toBe("function");
+  });
+
   it("resolves collisions deterministically with a suffix and a warning, keeping the wire name", () => {
     const server: BundleServer = {
       id: "listing",

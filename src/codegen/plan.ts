@@ -82,8 +82,11 @@ const TOOL_RESULT = "rt.ToolResult";
 
 /** Names the generated module itself uses at top level. */
 const MODULE_RESERVED = ["z", "rt"];
-/** `then` would make every client instance a thenable; `constructor` is the class's own. */
-const MEMBER_RESERVED = ["constructor", "then"];
+/**
+ * `then` would make every client instance a thenable; `constructor` is the class's own; a method
+ * named like one of Object.prototype's (`toString`, `valueOf`, `hasOwnProperty`) would shadow it.
+ */
+const MEMBER_RESERVED = ["then", ...Object.getOwnPropertyNames(Object.prototype)];
 
 /**
  * Plans one server's module: resolves every name first (tools in bundle order, which is

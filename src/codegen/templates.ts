@@ -1,5 +1,6 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
+import { PmcpError } from "../errors.js";
 import { hash } from "./hash.js";
 
 /** The built-in templates, or a folder's replacements for them; Handlebars loads only to compile. */
@@ -23,11 +24,22 @@ export async function templatesDigest(dir: string | undefined): Promise<string> 
 }
 
 export async function templateSources(dir: string | undefined): Promise<TemplateSources> {
+  const custom = await Promise.all(
+    TEMPLATE_NAMES.map((name) => (dir === undefined ? undefined : readFile(join(dir, name), "utf8").catch(() => undefined))),
+  );
+  // A mistyped folder would otherwise give the built-in templates without a word.
+  if (dir !== undefined && custom.every((text) => text === undefined)) {
+    const isFolder = await stat(dir).then(
+      (info) => info.isDirectory(),
+      () => false,
+    );
+    throw new PmcpError(
+      "INVALID_ARGUMENT",
+      isFolder ? `templates folder ${dir} has neither ${TEMPLATE_NAMES.join(" nor ")}` : `templates folder ${dir}: no such folder`,
+    );
+  }
   const [server, index] = await Promise.all(
-    TEMPLATE_NAMES.map(async (name) => {
-      const custom = dir === undefined ? undefined : await readFile(join(dir, name), "utf8").catch(() => undefined);
-      return custom ?? (await readFile(new URL(name, BUILTIN_TEMPLATES), "utf8"));
-    }),
+    TEMPLATE_NAMES.map(async (name, at) => custom[at] ?? (await readFile(new URL(name, BUILTIN_TEMPLATES), "utf8"))),
   );
   return { server: server!, index: index!, hash: hash(`${server}\0${index}`) };
 }

@@ -1,10 +1,11 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { McpServer, type RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
-import { defaultTypeName, type TypedToolExtra, typedTool } from "../src/server/index.js";
+import { defaultTypeName, ToolDefinitionError, type TypedToolExtra, typedTool } from "../src/server/index.js";
 import { createTypedToolServer } from "./fixtures/typed-tool-server.js";
 import { FIXTURES, ROOT } from "./helpers/cli.js";
 import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
@@ -133,5 +134,33 @@ describe("typedTool types", () => {
     // @ts-expect-error the input has no field `count`
     typedTool(server, { name: "wrong_input", description: "", input, output }, ({ count }) => ({ quantity: count }));
     expect(tool.enabled).toBe(true);
+  });
+});
+
+describe("typedTool refuses a schema with no JSON Schema form", () => {
+  it("throws naming the tool and the field, and registers nothing, so the server's listing still works", async () => {
+    const server = new McpServer({ name: "dates", version: "1.0.0" });
+    typedTool(server, { name: "fine", description: "", input: {}, output: { n: z.number() } }, () => ({ n: 1 }));
+    const failures = [
+      () => typedTool(server, { name: "when", description: "", input: {}, output: { at: z.date() } }, () => ({ at: new Date() })),
+      () => typedTool(server, { name: "big", description: "", input: { spec: z.object({ size: z.bigint() }) }, output: {} }, () => ({})),
+    ].map((register) => {
+      try {
+        register();
+      } catch (error) {
+        return error instanceof ToolDefinitionError ? `${error.code} ${error.message.replace(/ \(.*\)$/, "")}` : String(error);
+      }
+      return "registered";
+    });
+    expect(failures).toEqual([
+      'INVALID_SCHEMA tool "when": its output has no JSON Schema form at at',
+      'INVALID_SCHEMA tool "big": its input has no JSON Schema form at spec.size',
+    ]);
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "t", version: "1.0.0" });
+    await client.connect(clientSide);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["fine"]);
+    await client.close();
   });
 });

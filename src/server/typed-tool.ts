@@ -3,6 +3,7 @@ import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/proto
 import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { formatIssues } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
+import { ToolDefinitionError } from "./errors.js";
 
 /** A zod object schema, or the raw shape `z.object` would take. */
 export type ObjectSchema = z.ZodObject | z.ZodRawShape;
@@ -46,6 +47,19 @@ export function typedTool<Input extends ObjectSchema, Output extends ObjectSchem
 ): RegisteredTool {
   const input = asObject(options.input);
   const output = asObject(options.output);
+  // The SDK converts the schemas only when a client lists tools, and one it cannot convert makes
+  // the whole listing fail, hiding every tool of the server: refuse it here instead.
+  for (const [side, schema, io] of [
+    ["input", input, "input"],
+    ["output", output, "output"],
+  ] as const) {
+    const field = unrepresentable(schema, io);
+    if (field !== undefined)
+      throw new ToolDefinitionError(
+        "INVALID_SCHEMA",
+        `tool "${options.name}": its ${side} has no JSON Schema form at ${field.path === "" ? "the root" : field.path} (${field.message})`,
+      );
+  }
   // Not expressible as a ToolAnnotations literal, but the SDK sends extra keys as given.
   const annotations = {
     ...options.annotations,
@@ -76,6 +90,22 @@ export function typedTool<Input extends ObjectSchema, Output extends ObjectSchem
       return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
     },
   );
+}
+
+/** The first part of `schema` with no JSON Schema form (`z.date()`, `z.bigint()`), by its dotted path. */
+function unrepresentable(schema: z.ZodType, io: "input" | "output", path = ""): { path: string; message: string } | undefined {
+  try {
+    z.toJSONSchema(schema, { target: "draft-7", io });
+    return undefined;
+  } catch (error) {
+    if (schema instanceof z.ZodObject) {
+      for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+        const found = unrepresentable(field, io, path === "" ? key : `${path}.${key}`);
+        if (found !== undefined) return found;
+      }
+    }
+    return { path, message: error instanceof Error ? error.message : String(error) };
+  }
 }
 
 function asObject(schema: ObjectSchema): z.ZodObject {

@@ -39,6 +39,16 @@ describe("pmcp schema validate", () => {
     expect(JSON.parse(result.stdout)).toMatchObject({ valid: true, servers: 1, tools: 1, files: [{ format: "bundle" }] });
   });
 
+  it("reads a bundle saved with a UTF-8 byte order mark", async () => {
+    const path = await file(
+      "bom.json",
+      `\uFEFF${JSON.stringify({ version: "1.0", servers: [{ id: "sqlite-explorer", tools: [queryTool] }] })}`,
+    );
+    const result = await runCli(["schema", "validate", "--schema", path, "--json"]);
+    expect(result.stderr).toBe("");
+    expect(JSON.parse(result.stdout)).toMatchObject({ valid: true, servers: 1, tools: 1 });
+  });
+
   it("reads snake_case keys in a bundle and a foundation file written by cargo pmcp", async () => {
     const { parseSchemaFile } = await import("../src/bundle/read.js");
     const foundation = {

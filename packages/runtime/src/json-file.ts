@@ -50,7 +50,8 @@ export async function readJsonFile<S extends z.ZodType>(path: string, schema: S,
 export function parseJsonText<S extends z.ZodType>(text: string, path: string, schema: S, options: JsonFileOptions = {}): z.output<S> {
   let json: unknown;
   try {
-    json = JSON.parse(text);
+    // Editors on Windows save UTF-8 with a byte order mark; JSON.parse takes it for a stray character.
+    json = JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
   } catch (error) {
     throw new JsonFileError("NOT_JSON", path, `${label(path, options)} is not valid JSON: ${(error as Error).message}`, [], {
       cause: error,

@@ -343,6 +343,33 @@ describe("lenient parsing of inferred results", () => {
 });
 
 describe("pmcp schema discover", () => {
+  it("reconnects after a tool stops the server, so later tools are still called, and exits 1", async () => {
+    const logs = join(dir, "discover-crash");
+    const result = await runCli(
+      [
+        "schema",
+        "discover",
+        "--stdio",
+        fixtureCommand("behaviour-server.mjs"),
+        "--id",
+        "behave",
+        "--observations",
+        logs,
+        "--allow-tool",
+        "extra_fields",
+      ],
+      { env: { CRASH_MARKER: join(dir, "crash-marker") } },
+    );
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("pmcp: 1 call failed: behave/flaky_read\n");
+    // The tool listed after the crash was called on a new server process and recorded.
+    expect(result.stdout.split("\n").filter((line) => line.startsWith("called"))).toEqual([
+      "called behave/pid: 1 call, 1 recorded",
+      "called behave/flaky_read: 1 call, 0 recorded, 1 failed (the server closed the connection)",
+      "called behave/extra_fields: 1 call, 1 recorded",
+    ]);
+  });
+
   it("calls only read-only or allowed tools, never a destructive one, and says what it skipped and why", async () => {
     const logs = join(dir, "discover");
     const calls = join(dir, "calls.jsonl");
@@ -372,7 +399,9 @@ describe("pmcp schema discover", () => {
       ],
       { env: { CALLS_FILE: calls } },
     );
-    expect(result.code, result.stderr).toBe(0);
+    // A failed call fails the run, after everything else was recorded and reported.
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("pmcp: 1 call failed: weather/get_weather\n");
     expect(result.stdout.split("\n")).toEqual([
       "called weather/get_weather: 3 calls, 2 recorded, 1 failed (city is required)",
       "called weather/list_stations: 1 call, 1 recorded",
@@ -436,11 +465,13 @@ describe("pmcp schema discover", () => {
       "--observations",
       join(dir, "discover-invalid"),
     ]);
-    expect(result.code, result.stderr).toBe(0);
+    // The fixture has no tools/call handler: the valid tool's one call fails, and so does the run.
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("pmcp: 1 call failed: listing/ping\n");
     const lines = result.stdout.split("\n");
     expect(lines).toContainEqual(expect.stringMatching(/^skipped listing\/bad_schema: invalid tool definition \(inputSchema: /));
     expect(lines).toContainEqual(expect.stringMatching(/^skipped listing\/tools\[2\]: invalid tool definition \(name: /));
-    // The valid tool is still tried; the fixture has no tools/call handler, so its one call fails.
+    // The valid tool is still tried.
     expect(lines).toContainEqual(expect.stringMatching(/^called listing\/ping: 1 call, 0 recorded, 1 failed/));
   });
 

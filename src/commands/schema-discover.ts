@@ -92,6 +92,11 @@ async function schemaDiscover(args: Args): Promise<void> {
   }
   if (failed.length + problems.length > 0) throw new PmcpError("SERVER_FAILED", [...failed, ...problems].join("\n"));
   say(args, `Recorded ${count(recorded, "observation")} in ${args.observations}`);
+  const failedCalls = outcomes.flatMap((outcome) =>
+    outcome.ok ? outcome.tools.flatMap((tool) => tool.failures.map(() => `${outcome.serverId}/${tool.tool}`)) : [],
+  );
+  if (failedCalls.length > 0)
+    throw new PmcpError("SERVER_FAILED", `${count(failedCalls.length, "call")} failed: ${[...new Set(failedCalls)].join(", ")}`);
 }
 
 function describe(outcome: DiscoverOutcome): string[] {

@@ -83,6 +83,11 @@ export async function discoverServer(source: ServerSource, options: DiscoverOpti
         } catch (error) {
           // The outcome line names the tool already.
           outcome.failures.push(errorMessage(error).replace(`${serverId}/${plan.tool.name}: `, ""));
+          // A call that stopped the server must not fail every later one: reconnect, as the runtime does.
+          if (connection.closed) {
+            await connection.close();
+            connection = await connect(source, { signal: AbortSignal.timeout(options.timeoutMs) });
+          }
         }
       }
       tools.push(outcome);

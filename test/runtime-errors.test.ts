@@ -3,7 +3,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CompositionClient, CompositionError, ConfigurationError, OutputValidationError, ToolCallError } from "@pmcp-codegen/runtime";
+import {
+  AbortError,
+  CompositionClient,
+  CompositionError,
+  ConfigurationError,
+  OutputValidationError,
+  ToolCallError,
+} from "@pmcp-codegen/runtime";
 import { JsonFileError, readJsonFile } from "@pmcp-codegen/runtime/internal";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -215,6 +222,50 @@ describe("a server's own JSON-RPC error is its answer, whatever its code", () =>
       // Each erring tool ran once (the read-only hint allowed a retry), on the same server process.
       const after = await client.callTool({ server: "raw", tool: "stats", parse: stats, retryable: true });
       expect(after).toEqual({ calls: before.calls + 3, pid: before.pid });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("an AbortSignal ends the call at every stage, as an AbortError", () => {
+  const failure = (pending: Promise<unknown>) =>
+    pending.then(
+      () => undefined,
+      (reason: unknown) => reason as Error,
+    );
+
+  it("already aborted: nothing is spawned", async () => {
+    // Spawning would have failed with a ConnectionError: the AbortError shows nothing was started.
+    const client = new CompositionClient({ servers: { nowhere: { command: "no-such-server-binary" } } });
+    const error = await failure(
+      client.callTool({ server: "nowhere", tool: "t", parse: z.unknown() }, { signal: AbortSignal.abort(new Error("not wanted")) }),
+    );
+    expect(error).toBeInstanceOf(AbortError);
+    expect(error?.message).toBe("nowhere/t: the call was aborted");
+    expect((error?.cause as Error).message).toBe("not wanted");
+  });
+
+  it("while connecting to a server that never initializes, and on a live connection during a call", async () => {
+    const silent = { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"] };
+    const fixture = fileURLToPath(new URL("./fixtures/behaviour-server.mjs", import.meta.url));
+    const client = new CompositionClient({
+      servers: { silent, behave: { command: process.execPath, args: [fixture] } },
+      timeoutMs: 60_000,
+    });
+    try {
+      const started = performance.now();
+      const connecting = await failure(
+        client.callTool({ server: "silent", tool: "t", parse: z.unknown() }, { signal: AbortSignal.timeout(200) }),
+      );
+      expect(connecting).toBeInstanceOf(AbortError);
+      // Not the 60 s connect timeout.
+      expect(performance.now() - started).toBeLessThan(30_000);
+      const midCall = await failure(
+        client.callTool({ server: "behave", tool: "slow", args: { ms: 20_000 }, parse: z.unknown() }, { signal: AbortSignal.timeout(500) }),
+      );
+      expect(midCall).toBeInstanceOf(AbortError);
+      expect(midCall?.message).toBe("behave/slow: the call was aborted");
     } finally {
       await client.close();
     }

@@ -21,6 +21,7 @@ export type {
   WithResult,
 } from "@pmcp-codegen/runtime";
 export {
+  AbortError,
   allOf,
   CompositionCallError,
   CompositionClient,

@@ -7,6 +7,7 @@ import { type Connection, connect, connectTransport } from "./endpoints/connect.
 import type { ServerSource } from "./endpoints/source.js";
 import { errorMessage } from "./error-message.js";
 import {
+  AbortError,
   CompositionError,
   ConfigurationError,
   ConnectionError,
@@ -89,6 +90,8 @@ export class CompositionClient {
   readonly #observer: ObservationRecorder | undefined;
   readonly #onInferredMismatch: (error: OutputValidationError) => void;
   readonly #warned = new Set<string>();
+  /** The deadlines of connects under way, so that close() need not wait for a server that never answers. */
+  readonly #connecting = new Set<AbortController>();
 
   /** Throws a ConfigurationError for a bad entry, an unset `${VAR}`, a bad URL or a bad option. */
   constructor(options: CompositionClientOptions) {
@@ -207,6 +210,7 @@ export class CompositionClient {
 
   /** Closes every open connection (stdio servers are stopped) and writes pending observations. */
   async close(): Promise<void> {
+    for (const deadline of this.#connecting) deadline.abort(new DOMException("the client was closed", "AbortError"));
     const open = [...this.#connections.values()];
     this.#connections.clear();
     this.#ready.clear();
@@ -225,7 +229,10 @@ export class CompositionClient {
     const timeout = options.timeoutMs ?? this.#timeoutMs;
     const problem = timeoutProblem(timeout);
     if (problem !== undefined) throw new ConfigurationError(`the call's timeoutMs ${problem}, got ${timeout}`);
-    const connection = this.#ready.get(call.server) ?? (await this.#connection(source, call, timeout));
+    const { signal } = options;
+    // Aborted already: nothing is started (no server spawned for a call nobody waits for).
+    if (signal?.aborted) throw aborted(call, signal);
+    const connection = this.#ready.get(call.server) ?? (await untilAborted(this.#connection(source, call, timeout), call, signal));
     // Set before the SDK's own timer of the same length, so it has fired whenever the SDK's has.
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -241,7 +248,7 @@ export class CompositionClient {
         },
       );
     } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
+      if (signal?.aborted) throw aborted(call, signal);
       const failure = callError(error, call, timeout, { timedOut, closed: connection.closed });
       // The connection is no good (an HTTP session lost, a process gone): the next call reconnects.
       if (failure instanceof TransportError) this.#drop(call.server, connection);
@@ -257,13 +264,17 @@ export class CompositionClient {
     if (pending === undefined) {
       // Not AbortSignal.timeout: its timer keeps Deno running until it fires, long after the connect.
       const deadline = new AbortController();
+      this.#connecting.add(deadline);
       const timer = setTimeout(() => deadline.abort(new DOMException(`no connection within ${timeout} ms`, "TimeoutError")), timeout);
       const options = { signal: deadline.signal };
       pending = (typeof source === "function" ? connectTransport(source(), options) : connect(source, options))
         .catch((error: unknown) => {
           throw new ConnectionError(errorMessage(error), id, call.tool, { cause: error });
         })
-        .finally(() => clearTimeout(timer));
+        .finally(() => {
+          clearTimeout(timer);
+          this.#connecting.delete(deadline);
+        });
       this.#connections.set(id, pending);
       const current = pending;
       const forget = () => {
@@ -290,6 +301,23 @@ export class CompositionClient {
       throw error;
     });
   }
+}
+
+function aborted(call: ResultCall, signal: AbortSignal): AbortError {
+  return new AbortError("the call was aborted", call.server, call.tool, { cause: signal.reason });
+}
+
+/**
+ * Stops this call's wait for a connection when its signal aborts; the connect goes on for
+ * other callers (the connection is shared), bounded by its own timeout.
+ */
+function untilAborted<T>(pending: Promise<T>, call: ResultCall, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return pending;
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(aborted(call, signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    pending.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /**

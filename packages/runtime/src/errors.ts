@@ -59,6 +59,12 @@ export class TransportError extends CompositionCallError {
   override readonly name = "TransportError";
 }
 
+/** The caller's AbortSignal ended the call, or the wait for its connection; `cause` is the signal's reason. */
+export class AbortError extends CompositionCallError {
+  readonly code = "ABORTED";
+  override readonly name = "AbortError";
+}
+
 /** The call took longer than its timeout. */
 export class TimeoutError extends CompositionCallError {
   readonly code = "TIMEOUT";

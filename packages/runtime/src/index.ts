@@ -9,6 +9,7 @@ export type { Observed } from "./call-result.js";
 export type { CallOptions, CompositionClientOptions, ResultCall, ServerEntry, ToolCall, WithResult } from "./composition-client.js";
 export { CompositionClient } from "./composition-client.js";
 export {
+  AbortError,
   CompositionCallError,
   CompositionError,
   ConfigurationError,

@@ -243,7 +243,7 @@ describe("an AbortSignal ends the call at every stage, as an AbortError", () => 
     );
     expect(error).toBeInstanceOf(AbortError);
     expect(error?.message).toBe("nowhere/t: the call was aborted");
-    expect((error?.cause as Error).message).toBe("not wanted");
+    expect((error?.cause as Error | undefined)?.message).toBe("not wanted");
   });
 
   it("while connecting to a server that never initializes, and on a live connection during a call", async () => {

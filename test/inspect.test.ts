@@ -368,16 +368,20 @@ describe("pmcp serve inspect --http", () => {
     expect(await status("GET", "/mcp", `127.0.0.1:${port}`)).toBe(405);
     expect(await status("POST", "/other", `127.0.0.1:${port}`)).toBe(404);
     expect(await status("POST", "/mcp", `attacker.example:${port}`)).toBe(403);
+    // Host names compare without case; an Origin must be this server's own.
+    expect(await status("GET", "/mcp", `LOCALHOST:${port}`)).toBe(405);
+    expect(await status("GET", "/mcp", `127.0.0.1:${port}`, `http://127.0.0.1:${port}`)).toBe(405);
+    expect(await status("POST", "/mcp", `127.0.0.1:${port}`, "http://attacker.example")).toBe(403);
 
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   });
 
-  function status(method: string, path: string, host: string): Promise<number | undefined> {
+  function status(method: string, path: string, host: string, origin?: string): Promise<number | undefined> {
     const { port } = new URL(url);
     return new Promise((resolve, reject) => {
-      request({ host: "127.0.0.1", port, method, path, headers: { host } }, (res) => {
+      request({ host: "127.0.0.1", port, method, path, headers: { host, ...(origin === undefined ? {} : { origin }) } }, (res) => {
         res.resume();
         resolve(res.statusCode);
       })

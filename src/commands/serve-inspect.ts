@@ -56,8 +56,8 @@ async function serveStdio(bundle: Bundle): Promise<void> {
 
 /**
  * Stateless Streamable HTTP: a fresh server and transport per POST, so requests share nothing
- * and no session needs expiring. The Host check refuses DNS-rebinding pages that reach 127.0.0.1
- * under another name.
+ * and no session needs expiring. The Host and Origin checks refuse DNS-rebinding pages that reach
+ * 127.0.0.1 under another name, and pages of other sites.
  */
 async function serveHttp(bundle: Bundle, port: number, output: OutputOptions): Promise<void> {
   const { createInspectServer } = await import("../inspect/inspect-server.js");
@@ -66,8 +66,14 @@ async function serveHttp(bundle: Bundle, port: number, output: OutputOptions): P
   const { createServer } = await import("node:http");
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { port: bound } = http.address() as AddressInfo;
-    if (req.headers.host !== `127.0.0.1:${bound}` && req.headers.host !== `localhost:${bound}`) {
+    const local = [`127.0.0.1:${bound}`, `localhost:${bound}`];
+    // Host names are case-insensitive; an Origin other than our own MUST get 403 (MCP transport spec).
+    if (!local.includes(req.headers.host?.toLowerCase() ?? "")) {
       return void res.writeHead(403, { "content-type": "text/plain" }).end("forbidden host");
+    }
+    const origin = req.headers.origin?.toLowerCase();
+    if (origin !== undefined && !local.some((host) => origin === `http://${host}`)) {
+      return void res.writeHead(403, { "content-type": "text/plain" }).end("forbidden origin");
     }
     if (new URL(req.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void res.writeHead(404).end();
     if (req.method !== "POST") return void res.writeHead(405, { allow: "POST" }).end();

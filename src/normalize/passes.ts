@@ -60,7 +60,8 @@ const NESTING_LIMITS = [Number.POSITIVE_INFINITY, 8, 6, 4, 3, 2, 1];
  * copies subschemas, and a copied anchor would name two places).
  */
 export function dynamicRefsAsRefs(schema: Schema): Schema {
-  if (!isSingleResource(schema) || ![...walkSchemas(schema)].some(({ node }) => "$dynamicAnchor" in node)) return schema;
+  // Almost no schema has a dynamic anchor: that walk comes first and usually ends it.
+  if (![...walkSchemas(schema)].some(({ node }) => "$dynamicAnchor" in node) || !isSingleResource(schema)) return schema;
   const byPointer = (ref: unknown): string | undefined => {
     if (typeof ref !== "string" || ref.startsWith("#/") || ref === "#") return undefined;
     const target = resolveRef(schema, ref);

@@ -233,11 +233,7 @@ export class CompositionClient {
     // Aborted already: nothing is started (no server spawned for a call nobody waits for).
     if (signal?.aborted) throw aborted(call, signal);
     const connection = this.#ready.get(call.server) ?? (await untilAborted(this.#connection(source, call, timeout), call, signal));
-    // Set before the SDK's own timer of the same length, so it has fired whenever the SDK's has.
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-    }, timeout);
+    const started = performance.now();
     try {
       return await connection.client.request(
         { method: "tools/call", params: { name: call.tool, arguments: call.args ?? {} } },
@@ -249,12 +245,12 @@ export class CompositionClient {
       );
     } catch (error) {
       if (signal?.aborted) throw aborted(call, signal);
+      // The SDK's timer fires no earlier than `timeout` ms after the request (1 ms for clock rounding).
+      const timedOut = performance.now() - started >= timeout - 1;
       const failure = callError(error, call, timeout, { timedOut, closed: connection.closed });
       // The connection is no good (an HTTP session lost, a process gone): the next call reconnects.
       if (failure instanceof TransportError) this.#drop(call.server, connection);
       throw failure;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -271,3 +271,34 @@ function resultDocLines(tool: Tool, output: ResultSchema | undefined): string[] 
   const description = (output.schema as { description?: unknown }).description;
   return [`Result of the \`${tool.name}\` tool.`, ...(typeof description === "string" ? ["", description] : [])];
 }
+
+/**
+ * Names `index` (the barrel's) and the device names Windows reserves in every folder; compared
+ * without case, as file names are on macOS and Windows.
+ */
+const FILE_RESERVED = ["index", "con", "prn", "aux", "nul", ...[1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((n) => [`com${n}`, `lpt${n}`])];
+
+/**
+ * The module file of each server (without `.ts`), planned like identifiers: a server id that is
+ * a reserved name, or that differs from an earlier one only in case, gets a numbered name that
+ * no other server id has, with a warning. Servers come in bundle order (sorted by id), so the
+ * same ids always get the same names.
+ */
+export function planModuleFiles(ids: readonly string[]): { files: Map<string, string>; warnings: GenerateWarning[] } {
+  const key = (name: string) => name.toLowerCase();
+  const wanted = new Set(ids.map(key));
+  const taken = new Set(FILE_RESERVED);
+  const files = new Map<string, string>();
+  const warnings: GenerateWarning[] = [];
+  for (const id of ids) {
+    let name = id;
+    for (let n = 2; taken.has(key(name)) || (name !== id && wanted.has(key(name))); n++) name = `${id}-${n}`;
+    taken.add(key(name));
+    files.set(id, name);
+    if (name !== id) {
+      const why = FILE_RESERVED.includes(key(id)) ? "is a reserved file name" : "differs from another server id only in case";
+      warnings.push({ server: id, tool: "", pointer: "", message: `server id ${why}; its module is ${name}.ts` });
+    }
+  }
+  return { files, warnings };
+}

@@ -1,9 +1,9 @@
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { projectPath, resolveInputs, schemaOption } from "../cli/inputs.js";
-import { count, printJson, say, warn } from "../cli/output.js";
+import { count, printJson, say, warn, writeOutput } from "../cli/output.js";
 import type { GenerateWarning } from "../codegen/plan.js";
 import type { RenderedFile } from "../codegen/render.js";
 import { PmcpError } from "../errors.js";
@@ -54,6 +54,8 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const { rememberRun, stampInputs, unchangedRun } = await import("../codegen/run-record.js");
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
   const outDir = args.output ?? projectPath(project, project?.config.output) ?? DEFAULT_OUTPUT;
+  const outFlag = args.output !== undefined ? "-o" : project?.config.output !== undefined ? "pmcp.config output" : "output";
+  await expectFolder(outDir, outFlag);
   const templatesDir = args.templates ?? projectPath(project, project?.config.templates);
   const options = {
     source: schema.join(", "),
@@ -70,6 +72,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const key = cache?.key(["run", options, await templatesDigest(templatesDir)]);
   const last = cache === undefined || key === undefined ? undefined : await unchangedRun(cache, outDir, key, schemaFiles);
   if (last !== undefined) {
+    if (!args.check) await removeAbandonedTempFiles(outDir);
     return report(args, {
       output: outDir,
       servers: last.servers.length,
@@ -83,18 +86,17 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   }
 
   const { readSchemaFiles } = await import("../bundle/read.js");
-  const { renderClients, toolsWithChangedTypes } = await import("../codegen/render.js");
-  const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
+  const { isGeneratedFile, renderClients, toolsWithChangedTypes } = await import("../codegen/render.js");
   const inputs = cache === undefined ? undefined : await stampInputs(schemaFiles);
   const { bundle } = await readSchemaFiles(schema);
   const existing = (path: string) => readFile(join(outDir, path), "utf8").catch(() => undefined);
   const result = await renderClients(bundle, options, args.check ? undefined : existing);
-  const changed: (RenderedFile & { typesChanged: string[] })[] = [];
+  const changed: (RenderedFile & { before: string | undefined; typesChanged: string[] })[] = [];
   const previous = await Promise.all(result.files.map((file) => existing(file.path)));
   for (const [index, file] of result.files.entries()) {
     const before = previous[index];
     if (before !== file.content)
-      changed.push({ ...file, typesChanged: before === undefined ? [] : toolsWithChangedTypes(before, file.content) });
+      changed.push({ ...file, before, typesChanged: before === undefined ? [] : toolsWithChangedTypes(before, file.content) });
   }
   const leftover = await staleGeneratedFiles(outDir, new Set(result.files.map((file) => file.path)));
   const summary: Summary = {
@@ -122,8 +124,21 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
     throw new PmcpError("OUT_OF_DATE", `${count(changed.length + leftover.length, "generated file")} out of date; run pmcp generate`);
   }
 
-  await writeFilesAtomically(changed.map((file) => ({ path: join(outDir, file.path), content: file.content })));
-  await Promise.all(leftover.map((path) => rm(join(outDir, path), { force: true })));
+  // Ours to replace only if we wrote it: a hand-written index.ts in the folder stays.
+  const foreign = changed.filter((file) => file.before !== undefined && !isGeneratedFile(file.before));
+  if (foreign.length > 0) {
+    throw new PmcpError(
+      "IO_FAILED",
+      `${foreign.map((file) => join(outDir, file.path)).join(", ")} not written by pmcp generate (no generated banner); not replacing it: move it away or choose another ${outFlag}`,
+    );
+  }
+  await removeAbandonedTempFiles(outDir);
+  await writeOutput(
+    outFlag,
+    changed.map((file) => ({ path: join(outDir, file.path), content: file.content })),
+    { remove: summary.removed },
+  );
+  for (const path of summary.removed) say(args, `removed ${path}: generated earlier for a server that is not in this bundle`);
   if (cache !== undefined && key !== undefined && inputs !== undefined) {
     await rememberRun(cache, outDir, {
       key,
@@ -152,7 +167,7 @@ function summaryJson(summary: Summary) {
 }
 
 function warningLine(warning: GenerateWarning): string {
-  return `server "${warning.server}" tool "${warning.tool}"${warning.pointer ? ` at ${warning.pointer}` : ""}: ${warning.message}`;
+  return `server "${warning.server}"${warning.tool ? ` tool "${warning.tool}"` : ""}${warning.pointer ? ` at ${warning.pointer}` : ""}: ${warning.message}`;
 }
 
 /** Warnings, then the JSON summary or one line: the same whether the run rendered anything or not. */
@@ -175,4 +190,17 @@ async function staleGeneratedFiles(outDir: string, current: Set<string>): Promis
     if (isGeneratedFile(await readFile(join(outDir, name), "utf8").catch(() => ""))) stale.push(name);
   }
   return stale;
+}
+
+/** The output must be a folder (or not yet exist): a file there is a mistake on the command line or in pmcp.config. */
+async function expectFolder(outDir: string, flag: string): Promise<void> {
+  const info = await stat(outDir).catch((error: NodeJS.ErrnoException) => (error.code === "ENOTDIR" ? "blocked" : undefined));
+  if (info === "blocked" || (info !== undefined && !info.isDirectory()))
+    throw new PmcpError("INVALID_ARGUMENT", `${flag} ${outDir}: a file is there, not a folder`);
+}
+
+/** Temp files an interrupted run left behind (see writeFilesAtomically). */
+async function removeAbandonedTempFiles(outDir: string): Promise<void> {
+  const { removeStaleTempFiles } = await import("@pmcp-codegen/runtime/internal");
+  await removeStaleTempFiles(outDir);
 }

@@ -4,7 +4,7 @@ import type { Argv } from "yargs";
 import type { Bundle, BundleServer } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { projectPath } from "../cli/inputs.js";
-import { count, printJson, say, warn } from "../cli/output.js";
+import { count, printJson, say, warn, writeOutput } from "../cli/output.js";
 import { checkTimeout, sourceOptions } from "../cli/source-options.js";
 import { PmcpError } from "../errors.js";
 import type { ServerOutcome } from "../export/export-servers.js";
@@ -61,7 +61,6 @@ async function schemaExport(args: Args): Promise<void> {
   const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
   const { carryInferred } = await import("../bundle/carry-inferred.js");
   const { toFoundationFile } = await import("../bundle/foundation.js");
-  const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
   // pmcp.config gives the servers when no flag does, and the bundle path when -o does not.
   const project = hasSourceFlags(args) && args.output !== undefined ? undefined : await loadPmcpConfig();
   const sources = await resolveSources(args, project, "export");
@@ -104,7 +103,7 @@ async function schemaExport(args: Args): Promise<void> {
   };
   if (args.check) return checkFiles(args, files, bundle, summary);
 
-  await writeFilesAtomically(files);
+  await writeOutput(args.output === undefined ? "output" : "-o", files);
   if (args.json) printJson({ ...summary, written: files.map((file) => file.path) });
   const tools = servers.reduce((sum, server) => sum + server.tools.length, 0);
   const extra = [

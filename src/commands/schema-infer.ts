@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs, schemaOption } from "../cli/inputs.js";
-import { count, printJson, say, warn } from "../cli/output.js";
+import { count, printJson, say, warn, writeOutput } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
@@ -24,7 +24,6 @@ export const schemaInferCommand = defineCommand({
 async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { toJsonText } = await import("../bundle/serialize.js");
-  const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
   const { inferBundle } = await import("../infer/infer-bundle.js");
   const { schema } = await resolveInputs(args.schema);
   const { bundle, files } = await readSchemaFiles(schema);
@@ -49,7 +48,7 @@ async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
       }
     }
   }
-  await writeFilesAtomically([{ path: output, content: toJsonText(result.bundle) }]);
+  await writeOutput(args.output === undefined ? "--schema" : "-o", [{ path: output, content: toJsonText(result.bundle) }]);
   if (args.json) printJson({ output, inferred: result.inferred, warnings: result.warnings });
   say(args, `Wrote ${output}: ${count(result.inferred.length, "tool")} inferred from ${args.observations}`);
 }

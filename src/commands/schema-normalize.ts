@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
-import { count, say, warn } from "../cli/output.js";
+import { count, say, warn, writeOutput } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 import { PROFILES } from "../providers/facts.js";
 
@@ -23,7 +23,6 @@ async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
   const { normalizeBundle, summarizeNotes } = await import("../normalize/bundle.js");
-  const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
   if (args.bundle !== undefined) deprecated(args, "pmcp schema normalize <bundle>", "pmcp schema normalize --schema <bundle>");
   const { schema } = await resolveInputs(args.bundle === undefined ? args.schema : [args.bundle, ...args.schema]);
   const { bundle } = await readSchemaFiles(schema);
@@ -37,7 +36,7 @@ async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {
   const text = toJsonText(canonicalBundle(servers));
   if (args.output === undefined) process.stdout.write(text);
   else {
-    await writeFilesAtomically([{ path: args.output, content: text }]);
+    await writeOutput("-o", [{ path: args.output, content: text }]);
     const notes = outcomes.reduce((sum, outcome) => sum + outcome.notes.length, 0);
     say(args, `Wrote ${args.output} for ${args.profile}${notes ? ` (${count(notes, "note")})` : ""}`);
   }

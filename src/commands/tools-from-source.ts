@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { count, say, warn } from "../cli/output.js";
+import { count, say, warn, writeOutput } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
@@ -24,7 +24,6 @@ export const toolsFromSourceCommand = defineCommand({
 async function toolsFromSource(args: ArgsOf<typeof builder>): Promise<void> {
   const { toolsFromSource: read } = await import("../tools/from-source.js");
   const { toJsonText } = await import("../bundle/serialize.js");
-  const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
   const { manifest, problems } = read(args.file);
   if (problems.length > 0) {
     throw new PmcpError(
@@ -37,7 +36,7 @@ async function toolsFromSource(args: ArgsOf<typeof builder>): Promise<void> {
     process.stdout.write(text);
     return;
   }
-  await writeFilesAtomically([{ path: args.output, content: text }]);
+  await writeOutput("-o", [{ path: args.output, content: text }]);
   if (manifest.tools.length === 0) warn(args, `${args.file} exports no async functions`);
   say(args, `Wrote ${args.output}: ${count(manifest.tools.length, "tool")} from ${args.file}`);
 }

@@ -107,6 +107,17 @@ describe("-o onto links, devices and FIFOs", () => {
     expect(result.code).toBe(0);
     expect(read).toBe(await normalized(bundle));
   });
+  it("writes into bash's >(...), a /dev/fd link to a pipe", async () => {
+    const dir = await outputDir("out-process-substitution");
+    const bundle = join(dir, "bundle.json");
+    await writeFile(bundle, bundleText(3, "substituted"));
+    const into = join(dir, "through-pipe.json");
+    const words = [process.execPath, CLI, "schema", "normalize", "--schema", bundle, "--profile", "openai", "--quiet", "-o"];
+    const script = `${words.map((word) => JSON.stringify(word)).join(" ")} >(cat > ${JSON.stringify(into)}); code=$?; wait $!; exit $code`;
+    const ended = await exited(spawn("bash", ["-c", script], { stdio: ["ignore", "ignore", "pipe"] }));
+    expect(ended).toEqual({ code: 0, signal: null, stderr: "" });
+    expect(await readFile(into, "utf8")).toBe(await normalized(bundle));
+  });
 });
 
 describe("-o onto the wrong kind of path", () => {

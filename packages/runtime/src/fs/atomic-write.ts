@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { renameSync, rmSync } from "node:fs";
-import { lstat, mkdir, readdir, readlink, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, readdir, readlink, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
 export interface FileToWrite {
@@ -113,17 +113,26 @@ function running(pid: number): boolean {
 
 /** Where the bytes for `path` go, through any symlinks, and whether they are written in place. */
 async function resolveTarget(path: string): Promise<{ target: string; inPlace: boolean }> {
+  const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
+    if (error.code === "ELOOP") throw new OutputPathError(path, "too many levels of symbolic links");
+    throw error;
+  });
+  if (info === undefined) return { target: await linkedPath(path), inPlace: false };
+  if (info.isFile()) return { target: await realpath(path), inPlace: false };
+  // Opened by the name given: `/dev/fd/63` (bash's `>(...)`) links to a pipe no other name reaches.
+  if (info.isCharacterDevice() || info.isFIFO()) return { target: path, inPlace: true };
+  if (info.isDirectory()) throw new OutputPathError(path, "a folder is there, not a file");
+  throw new OutputPathError(path, "neither a file, a device nor a FIFO is there");
+}
+
+/** Where a file that does not exist yet is created: at the end of a symlink that points nowhere yet, or at `path`. */
+async function linkedPath(path: string): Promise<string> {
   let target = path;
-  for (let links = 0; links <= MAX_LINKS; links++) {
-    const info = await lstat(target).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
-      throw error;
-    });
-    if (info === undefined || info.isFile()) return { target, inPlace: false };
-    if (info.isSymbolicLink()) target = resolve(dirname(target), await readlink(target));
-    else if (info.isCharacterDevice() || info.isFIFO()) return { target, inPlace: true };
-    else if (info.isDirectory()) throw new OutputPathError(path, "a folder is there, not a file");
-    else throw new OutputPathError(path, "neither a file, a device nor a FIFO is there");
+  for (let links = 0; links < MAX_LINKS; links++) {
+    const info = await lstat(target).catch(() => undefined);
+    if (info === undefined || !info.isSymbolicLink()) return target;
+    target = resolve(dirname(target), await readlink(target));
   }
   throw new OutputPathError(path, "too many levels of symbolic links");
 }

@@ -103,7 +103,8 @@ async function schemaExport(args: Args): Promise<void> {
   };
   if (args.check) return checkFiles(args, files, bundle, summary);
 
-  await writeOutput(args.output === undefined ? "output" : "-o", files);
+  const fromConfig = args.format === "bundle" && project?.config.bundle !== undefined;
+  await writeOutput(args.output !== undefined ? "-o" : fromConfig ? "pmcp.config bundle" : "output", files);
   if (args.json) printJson({ ...summary, written: files.map((file) => file.path) });
   const tools = servers.reduce((sum, server) => sum + server.tools.length, 0);
   const extra = [

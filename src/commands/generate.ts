@@ -132,6 +132,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
       `${foreign.map((file) => join(outDir, file.path)).join(", ")} not written by pmcp generate (no generated banner); not replacing it: move it away or choose another ${outFlag}`,
     );
   }
+  // Writing cleans up the folders it writes into; a run that only removes modules cleans up too.
   await removeAbandonedTempFiles(outDir);
   await writeOutput(
     outFlag,

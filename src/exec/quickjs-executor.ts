@@ -84,7 +84,11 @@ export class QuickJsExecutor implements ProgramExecutor {
     this.#module ??= loadModule();
     const module = await this.#module;
     const stop = new Int32Array(new SharedArrayBuffer(4));
-    const worker = new Worker(new URL("./quickjs-worker.js", import.meta.url), { workerData: { module, stop } });
+    const worker = new Worker(new URL("./quickjs-worker.js", import.meta.url), {
+      workerData: { module, stop },
+      // The host's flags (a loader, --input-type) are not the sandbox's business.
+      execArgv: [],
+    });
     const slot: Slot = { worker, stop, run: undefined };
     worker.on("message", (message: FromWorker) => slot.run?.onMessage(message));
     worker.on("error", (error) => slot.run?.onWorkerFailed(error));

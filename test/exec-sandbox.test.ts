@@ -1,4 +1,6 @@
+import { execFile } from "node:child_process";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { CompositionClient, type JsonValue } from "@pmcp-codegen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
@@ -359,6 +361,19 @@ describe("concurrency", () => {
       ),
     );
     expect(outcomes.map(tagged)).toEqual(Array.from({ length: 10 }, (_, i) => ({ ok: true, result: [i, i] })));
+  });
+});
+
+describe("the host process", () => {
+  it("runs programs whatever flags the host was started with (the workers take none of them)", async () => {
+    const script = `
+      import { QuickJsExecutor } from ${JSON.stringify(new URL("../dist/exec/quickjs-executor.js", import.meta.url).href)};
+      const executor = new QuickJsExecutor({ workers: 1 });
+      const outcome = await executor.run({ code: "return 6 * 7;", globals: {} }, { call: async () => null });
+      await executor.close();
+      console.log(JSON.stringify(outcome.ok ? outcome.result : outcome.message));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "--eval", script]);
+    expect(stdout).toBe("42\n");
   });
 });
 

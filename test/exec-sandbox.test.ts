@@ -125,7 +125,16 @@ describe("a program's results, logs, calls and errors", () => {
       kind: "uncaught",
       message: "RangeError: no stock",
     });
-    expect(tagged(await run("return (;"))).toMatchObject({ ok: false, kind: "invalid_input" });
+    expect(tagged(await run("return (;"))).toEqual({
+      ok: false,
+      kind: "invalid_input",
+      message: "SyntaxError: unexpected token in expression: ';' (line 1, column 9)",
+    });
+    expect(tagged(await run("let a = 1;\nreturn a +* 2;"))).toEqual({
+      ok: false,
+      kind: "invalid_input",
+      message: "SyntaxError: unexpected token in expression: '*' (line 2, column 11)",
+    });
     await expectHealthy();
   });
 
@@ -274,6 +283,13 @@ describe("every limit is its own kind, and the host carries on", () => {
     await expectHealthy();
   });
 
+  it("a host answer bigger than the program's heap: memory", async () => {
+    const { host } = bridge({ getStock: () => "x".repeat(8 * 1024 * 1024) });
+    const outcome = await run("return (await inventory.getStock({})).length;", { heapBytes: 4 * 1024 * 1024 }, host);
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "memory", message: "the program used more memory than its limit" });
+    await expectHealthy();
+  });
+
   it("a huge return value: output_limit, with the value cut structurally and still JSON", async () => {
     const outcome = await run(
       "console.log('made'); return { items: Array.from({ length: 10000 }, (_, i) => ({ i, name: 'item ' + i })), total: 10000 };",
@@ -365,6 +381,23 @@ describe("concurrency", () => {
 });
 
 describe("the host process", () => {
+  it("close() ends a running program, its pending call aborted, and later runs are refused", async () => {
+    const own = new QuickJsExecutor({ workers: 1 });
+    const { host, seen } = bridge();
+    const running = own.run({ code: "await inventory.hang({});", globals }, host);
+    while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await own.close();
+    const outcome = await running;
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "uncaught", message: "the sandbox failed: the executor was closed" });
+    expect(outcome.calls.map(({ tool, code }) => ({ tool, code }))).toEqual([{ tool: "hang", code: "ABORTED" }]);
+    expect(seen.map(({ signal }) => signal.aborted)).toEqual([true]);
+    expect(tagged(await own.run({ code: "return 1;", globals }, host))).toEqual({
+      ok: false,
+      kind: "uncaught",
+      message: "the executor was closed before the program started",
+    });
+  });
+
   it("runs programs whatever flags the host was started with (the workers take none of them)", async () => {
     const script = `
       import { QuickJsExecutor } from ${JSON.stringify(new URL("../dist/exec/quickjs-executor.js", import.meta.url).href)};

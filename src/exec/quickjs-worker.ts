@@ -16,6 +16,7 @@ const INTERRUPT_EVERY = 1024;
 /** Room for the line that says logs were cut. */
 const LOG_MARKER_ROOM = 64;
 const MESSAGE_LIMIT = 2000;
+const PROGRAM_START = "(async function () {";
 
 interface Run {
   runId: number;
@@ -115,10 +116,10 @@ async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void>
     });
     let program: JSValueHandle;
     try {
-      // On the first line, so that positions in errors are the program's own.
-      program = vm.evalCode(`(async function () {${message.code}\n})`, "program.js");
+      // On the first line, so that line numbers in errors are the program's own.
+      program = vm.evalCode(`${PROGRAM_START}${message.code}\n})`, "program.js");
     } catch (error) {
-      if (run.stopping === undefined) run.stopping = { kind: "invalid_input", message: clip(describeHostError(error)) };
+      if (run.stopping === undefined) run.stopping = { kind: "invalid_input", message: clip(syntaxError(error)) };
       return;
     }
     vm.callFunction(runner, vm.undefined, program);
@@ -135,6 +136,16 @@ function classify(error: unknown): { kind: FailureKind; message: string } {
   const text = describeHostError(error);
   if (/out of memory/.test(text)) return { kind: "memory", message: "the program used more memory than its limit" };
   return { kind: "uncaught", message: clip(text) };
+}
+
+/** A compile error with its position in the program's own text. */
+function syntaxError(error: unknown): string {
+  const text = describeHostError(error);
+  const at = /program\.js:(\d+):(\d+)/.exec(String((error as { stack?: unknown }).stack));
+  if (at === null) return text;
+  const line = Number(at[1]);
+  const column = line === 1 ? Number(at[2]) - PROGRAM_START.length : Number(at[2]);
+  return `${text} (line ${line}, column ${column})`;
 }
 
 function describeHostError(error: unknown): string {

@@ -263,6 +263,25 @@ describe("every limit is its own kind, and the host carries on", () => {
     expect(outcome.logs).toEqual([]);
   });
 
+  it("catastrophic regular-expression backtracking: timeout", async () => {
+    expect(tagged(await run('return /(a+)+$/.test("a".repeat(40) + "b");', { timeoutMs: 1000 }))).toEqual({
+      ok: false,
+      kind: "timeout",
+      message: "the program ran longer than 1000 ms",
+    });
+    await expectHealthy();
+  });
+
+  it("a built-in that never looks at the interrupt: its worker is ended after the deadline, and a new one takes its place", async () => {
+    // QuickJS sorts a sparse array of 2³²−1 slots without checking for an interrupt.
+    expect(tagged(await run("const slots = []; slots.length = 2 ** 32 - 1; return slots.sort().length;", { timeoutMs: 1000 }))).toEqual({
+      ok: false,
+      kind: "timeout",
+      message: "the program ran longer than 1000 ms and its sandbox was ended",
+    });
+    await expectHealthy();
+  });
+
   it("a program stopped while a call is in flight: the call is aborted and reported", async () => {
     const { host, seen } = bridge();
     const outcome = await run("await inventory.getStock({}); await inventory.hang({});", { timeoutMs: 1000 }, host);

@@ -385,6 +385,30 @@ describe("every limit is its own kind, and the host carries on", () => {
 });
 
 describe("concurrency", () => {
+  it("programs beyond the pool's size wait for a worker", async () => {
+    const own = new QuickJsExecutor({ workers: 2 });
+    let running = 0;
+    let most = 0;
+    const host = bridge({
+      getStock: async (args) => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        running--;
+        return args;
+      },
+    }).host;
+    try {
+      const outcomes = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => own.run({ code: `return (await inventory.getStock({ i: ${i} })).i;`, globals }, host)),
+      );
+      expect(outcomes.map(tagged)).toEqual(Array.from({ length: 6 }, (_, i) => ({ ok: true, result: i })));
+      expect(most).toBe(2);
+    } finally {
+      await own.close();
+    }
+  });
+
   it("10 programs at once each get their own answer", async () => {
     const outcomes = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>

@@ -48,6 +48,7 @@ export class QuickJsExecutor implements ProgramExecutor {
   readonly #slots = new Set<Slot>();
   readonly #idle: Slot[] = [];
   readonly #waiting: ((slot: Slot | undefined) => void)[] = [];
+  #spawning = 0;
   #nextRunId = 0;
   #closed = false;
 
@@ -76,13 +77,21 @@ export class QuickJsExecutor implements ProgramExecutor {
     if (this.#closed) return undefined;
     const idle = this.#idle.pop();
     if (idle !== undefined) return idle;
-    if (this.#slots.size < this.#size) return this.#spawn();
+    if (this.#slots.size + this.#spawning < this.#size) return this.#spawn();
     return new Promise((resolve) => this.#waiting.push(resolve));
   }
 
   async #spawn(): Promise<Slot> {
     this.#module ??= loadModule();
-    const module = await this.#module;
+    // Counted before the wait for the module, so that runs arriving together start no more workers than the pool's size.
+    this.#spawning++;
+    let module: WasmModule;
+    try {
+      module = await this.#module;
+    } finally {
+      // In the same turn as the slot's adding below: the count never drops before the slot is in.
+      this.#spawning--;
+    }
     const stop = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(new URL("./quickjs-worker.js", import.meta.url), {
       workerData: { module, stop },

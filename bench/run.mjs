@@ -2,6 +2,7 @@
 
 import { benchAgreement } from "./agreement.mjs";
 import { benchCall } from "./call.mjs";
+import { benchExec } from "./exec.mjs";
 import { benchExport } from "./export.mjs";
 import { benchGenerate } from "./generate.mjs";
 import { benchInfer } from "./infer.mjs";
@@ -16,3 +17,4 @@ await benchInfer();
 await benchInspect();
 await benchNormalize();
 await benchAgreement();
+await benchExec();

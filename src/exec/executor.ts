@@ -1,0 +1,82 @@
+import type { JsonValue } from "@pmcp-codegen/runtime";
+
+/** How a program calls one tool: the upstream server and tool, and the shape its result takes inside. */
+export interface ToolBinding {
+  server: string;
+  tool: string;
+  /**
+   * "value": the bridge answers with the tool's parsed value, which the program gets as is.
+   * "content": the bridge answers with the CallToolResult JSON, which the program gets as a
+   * ToolResult-like object (`.content`, `.text`, `.json()`, ...), as from a generated client.
+   */
+  returns: "value" | "content";
+}
+
+/** A program's JavaScript (already transpiled: the body of an async function) and its globals. */
+export interface CompiledProgram {
+  code: string;
+  /** Global name (e.g. "inventory") → method name (e.g. "getStock") → the tool it calls. */
+  globals: Record<string, Record<string, ToolBinding>>;
+}
+
+/**
+ * Where a program's tool calls go, on the host side. Only data crosses: `args` is the JSON
+ * the program passed, and the answer must be JSON. A thrown error reaches the program as a
+ * catchable error with the error's `name`, `code`, `serverId`, `toolName` and `message`.
+ */
+export interface HostBridge {
+  call(server: string, tool: string, args: JsonValue, signal: AbortSignal): Promise<JsonValue>;
+}
+
+export interface Limits {
+  /** Wall time of the program from its start, also the deadline of the CPU interrupt. */
+  timeoutMs: number;
+  /** Memory the program's VM may allocate. */
+  heapBytes: number;
+  /** Tool calls one program may make. */
+  maxCalls: number;
+  /** Tool calls of one program in flight at once; further calls wait their turn. */
+  maxConcurrentCalls: number;
+  /** UTF-8 bytes of the result's JSON plus the log lines. */
+  maxOutputBytes: number;
+}
+
+export const DEFAULT_LIMITS: Limits = {
+  timeoutMs: 30_000,
+  heapBytes: 64 * 1024 * 1024,
+  maxCalls: 200,
+  maxConcurrentCalls: 16,
+  maxOutputBytes: 64 * 1024,
+};
+
+/** One tool call a program made; `code` is the error's code when it failed ("ABORTED" when the program stopped first). */
+export interface CallRecord {
+  server: string;
+  tool: string;
+  durationMs: number;
+  ok: boolean;
+  code?: string;
+}
+
+export type FailureKind = "timeout" | "memory" | "call_limit" | "output_limit" | "uncaught" | "invalid_input";
+
+export type RunOutcome =
+  | { ok: true; result: JsonValue; logs: string[]; calls: CallRecord[]; durationMs: number }
+  | {
+      ok: false;
+      kind: FailureKind;
+      message: string;
+      /** With "output_limit" only: the returned value cut down to fit, with markers where parts were left out. */
+      result?: JsonValue;
+      logs: string[];
+      calls: CallRecord[];
+      durationMs: number;
+    };
+
+/** Runs programs in a sandbox; backends (QuickJS in WASM, V8 isolates, ...) fit behind this. */
+export interface ProgramExecutor {
+  /** Never rejects for anything the program does: every failure is a RunOutcome with its kind. */
+  run(program: CompiledProgram, host: HostBridge, limits?: Partial<Limits>): Promise<RunOutcome>;
+  /** Stops every program still running (each ends as a failure) and frees the workers. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,180 @@
+/**
+ * The JavaScript that runs first in every sandbox VM, evaluated to a function that gets the
+ * three bridge functions and the bindings as a JSON string, so no caller-supplied name is
+ * ever spliced into code. The bridges stay in its closure: the program sees only the
+ * globals made here. Intrinsics are captured before the program runs, so a program that
+ * replaces `JSON` or `Object` breaks only itself.
+ *
+ * Bridges (host functions, strings only): `call(index, argsJson)` → Promise of an answer
+ * JSON `{ ok, value | error }`; `log(level, text)`; `done("R" + resultJson | "E" + errorJson)`.
+ */
+export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridgeDone, bindingsJson) {
+  "use strict";
+  const parse = JSON.parse;
+  const stringify = JSON.stringify;
+  const { create, defineProperty, freeze, hasOwn } = Object;
+  const isArray = Array.isArray;
+  const toText = String;
+  const ErrorType = Error;
+  const globals = globalThis;
+
+  function callError(data) {
+    const error = new ErrorType(data.message);
+    error.name = data.name;
+    error.code = data.code;
+    error.serverId = data.serverId;
+    error.toolName = data.toolName;
+    return error;
+  }
+
+  function invalidResponse(result, message) {
+    return callError({
+      name: "InvalidResponseError",
+      code: "INVALID_RESPONSE",
+      serverId: result.serverId,
+      toolName: result.toolName,
+      message: result.serverId + "/" + result.toolName + ": " + message,
+    });
+  }
+
+  function blocksOf(result, type) {
+    return result.content.filter((block) => typeof block === "object" && block !== null && block.type === type);
+  }
+
+  // The runtime's ToolResult (packages/runtime/src/tool-result.ts), rebuilt from the result's JSON.
+  class ToolResult {
+    #json;
+    constructor(serverId, toolName, raw) {
+      this.serverId = serverId;
+      this.toolName = toolName;
+      this.raw = raw;
+    }
+    get content() {
+      return isArray(this.raw.content) ? this.raw.content : [];
+    }
+    get text() {
+      return blocksOf(this, "text")
+        .filter((block) => typeof block.text === "string")
+        .map((block) => block.text)
+        .join("\n");
+    }
+    get images() {
+      return blocksOf(this, "image");
+    }
+    get audio() {
+      return blocksOf(this, "audio");
+    }
+    get resourceLinks() {
+      return blocksOf(this, "resource_link");
+    }
+    get resources() {
+      return blocksOf(this, "resource");
+    }
+    get structuredContent() {
+      return this.raw.structuredContent;
+    }
+    get isError() {
+      return this.raw.isError === true;
+    }
+    json() {
+      if (this.#json === undefined) this.#json = { value: this.#parse() };
+      return this.#json.value;
+    }
+    get(key) {
+      const object = this.#object();
+      return hasOwn(object, key) ? object[key] : undefined;
+    }
+    has(key) {
+      return hasOwn(this.#object(), key);
+    }
+    require(key) {
+      const object = this.#object();
+      if (!hasOwn(object, key)) throw invalidResponse(this, "the result has no key " + stringify(key));
+      return object[key];
+    }
+    #parse() {
+      if (this.raw.structuredContent !== undefined) return this.raw.structuredContent;
+      const text = blocksOf(this, "text").find((block) => typeof block.text === "string");
+      if (text === undefined) throw invalidResponse(this, "the result has neither structuredContent nor text content");
+      try {
+        return parse(text.text);
+      } catch {
+        throw invalidResponse(this, "the result has no structuredContent and its text is not JSON: " + stringify(text.text.slice(0, 80)));
+      }
+    }
+    #object() {
+      const value = this.json();
+      if (typeof value !== "object" || value === null || isArray(value)) throw invalidResponse(this, "the result's JSON is not an object");
+      return value;
+    }
+  }
+
+  function method(binding) {
+    return async function (args) {
+      const json = stringify(args === undefined ? {} : args);
+      if (typeof json !== "string") throw new TypeError(binding.server + "/" + binding.tool + ": the arguments are not JSON");
+      const answer = parse(await bridgeCall(binding.index, json));
+      if (!answer.ok) throw callError(answer.error);
+      return binding.returns === "content" ? new ToolResult(binding.server, binding.tool, answer.value) : answer.value;
+    };
+  }
+
+  for (const { name, methods } of parse(bindingsJson)) {
+    if (name in globals) throw new TypeError("the global " + stringify(name) + " already exists");
+    const client = create(null);
+    for (const binding of methods) defineProperty(client, binding.method, { value: method(binding), enumerable: true });
+    defineProperty(globals, name, { value: freeze(client) });
+  }
+
+  function show(value) {
+    if (typeof value === "string") return value;
+    if (value instanceof ErrorType) return toText(value.name) + ": " + toText(value.message);
+    try {
+      const json = stringify(value);
+      return json === undefined ? toText(value) : json;
+    } catch {
+      return toText(value);
+    }
+  }
+
+  function logger(level) {
+    return (...values) => {
+      let line;
+      try {
+        line = values.map(show).join(" ");
+      } catch {
+        line = "[a value that cannot be shown]";
+      }
+      bridgeLog(level, line);
+    };
+  }
+
+  const console = create(null);
+  for (const level of ["log", "info", "warn", "error", "debug"]) defineProperty(console, level, { value: logger(level), enumerable: true });
+  defineProperty(globals, "console", { value: freeze(console) });
+
+  function describe(error) {
+    try {
+      if (typeof error === "object" && error !== null) return stringify({ name: toText(error.name), message: toText(error.message) });
+      return stringify({ name: "", message: toText(error) });
+    } catch {
+      return stringify({ name: "", message: "a thrown value that cannot be shown" });
+    }
+  }
+
+  return function run(program) {
+    program().then(
+      (value) => {
+        let json;
+        try {
+          json = stringify(value);
+        } catch (error) {
+          bridgeDone("E" + describe(error));
+          return;
+        }
+        bridgeDone("R" + (json === undefined ? "null" : json));
+      },
+      (error) => bridgeDone("E" + describe(error)),
+    );
+  };
+})`;

@@ -1,0 +1,67 @@
+import type { JsonValue } from "@pmcp-codegen/runtime";
+
+/** Room kept for the marker that says what was left out. */
+const MARKER_ROOM = 64;
+
+export function jsonBytes(value: JsonValue): number {
+  return Buffer.byteLength(JSON.stringify(value));
+}
+
+/**
+ * The value cut down so that its JSON fits in `budget` UTF-8 bytes: arrays keep their first
+ * items and end with a marker string, objects keep their first keys and gain a "…" key,
+ * long strings keep their start; every marker says how much was left out.
+ */
+export function truncateJson(value: JsonValue, budget: number): JsonValue {
+  if (jsonBytes(value) <= budget) return value;
+  if (typeof value === "string") return truncateString(value, budget);
+  if (Array.isArray(value)) return truncateArray(value, budget);
+  if (typeof value === "object" && value !== null) return truncateObject(value, budget);
+  return `…[${jsonBytes(value)} bytes left out]`;
+}
+
+function truncateString(value: string, budget: number): string {
+  let kept = value.slice(0, Math.max(0, budget - MARKER_ROOM));
+  // Escapes make JSON longer than the text: cut until it fits.
+  while (kept.length > 0 && jsonBytes(kept) > budget - MARKER_ROOM) kept = kept.slice(0, Math.floor(kept.length * 0.9));
+  return `${kept}…[${value.length - kept.length} characters left out]`;
+}
+
+function truncateArray(value: JsonValue[], budget: number): JsonValue[] {
+  const kept: JsonValue[] = [];
+  let used = 2 + MARKER_ROOM;
+  for (const item of value) {
+    const size = jsonBytes(item) + 1;
+    if (used + size > budget) {
+      const room = budget - used - 1;
+      if (room >= MARKER_ROOM * 2) kept.push(truncateJson(item, room));
+      break;
+    }
+    kept.push(item);
+    used += size;
+  }
+  kept.push(`…[${value.length - kept.length} of ${value.length} items left out]`);
+  return kept;
+}
+
+function truncateObject(value: { [key: string]: JsonValue }, budget: number): { [key: string]: JsonValue } {
+  const entries = Object.entries(value);
+  const kept: [string, JsonValue][] = [];
+  let used = 2 + MARKER_ROOM;
+  for (const [key, item] of entries) {
+    const keySize = jsonBytes(key) + 2;
+    const size = keySize + jsonBytes(item);
+    if (used + size > budget) {
+      const room = budget - used - keySize;
+      if (room >= MARKER_ROOM * 2) kept.push([key, truncateJson(item, room)]);
+      break;
+    }
+    kept.push([key, item]);
+    used += size;
+  }
+  // defineProperty, not assignment, so that a "__proto__" key stays a plain key.
+  const result: { [key: string]: JsonValue } = {};
+  for (const [key, item] of kept) Object.defineProperty(result, key, { value: item, enumerable: true, writable: true, configurable: true });
+  result["…"] = `${entries.length - kept.length} of ${entries.length} keys left out`;
+  return result;
+}

@@ -1,0 +1,37 @@
+import type { FailureKind, Limits } from "./executor.js";
+
+/** The messages between the executor and its sandbox workers; only strings and numbers cross. */
+
+/** One method of one global, as the guest prelude reads it; `index` is what a call names. */
+export interface MethodSpec {
+  method: string;
+  server: string;
+  tool: string;
+  returns: "value" | "content";
+  index: number;
+}
+
+export type ToWorker =
+  | { type: "run"; runId: number; code: string; bindings: string; limits: Limits }
+  | { type: "answer"; runId: number; callId: number; answer: string }
+  /** The reason is in the shared stop flag; this only wakes a worker whose program waits for calls. */
+  | { type: "stop"; runId: number };
+
+export type WorkerDone =
+  | { ok: true; result: string; logs: string[] }
+  | { ok: false; kind: FailureKind; message: string; result?: string; logs: string[] };
+
+export type FromWorker =
+  | { type: "call"; runId: number; callId: number; index: number; args: string }
+  | { type: "done"; runId: number; outcome: WorkerDone };
+
+/** Values of the shared stop flag (an Int32Array of one element), set by the executor only. */
+export const STOP_REASONS = ["timeout", "call_limit"] as const satisfies readonly FailureKind[];
+
+export function stopCode(kind: (typeof STOP_REASONS)[number]): number {
+  return STOP_REASONS.indexOf(kind) + 1;
+}
+
+export function stopKind(code: number): FailureKind | undefined {
+  return STOP_REASONS[code - 1];
+}

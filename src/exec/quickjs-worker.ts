@@ -1,0 +1,233 @@
+// A sandbox worker: runs one program at a time, each in a fresh QuickJS VM (WASM, its own
+// linear memory) that is disposed when the program ends, however it ends.
+import { parentPort, workerData } from "node:worker_threads";
+import { type Deferred, type JSValueHandle, MAX_STACK_SIZE, QuickJS, type QuickJSOptions } from "quickjs-wasi";
+import type { FailureKind, Limits } from "./executor.js";
+import { GUEST_PRELUDE } from "./guest-prelude.js";
+import { truncateJson } from "./output.js";
+import { type FromWorker, stopKind, type ToWorker, type WorkerDone } from "./protocol.js";
+
+const { module, stop } = workerData as { module: QuickJSOptions["wasm"]; stop: Int32Array };
+const port = parentPort;
+if (port === null) throw new Error("quickjs-worker runs only as a worker thread");
+
+/** Instructions between two looks at the clock and the stop flag. */
+const INTERRUPT_EVERY = 1024;
+/** Room for the line that says logs were cut. */
+const LOG_MARKER_ROOM = 64;
+const MESSAGE_LIMIT = 2000;
+const PROGRAM_START = "(async function () {";
+
+interface Run {
+  runId: number;
+  limits: Limits;
+  deadline: number;
+  vm: QuickJS;
+  calls: Map<number, Deferred>;
+  nextCallId: number;
+  logs: string[];
+  logBytes: number;
+  /** Why the program must stop; the interrupt handler stops it at its next look. */
+  stopping: { kind: FailureKind; message: string } | undefined;
+  /** What the guest's runner reported: "R" + result JSON or "E" + error JSON. */
+  settled: string | undefined;
+  timer: NodeJS.Timeout;
+  finished: boolean;
+}
+
+let current: Run | undefined;
+
+function post(message: FromWorker): void {
+  port?.postMessage(message);
+}
+
+function shouldStop(run: Run): boolean {
+  if (run.stopping !== undefined) return true;
+  const kind = stopKind(Atomics.load(stop, 0));
+  if (kind !== undefined) run.stopping = { kind, message: stopMessage(kind, run.limits) };
+  else if (Date.now() >= run.deadline) run.stopping = { kind: "timeout", message: stopMessage("timeout", run.limits) };
+  return run.stopping !== undefined;
+}
+
+function stopMessage(kind: FailureKind, limits: Limits): string {
+  if (kind === "call_limit") return `the program made more than ${limits.maxCalls} tool calls`;
+  return `the program ran longer than ${limits.timeoutMs} ms`;
+}
+
+function clip(text: string): string {
+  return text.length <= MESSAGE_LIMIT ? text : `${text.slice(0, MESSAGE_LIMIT)}…`;
+}
+
+async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void> {
+  const { runId, limits } = message;
+  let ticks = 0;
+  const deadline = Date.now() + limits.timeoutMs;
+  let active: Run | undefined;
+  const vm = await QuickJS.create({
+    wasm: module,
+    memoryLimit: limits.heapBytes,
+    // Deep recursion then throws a catchable RangeError instead of overrunning the WASM stack.
+    maxStackSize: MAX_STACK_SIZE - 128 * 1024,
+    timezoneOffset: 0,
+    interruptHandler: () =>
+      active !== undefined && (++ticks % INTERRUPT_EVERY === 0 || active.stopping !== undefined) && shouldStop(active),
+  });
+  const run: Run = {
+    runId,
+    limits,
+    deadline,
+    vm,
+    calls: new Map(),
+    nextCallId: 0,
+    logs: [],
+    logBytes: 0,
+    stopping: undefined,
+    settled: undefined,
+    // Fires only while the program waits for calls; a running program meets the interrupt handler.
+    timer: setTimeout(() => {
+      shouldStop(run);
+      settle(run);
+    }, deadline - Date.now()),
+    finished: false,
+  };
+  active = run;
+  current = run;
+  try {
+    const bridges = [
+      vm.newFunction("call", (index, args) => {
+        const deferred = vm.newPromise();
+        const callId = run.nextCallId++;
+        run.calls.set(callId, deferred);
+        post({ type: "call", runId, callId, index: index.toNumber(), args: args.toString() });
+        return deferred.handle;
+      }),
+      vm.newFunction("log", (level, text) => {
+        addLog(run, level.toString(), text.toString());
+        return vm.undefined;
+      }),
+      vm.newFunction("done", (settled) => {
+        run.settled = settled.toString();
+        return vm.undefined;
+      }),
+    ];
+    const runner = vm.withScope((scope) => {
+      const prelude = vm.evalCode(GUEST_PRELUDE, "pmcp-prelude.js");
+      return scope.escape(vm.callFunction(prelude, vm.undefined, ...bridges, vm.newString(message.bindings)));
+    });
+    let program: JSValueHandle;
+    try {
+      // On the first line, so that line numbers in errors are the program's own.
+      program = vm.evalCode(`${PROGRAM_START}${message.code}\n})`, "program.js");
+    } catch (error) {
+      if (run.stopping === undefined) run.stopping = { kind: "invalid_input", message: clip(syntaxError(error)) };
+      return;
+    }
+    vm.callFunction(runner, vm.undefined, program);
+    vm.executePendingJobs();
+  } catch (error) {
+    run.stopping ??= classify(error);
+  } finally {
+    settle(run);
+  }
+}
+
+/** What a failure outside the program's own promise chain was: a stop, the memory limit, a setup problem. */
+function classify(error: unknown): { kind: FailureKind; message: string } {
+  const text = describeHostError(error);
+  if (/out of memory/.test(text)) return { kind: "memory", message: "the program used more memory than its limit" };
+  return { kind: "uncaught", message: clip(text) };
+}
+
+/** A compile error with its position in the program's own text. */
+function syntaxError(error: unknown): string {
+  const text = describeHostError(error);
+  const at = /program\.js:(\d+):(\d+)/.exec(String((error as { stack?: unknown }).stack));
+  if (at === null) return text;
+  const line = Number(at[1]);
+  const column = line === 1 ? Number(at[2]) - PROGRAM_START.length : Number(at[2]);
+  return `${text} (line ${line}, column ${column})`;
+}
+
+function describeHostError(error: unknown): string {
+  if (error instanceof Error) return `${error.name}: ${error.message}`;
+  return String(error);
+}
+
+function addLog(run: Run, level: string, text: string): void {
+  if (run.stopping !== undefined) return;
+  const line = level === "log" ? text : `${level}: ${text}`;
+  const bytes = Buffer.byteLength(line);
+  if (run.logBytes + bytes > run.limits.maxOutputBytes - LOG_MARKER_ROOM) {
+    run.logs.push(`…[logs cut at ${run.limits.maxOutputBytes} bytes]`);
+    run.stopping = { kind: "output_limit", message: `the program's logs passed ${run.limits.maxOutputBytes} bytes` };
+    return;
+  }
+  run.logs.push(line);
+  run.logBytes += bytes;
+}
+
+function answer(message: Extract<ToWorker, { type: "answer" }>): void {
+  const run = current;
+  if (run === undefined || run.runId !== message.runId || run.finished) return;
+  const deferred = run.calls.get(message.callId);
+  if (deferred === undefined) return;
+  run.calls.delete(message.callId);
+  try {
+    deferred.resolve(run.vm.newString(message.answer));
+    run.vm.executePendingJobs();
+  } catch (error) {
+    run.stopping ??= classify(error);
+  }
+  settle(run);
+}
+
+/** Ends the run when its program has settled, must stop, or waits for nothing that can come. */
+function settle(run: Run): void {
+  if (run.finished) return;
+  shouldStop(run);
+  let outcome: WorkerDone;
+  if (run.stopping !== undefined) {
+    outcome = { ok: false, kind: run.stopping.kind, message: run.stopping.message, logs: run.logs };
+  } else if (run.settled !== undefined) {
+    outcome = settledOutcome(run, run.settled);
+  } else if (run.calls.size === 0) {
+    outcome = { ok: false, kind: "uncaught", message: "the program awaits a promise that nothing can settle", logs: run.logs };
+  } else {
+    return;
+  }
+  run.finished = true;
+  clearTimeout(run.timer);
+  current = undefined;
+  try {
+    run.vm.dispose();
+  } catch {
+    // A VM that trapped may not free cleanly; its memory goes with the instance.
+  }
+  post({ type: "done", runId: run.runId, outcome });
+}
+
+function settledOutcome(run: Run, settled: string): WorkerDone {
+  const body = settled.slice(1);
+  if (settled.startsWith("E")) {
+    const { name, message } = JSON.parse(body) as { name: string; message: string };
+    if (name === "InternalError" && message === "out of memory")
+      return { ok: false, kind: "memory", message: "the program used more memory than its limit", logs: run.logs };
+    return { ok: false, kind: "uncaught", message: clip(name === "" ? message : `${name}: ${message}`), logs: run.logs };
+  }
+  const budget = run.limits.maxOutputBytes - run.logBytes;
+  if (Buffer.byteLength(body) <= budget) return { ok: true, result: body, logs: run.logs };
+  const result = truncateJson(JSON.parse(body), budget);
+  return {
+    ok: false,
+    kind: "output_limit",
+    message: `the result and logs are ${Buffer.byteLength(body) + run.logBytes} bytes, more than ${run.limits.maxOutputBytes}`,
+    result: JSON.stringify(result),
+    logs: run.logs,
+  };
+}
+
+port.on("message", (message: ToWorker) => {
+  if (message.type === "run") void start(message);
+  else if (message.type === "answer") answer(message);
+  else if (current !== undefined && current.runId === message.runId) settle(current);
+});

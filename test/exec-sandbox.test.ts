@@ -1,0 +1,505 @@
+import { execFile } from "node:child_process";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { CompositionClient, type JsonValue } from "@pmcp-codegen/runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import type { CompiledProgram, HostBridge, Limits, RunOutcome } from "../dist/exec/executor.js";
+import { QuickJsExecutor } from "../dist/exec/quickjs-executor.js";
+import { FIXTURES } from "./helpers/cli.js";
+
+// The executor runs its worker from dist/, so these tests use the built code (npm run build).
+
+const globals: CompiledProgram["globals"] = {
+  inventory: {
+    getStock: { server: "inventory", tool: "get_stock", returns: "value" },
+    fail: { server: "inventory", tool: "fail", returns: "value" },
+    page: { server: "inventory", tool: "page", returns: "content" },
+    hang: { server: "inventory", tool: "hang", returns: "value" },
+  },
+};
+
+/** A bridge answering like a CompositionClient would, recording what it was asked. */
+function bridge(answers: { getStock?: (args: JsonValue) => JsonValue | Promise<JsonValue> } = {}) {
+  const seen: { tool: string; args: JsonValue; signal: AbortSignal }[] = [];
+  const host: HostBridge = {
+    async call(server, tool, args, signal) {
+      seen.push({ tool, args, signal });
+      if (tool === "fail")
+        throw Object.assign(new Error(`${server}/${tool}: out of beans`), {
+          name: "ToolCallError",
+          code: "TOOL_CALL_FAILED",
+          serverId: server,
+          toolName: tool,
+        });
+      if (tool === "page")
+        return {
+          content: [
+            { type: "text", text: '{"total":3}' },
+            { type: "image", data: "AA==", mimeType: "image/png" },
+          ],
+        };
+      if (tool === "hang") return new Promise<JsonValue>(() => {});
+      return answers.getStock === undefined ? { sku: "SKU-1", quantity: 7 } : answers.getStock(args);
+    },
+  };
+  return { host, seen };
+}
+
+let executor: QuickJsExecutor;
+
+beforeAll(() => {
+  executor = new QuickJsExecutor({ workers: 2 });
+});
+
+afterAll(async () => {
+  await executor.close();
+});
+
+function run(code: string, limits: Partial<Limits> = {}, host: HostBridge = bridge().host): Promise<RunOutcome> {
+  return executor.run({ code, globals }, host, limits);
+}
+
+/** The tag and value of an outcome, for exact comparison. */
+function tagged(outcome: RunOutcome): unknown {
+  return outcome.ok ? { ok: true, result: outcome.result } : { ok: false, kind: outcome.kind, message: outcome.message };
+}
+
+/** The host is untouched and the next program runs normally. */
+async function expectHealthy(): Promise<void> {
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  const next = await run("const stock = await inventory.getStock({ sku: 'SKU-1' }); return [stock.quantity, typeof leaked];");
+  expect(tagged(next)).toEqual({ ok: true, result: [7, "undefined"] });
+}
+
+describe("a program's results, logs, calls and errors", () => {
+  it("returns its value as JSON with its logs and calls", async () => {
+    const outcome = await run(
+      "console.log('start', { n: 1 }); console.warn('careful'); const s = await inventory.getStock({ sku: 'SKU-1' }); return { s, when: undefined };",
+    );
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect(outcome.result).toEqual({ s: { sku: "SKU-1", quantity: 7 } });
+    expect(outcome.logs).toEqual(['start {"n":1}', "warn: careful"]);
+    expect(outcome.calls.map(({ server, tool, ok }) => ({ server, tool, ok }))).toEqual([
+      { server: "inventory", tool: "get_stock", ok: true },
+    ]);
+  });
+
+  it("gets a failed call as a catchable error with name, code, serverId, toolName and message", async () => {
+    const outcome = await run(
+      "try { await inventory.fail({}); } catch (e) { return [e instanceof Error, e.name, e.code, e.serverId, e.toolName, e.message]; }",
+    );
+    expect(tagged(outcome)).toEqual({
+      ok: true,
+      result: [true, "ToolCallError", "TOOL_CALL_FAILED", "inventory", "fail", "inventory/fail: out of beans"],
+    });
+    expect(outcome.calls.map(({ ok, code }) => ({ ok, code }))).toEqual([{ ok: false, code: "TOOL_CALL_FAILED" }]);
+  });
+
+  it("gets a tool without an output schema as a ToolResult: content, text, images, json(), require()", async () => {
+    const outcome = await run(`
+      const page = await inventory.page();
+      let missing;
+      try { page.require("absent"); } catch (e) { missing = [e.name, e.code, e.message]; }
+      return [page.content.length, page.text, page.images.length, page.json(), page.get("total"), page.has("x"), page.isError, missing];
+    `);
+    expect(tagged(outcome)).toEqual({
+      ok: true,
+      result: [
+        2,
+        '{"total":3}',
+        1,
+        { total: 3 },
+        3,
+        false,
+        false,
+        ["InvalidResponseError", "INVALID_RESPONSE", 'inventory/page: the result has no key "absent"'],
+      ],
+    });
+  });
+
+  it("reports an uncaught throw, and a syntax error as invalid input", async () => {
+    expect(tagged(await run("throw new RangeError('no stock');"))).toEqual({
+      ok: false,
+      kind: "uncaught",
+      message: "RangeError: no stock",
+    });
+    expect(tagged(await run("return (;"))).toEqual({
+      ok: false,
+      kind: "invalid_input",
+      message: "SyntaxError: unexpected token in expression: ';' (line 1, column 9)",
+    });
+    expect(tagged(await run("let a = 1;\nreturn a +* 2;"))).toEqual({
+      ok: false,
+      kind: "invalid_input",
+      message: "SyntaxError: unexpected token in expression: '*' (line 2, column 11)",
+    });
+    await expectHealthy();
+  });
+
+  it("reports a program that waits for a promise nothing can settle at once, not at its deadline", async () => {
+    expect(tagged(await run("await new Promise(() => {});"))).toEqual({
+      ok: false,
+      kind: "uncaught",
+      message: "the program awaits a promise that nothing can settle",
+    });
+  });
+
+  it("refuses a global name that is not an identifier, and one that shadows a built-in", async () => {
+    const host = bridge().host;
+    const bad = await executor.run({ code: "return 1", globals: { "a-b": {} } }, host);
+    expect(tagged(bad)).toEqual({ ok: false, kind: "invalid_input", message: 'the global name "a-b" is not an identifier' });
+    const shadow = await executor.run({ code: "return 1", globals: { JSON: {} } }, host);
+    expect(tagged(shadow)).toEqual({ ok: false, kind: "uncaught", message: 'TypeError: the global "JSON" already exists' });
+  });
+});
+
+describe("escapes end in a tagged outcome or a harmless value, and the next program runs normally", () => {
+  it.each([
+    ["process", "return typeof process;", { ok: true, result: "undefined" }],
+    ["process.exit", "process.exit(1);", { ok: false, kind: "uncaught", message: "ReferenceError: process is not defined" }],
+    ["require", "return require('node:fs');", { ok: false, kind: "uncaught", message: "ReferenceError: require is not defined" }],
+    [
+      "dynamic import()",
+      "return await import('node:fs');",
+      { ok: false, kind: "uncaught", message: "ReferenceError: could not load module 'node:fs'" },
+    ],
+    ["fetch", "return await fetch('http://127.0.0.1/');", { ok: false, kind: "uncaught", message: "ReferenceError: fetch is not defined" }],
+    [
+      "the Function constructor",
+      "return Function('return [typeof process, typeof require]')();",
+      { ok: true, result: ["undefined", "undefined"] },
+    ],
+    [
+      "the AsyncFunction constructor",
+      "const AsyncFunction = (async () => {}).constructor; return await AsyncFunction('return typeof process')();",
+      { ok: true, result: "undefined" },
+    ],
+    [
+      "globalThis.constructor.constructor",
+      "return globalThis.constructor.constructor('return typeof process')();",
+      { ok: true, result: "undefined" },
+    ],
+    [
+      "the constructor chain of a bridge function",
+      "return [await inventory.getStock.constructor('return typeof process')(), inventory.getStock.constructor.constructor('return typeof require')()];",
+      { ok: true, result: ["undefined", "undefined"] },
+    ],
+    [
+      "the constructor chain of a returned value",
+      "const stock = await inventory.getStock({}); return stock.constructor.constructor('return typeof process')();",
+      { ok: true, result: "undefined" },
+    ],
+    [
+      "the constructor chain of a caught error",
+      "try { await inventory.fail({}); } catch (e) { return e.constructor.constructor('return typeof process')(); }",
+      { ok: true, result: "undefined" },
+    ],
+    [
+      "timers",
+      "return [typeof setTimeout, typeof setInterval, typeof setImmediate];",
+      { ok: true, result: ["undefined", "undefined", "undefined"] },
+    ],
+    ["setInterval", "setInterval(() => {}, 0);", { ok: false, kind: "uncaught", message: "ReferenceError: setInterval is not defined" }],
+    [
+      "deep recursion",
+      "function down(n) { return down(n + 1) + 1; } return down(0);",
+      { ok: false, kind: "uncaught", message: "RangeError: Maximum call stack size exceeded" },
+    ],
+  ])("%s", async (_name, code, expected) => {
+    expect(tagged(await run(code))).toEqual(expected);
+    await expectHealthy();
+  });
+
+  it("prototype pollution: __proto__ and constructor keys in results and arguments touch neither the host nor the next program", async () => {
+    const polluting = JSON.parse('{"__proto__": {"polluted": "yes"}, "constructor": {"prototype": {"polluted": "yes"}}, "quantity": 7}');
+    const { host, seen } = bridge({ getStock: () => polluting });
+    const outcome = await run(
+      `const stock = await inventory.getStock(JSON.parse('{"__proto__": {"polluted": "yes"}}'));
+       Object.prototype.leaked = "yes";
+       return [({}).polluted === undefined, Object.getPrototypeOf(stock) === Object.prototype, stock.quantity];`,
+      {},
+      host,
+    );
+    expect(tagged(outcome)).toEqual({ ok: true, result: [true, true, 7] });
+    const args = seen[0]?.args as object;
+    expect(Object.getPrototypeOf(args)).toBe(Object.prototype);
+    expect(Object.keys(args)).toEqual(["__proto__"]);
+    expect((Object.prototype as Record<string, unknown>).leaked).toBeUndefined();
+    await expectHealthy();
+  });
+
+  it("isolation: a global set by one program is not seen by the next", async () => {
+    expect(tagged(await run("globalThis.leaked = 1; Array.prototype.map = null; return typeof leaked;"))).toEqual({
+      ok: true,
+      result: "number",
+    });
+    expect(tagged(await run("return [typeof leaked, typeof [].map];"))).toEqual({ ok: true, result: ["undefined", "function"] });
+    await expectHealthy();
+  });
+});
+
+describe("every limit is its own kind, and the host carries on", () => {
+  it("an endless loop before any await: timeout", async () => {
+    expect(tagged(await run("while (true) {}", { timeoutMs: 1000 }))).toEqual({
+      ok: false,
+      kind: "timeout",
+      message: "the program ran longer than 1000 ms",
+    });
+    await expectHealthy();
+  });
+
+  it("an endless loop after an await: timeout, with the call already made reported", async () => {
+    const outcome = await run("await inventory.getStock({}); while (true) {}", { timeoutMs: 1000 });
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program ran longer than 1000 ms" });
+    expect(outcome.calls.map(({ tool, ok }) => ({ tool, ok }))).toEqual([{ tool: "get_stock", ok: true }]);
+    await expectHealthy();
+  });
+
+  it("a loop that catches the interrupt is still stopped", async () => {
+    const outcome = await run("for (;;) { try { while (true) {} } catch { console.log('caught'); } }", { timeoutMs: 1000 });
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program ran longer than 1000 ms" });
+    expect(outcome.logs).toEqual([]);
+  });
+
+  it("catastrophic regular-expression backtracking: timeout", async () => {
+    expect(tagged(await run('return /(a+)+$/.test("a".repeat(40) + "b");', { timeoutMs: 1000 }))).toEqual({
+      ok: false,
+      kind: "timeout",
+      message: "the program ran longer than 1000 ms",
+    });
+    await expectHealthy();
+  });
+
+  it("a built-in that never looks at the interrupt: its worker is ended after the deadline, and a new one takes its place", async () => {
+    // QuickJS sorts a sparse array of 2³²−1 slots without checking for an interrupt.
+    expect(tagged(await run("const slots = []; slots.length = 2 ** 32 - 1; return slots.sort().length;", { timeoutMs: 1000 }))).toEqual({
+      ok: false,
+      kind: "timeout",
+      message: "the program ran longer than 1000 ms and its sandbox was ended",
+    });
+    await expectHealthy();
+  });
+
+  it("a program stopped while a call is in flight: the call is aborted and reported", async () => {
+    const { host, seen } = bridge();
+    const outcome = await run("await inventory.getStock({}); await inventory.hang({});", { timeoutMs: 1000 }, host);
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program ran longer than 1000 ms" });
+    expect(outcome.calls.map(({ tool, ok, code }) => ({ tool, ok, code }))).toEqual([
+      { tool: "get_stock", ok: true, code: undefined },
+      { tool: "hang", ok: false, code: "ABORTED" },
+    ]);
+    expect(seen.map(({ signal }) => signal.aborted)).toEqual([false, true]);
+  });
+
+  it("a memory bomb: memory", async () => {
+    expect(tagged(await run("const parts = []; for (;;) parts.push('x'.repeat(1000) + parts.length);"))).toEqual({
+      ok: false,
+      kind: "memory",
+      message: "the program used more memory than its limit",
+    });
+    await expectHealthy();
+  });
+
+  it("a host answer bigger than the program's heap: memory", async () => {
+    const { host } = bridge({ getStock: () => "x".repeat(8 * 1024 * 1024) });
+    const outcome = await run("return (await inventory.getStock({})).length;", { heapBytes: 4 * 1024 * 1024 }, host);
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "memory", message: "the program used more memory than its limit" });
+    await expectHealthy();
+  });
+
+  it("a huge return value: output_limit, with the value cut structurally and still JSON", async () => {
+    const outcome = await run(
+      "console.log('made'); return { items: Array.from({ length: 10000 }, (_, i) => ({ i, name: 'item ' + i })), total: 10000 };",
+      { maxOutputBytes: 4096 },
+    );
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect([outcome.kind, outcome.logs]).toEqual(["output_limit", ["made"]]);
+    const result = outcome.result as { items: JsonValue[]; "…": string };
+    expect(Buffer.byteLength(JSON.stringify(result)) + Buffer.byteLength("made")).toBeLessThanOrEqual(4096);
+    expect(result.items.slice(0, 2)).toEqual([
+      { i: 0, name: "item 0" },
+      { i: 1, name: "item 1" },
+    ]);
+    expect(result.items.at(-1)).toMatch(/^…\[\d+ of 10000 items left out\]$/);
+    expect(result["…"]).toBe("1 of 2 keys left out");
+    await expectHealthy();
+  });
+
+  it("huge logs: output_limit, the lines kept within the limit and a marker last", async () => {
+    const outcome = await run("for (;;) console.log('x'.repeat(1000));", { maxOutputBytes: 8192 });
+    expect(outcome.ok).toBe(false);
+    if (outcome.ok) return;
+    expect(outcome.kind).toBe("output_limit");
+    expect(outcome.logs.at(-1)).toBe("…[logs cut at 8192 bytes]");
+    expect(outcome.logs.slice(0, -1)).toEqual(Array.from({ length: 8 }, () => "x".repeat(1000)));
+    await expectHealthy();
+  });
+
+  it("a tool-call flood: call_limit after exactly the limit's calls", async () => {
+    const outcome = await run("for (;;) await inventory.getStock({});", { maxCalls: 25 });
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "call_limit", message: "the program made more than 25 tool calls" });
+    expect(outcome.calls.map(({ ok }) => ok)).toEqual(Array.from({ length: 25 }, () => true));
+    await expectHealthy();
+  });
+
+  it("concurrent calls beyond the limit wait their turn", async () => {
+    let inFlight = 0;
+    let most = 0;
+    const host = bridge({
+      getStock: async (args) => {
+        inFlight++;
+        most = Math.max(most, inFlight);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        inFlight--;
+        return args;
+      },
+    }).host;
+    const outcome = await run(
+      "const all = await Promise.all(Array.from({ length: 40 }, (_, i) => inventory.getStock({ i }))); return all.map((a) => a.i);",
+      { maxConcurrentCalls: 16 },
+      host,
+    );
+    expect(tagged(outcome)).toEqual({ ok: true, result: Array.from({ length: 40 }, (_, i) => i) });
+    expect(most).toBe(16);
+  });
+
+  it("a flood of concurrent calls: call_limit, the calls in flight aborted", async () => {
+    const { host, seen } = bridge({ getStock: () => new Promise<JsonValue>(() => {}) });
+    const outcome = await run("await Promise.all(Array.from({ length: 50 }, () => inventory.getStock({})));", { maxCalls: 30 }, host);
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "call_limit", message: "the program made more than 30 tool calls" });
+    expect(outcome.calls.map(({ code }) => code)).toEqual(Array.from({ length: 16 }, () => "ABORTED"));
+    expect(seen.map(({ signal }) => signal.aborted)).toEqual(Array.from({ length: 16 }, () => true));
+    await expectHealthy();
+  });
+
+  it("limits that are not whole numbers ≥ 1: invalid_input", async () => {
+    expect(tagged(await run("return 1", { timeoutMs: 0 }))).toEqual({
+      ok: false,
+      kind: "invalid_input",
+      message: "the limit timeoutMs must be a whole number ≥ 1, got 0",
+    });
+  });
+});
+
+describe("concurrency", () => {
+  it("programs beyond the pool's size wait for a worker", async () => {
+    const own = new QuickJsExecutor({ workers: 2 });
+    let running = 0;
+    let most = 0;
+    const host = bridge({
+      getStock: async (args) => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        running--;
+        return args;
+      },
+    }).host;
+    try {
+      const outcomes = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => own.run({ code: `return (await inventory.getStock({ i: ${i} })).i;`, globals }, host)),
+      );
+      expect(outcomes.map(tagged)).toEqual(Array.from({ length: 6 }, (_, i) => ({ ok: true, result: i })));
+      expect(most).toBe(2);
+    } finally {
+      await own.close();
+    }
+  });
+
+  it("10 programs at once each get their own answer", async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        run(
+          `globalThis.mine = ${i}; const s = await inventory.getStock({ i: ${i} }); await inventory.getStock({}); return [s.i, mine];`,
+          {},
+          bridge({ getStock: (args) => args }).host,
+        ),
+      ),
+    );
+    expect(outcomes.map(tagged)).toEqual(Array.from({ length: 10 }, (_, i) => ({ ok: true, result: [i, i] })));
+  });
+});
+
+describe("the host process", () => {
+  it("close() ends a running program, its pending call aborted, and later runs are refused", async () => {
+    const own = new QuickJsExecutor({ workers: 1 });
+    const { host, seen } = bridge();
+    const running = own.run({ code: "await inventory.hang({});", globals }, host);
+    while (seen.length === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await own.close();
+    const outcome = await running;
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "uncaught", message: "the sandbox failed: the executor was closed" });
+    expect(outcome.calls.map(({ tool, code }) => ({ tool, code }))).toEqual([{ tool: "hang", code: "ABORTED" }]);
+    expect(seen.map(({ signal }) => signal.aborted)).toEqual([true]);
+    expect(tagged(await own.run({ code: "return 1;", globals }, host))).toEqual({
+      ok: false,
+      kind: "uncaught",
+      message: "the executor was closed before the program started",
+    });
+  });
+
+  it("runs programs whatever flags the host was started with (the workers take none of them)", async () => {
+    const script = `
+      import { QuickJsExecutor } from ${JSON.stringify(new URL("../dist/exec/quickjs-executor.js", import.meta.url).href)};
+      const executor = new QuickJsExecutor({ workers: 1 });
+      const outcome = await executor.run({ code: "return 6 * 7;", globals: {} }, { call: async () => null });
+      await executor.close();
+      console.log(JSON.stringify(outcome.ok ? outcome.result : outcome.message));`;
+    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "--eval", script]);
+    expect(stdout).toBe("42\n");
+  });
+});
+
+describe("the bridge wired to a real CompositionClient over stdio", () => {
+  it("passes JSON in and JSON out, values and content results and typed errors", async () => {
+    const client = new CompositionClient({
+      servers: { typed: { command: process.execPath, args: [join(FIXTURES, "typed-server.mjs")] } },
+      timeoutMs: 30_000,
+    });
+    const stock = z.object({ sku: z.string(), quantity: z.number().int(), location: z.tuple([z.number(), z.number()]).nullable() });
+    const host: HostBridge = {
+      async call(server, tool, args, signal) {
+        const call = { server, tool, args: args as object };
+        if (tool === "ping") return (await client.callToolForResult(call, { signal })).raw as unknown as JsonValue;
+        return client.callTool({ ...call, parse: stock }, { signal });
+      },
+    };
+    try {
+      const outcome = await executor.run(
+        {
+          code: `
+            const stock = await typed.getStock({ sku: "SKU-9" });
+            const pong = await typed.ping();
+            let bad;
+            try { await typed.getStock({ sku: 42 }); } catch (e) { bad = [e.name, e.code, e.serverId, e.toolName]; }
+            return { stock, pong: pong.text, bad };`,
+          globals: {
+            typed: {
+              getStock: { server: "typed", tool: "get_stock", returns: "value" },
+              ping: { server: "typed", tool: "ping", returns: "content" },
+            },
+          },
+        },
+        host,
+      );
+      expect(tagged(outcome)).toEqual({
+        ok: true,
+        result: {
+          stock: { sku: "SKU-9", quantity: 7, location: null },
+          pong: "pong",
+          bad: ["ToolCallError", "TOOL_CALL_FAILED", "typed", "get_stock"],
+        },
+      });
+      expect(outcome.calls.map(({ server, tool, ok, code }) => ({ server, tool, ok, code }))).toEqual([
+        { server: "typed", tool: "get_stock", ok: true, code: undefined },
+        { server: "typed", tool: "ping", ok: true, code: undefined },
+        { server: "typed", tool: "get_stock", ok: false, code: "TOOL_CALL_FAILED" },
+      ]);
+    } finally {
+      await client.close();
+    }
+  });
+});

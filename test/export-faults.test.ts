@@ -51,6 +51,23 @@ describe("a failing server gives one clear line naming it, exit 1, and leaves th
     expect(result.errors[0]).toBe('pmcp: server "ghost": cannot start "no-such-mcp-server": command not found');
   });
 
+  it("a listing over the stdio message limit names the limit and the flag; --max-message-bytes raises it", async () => {
+    const server = fixtureCommand("large-message-server.mjs", "--listing-mb", "11");
+    const result = await failingExport("oversized", ["--stdio", server, "--id", "large"], 60_000);
+    expect([result.code, result.errors]).toEqual([
+      1,
+      [
+        'pmcp: server "large": the server wrote a message over the stdio limit of 10485760 bytes (10.0 MiB); raise it with maxMessageBytes (CLI: --max-message-bytes)',
+        `pmcp: ${join(dir, "oversized.json")} left unchanged`,
+      ],
+    ]);
+    const out = join(dir, "roomy.json");
+    const roomy = await runCli(["schema", "export", "--stdio", server, "--id", "large", "--max-message-bytes", "12582912", "-o", out]);
+    expect(roomy.code).toBe(0);
+    const bundle = JSON.parse(await readFile(out, "utf8")) as { servers: { tools: { name: string }[] }[] };
+    expect(bundle.servers[0]?.tools.map((tool) => tool.name)).toEqual(["big", "stats"]);
+  });
+
   it("an unreachable HTTP server", async () => {
     const closed = await serveHttp(createTypedServer, { transport: "streamable-http" });
     await closed.close();

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,6 +8,7 @@ import {
   CompositionClient,
   CompositionError,
   ConfigurationError,
+  InvalidResponseError,
   OutputValidationError,
   ToolCallError,
 } from "@pmcp-codegen/runtime";
@@ -270,4 +271,38 @@ describe("an AbortSignal ends the call at every stage, as an AbortError", () => 
       await client.close();
     }
   });
+});
+
+describe("a stdio message over the SDK's read-buffer limit", () => {
+  const fixture = fileURLToPath(new URL("./fixtures/large-message-server.mjs", import.meta.url));
+
+  it("fails its call once, as an InvalidResponseError naming the limit; maxMessageBytes raises it", async () => {
+    const calls = join(await mkdtemp(join(tmpdir(), "pmcp-large-")), "calls.txt");
+    const server = { command: process.execPath, args: [fixture, "--calls-file", calls] };
+    const text = z.object({ text: z.string() });
+    const client = new CompositionClient({ servers: { large: server }, timeoutMs: 60_000 });
+    try {
+      const error = await client.callTool({ server: "large", tool: "big", args: { mb: 11 }, parse: text, retryable: true }).then(
+        () => undefined,
+        (reason: unknown) => reason as Error,
+      );
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error?.message).toBe(
+        "large/big: the server wrote a message over the stdio limit of 10485760 bytes (10.0 MiB); raise it with maxMessageBytes (CLI: --max-message-bytes)",
+      );
+      // The next call reconnects.
+      expect(await client.callTool({ server: "large", tool: "stats", parse: z.object({ calls: z.number() }) })).toEqual({ calls: 1 });
+    } finally {
+      await client.close();
+    }
+    // The read-only tool ran once: its answer had arrived.
+    expect(await readFile(calls, "utf8")).toBe("big\nstats\n");
+    const roomy = new CompositionClient({ servers: { large: server }, maxMessageBytes: 12 * 2 ** 20, timeoutMs: 60_000 });
+    try {
+      const value = await roomy.callTool({ server: "large", tool: "big", args: { mb: 11 }, parse: text });
+      expect(value.text.length).toBe(11 * 2 ** 20);
+    } finally {
+      await roomy.close();
+    }
+  }, 120_000);
 });

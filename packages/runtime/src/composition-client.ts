@@ -3,7 +3,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { CallResult, observedResult, resultValue, throwIfError } from "./call-result.js";
 import { readConfigFile, type ServerEntry, sourcesFromEntries } from "./endpoints/config-file.js";
-import { type Connection, connect, connectTransport } from "./endpoints/connect.js";
+import { type Connection, connect, connectTransport, overLimitMessage } from "./endpoints/connect.js";
 import type { ServerSource } from "./endpoints/source.js";
 import { errorMessage } from "./error-message.js";
 import {
@@ -32,6 +32,11 @@ export interface CompositionClientOptions {
   timeoutMs?: number;
   /** Extra attempts after a transport failure, for tools annotated read-only or idempotent only (default 1). */
   retries?: number;
+  /**
+   * The largest message a stdio server may write, in bytes (default 10 MiB, the SDK's). A larger
+   * answer fails its call with an InvalidResponseError naming the limit, and is never retried.
+   */
+  maxMessageBytes?: number;
   /** Folder that relative `cwd` values resolve against (default: the current directory). */
   baseDir?: string;
   /** Servers reached through a transport you build, e.g. an in-process server over `InMemoryTransport`. */
@@ -87,6 +92,7 @@ export class CompositionClient {
   readonly #ready = new Map<string, Connection>();
   readonly #timeoutMs: number;
   readonly #retries: number;
+  readonly #maxMessageBytes: number | undefined;
   readonly #observer: ObservationRecorder | undefined;
   readonly #onInferredMismatch: (error: OutputValidationError) => void;
   readonly #warned = new Set<string>();
@@ -101,9 +107,13 @@ export class CompositionClient {
       throw new ConfigurationError(`retries must be a whole number ≥ 0, got ${this.#retries}`);
     const problem = timeoutProblem(this.#timeoutMs);
     if (problem !== undefined) throw new ConfigurationError(`timeoutMs ${problem}, got ${this.#timeoutMs}`);
+    const { maxMessageBytes } = options;
+    if (maxMessageBytes !== undefined && !(Number.isSafeInteger(maxMessageBytes) && maxMessageBytes > 0))
+      throw new ConfigurationError(`maxMessageBytes must be a whole number of bytes ≥ 1, got ${maxMessageBytes}`);
+    this.#maxMessageBytes = maxMessageBytes;
     const sources = sourcesFromEntries(options.servers, "CompositionClient servers", options.baseDir ?? process.cwd());
     this.#sources = new Map<string, ServerSource | (() => Transport)>([
-      ...sources.map((source) => [source.id ?? source.label, source] as const),
+      ...sources.map((source) => [source.id ?? source.label, this.#withLimit(source)] as const),
       ...Object.entries(options.transports ?? {}),
     ]);
     this.#observer = options.observe === undefined ? undefined : new ObservationRecorder(options.observe);
@@ -124,9 +134,13 @@ export class CompositionClient {
     // Read like the CLI's --config, so its messages name the file; `transports` still win.
     for (const source of sources) {
       const id = source.id ?? source.label;
-      if (!client.#sources.has(id)) client.#sources.set(id, source);
+      if (!client.#sources.has(id)) client.#sources.set(id, client.#withLimit(source));
     }
     return client;
+  }
+
+  #withLimit(source: ServerSource): ServerSource {
+    return source.kind === "stdio" && this.#maxMessageBytes !== undefined ? { ...source, maxMessageBytes: this.#maxMessageBytes } : source;
   }
 
   /** Calls a tool and returns its parsed result; with `{ withResult: true }`, the whole result with the value in `.value`. */
@@ -247,7 +261,7 @@ export class CompositionClient {
       if (signal?.aborted) throw aborted(call, signal);
       // The SDK's timer fires no earlier than `timeout` ms after the request (1 ms for clock rounding).
       const timedOut = performance.now() - started >= timeout - 1;
-      const failure = callError(error, call, timeout, { timedOut, closed: connection.closed });
+      const failure = callError(error, call, timeout, { timedOut, closed: connection.closed, exceededLimit: connection.exceededLimit });
       // The connection is no good (an HTTP session lost, a process gone): the next call reconnects.
       if (failure instanceof TransportError) this.#drop(call.server, connection);
       throw failure;
@@ -322,11 +336,19 @@ function untilAborted<T>(pending: Promise<T>, call: ResultCall, signal: AbortSig
  * an error code without our timer fired or the transport closed is the server's answer, never
  * retried and never a reason to reconnect.
  */
-function callError(error: unknown, call: ResultCall, timeout: number, happened: { timedOut: boolean; closed: boolean }): CompositionError {
+function callError(
+  error: unknown,
+  call: ResultCall,
+  timeout: number,
+  happened: { timedOut: boolean; closed: boolean; exceededLimit: number | undefined },
+): CompositionError {
   if (error instanceof CompositionError) return error;
   if (error instanceof McpError) {
     if (error.code === ErrorCode.RequestTimeout && happened.timedOut)
       return new TimeoutError(`no answer within ${timeout} ms`, call.server, call.tool, { cause: error });
+    // The answer arrived, too large to read: running the tool again would only repeat that.
+    if (error.code === ErrorCode.ConnectionClosed && happened.exceededLimit !== undefined)
+      return new InvalidResponseError(overLimitMessage(happened.exceededLimit), call.server, call.tool, undefined);
     if (error.code === ErrorCode.ConnectionClosed && happened.closed)
       return new TransportError("the connection closed during the call", call.server, call.tool, { cause: error });
     return new ToolCallError(call.server, call.tool, error.message, { cause: error, rpcCode: error.code });

@@ -2,6 +2,7 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type Implementation, McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../error-message.js";
@@ -27,6 +28,11 @@ export interface Connection {
   broken: Promise<never>;
   /** Whether the transport has closed: what tells the SDK's own "connection closed" error from a server's error -32000. */
   readonly closed: boolean;
+  /**
+   * The stdio message limit in bytes when the server wrote a message over it: the SDK then
+   * closes the connection, though the answer did arrive, so the call must not be repeated.
+   */
+  readonly exceededLimit: number | undefined;
   close(): Promise<void>;
 }
 
@@ -92,6 +98,7 @@ async function connectStdio(source: StdioSource, options: ConnectOptions): Promi
     args: source.args,
     env,
     stderr: "pipe",
+    maxBufferSize: source.maxMessageBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE,
     ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
   });
   let stderrTail = "";
@@ -137,9 +144,17 @@ async function connectWith(
     fail = reject;
   });
   broken.catch(() => {});
+  let exceededLimit: number | undefined;
   client.onerror = (error) => {
+    if (kind !== "stdio") return;
+    const limit = exceededReadBuffer(error);
+    if (limit !== undefined) {
+      exceededLimit = limit;
+      fail(new ConnectFailure(overLimitMessage(limit)));
+    }
     // stdout is the protocol channel: anything there that is not JSON-RPC is a broken server (spec: MUST NOT).
-    if (kind === "stdio" && (error instanceof SyntaxError || error.name === "ZodError")) {
+    // After an oversized message the SDK reads on from its middle: that text is no fault of the server's.
+    else if (exceededLimit === undefined && (error instanceof SyntaxError || error.name === "ZodError")) {
       fail(new ConnectFailure(describe(`server wrote something other than JSON-RPC to stdout: ${errorMessage(error).slice(0, 160)}`)));
     }
   };
@@ -182,6 +197,9 @@ async function connectWith(
     get closed() {
       return closed;
     },
+    get exceededLimit() {
+      return exceededLimit;
+    },
     close: async () => {
       client.onclose = () => {};
       closed = true;
@@ -207,6 +225,16 @@ function explainConnectError(error: unknown, describe: (message: string) => stri
   if (error instanceof TypeError && cause) return new ConnectFailure(`cannot reach the server: ${cause.code ?? cause.message}`);
   if ((error as NodeJS.ErrnoException).code === "ENOENT") return error as Error;
   return new ConnectFailure(describe(errorMessage(error)));
+}
+
+/** The limit named by the SDK's ReadBuffer when a message outgrew it (it throws a plain Error). */
+function exceededReadBuffer(error: Error): number | undefined {
+  const match = /^ReadBuffer exceeded maximum size of (\d+) bytes$/.exec(error.message);
+  return match === null ? undefined : Number(match[1]);
+}
+
+export function overLimitMessage(limit: number): string {
+  return `the server wrote a message over the stdio limit of ${limit} bytes (${(limit / 2 ** 20).toFixed(1)} MiB); raise it with maxMessageBytes (CLI: --max-message-bytes)`;
 }
 
 function firstLine(text: string): string {

@@ -11,10 +11,12 @@ import {
   InvalidResponseError,
   OutputValidationError,
   ToolCallError,
+  TransportError,
 } from "@pmcp-codegen/runtime";
 import { JsonFileError, readJsonFile } from "@pmcp-codegen/runtime/internal";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { serveDyingServer } from "./fixtures/dying-http-server.mjs";
 import { serveHttp } from "./helpers/http-server.js";
 
 const ENTRY_SHAPE = "expected {command, args?, env?, cwd?} or {url, type?, headers?}";
@@ -305,4 +307,55 @@ describe("a stdio message over the SDK's read-buffer limit", () => {
       await roomy.close();
     }
   }, 120_000);
+});
+
+describe("an HTTP server whose stream breaks mid-call", () => {
+  it("is a TransportError, not a timeout; a read-only tool is retried on a new connection", async () => {
+    const fixture = await serveDyingServer();
+    // A timeout far past the test's own: a TimeoutError could only come after the test failed.
+    const client = new CompositionClient({ servers: { dying: { url: fixture.url } }, timeoutMs: 600_000 });
+    try {
+      const counted = z.object({ calls: z.number() });
+      expect(await client.callTool({ server: "dying", tool: "flaky", parse: counted, retryable: true })).toEqual({ calls: 2 });
+      const error = await client.callTool({ server: "dying", tool: "doomed", parse: counted }).then(
+        () => undefined,
+        (reason: unknown) => reason as Error,
+      );
+      expect(error).toBeInstanceOf(TransportError);
+      expect(error?.message).toMatch(/^dying\/doomed: the connection closed during the call$/);
+      expect(fixture.calls).toEqual(["flaky", "flaky", "doomed"]);
+    } finally {
+      await client.close();
+      await fixture.close();
+    }
+  });
+
+  it.each(["streamable-http", "sse"] as const)("over %s, a server that goes away mid-call is a TransportError", async (transport) => {
+    let started: () => void = () => {};
+    const calling = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const server = () => {
+      const mcp = new McpServer({ name: "hang", version: "1.0.0" });
+      mcp.registerTool("hang", {}, () => {
+        started();
+        return new Promise<never>(() => {});
+      });
+      return mcp;
+    };
+    const fixture = await serveHttp(server, { transport });
+    const client = new CompositionClient({ servers: { gone: { url: fixture.url, transport } }, timeoutMs: 600_000 });
+    try {
+      const pending = client.callTool({ server: "gone", tool: "hang", parse: z.unknown() }).then(
+        () => undefined,
+        (reason: unknown) => reason as Error,
+      );
+      await calling;
+      await fixture.close();
+      const error = await pending;
+      expect(error).toBeInstanceOf(TransportError);
+    } finally {
+      await client.close();
+    }
+  });
 });

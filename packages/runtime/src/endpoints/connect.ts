@@ -146,6 +146,9 @@ async function connectWith(
   broken.catch(() => {});
   let exceededLimit: number | undefined;
   client.onerror = (error) => {
+    // A dead HTTP server shows only here: the SDK waits on for answers from its broken stream.
+    if (connected && isBrokenStream(kind, error))
+      return fail(new ConnectFailure(`the server's event stream broke: ${errorMessage(error).slice(0, 160)}`));
     if (kind !== "stdio") return;
     const limit = exceededReadBuffer(error);
     if (limit !== undefined) {
@@ -225,6 +228,16 @@ function explainConnectError(error: unknown, describe: (message: string) => stri
   if (error instanceof TypeError && cause) return new ConnectFailure(`cannot reach the server: ${cause.code ?? cause.message}`);
   if ((error as NodeJS.ErrnoException).code === "ENOENT") return error as Error;
   return new ConnectFailure(describe(errorMessage(error)));
+}
+
+/**
+ * Whether an HTTP transport lost the stream its answers come on: Streamable HTTP reports a
+ * response stream cut off with this text (and no reconnect for a POST's stream), HTTP+SSE any
+ * failure of its one event stream as an SseError.
+ */
+function isBrokenStream(kind: TransportKind, error: Error): boolean {
+  if (kind === "streamable-http") return error.message.startsWith("SSE stream disconnected:");
+  return kind === "sse" && error instanceof SseError;
 }
 
 /** The limit named by the SDK's ReadBuffer when a message outgrew it (it throws a plain Error). */

@@ -169,3 +169,24 @@ describe("credentials", () => {
     expect(result.stderr).toMatch(/--header Authorization: environment variable PMCP_UNSET_VAR is not set/);
   });
 });
+
+describe("a server named wrongly on the command line is a usage error naming the flag", () => {
+  it.each([
+    ["an unclosed double quote", ["--stdio", 'node "server.js'], 'pmcp: --stdio "node "server.js": the double quote is never closed'],
+    ["an unclosed single quote", ["--stdio", "node 'a b"], `pmcp: --stdio "node 'a b": the single quote is never closed`],
+    [
+      "a bad % in the URL's credentials",
+      ["--endpoint", "http://user:p%zz@127.0.0.1:9/mcp"],
+      'pmcp: --endpoint: the user name or password in the URL has a "%" not followed by two hex digits (write "%" as %25)',
+    ],
+    [
+      "a bad --max-message-bytes",
+      ["--stdio", "node x.js", "--max-message-bytes", "0"],
+      "pmcp: --max-message-bytes must be a whole number of bytes ≥ 1, got 0",
+    ],
+  ])("%s", async (_name, args, line) => {
+    const result = await runCli(["schema", "export", ...args, "-o", join(dir, "never.json")]);
+    const lines = result.stderr.split("\n").filter((text) => text.startsWith("pmcp: "));
+    expect([result.code, lines]).toEqual([2, [line, "pmcp: run 'pmcp --help' for usage"]]);
+  });
+});

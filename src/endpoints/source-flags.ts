@@ -49,7 +49,7 @@ export async function resolveSources(args: SourceFlags, project: LoadedConfig | 
     sources.push({
       kind: "http",
       label: args.id ?? recordedUrl,
-      ...httpTarget(url, headers),
+      ...httpTarget(url, headers, "--endpoint"),
       recordedUrl,
       transport: "auto",
       ...idOf(args),

@@ -116,7 +116,7 @@ function toSource(id: string, entry: ConfigEntry, where: string, baseDir: string
     kind: "http",
     id,
     label: id,
-    ...httpTarget(url, interpolateRecord(entry.headers, `${where} header`)),
+    ...httpTarget(url, interpolateRecord(entry.headers, `${where} header`), where),
     recordedUrl: redactWrittenUrl(entry.url, url),
     transport: transportOf(entry.transport ?? entry.type),
   };
@@ -132,10 +132,10 @@ function transportOf(kind: z.infer<typeof HttpKind> | undefined): HttpTransportC
  * fetch refuses URLs with credentials, so `user:password@` becomes Basic authentication
  * (as curl does) unless an Authorization header is given; the URL keeps no secrets.
  */
-export function httpTarget(url: URL, headers: Record<string, string>): { url: URL; headers: Record<string, string> } {
+export function httpTarget(url: URL, headers: Record<string, string>, where: string): { url: URL; headers: Record<string, string> } {
   if (url.username === "" && url.password === "") return { url, headers };
   const clean = new URL(url.href);
-  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  const credentials = `${decodeCredential(url.username, where)}:${decodeCredential(url.password, where)}`;
   clean.username = "";
   clean.password = "";
   const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
@@ -143,6 +143,16 @@ export function httpTarget(url: URL, headers: Record<string, string>): { url: UR
     url: clean,
     headers: hasAuthorization ? headers : { ...headers, Authorization: `Basic ${base64(credentials)}` },
   };
+}
+
+function decodeCredential(text: string, where: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new ConfigurationError(
+      `${where}: the user name or password in the URL has a "%" not followed by two hex digits (write "%" as %25)`,
+    );
+  }
 }
 
 /** Parses an http(s) URL or fails with a ConfigurationError naming where it came from. */

@@ -93,6 +93,24 @@ describe("CompositionClient.fromConfigFile(): the file and the JSON path in ever
     ["bad JSON", "{", "config file <file> is not valid JSON: Expected property name or '}' in JSON at position 1", "NOT_JSON"],
     ["null", "null", `config file <file>: expected an object with "mcpServers" (or VS Code's "servers")`, "INVALID"],
     [
+      "misspelled mcpServers",
+      JSON.stringify({ mcpservers: { a: { command: "node" } } }),
+      `config file <file>: "mcpservers" is not read (keys are case-sensitive): did you mean "mcpServers"?`,
+      "INVALID",
+    ],
+    [
+      "misspelled servers",
+      JSON.stringify({ Servers: {} }),
+      `config file <file>: "Servers" is not read (keys are case-sensitive): did you mean "servers"?`,
+      "INVALID",
+    ],
+    [
+      "no server key",
+      JSON.stringify({ tools: [], version: 1 }),
+      `config file <file>: expected an object with "mcpServers" (or VS Code's "servers"); it has "tools", "version"`,
+      "INVALID",
+    ],
+    [
       "wrong shape",
       JSON.stringify({ mcpServers: { a: { url: 3 }, b: { command: "" }, "c d": [], e: 1, f: 2 } }),
       [

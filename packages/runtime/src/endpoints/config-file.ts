@@ -37,10 +37,19 @@ const Entries = z.record(z.string(), ServerEntrySchema);
 /** Claude Desktop / Claude Code / Cursor use `mcpServers`; VS Code uses `servers`. */
 const McpServersFile = z.object({ mcpServers: Entries });
 const VsCodeFile = z.object({ servers: Entries });
-const ConfigObject = z.custom<object>(
-  (json) => typeof json === "object" && json !== null && !Array.isArray(json) && ("mcpServers" in json || "servers" in json),
-  { error: 'expected an object with "mcpServers" (or VS Code\'s "servers")' },
-);
+const isObject = (json: unknown): json is object => typeof json === "object" && json !== null && !Array.isArray(json);
+const ConfigObject = z.custom<object>((json) => isObject(json) && ("mcpServers" in json || "servers" in json), {
+  error: (issue) => {
+    const expected = 'expected an object with "mcpServers" (or VS Code\'s "servers")';
+    if (!isObject(issue.input)) return expected;
+    const keys = Object.keys(issue.input);
+    // Keys are case-sensitive: "mcpservers" would otherwise mean a file with no servers.
+    const near = keys.find((key) => /^(mcp)?servers$/i.test(key));
+    if (near !== undefined)
+      return `"${near}" is not read (keys are case-sensitive): did you mean "${/^mcp/i.test(near) ? "mcpServers" : "servers"}"?`;
+    return `${expected}; it has ${keys.map((key) => JSON.stringify(key)).join(", ") || "no keys"}`;
+  },
+});
 
 type ConfigEntry = z.infer<typeof ServerEntrySchema>;
 

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   AbortError,
+  ArgumentError,
   CompositionClient,
   CompositionError,
   ConfigurationError,
@@ -372,6 +373,33 @@ describe("an HTTP server whose stream breaks mid-call", () => {
       await fixture.close();
       const error = await pending;
       expect(error).toBeInstanceOf(TransportError);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("arguments that are not JSON", () => {
+  it("a BigInt or a cycle is an ArgumentError before anything is sent; the connection stays", async () => {
+    const fixture = fileURLToPath(new URL("./fixtures/rpc-error-server.mjs", import.meta.url));
+    const client = new CompositionClient({ servers: { raw: { command: process.execPath, args: [fixture] } }, timeoutMs: 30_000 });
+    const stats = z.object({ calls: z.number(), pid: z.number() });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    try {
+      const before = await client.callTool({ server: "raw", tool: "stats", parse: stats });
+      for (const [args, message] of [
+        [{ n: 1n }, "raw/stats: the arguments cannot be sent as JSON: Do not know how to serialize a BigInt"],
+        [cyclic, /^raw\/stats: the arguments cannot be sent as JSON: Converting circular structure to JSON/],
+      ] as const) {
+        const error = await client.callTool({ server: "raw", tool: "stats", args, parse: stats, retryable: true }).then(
+          () => undefined,
+          (reason: unknown) => reason as Error,
+        );
+        expect(error).toBeInstanceOf(ArgumentError);
+        expect([(error as ArgumentError).code, error?.message]).toEqual(["INVALID_ARGUMENTS", expect.stringMatching(message)]);
+      }
+      expect(await client.callTool({ server: "raw", tool: "stats", parse: stats })).toEqual({ calls: before.calls + 1, pid: before.pid });
     } finally {
       await client.close();
     }

@@ -8,6 +8,7 @@ import type { ServerSource } from "./endpoints/source.js";
 import { errorMessage } from "./error-message.js";
 import {
   AbortError,
+  ArgumentError,
   CompositionError,
   ConfigurationError,
   ConnectionError,
@@ -175,6 +176,12 @@ export class CompositionClient {
         call.server,
         call.tool,
       );
+    }
+    // The SDK would fail on them while sending, which looks like a broken connection.
+    try {
+      JSON.stringify(call.args);
+    } catch (error) {
+      throw new ArgumentError(`the arguments cannot be sent as JSON: ${errorMessage(error)}`, call.server, call.tool, { cause: error });
     }
     const attempts = call.retryable ? 1 + this.#retries : 1;
     for (let attempt = 1; ; attempt++) {

@@ -1,7 +1,9 @@
+import { execFile } from "node:child_process";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   AbortError,
@@ -20,6 +22,7 @@ import { z } from "zod";
 import { serveDyingServer } from "./fixtures/dying-http-server.mjs";
 import { serveHttp } from "./helpers/http-server.js";
 
+const execFileAsync = promisify(execFile);
 const ENTRY_SHAPE = "expected {command, args?, env?, cwd?} or {url, type?, headers?}";
 
 function thrown(run: () => unknown): ConfigurationError {
@@ -404,4 +407,20 @@ describe("arguments that are not JSON", () => {
       await client.close();
     }
   });
+});
+
+describe("1,000 concurrent calls", () => {
+  it.each([
+    ["without a signal", []],
+    ["sharing one AbortSignal", ["--signal"]],
+  ])(
+    "%s print no warning (MaxListenersExceededWarning)",
+    async (_name, flags) => {
+      const script = fileURLToPath(new URL("./fixtures/concurrent-calls.mjs", import.meta.url));
+      const { stdout, stderr } = await execFileAsync(process.execPath, [script, "1000", ...flags], { timeout: 120_000 });
+      // One server process answered all of them.
+      expect([stdout, stderr]).toEqual(["1 1000\n", ""]);
+    },
+    120_000,
+  );
 });

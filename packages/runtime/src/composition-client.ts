@@ -254,6 +254,9 @@ export class CompositionClient {
     // Aborted already: nothing is started (no server spawned for a call nobody waits for).
     if (signal?.aborted) throw aborted(call, signal);
     const connection = this.#ready.get(call.server) ?? (await untilAborted(this.#connection(source, call, timeout), call, signal));
+    // The SDK adds a listener to the signal it is given for each request and never removes it.
+    const cancel = signal === undefined ? undefined : new AbortController();
+    const unwatch = signal === undefined ? undefined : whenAborted(signal, () => cancel?.abort(signal.reason));
     const started = performance.now();
     try {
       return await connection.client.request(
@@ -261,7 +264,7 @@ export class CompositionClient {
         CallResult,
         {
           timeout,
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...(cancel === undefined ? {} : { signal: cancel.signal }),
         },
       );
     } catch (error) {
@@ -272,6 +275,8 @@ export class CompositionClient {
       // The connection is no good (an HTTP session lost, a process gone): the next call reconnects.
       if (failure instanceof TransportError) this.#drop(call.server, connection);
       throw failure;
+    } finally {
+      unwatch?.();
     }
   }
 
@@ -331,10 +336,36 @@ function aborted(call: ResultCall, signal: AbortSignal): AbortError {
 function untilAborted<T>(pending: Promise<T>, call: ResultCall, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return pending;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(aborted(call, signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    pending.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    const unwatch = whenAborted(signal, () => reject(aborted(call, signal)));
+    pending.then(resolve, reject).finally(unwatch);
   });
+}
+
+/** The calls waiting on each caller's signal. */
+const abortWatchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Runs `onAbort` when the signal aborts; returns the function that stops watching. A signal
+ * shared by many concurrent calls gets one listener, not one per call (past ten, Node warns
+ * MaxListenersExceededWarning).
+ */
+function whenAborted(signal: AbortSignal, onAbort: () => void): () => void {
+  let watchers = abortWatchers.get(signal);
+  if (watchers === undefined) {
+    const created = new Set<() => void>();
+    abortWatchers.set(signal, created);
+    signal.addEventListener(
+      "abort",
+      () => {
+        for (const watcher of created) watcher();
+      },
+      { once: true },
+    );
+    watchers = created;
+  }
+  const watcher = () => onAbort();
+  watchers.add(watcher);
+  return () => void watchers.delete(watcher);
 }
 
 /**

@@ -101,6 +101,15 @@ async function connectStdio(source: StdioSource, options: ConnectOptions): Promi
     maxBufferSize: source.maxMessageBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE,
     ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
   });
+  // The SDK's send waits for 'drain' with a listener of its own whenever stdin is full: queued,
+  // concurrent calls add one listener at a time (past ten, Node warns MaxListenersExceededWarning).
+  const send = transport.send.bind(transport);
+  let previous: Promise<unknown> = Promise.resolve();
+  transport.send = (message) => {
+    const sent = previous.then(() => send(message));
+    previous = sent.catch(() => {});
+    return sent;
+  };
   let stderrTail = "";
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);

@@ -6,6 +6,7 @@ import { createTypedServer } from "./fixtures/typed-server.mjs";
 import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
 import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
 
+const fixtureCommandFor = (script: string) => [process.execPath, script].map((word) => JSON.stringify(word)).join(" ");
 const EXISTING = '{\n  "version": "1.0",\n  "servers": []\n}\n';
 const TOKEN = "s3cret-t0ken-value";
 let dir: string;
@@ -66,6 +67,17 @@ describe("a failing server gives one clear line naming it, exit 1, and leaves th
     expect(roomy.code).toBe(0);
     const bundle = JSON.parse(await readFile(out, "utf8")) as { servers: { tools: { name: string }[] }[] };
     expect(bundle.servers[0]?.tools.map((tool) => tool.name)).toEqual(["big", "stats"]);
+  });
+
+  it.each([
+    ["throws at start-up", 'console.error("starting");\nthrow new Error("database url is not set");\n', "Error: database url is not set"],
+    ["has a syntax error", "const = 1;\n", "SyntaxError: Unexpected token '='"],
+  ])("a Node server that %s is reported with its error line, not the stack", async (name, source, line) => {
+    // Written here, not kept in test/fixtures: the linter would read the broken one.
+    const script = join(dir, `${name.replaceAll(" ", "-")}.mjs`);
+    await writeFile(script, source);
+    const result = await failingExport(name.replaceAll(" ", "-"), ["--stdio", fixtureCommandFor(script), "--id", "crash"], 60_000);
+    expect([result.code, result.errors[0]]).toEqual([1, `pmcp: server "crash": the server closed the connection (stderr: ${line})`]);
   });
 
   it("an unreachable HTTP server", async () => {

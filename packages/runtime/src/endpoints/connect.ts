@@ -115,7 +115,7 @@ async function connectStdio(source: StdioSource, options: ConnectOptions): Promi
     stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
   });
   const withStderr = (message: string): string => {
-    const tail = stderrTail.trim().split(/\r?\n/).slice(-3).join(" | ");
+    const tail = stderrSummary(stderrTail);
     return tail ? `${message} (stderr: ${tail})` : message;
   };
   try {
@@ -237,6 +237,25 @@ function explainConnectError(error: unknown, describe: (message: string) => stri
   if (error instanceof TypeError && cause) return new ConnectFailure(`cannot reach the server: ${cause.code ?? cause.message}`);
   if ((error as NodeJS.ErrnoException).code === "ENOENT") return error as Error;
   return new ConnectFailure(describe(errorMessage(error)));
+}
+
+/**
+ * What a server's last stderr output says: the error line of a crash (`SyntaxError: …`,
+ * `Error: …`; the stack after it and Node's version line are noise), else its last lines.
+ */
+function stderrSummary(stderr: string): string {
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((line) => line.trimEnd())
+    .filter((line) => line !== "");
+  const error = lines.findLast((line) => /^(?:[A-Z][\w$]*)?(?:Error|Exception)(?: \[[\w-]+\])?: /.test(line));
+  return (
+    error ??
+    lines
+      .filter((line) => !/^\s+at /.test(line))
+      .slice(-3)
+      .join(" | ")
+  );
 }
 
 /**

@@ -253,6 +253,31 @@ describe("a server's own JSON-RPC error is its answer, whatever its code", () =>
   });
 });
 
+describe("an answer whose result is not an object", () => {
+  it("fails that call only, as an InvalidResponseError: no retry, and the connection stays", async () => {
+    const fixture = fileURLToPath(new URL("./fixtures/rpc-error-server.mjs", import.meta.url));
+    const client = new CompositionClient({ servers: { raw: { command: process.execPath, args: [fixture] } }, timeoutMs: 30_000 });
+    const stats = z.object({ calls: z.number(), pid: z.number() });
+    try {
+      const before = await client.callTool({ server: "raw", tool: "stats", parse: stats });
+      for (const [tool, shown, raw] of [
+        ["five", "5", 5],
+        ["nothing", "null", null],
+      ] as const) {
+        const error = await client.callTool({ server: "raw", tool, parse: z.unknown(), retryable: true }).then(
+          () => undefined,
+          (reason: unknown) => reason as InvalidResponseError,
+        );
+        expect(error).toBeInstanceOf(InvalidResponseError);
+        expect([error?.message, error?.raw]).toEqual([`raw/${tool}: malformed tools/call result: expected an object, got ${shown}`, raw]);
+      }
+      expect(await client.callTool({ server: "raw", tool: "stats", parse: stats })).toEqual({ calls: before.calls + 3, pid: before.pid });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("an AbortSignal ends the call at every stage, as an AbortError", () => {
   const failure = (pending: Promise<unknown>) =>
     pending.then(

@@ -5,6 +5,7 @@ import { CallResult, observedResult, resultValue, throwIfError } from "./call-re
 import { readConfigFile, type ServerEntry, sourcesFromEntries } from "./endpoints/config-file.js";
 import { type Connection, connect, connectTransport, overLimitMessage } from "./endpoints/connect.js";
 import type { ServerSource } from "./endpoints/source.js";
+import { NonObjectResult } from "./endpoints/stdio-read-buffer.js";
 import { errorMessage } from "./error-message.js";
 import {
   AbortError,
@@ -382,6 +383,13 @@ function callError(
 ): CompositionError {
   if (error instanceof CompositionError) return error;
   if (error instanceof McpError) {
+    if (error.data instanceof NonObjectResult)
+      return new InvalidResponseError(
+        `malformed tools/call result: expected an object, got ${JSON.stringify(error.data.value)?.slice(0, 80)}`,
+        call.server,
+        call.tool,
+        error.data.value,
+      );
     if (error.code === ErrorCode.RequestTimeout && happened.timedOut)
       return new TimeoutError(`no answer within ${timeout} ms`, call.server, call.tool, { cause: error });
     // The answer arrived, too large to read: running the tool again would only repeat that.

@@ -2,14 +2,16 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { STDIO_DEFAULT_MAX_BUFFER_SIZE } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type Implementation, McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../error-message.js";
 import type { HttpSource, ServerSource, StdioSource } from "./source.js";
+import { MessageTooLarge, StdioReadBuffer } from "./stdio-read-buffer.js";
 
 const CLIENT_INFO = { name: "pmcp-codegen", version: "0.1.0" };
 const STDERR_TAIL_BYTES = 2000;
+/** The SDK's own limit for one stdio message. */
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 2 ** 20;
 
 export type TransportKind = "stdio" | "streamable-http" | "sse" | "custom";
 
@@ -98,9 +100,14 @@ async function connectStdio(source: StdioSource, options: ConnectOptions): Promi
     args: source.args,
     env,
     stderr: "pipe",
-    maxBufferSize: source.maxMessageBytes ?? STDIO_DEFAULT_MAX_BUFFER_SIZE,
     ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
   });
+  // The SDK's transport reads through this field; its own buffer would close the connection
+  // on a result that is not an object (see StdioReadBuffer).
+  if (!("_readBuffer" in transport)) throw new Error("the MCP SDK's stdio transport has no _readBuffer: update connect.ts");
+  (transport as unknown as { _readBuffer: StdioReadBuffer })._readBuffer = new StdioReadBuffer(
+    source.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+  );
   // The SDK's send waits for 'drain' with a listener of its own whenever stdin is full: queued,
   // concurrent calls add one listener at a time (past ten, Node warns MaxListenersExceededWarning).
   const send = transport.send.bind(transport);
@@ -159,10 +166,9 @@ async function connectWith(
     if (connected && isBrokenStream(kind, error))
       return fail(new ConnectFailure(`the server's event stream broke: ${errorMessage(error).slice(0, 160)}`));
     if (kind !== "stdio") return;
-    const limit = exceededReadBuffer(error);
-    if (limit !== undefined) {
-      exceededLimit = limit;
-      fail(new ConnectFailure(overLimitMessage(limit)));
+    if (error instanceof MessageTooLarge) {
+      exceededLimit = error.limit;
+      fail(new ConnectFailure(overLimitMessage(error.limit)));
     }
     // stdout is the protocol channel: anything there that is not JSON-RPC is a broken server (spec: MUST NOT).
     // After an oversized message the SDK reads on from its middle: that text is no fault of the server's.
@@ -266,12 +272,6 @@ function stderrSummary(stderr: string): string {
 function isBrokenStream(kind: TransportKind, error: Error): boolean {
   if (kind === "streamable-http") return error.message.startsWith("SSE stream disconnected:");
   return kind === "sse" && error instanceof SseError;
-}
-
-/** The limit named by the SDK's ReadBuffer when a message outgrew it (it throws a plain Error). */
-function exceededReadBuffer(error: Error): number | undefined {
-  const match = /^ReadBuffer exceeded maximum size of (\d+) bytes$/.exec(error.message);
-  return match === null ? undefined : Number(match[1]);
 }
 
 export function overLimitMessage(limit: number): string {

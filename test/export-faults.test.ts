@@ -6,6 +6,7 @@ import { createTypedServer } from "./fixtures/typed-server.mjs";
 import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
 import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
 
+const fixtureCommandFor = (script: string) => [process.execPath, script].map((word) => JSON.stringify(word)).join(" ");
 const EXISTING = '{\n  "version": "1.0",\n  "servers": []\n}\n';
 const TOKEN = "s3cret-t0ken-value";
 let dir: string;
@@ -49,6 +50,34 @@ describe("a failing server gives one clear line naming it, exit 1, and leaves th
     const result = await failingExport("enoent", ["--stdio", "no-such-mcp-server --flag", "--id", "ghost"]);
     expect(result.code).toBe(1);
     expect(result.errors[0]).toBe('pmcp: server "ghost": cannot start "no-such-mcp-server": command not found');
+  });
+
+  it("a listing over the stdio message limit names the limit and the flag; --max-message-bytes raises it", async () => {
+    const server = fixtureCommand("large-message-server.mjs", "--listing-mb", "11");
+    const result = await failingExport("oversized", ["--stdio", server, "--id", "large"], 60_000);
+    expect([result.code, result.errors]).toEqual([
+      1,
+      [
+        'pmcp: server "large": the server wrote a message over the stdio limit of 10485760 bytes (10.0 MiB); raise it with maxMessageBytes (CLI: --max-message-bytes)',
+        `pmcp: ${join(dir, "oversized.json")} left unchanged`,
+      ],
+    ]);
+    const out = join(dir, "roomy.json");
+    const roomy = await runCli(["schema", "export", "--stdio", server, "--id", "large", "--max-message-bytes", "12582912", "-o", out]);
+    expect(roomy.code).toBe(0);
+    const bundle = JSON.parse(await readFile(out, "utf8")) as { servers: { tools: { name: string }[] }[] };
+    expect(bundle.servers[0]?.tools.map((tool) => tool.name)).toEqual(["big", "stats"]);
+  });
+
+  it.each([
+    ["throws at start-up", 'console.error("starting");\nthrow new Error("database url is not set");\n', "Error: database url is not set"],
+    ["has a syntax error", "const = 1;\n", "SyntaxError: Unexpected token '='"],
+  ])("a Node server that %s is reported with its error line, not the stack", async (name, source, line) => {
+    // Written here, not kept in test/fixtures: the linter would read the broken one.
+    const script = join(dir, `${name.replaceAll(" ", "-")}.mjs`);
+    await writeFile(script, source);
+    const result = await failingExport(name.replaceAll(" ", "-"), ["--stdio", fixtureCommandFor(script), "--id", "crash"], 60_000);
+    expect([result.code, result.errors[0]]).toEqual([1, `pmcp: server "crash": the server closed the connection (stderr: ${line})`]);
   });
 
   it("an unreachable HTTP server", async () => {
@@ -150,5 +179,26 @@ describe("credentials", () => {
     });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--header Authorization: environment variable PMCP_UNSET_VAR is not set/);
+  });
+});
+
+describe("a server named wrongly on the command line is a usage error naming the flag", () => {
+  it.each([
+    ["an unclosed double quote", ["--stdio", 'node "server.js'], 'pmcp: --stdio "node "server.js": the double quote is never closed'],
+    ["an unclosed single quote", ["--stdio", "node 'a b"], `pmcp: --stdio "node 'a b": the single quote is never closed`],
+    [
+      "a bad % in the URL's credentials",
+      ["--endpoint", "http://user:p%zz@127.0.0.1:9/mcp"],
+      'pmcp: --endpoint: the user name or password in the URL has a "%" not followed by two hex digits (write "%" as %25)',
+    ],
+    [
+      "a bad --max-message-bytes",
+      ["--stdio", "node x.js", "--max-message-bytes", "0"],
+      "pmcp: --max-message-bytes must be a whole number of bytes ≥ 1, got 0",
+    ],
+  ])("%s", async (_name, args, line) => {
+    const result = await runCli(["schema", "export", ...args, "-o", join(dir, "never.json")]);
+    const lines = result.stderr.split("\n").filter((text) => text.startsWith("pmcp: "));
+    expect([result.code, lines]).toEqual([2, [line, "pmcp: run 'pmcp --help' for usage"]]);
   });
 });

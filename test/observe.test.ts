@@ -91,6 +91,25 @@ describe("observation logs", () => {
     expect(observationPath(base, "ok", "naïve tool")).toBe(join(base, "ok", "na%C3%AFve%20tool.jsonl"));
   });
 
+  it("of names too long for a file name (30 CJK characters) are written under a hash, and read back by their header", async () => {
+    const logs = join(dir, "long-names");
+    const server = "服".repeat(30);
+    const tools = ["工具".repeat(15), `${"工具".repeat(15)}二`];
+    const failures: Error[] = [];
+    const recorder = new ObservationRecorder({ dir: logs, onError: (error) => failures.push(error) });
+    for (const tool of tools) recorder.record(server, tool, { tool });
+    await recorder.flush();
+    expect(failures).toEqual([]);
+    const [folder, ...others] = await readdir(logs);
+    expect([Buffer.byteLength(folder ?? "") <= 120, others]).toEqual([true, []]);
+    const files = (await readdir(join(logs, folder ?? ""))).sort();
+    expect(files.map((file) => /^(%[0-9A-F]{2})+~[0-9a-f]{32}\.jsonl$/.test(file))).toEqual([true, true]);
+    const headers = await Promise.all(
+      files.map(async (file) => parseObservationLog(await readFile(join(logs, folder ?? "", file), "utf8"), file).header),
+    );
+    expect(headers.map((header) => [header.server, header.tool]).sort()).toEqual(tools.map((tool) => [server, tool]).sort());
+  });
+
   it("keep at most maxSamples per tool, reservoir-sampled, counting everything seen across recorders", async () => {
     const logs = join(dir, "reservoir");
     const first = new ObservationRecorder({ dir: logs, maxSamples: 50 });

@@ -1,21 +1,28 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { execFile } from "node:child_process";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
   AbortError,
+  ArgumentError,
   CompositionClient,
   CompositionError,
   ConfigurationError,
+  InvalidResponseError,
   OutputValidationError,
   ToolCallError,
+  TransportError,
 } from "@pmcp-codegen/runtime";
 import { JsonFileError, readJsonFile } from "@pmcp-codegen/runtime/internal";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { serveDyingServer } from "./fixtures/dying-http-server.mjs";
 import { serveHttp } from "./helpers/http-server.js";
 
+const execFileAsync = promisify(execFile);
 const ENTRY_SHAPE = "expected {command, args?, env?, cwd?} or {url, type?, headers?}";
 
 function thrown(run: () => unknown): ConfigurationError {
@@ -89,6 +96,24 @@ describe("CompositionClient.fromConfigFile(): the file and the JSON path in ever
     ["missing", undefined, "cannot read config file <file>: ENOENT (no such file)", "FILE_NOT_FOUND"],
     ["bad JSON", "{", "config file <file> is not valid JSON: Expected property name or '}' in JSON at position 1", "NOT_JSON"],
     ["null", "null", `config file <file>: expected an object with "mcpServers" (or VS Code's "servers")`, "INVALID"],
+    [
+      "misspelled mcpServers",
+      JSON.stringify({ mcpservers: { a: { command: "node" } } }),
+      `config file <file>: "mcpservers" is not read (keys are case-sensitive): did you mean "mcpServers"?`,
+      "INVALID",
+    ],
+    [
+      "misspelled servers",
+      JSON.stringify({ Servers: {} }),
+      `config file <file>: "Servers" is not read (keys are case-sensitive): did you mean "servers"?`,
+      "INVALID",
+    ],
+    [
+      "no server key",
+      JSON.stringify({ tools: [], version: 1 }),
+      `config file <file>: expected an object with "mcpServers" (or VS Code's "servers"); it has "tools", "version"`,
+      "INVALID",
+    ],
     [
       "wrong shape",
       JSON.stringify({ mcpServers: { a: { url: 3 }, b: { command: "" }, "c d": [], e: 1, f: 2 } }),
@@ -228,6 +253,31 @@ describe("a server's own JSON-RPC error is its answer, whatever its code", () =>
   });
 });
 
+describe("an answer whose result is not an object", () => {
+  it("fails that call only, as an InvalidResponseError: no retry, and the connection stays", async () => {
+    const fixture = fileURLToPath(new URL("./fixtures/rpc-error-server.mjs", import.meta.url));
+    const client = new CompositionClient({ servers: { raw: { command: process.execPath, args: [fixture] } }, timeoutMs: 30_000 });
+    const stats = z.object({ calls: z.number(), pid: z.number() });
+    try {
+      const before = await client.callTool({ server: "raw", tool: "stats", parse: stats });
+      for (const [tool, shown, raw] of [
+        ["five", "5", 5],
+        ["nothing", "null", null],
+      ] as const) {
+        const error = await client.callTool({ server: "raw", tool, parse: z.unknown(), retryable: true }).then(
+          () => undefined,
+          (reason: unknown) => reason as InvalidResponseError,
+        );
+        expect(error).toBeInstanceOf(InvalidResponseError);
+        expect([error?.message, error?.raw]).toEqual([`raw/${tool}: malformed tools/call result: expected an object, got ${shown}`, raw]);
+      }
+      expect(await client.callTool({ server: "raw", tool: "stats", parse: stats })).toEqual({ calls: before.calls + 3, pid: before.pid });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("an AbortSignal ends the call at every stage, as an AbortError", () => {
   const failure = (pending: Promise<unknown>) =>
     pending.then(
@@ -270,4 +320,132 @@ describe("an AbortSignal ends the call at every stage, as an AbortError", () => 
       await client.close();
     }
   });
+});
+
+describe("a stdio message over the SDK's read-buffer limit", () => {
+  const fixture = fileURLToPath(new URL("./fixtures/large-message-server.mjs", import.meta.url));
+
+  it("fails its call once, as an InvalidResponseError naming the limit; maxMessageBytes raises it", async () => {
+    const calls = join(await mkdtemp(join(tmpdir(), "pmcp-large-")), "calls.txt");
+    const server = { command: process.execPath, args: [fixture, "--calls-file", calls] };
+    const text = z.object({ text: z.string() });
+    const client = new CompositionClient({ servers: { large: server }, timeoutMs: 60_000 });
+    try {
+      const error = await client.callTool({ server: "large", tool: "big", args: { mb: 11 }, parse: text, retryable: true }).then(
+        () => undefined,
+        (reason: unknown) => reason as Error,
+      );
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect(error?.message).toBe(
+        "large/big: the server wrote a message over the stdio limit of 10485760 bytes (10.0 MiB); raise it with maxMessageBytes (CLI: --max-message-bytes)",
+      );
+      // The next call reconnects.
+      expect(await client.callTool({ server: "large", tool: "stats", parse: z.object({ calls: z.number() }) })).toEqual({ calls: 1 });
+    } finally {
+      await client.close();
+    }
+    // The read-only tool ran once: its answer had arrived.
+    expect(await readFile(calls, "utf8")).toBe("big\nstats\n");
+    const roomy = new CompositionClient({ servers: { large: server }, maxMessageBytes: 12 * 2 ** 20, timeoutMs: 60_000 });
+    try {
+      const value = await roomy.callTool({ server: "large", tool: "big", args: { mb: 11 }, parse: text });
+      expect(value.text.length).toBe(11 * 2 ** 20);
+    } finally {
+      await roomy.close();
+    }
+  }, 120_000);
+});
+
+describe("an HTTP server whose stream breaks mid-call", () => {
+  it("is a TransportError, not a timeout; a read-only tool is retried on a new connection", async () => {
+    const fixture = await serveDyingServer();
+    // A timeout far past the test's own: a TimeoutError could only come after the test failed.
+    const client = new CompositionClient({ servers: { dying: { url: fixture.url } }, timeoutMs: 600_000 });
+    try {
+      const counted = z.object({ calls: z.number() });
+      expect(await client.callTool({ server: "dying", tool: "flaky", parse: counted, retryable: true })).toEqual({ calls: 2 });
+      const error = await client.callTool({ server: "dying", tool: "doomed", parse: counted }).then(
+        () => undefined,
+        (reason: unknown) => reason as Error,
+      );
+      expect(error).toBeInstanceOf(TransportError);
+      expect(error?.message).toMatch(/^dying\/doomed: the connection closed during the call$/);
+      expect(fixture.calls).toEqual(["flaky", "flaky", "doomed"]);
+    } finally {
+      await client.close();
+      await fixture.close();
+    }
+  });
+
+  it.each(["streamable-http", "sse"] as const)("over %s, a server that goes away mid-call is a TransportError", async (transport) => {
+    let started: () => void = () => {};
+    const calling = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const server = () => {
+      const mcp = new McpServer({ name: "hang", version: "1.0.0" });
+      mcp.registerTool("hang", {}, () => {
+        started();
+        return new Promise<never>(() => {});
+      });
+      return mcp;
+    };
+    const fixture = await serveHttp(server, { transport });
+    const client = new CompositionClient({ servers: { gone: { url: fixture.url, transport } }, timeoutMs: 600_000 });
+    try {
+      const pending = client.callTool({ server: "gone", tool: "hang", parse: z.unknown() }).then(
+        () => undefined,
+        (reason: unknown) => reason as Error,
+      );
+      await calling;
+      await fixture.close();
+      const error = await pending;
+      expect(error).toBeInstanceOf(TransportError);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("arguments that are not JSON", () => {
+  it("a BigInt or a cycle is an ArgumentError before anything is sent; the connection stays", async () => {
+    const fixture = fileURLToPath(new URL("./fixtures/rpc-error-server.mjs", import.meta.url));
+    const client = new CompositionClient({ servers: { raw: { command: process.execPath, args: [fixture] } }, timeoutMs: 30_000 });
+    const stats = z.object({ calls: z.number(), pid: z.number() });
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    try {
+      const before = await client.callTool({ server: "raw", tool: "stats", parse: stats });
+      for (const [args, message] of [
+        [{ n: 1n }, "raw/stats: the arguments cannot be sent as JSON: Do not know how to serialize a BigInt"],
+        [cyclic, /^raw\/stats: the arguments cannot be sent as JSON: Converting circular structure to JSON/],
+      ] as const) {
+        const error = await client.callTool({ server: "raw", tool: "stats", args, parse: stats, retryable: true }).then(
+          () => undefined,
+          (reason: unknown) => reason as Error,
+        );
+        expect(error).toBeInstanceOf(ArgumentError);
+        expect([(error as ArgumentError).code, error?.message]).toEqual(["INVALID_ARGUMENTS", expect.stringMatching(message)]);
+      }
+      expect(await client.callTool({ server: "raw", tool: "stats", parse: stats })).toEqual({ calls: before.calls + 1, pid: before.pid });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("1,000 concurrent calls", () => {
+  it.each([
+    ["without a signal", []],
+    ["sharing one AbortSignal", ["--signal"]],
+  ])(
+    "%s print no warning (MaxListenersExceededWarning)",
+    async (_name, flags) => {
+      const script = fileURLToPath(new URL("./fixtures/concurrent-calls.mjs", import.meta.url));
+      const { stdout, stderr } = await execFileAsync(process.execPath, [script, "1000", ...flags], { timeout: 120_000 });
+      // One server process answered all of them.
+      expect([stdout, stderr]).toEqual(["1 1000\n", ""]);
+    },
+    120_000,
+  );
 });

@@ -26,6 +26,10 @@ export function sourceOptions<T>(yargs: Argv<T>) {
       array: true,
       default: [] as string[],
       describe: 'HTTP header "Name: value" (${VAR} allowed, never recorded); repeatable',
+    })
+    .option("max-message-bytes", {
+      type: "number",
+      describe: "Largest message a stdio server may write (default 10485760, 10 MiB)",
     });
 }
 

@@ -8,6 +8,8 @@ import { PmcpError } from "../errors.js";
  * Returns both the interpolated words (to run) and the words as written (to record).
  */
 export function splitCommandLine(line: string): Pick<StdioSource, "command" | "args" | "recorded"> {
+  const open = unclosedQuote(line);
+  if (open !== undefined) throw new PmcpError("INVALID_ARGUMENT", `--stdio "${line}": the ${open} quote is never closed`);
   // `${VAR}` is left for our own interpolation, which knows defaults and reports unset names.
   const words = parse(line, (name) => `\${${name}}`).map((word) => {
     if (typeof word === "string") return word;
@@ -24,4 +26,19 @@ export function splitCommandLine(line: string): Pick<StdioSource, "command" | "a
     args: args.map((arg) => interpolate(arg, where)),
     recorded: { command, args },
   };
+}
+
+/** shell-quote reads an unclosed quote as if closed at the end, which runs a command nobody wrote. */
+function unclosedQuote(line: string): string | undefined {
+  let quote: string | undefined;
+  for (let index = 0; index < line.length; index++) {
+    const char = line[index];
+    if (quote === "'") {
+      if (char === "'") quote = undefined;
+    } else if (char === "\\") index++;
+    else if (quote === '"') {
+      if (char === '"') quote = undefined;
+    } else if (char === "'" || char === '"') quote = char;
+  }
+  return quote === undefined ? undefined : quote === "'" ? "single" : "double";
 }

@@ -14,6 +14,7 @@ export interface SourceFlags {
   server: string[];
   id: string | undefined;
   header: string[];
+  maxMessageBytes: number | undefined;
 }
 
 export function hasSourceFlags(args: SourceFlags): boolean {
@@ -22,8 +23,13 @@ export function hasSourceFlags(args: SourceFlags): boolean {
 
 /** The servers the flags name, or pmcp.config's `servers` when no flag names any. */
 export async function resolveSources(args: SourceFlags, project: LoadedConfig | undefined, verb: string): Promise<ServerSource[]> {
+  const { maxMessageBytes } = args;
+  if (maxMessageBytes !== undefined && !(Number.isSafeInteger(maxMessageBytes) && maxMessageBytes > 0))
+    throw new PmcpError("INVALID_ARGUMENT", `--max-message-bytes must be a whole number of bytes ≥ 1, got ${maxMessageBytes}`);
+  const limit = maxMessageBytes === undefined ? {} : { maxMessageBytes };
+  const limited = (source: ServerSource): ServerSource => (source.kind === "stdio" ? { ...source, ...limit } : source);
   if (!hasSourceFlags(args) && project?.config.servers !== undefined) {
-    return sourcesFromEntries(project.config.servers, relative(process.cwd(), project.path), project.dir);
+    return sourcesFromEntries(project.config.servers, relative(process.cwd(), project.path), project.dir).map(limited);
   }
   const direct = args.endpoint.length + args.stdio.length;
   if (args.id !== undefined && direct !== 1) {
@@ -43,7 +49,7 @@ export async function resolveSources(args: SourceFlags, project: LoadedConfig | 
     sources.push({
       kind: "http",
       label: args.id ?? recordedUrl,
-      ...httpTarget(url, headers),
+      ...httpTarget(url, headers, "--endpoint"),
       recordedUrl,
       transport: "auto",
       ...idOf(args),
@@ -52,11 +58,11 @@ export async function resolveSources(args: SourceFlags, project: LoadedConfig | 
   for (const line of args.stdio) {
     const command = splitCommandLine(line);
     const label = args.id ?? quote([command.recorded.command, ...command.recorded.args]);
-    sources.push({ kind: "stdio", label, ...command, env: {}, inheritEnv: true, ...idOf(args) });
+    sources.push({ kind: "stdio", label, ...command, env: {}, inheritEnv: true, ...limit, ...idOf(args) });
   }
   if (args.config !== undefined) {
     for (const source of await readConfigFile(args.config, args.server)) {
-      sources.push(source.kind === "http" ? { ...source, headers: { ...headers, ...source.headers } } : source);
+      sources.push(source.kind === "http" ? { ...source, headers: { ...headers, ...source.headers } } : limited(source));
     }
   }
   if (sources.length === 0) {

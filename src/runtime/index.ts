@@ -22,6 +22,7 @@ export type {
 } from "@pmcp-codegen/runtime";
 export {
   AbortError,
+  ArgumentError,
   allOf,
   CompositionCallError,
   CompositionClient,

@@ -3,11 +3,13 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { CallResult, observedResult, resultValue, throwIfError } from "./call-result.js";
 import { readConfigFile, type ServerEntry, sourcesFromEntries } from "./endpoints/config-file.js";
-import { type Connection, connect, connectTransport } from "./endpoints/connect.js";
+import { type Connection, connect, connectTransport, overLimitMessage } from "./endpoints/connect.js";
 import type { ServerSource } from "./endpoints/source.js";
+import { NonObjectResult } from "./endpoints/stdio-read-buffer.js";
 import { errorMessage } from "./error-message.js";
 import {
   AbortError,
+  ArgumentError,
   CompositionError,
   ConfigurationError,
   ConnectionError,
@@ -32,6 +34,11 @@ export interface CompositionClientOptions {
   timeoutMs?: number;
   /** Extra attempts after a transport failure, for tools annotated read-only or idempotent only (default 1). */
   retries?: number;
+  /**
+   * The largest message a stdio server may write, in bytes (default 10 MiB, the SDK's). A larger
+   * answer fails its call with an InvalidResponseError naming the limit, and is never retried.
+   */
+  maxMessageBytes?: number;
   /** Folder that relative `cwd` values resolve against (default: the current directory). */
   baseDir?: string;
   /** Servers reached through a transport you build, e.g. an in-process server over `InMemoryTransport`. */
@@ -87,6 +94,7 @@ export class CompositionClient {
   readonly #ready = new Map<string, Connection>();
   readonly #timeoutMs: number;
   readonly #retries: number;
+  readonly #maxMessageBytes: number | undefined;
   readonly #observer: ObservationRecorder | undefined;
   readonly #onInferredMismatch: (error: OutputValidationError) => void;
   readonly #warned = new Set<string>();
@@ -101,9 +109,13 @@ export class CompositionClient {
       throw new ConfigurationError(`retries must be a whole number ≥ 0, got ${this.#retries}`);
     const problem = timeoutProblem(this.#timeoutMs);
     if (problem !== undefined) throw new ConfigurationError(`timeoutMs ${problem}, got ${this.#timeoutMs}`);
+    const { maxMessageBytes } = options;
+    if (maxMessageBytes !== undefined && !(Number.isSafeInteger(maxMessageBytes) && maxMessageBytes > 0))
+      throw new ConfigurationError(`maxMessageBytes must be a whole number of bytes ≥ 1, got ${maxMessageBytes}`);
+    this.#maxMessageBytes = maxMessageBytes;
     const sources = sourcesFromEntries(options.servers, "CompositionClient servers", options.baseDir ?? process.cwd());
     this.#sources = new Map<string, ServerSource | (() => Transport)>([
-      ...sources.map((source) => [source.id ?? source.label, source] as const),
+      ...sources.map((source) => [source.id ?? source.label, this.#withLimit(source)] as const),
       ...Object.entries(options.transports ?? {}),
     ]);
     this.#observer = options.observe === undefined ? undefined : new ObservationRecorder(options.observe);
@@ -124,9 +136,13 @@ export class CompositionClient {
     // Read like the CLI's --config, so its messages name the file; `transports` still win.
     for (const source of sources) {
       const id = source.id ?? source.label;
-      if (!client.#sources.has(id)) client.#sources.set(id, source);
+      if (!client.#sources.has(id)) client.#sources.set(id, client.#withLimit(source));
     }
     return client;
+  }
+
+  #withLimit(source: ServerSource): ServerSource {
+    return source.kind === "stdio" && this.#maxMessageBytes !== undefined ? { ...source, maxMessageBytes: this.#maxMessageBytes } : source;
   }
 
   /** Calls a tool and returns its parsed result; with `{ withResult: true }`, the whole result with the value in `.value`. */
@@ -161,6 +177,12 @@ export class CompositionClient {
         call.server,
         call.tool,
       );
+    }
+    // The SDK would fail on them while sending, which looks like a broken connection.
+    try {
+      JSON.stringify(call.args);
+    } catch (error) {
+      throw new ArgumentError(`the arguments cannot be sent as JSON: ${errorMessage(error)}`, call.server, call.tool, { cause: error });
     }
     const attempts = call.retryable ? 1 + this.#retries : 1;
     for (let attempt = 1; ; attempt++) {
@@ -233,6 +255,9 @@ export class CompositionClient {
     // Aborted already: nothing is started (no server spawned for a call nobody waits for).
     if (signal?.aborted) throw aborted(call, signal);
     const connection = this.#ready.get(call.server) ?? (await untilAborted(this.#connection(source, call, timeout), call, signal));
+    // The SDK adds a listener to the signal it is given for each request and never removes it.
+    const cancel = signal === undefined ? undefined : new AbortController();
+    const unwatch = signal === undefined ? undefined : whenAborted(signal, () => cancel?.abort(signal.reason));
     const started = performance.now();
     try {
       return await connection.client.request(
@@ -240,17 +265,19 @@ export class CompositionClient {
         CallResult,
         {
           timeout,
-          ...(options.signal === undefined ? {} : { signal: options.signal }),
+          ...(cancel === undefined ? {} : { signal: cancel.signal }),
         },
       );
     } catch (error) {
       if (signal?.aborted) throw aborted(call, signal);
       // The SDK's timer fires no earlier than `timeout` ms after the request (1 ms for clock rounding).
       const timedOut = performance.now() - started >= timeout - 1;
-      const failure = callError(error, call, timeout, { timedOut, closed: connection.closed });
+      const failure = callError(error, call, timeout, { timedOut, closed: connection.closed, exceededLimit: connection.exceededLimit });
       // The connection is no good (an HTTP session lost, a process gone): the next call reconnects.
       if (failure instanceof TransportError) this.#drop(call.server, connection);
       throw failure;
+    } finally {
+      unwatch?.();
     }
   }
 
@@ -310,10 +337,36 @@ function aborted(call: ResultCall, signal: AbortSignal): AbortError {
 function untilAborted<T>(pending: Promise<T>, call: ResultCall, signal: AbortSignal | undefined): Promise<T> {
   if (signal === undefined) return pending;
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(aborted(call, signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    pending.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+    const unwatch = whenAborted(signal, () => reject(aborted(call, signal)));
+    pending.then(resolve, reject).finally(unwatch);
   });
+}
+
+/** The calls waiting on each caller's signal. */
+const abortWatchers = new WeakMap<AbortSignal, Set<() => void>>();
+
+/**
+ * Runs `onAbort` when the signal aborts; returns the function that stops watching. A signal
+ * shared by many concurrent calls gets one listener, not one per call (past ten, Node warns
+ * MaxListenersExceededWarning).
+ */
+function whenAborted(signal: AbortSignal, onAbort: () => void): () => void {
+  let watchers = abortWatchers.get(signal);
+  if (watchers === undefined) {
+    const created = new Set<() => void>();
+    abortWatchers.set(signal, created);
+    signal.addEventListener(
+      "abort",
+      () => {
+        for (const watcher of created) watcher();
+      },
+      { once: true },
+    );
+    watchers = created;
+  }
+  const watcher = () => onAbort();
+  watchers.add(watcher);
+  return () => void watchers.delete(watcher);
 }
 
 /**
@@ -322,11 +375,26 @@ function untilAborted<T>(pending: Promise<T>, call: ResultCall, signal: AbortSig
  * an error code without our timer fired or the transport closed is the server's answer, never
  * retried and never a reason to reconnect.
  */
-function callError(error: unknown, call: ResultCall, timeout: number, happened: { timedOut: boolean; closed: boolean }): CompositionError {
+function callError(
+  error: unknown,
+  call: ResultCall,
+  timeout: number,
+  happened: { timedOut: boolean; closed: boolean; exceededLimit: number | undefined },
+): CompositionError {
   if (error instanceof CompositionError) return error;
   if (error instanceof McpError) {
+    if (error.data instanceof NonObjectResult)
+      return new InvalidResponseError(
+        `malformed tools/call result: expected an object, got ${JSON.stringify(error.data.value)?.slice(0, 80)}`,
+        call.server,
+        call.tool,
+        error.data.value,
+      );
     if (error.code === ErrorCode.RequestTimeout && happened.timedOut)
       return new TimeoutError(`no answer within ${timeout} ms`, call.server, call.tool, { cause: error });
+    // The answer arrived, too large to read: running the tool again would only repeat that.
+    if (error.code === ErrorCode.ConnectionClosed && happened.exceededLimit !== undefined)
+      return new InvalidResponseError(overLimitMessage(happened.exceededLimit), call.server, call.tool, undefined);
     if (error.code === ErrorCode.ConnectionClosed && happened.closed)
       return new TransportError("the connection closed during the call", call.server, call.tool, { cause: error });
     return new ToolCallError(call.server, call.tool, error.message, { cause: error, rpcCode: error.code });

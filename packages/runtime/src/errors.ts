@@ -53,6 +53,12 @@ export class ConnectionError extends CompositionCallError {
   override readonly name = "ConnectionError";
 }
 
+/** The call's arguments cannot be sent as JSON (a BigInt, a cycle): nothing was sent, the connection is untouched. */
+export class ArgumentError extends CompositionCallError {
+  readonly code = "INVALID_ARGUMENTS";
+  override readonly name = "ArgumentError";
+}
+
 /** The connection broke while the call was in flight. */
 export class TransportError extends CompositionCallError {
   readonly code = "TRANSPORT";

@@ -10,6 +10,7 @@ export type { CallOptions, CompositionClientOptions, ResultCall, ServerEntry, To
 export { CompositionClient } from "./composition-client.js";
 export {
   AbortError,
+  ArgumentError,
   CompositionCallError,
   CompositionError,
   ConfigurationError,

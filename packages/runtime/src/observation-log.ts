@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
 import { formatIssues } from "./issues.js";
@@ -35,11 +36,16 @@ export interface ObservationLog {
 /**
  * `<dir>/<server>/<tool>.jsonl`, each name reduced to letters, digits, `_` and `-`, with
  * every other byte written `%XX`: server and tool names are untrusted, and no name may
- * climb out of `dir` or hide as a dot file.
+ * climb out of `dir` or hide as a dot file. A name longer than MAX_NAME once encoded keeps
+ * its start and gets a hash of the whole name after a `~` (which no encoding contains): file
+ * names end at 255 bytes, with the atomic write's temporary name and the lock's still to
+ * fit. Readers take the names from the log's header, never from the file name.
  */
 export function observationPath(dir: string, server: string, tool: string): string {
   return join(dir, fileSafe(server), `${fileSafe(tool)}.jsonl`);
 }
+
+const MAX_NAME = 120;
 
 function fileSafe(name: string): string {
   let safe = "";
@@ -47,7 +53,10 @@ function fileSafe(name: string): string {
     const char = String.fromCharCode(byte);
     safe += /[A-Za-z0-9_-]/.test(char) ? char : `%${byte.toString(16).toUpperCase().padStart(2, "0")}`;
   }
-  return safe;
+  if (safe.length <= MAX_NAME) return safe;
+  // Cut before a partial `%XX`, so the start still reads as what it is.
+  const start = safe.slice(0, 80).replace(/%[0-9A-F]?$/, "");
+  return `${start}~${createHash("sha256").update(name, "utf8").digest("hex").slice(0, 32)}`;
 }
 
 export function formatObservationLog(log: ObservationLog): string {

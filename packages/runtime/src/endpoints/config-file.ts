@@ -37,10 +37,19 @@ const Entries = z.record(z.string(), ServerEntrySchema);
 /** Claude Desktop / Claude Code / Cursor use `mcpServers`; VS Code uses `servers`. */
 const McpServersFile = z.object({ mcpServers: Entries });
 const VsCodeFile = z.object({ servers: Entries });
-const ConfigObject = z.custom<object>(
-  (json) => typeof json === "object" && json !== null && !Array.isArray(json) && ("mcpServers" in json || "servers" in json),
-  { error: 'expected an object with "mcpServers" (or VS Code\'s "servers")' },
-);
+const isObject = (json: unknown): json is object => typeof json === "object" && json !== null && !Array.isArray(json);
+const ConfigObject = z.custom<object>((json) => isObject(json) && ("mcpServers" in json || "servers" in json), {
+  error: (issue) => {
+    const expected = 'expected an object with "mcpServers" (or VS Code\'s "servers")';
+    if (!isObject(issue.input)) return expected;
+    const keys = Object.keys(issue.input);
+    // Keys are case-sensitive: "mcpservers" would otherwise mean a file with no servers.
+    const near = keys.find((key) => /^(mcp)?servers$/i.test(key));
+    if (near !== undefined)
+      return `"${near}" is not read (keys are case-sensitive): did you mean "${/^mcp/i.test(near) ? "mcpServers" : "servers"}"?`;
+    return `${expected}; it has ${keys.map((key) => JSON.stringify(key)).join(", ") || "no keys"}`;
+  },
+});
 
 type ConfigEntry = z.infer<typeof ServerEntrySchema>;
 
@@ -116,7 +125,7 @@ function toSource(id: string, entry: ConfigEntry, where: string, baseDir: string
     kind: "http",
     id,
     label: id,
-    ...httpTarget(url, interpolateRecord(entry.headers, `${where} header`)),
+    ...httpTarget(url, interpolateRecord(entry.headers, `${where} header`), where),
     recordedUrl: redactWrittenUrl(entry.url, url),
     transport: transportOf(entry.transport ?? entry.type),
   };
@@ -132,10 +141,10 @@ function transportOf(kind: z.infer<typeof HttpKind> | undefined): HttpTransportC
  * fetch refuses URLs with credentials, so `user:password@` becomes Basic authentication
  * (as curl does) unless an Authorization header is given; the URL keeps no secrets.
  */
-export function httpTarget(url: URL, headers: Record<string, string>): { url: URL; headers: Record<string, string> } {
+export function httpTarget(url: URL, headers: Record<string, string>, where: string): { url: URL; headers: Record<string, string> } {
   if (url.username === "" && url.password === "") return { url, headers };
   const clean = new URL(url.href);
-  const credentials = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  const credentials = `${decodeCredential(url.username, where)}:${decodeCredential(url.password, where)}`;
   clean.username = "";
   clean.password = "";
   const hasAuthorization = Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
@@ -143,6 +152,16 @@ export function httpTarget(url: URL, headers: Record<string, string>): { url: UR
     url: clean,
     headers: hasAuthorization ? headers : { ...headers, Authorization: `Basic ${base64(credentials)}` },
   };
+}
+
+function decodeCredential(text: string, where: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    throw new ConfigurationError(
+      `${where}: the user name or password in the URL has a "%" not followed by two hex digits (write "%" as %25)`,
+    );
+  }
 }
 
 /** Parses an http(s) URL or fails with a ConfigurationError naming where it came from. */

@@ -6,9 +6,12 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type Implementation, McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../error-message.js";
 import type { HttpSource, ServerSource, StdioSource } from "./source.js";
+import { MessageTooLarge, StdioReadBuffer } from "./stdio-read-buffer.js";
 
 const CLIENT_INFO = { name: "pmcp-codegen", version: "0.1.0" };
 const STDERR_TAIL_BYTES = 2000;
+/** The SDK's own limit for one stdio message. */
+const DEFAULT_MAX_MESSAGE_BYTES = 10 * 2 ** 20;
 
 export type TransportKind = "stdio" | "streamable-http" | "sse" | "custom";
 
@@ -27,6 +30,11 @@ export interface Connection {
   broken: Promise<never>;
   /** Whether the transport has closed: what tells the SDK's own "connection closed" error from a server's error -32000. */
   readonly closed: boolean;
+  /**
+   * The stdio message limit in bytes when the server wrote a message over it: the SDK then
+   * closes the connection, though the answer did arrive, so the call must not be repeated.
+   */
+  readonly exceededLimit: number | undefined;
   close(): Promise<void>;
 }
 
@@ -94,12 +102,27 @@ async function connectStdio(source: StdioSource, options: ConnectOptions): Promi
     stderr: "pipe",
     ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
   });
+  // The SDK's transport reads through this field; its own buffer would close the connection
+  // on a result that is not an object (see StdioReadBuffer).
+  if (!("_readBuffer" in transport)) throw new Error("the MCP SDK's stdio transport has no _readBuffer: update connect.ts");
+  (transport as unknown as { _readBuffer: StdioReadBuffer })._readBuffer = new StdioReadBuffer(
+    source.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+  );
+  // The SDK's send waits for 'drain' with a listener of its own whenever stdin is full: queued,
+  // concurrent calls add one listener at a time (past ten, Node warns MaxListenersExceededWarning).
+  const send = transport.send.bind(transport);
+  let previous: Promise<unknown> = Promise.resolve();
+  transport.send = (message) => {
+    const sent = previous.then(() => send(message));
+    previous = sent.catch(() => {});
+    return sent;
+  };
   let stderrTail = "";
   transport.stderr?.on("data", (chunk: Buffer) => {
     stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
   });
   const withStderr = (message: string): string => {
-    const tail = stderrTail.trim().split(/\r?\n/).slice(-3).join(" | ");
+    const tail = stderrSummary(stderrTail);
     return tail ? `${message} (stderr: ${tail})` : message;
   };
   try {
@@ -137,9 +160,19 @@ async function connectWith(
     fail = reject;
   });
   broken.catch(() => {});
+  let exceededLimit: number | undefined;
   client.onerror = (error) => {
+    // A dead HTTP server shows only here: the SDK waits on for answers from its broken stream.
+    if (connected && isBrokenStream(kind, error))
+      return fail(new ConnectFailure(`the server's event stream broke: ${errorMessage(error).slice(0, 160)}`));
+    if (kind !== "stdio") return;
+    if (error instanceof MessageTooLarge) {
+      exceededLimit = error.limit;
+      fail(new ConnectFailure(overLimitMessage(error.limit)));
+    }
     // stdout is the protocol channel: anything there that is not JSON-RPC is a broken server (spec: MUST NOT).
-    if (kind === "stdio" && (error instanceof SyntaxError || error.name === "ZodError")) {
+    // After an oversized message the SDK reads on from its middle: that text is no fault of the server's.
+    else if (exceededLimit === undefined && (error instanceof SyntaxError || error.name === "ZodError")) {
       fail(new ConnectFailure(describe(`server wrote something other than JSON-RPC to stdout: ${errorMessage(error).slice(0, 160)}`)));
     }
   };
@@ -182,6 +215,9 @@ async function connectWith(
     get closed() {
       return closed;
     },
+    get exceededLimit() {
+      return exceededLimit;
+    },
     close: async () => {
       client.onclose = () => {};
       closed = true;
@@ -207,6 +243,39 @@ function explainConnectError(error: unknown, describe: (message: string) => stri
   if (error instanceof TypeError && cause) return new ConnectFailure(`cannot reach the server: ${cause.code ?? cause.message}`);
   if ((error as NodeJS.ErrnoException).code === "ENOENT") return error as Error;
   return new ConnectFailure(describe(errorMessage(error)));
+}
+
+/**
+ * What a server's last stderr output says: the error line of a crash (`SyntaxError: …`,
+ * `Error: …`; the stack after it and Node's version line are noise), else its last lines.
+ */
+function stderrSummary(stderr: string): string {
+  const lines = stderr
+    .split(/\r?\n/)
+    .map((line) => line.trimEnd())
+    .filter((line) => line !== "");
+  const error = lines.findLast((line) => /^(?:[A-Z][\w$]*)?(?:Error|Exception)(?: \[[\w-]+\])?: /.test(line));
+  return (
+    error ??
+    lines
+      .filter((line) => !/^\s+at /.test(line))
+      .slice(-3)
+      .join(" | ")
+  );
+}
+
+/**
+ * Whether an HTTP transport lost the stream its answers come on: Streamable HTTP reports a
+ * response stream cut off with this text (and no reconnect for a POST's stream), HTTP+SSE any
+ * failure of its one event stream as an SseError.
+ */
+function isBrokenStream(kind: TransportKind, error: Error): boolean {
+  if (kind === "streamable-http") return error.message.startsWith("SSE stream disconnected:");
+  return kind === "sse" && error instanceof SseError;
+}
+
+export function overLimitMessage(limit: number): string {
+  return `the server wrote a message over the stdio limit of ${limit} bytes (${(limit / 2 ** 20).toFixed(1)} MiB); raise it with maxMessageBytes (CLI: --max-message-bytes)`;
 }
 
 function firstLine(text: string): string {

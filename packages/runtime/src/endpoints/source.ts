@@ -22,6 +22,8 @@ export interface StdioSource extends SourceBase {
   /** Pass the whole parent environment (a `--stdio` command line) rather than the SDK's safe subset (config entries). */
   inheritEnv: boolean;
   cwd?: string;
+  /** The largest message the server may write, in bytes (default: the SDK's 10 MiB read buffer). */
+  maxMessageBytes?: number;
 }
 
 export type HttpTransportChoice = "auto" | "streamable-http" | "sse";

@@ -185,8 +185,10 @@ function forbidden(source: ts.SourceFile): Located[] {
   const statements = source.statements;
   const wrapper = statements[0];
   if (statements.length !== 1 || wrapper === undefined || !ts.isFunctionDeclaration(wrapper) || wrapper.name?.text !== WRAPPER_NAME) {
-    const stray = statements.find((statement, index) => index > 0 || !ts.isFunctionDeclaration(statement)) ?? statements[0];
-    const start = stray === undefined ? PREFIX.length : Math.max(stray.getStart(source), PREFIX.length);
+    // Point at the brace that closed the wrapper, else at the first statement outside it.
+    const start = ts.isFunctionDeclaration(wrapper ?? source)
+      ? wrapper!.getEnd() - 1
+      : Math.max((statements.find((statement) => !ts.isFunctionDeclaration(statement)) ?? source).getStart(source), PREFIX.length);
     found.push({
       start,
       end: start + 1,

@@ -7,6 +7,7 @@ import { benchGenerate } from "./generate.mjs";
 import { benchInfer } from "./infer.mjs";
 import { benchInspect } from "./inspect.mjs";
 import { benchNormalize } from "./normalize.mjs";
+import { benchTypeCheck } from "./type-check.mjs";
 
 console.log(`node ${process.version}, medians of repeated runs\n`);
 benchExport();
@@ -16,3 +17,4 @@ await benchInfer();
 await benchInspect();
 await benchNormalize();
 await benchAgreement();
+await benchTypeCheck();

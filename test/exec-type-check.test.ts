@@ -247,6 +247,14 @@ describe("checking a program", () => {
       "2:13 TS2339 Property 'text' does not exist on type 'PingResult'.",
     ]);
   });
+
+  it("refuses declarations that do not compile, at creation and on update, keeping the last good ones", () => {
+    const broken = `${declarations.text}\ndeclare const broken: Missing;`;
+    expect(() => createProgramChecker(broken)).toThrow("the clients' declarations do not compile: Cannot find name 'Missing'. (TS2304)");
+    const kept = createProgramChecker(declarations.text);
+    expect(() => kept.updateDeclarations("declare const broken: Missing;")).toThrow(/Cannot find name 'Missing'/);
+    expect(check('const data = await shop.salesReport({ period: "day" });\nreturn data.orders;', kept)).toEqual([]);
+  });
 });
 
 describe("transpiling a program", () => {

@@ -29,7 +29,10 @@ export interface ProgramChecker {
   check(code: string): ProgramDiagnostic[];
   /** The program with its types erased: the body of an async function, as a sandbox runs it. */
   transpile(code: string): string;
-  /** Replaces the declarations (a tool's type changed), keeping the compiler and its loaded libraries. */
+  /**
+   * Replaces the declarations (a tool's type changed), keeping the compiler and its loaded
+   * libraries; throws, keeping the old ones, when the new ones do not compile.
+   */
   updateDeclarations(text: string): void;
 }
 
@@ -51,7 +54,6 @@ const OPTIONS: ts.CompilerOptions = {
   noEmit: true,
   noLib: false,
   moduleDetection: ts.ModuleDetectionKind.Legacy,
-  skipLibCheck: true,
 };
 
 /**
@@ -143,15 +145,34 @@ export function createProgramChecker(declarations: string): ProgramChecker {
       return output.slice(output.indexOf("{\n") + 2, output.lastIndexOf("}"));
     },
     updateDeclarations(text) {
+      const previous = files.get(DECLARATIONS_FILE)!.text;
       update(DECLARATIONS_FILE, text);
-      checkDeclarations();
+      try {
+        checkDeclarations();
+      } catch (error) {
+        // Programs keep being checked against the last declarations that compiled.
+        update(DECLARATIONS_FILE, previous);
+        throw error;
+      }
     },
   };
-  // Pre-warm: load the library, bind and check the declarations, check an empty program.
+  // Pre-warm: load the library, check the declarations whole, then a program using the
+  // everyday library types, so the compiler's own code is compiled by V8 before the first agent.
   checkDeclarations();
-  checker.check("return;");
+  checker.check(WARM_UP);
   return checker;
 }
+
+const WARM_UP = `const values = await Promise.all([1, 2].map(async (n) => ({ n, text: String(n) })));
+const total = values.reduce((sum, value) => sum + value.n, 0);
+console.log(JSON.stringify({ total, keys: Object.keys(values[0] ?? {}) }));
+try {
+  throw new Error("warm-up");
+} catch (e) {
+  const error = e as rt.CallError;
+  console.warn(error.code, error.message);
+}
+return values.filter((value) => value.n > 1).map((value) => value.text);`;
 
 function wrap(code: string): string {
   return `${PREFIX}${code}${SUFFIX}`;

@@ -12,7 +12,7 @@ import { outputDir, typecheck } from "./helpers/typescript.js";
 
 /**
  * A server whose names and texts need escaping: a dashed tool name, a description that tries
- * to close its comment and declare a global, backticks and `${}` everywhere.
+ * to close its comment and declare a global, backticks and `${}` everywhere, a type named `Promise`.
  */
 const SHOP_SERVER = `
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -31,6 +31,12 @@ server.registerTool(
   "sales_report",
   { description: "Revenue for a period", inputSchema: { period: z.enum(["day", "week"]) }, outputSchema: { totalRevenue: z.number(), orders: z.number().int() } },
   async () => ({ content: [{ type: "text", text: "{}" }], structuredContent: { totalRevenue: 12.5, orders: 3 } }),
+);
+// A result type named like a global generic the declarations use.
+server.registerTool(
+  "wrap",
+  { outputSchema: { items: z.array(z.string()) }, annotations: { "pmcp:outputTypeName": "Promise" } },
+  async () => ({ content: [{ type: "text", text: "{}" }], structuredContent: { items: [] } }),
 );
 await server.connect(new StdioServerTransport());
 `;
@@ -94,6 +100,7 @@ describe("declarations", () => {
             method: "salesReport",
             signature: "shop.salesReport(args: SalesReportArgs): Promise<SalesReportResult>",
           },
+          { toolName: "wrap", method: "wrap", signature: "shop.wrap(args?: WrapArgs): Promise<Promise2>" },
         ],
       },
     ]);

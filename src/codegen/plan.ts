@@ -83,8 +83,8 @@ interface ResultSchema {
 /** The result type of a tool without a result schema: the result as it came, text, images, links or JSON. */
 const TOOL_RESULT = "rt.ToolResult";
 
-/** Names the generated module itself uses at top level. */
-const MODULE_RESERVED = ["z", "rt"];
+/** Names the generated module itself uses at top level, and the global generics its types use (a type named `Array` would shadow them). */
+const MODULE_RESERVED = ["z", "rt", "Array", "Promise"];
 /**
  * `then` would make every client instance a thenable; `constructor` is the class's own; a method
  * named like one of Object.prototype's (`toString`, `valueOf`, `hasOwnProperty`) would shadow it.

@@ -129,6 +129,22 @@ describe("declarations", () => {
     expect(declarations.text).not.toMatch(/[:<|&,(]\s*any\b/);
   });
 
+  it("describe the runtime's shapes: a real ToolResult and a real CompositionError fit the declared ones (compile-time proof)", async () => {
+    const clients = join(dir, "proof-clients.d.ts");
+    const proof = join(dir, "proof.ts");
+    await writeFile(clients, declarations.text);
+    await writeFile(
+      proof,
+      [
+        'import type { CompositionError, ToolResult } from "pmcp-codegen/runtime";',
+        "export function proof(result: ToolResult, error: CompositionError & { serverId: string; toolName: string }): [rt.ToolResult, rt.CallError] {",
+        "  return [result, error];",
+        "}",
+      ].join("\n"),
+    );
+    expect(await typecheck(dir, [clients, proof], "nodenext")).toBe("");
+  });
+
   it("keep server text as data: descriptions only inside comments, escaped", () => {
     expect(declarations.text).toContain("Stock *\\/ declare const injected: number; /* `${process.exit()}`");
     expect(check("return [injected, alsoInjected, leaked];")).toEqual([

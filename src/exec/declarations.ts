@@ -67,32 +67,32 @@ const RESERVED_GLOBALS = [
  */
 const PRELUDE = `declare namespace rt {
   type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-  type Meta = { [key: string]: JsonValue };
-  interface TextContent { type: "text"; text: string; annotations?: Meta; _meta?: Meta }
-  interface ImageContent { type: "image"; data: string; mimeType: string; annotations?: Meta; _meta?: Meta }
-  interface AudioContent { type: "audio"; data: string; mimeType: string; annotations?: Meta; _meta?: Meta }
+  /** Optional keys admit \`undefined\`, as the SDK's types do, so a runtime result fits these types. */
+  type Meta = { [key: string]: unknown };
+  type Annotations = { audience?: Array<"user" | "assistant"> | undefined; priority?: number | undefined; lastModified?: string | undefined };
+  interface TextContent { type: "text"; text: string; annotations?: Annotations | undefined; _meta?: Meta | undefined }
+  interface ImageContent { type: "image"; data: string; mimeType: string; annotations?: Annotations | undefined; _meta?: Meta | undefined }
+  interface AudioContent { type: "audio"; data: string; mimeType: string; annotations?: Annotations | undefined; _meta?: Meta | undefined }
   interface ResourceLink {
     type: "resource_link";
     uri: string;
     name: string;
-    title?: string;
-    description?: string;
-    mimeType?: string;
-    size?: number;
-    annotations?: Meta;
-    _meta?: Meta;
+    title?: string | undefined;
+    description?: string | undefined;
+    mimeType?: string | undefined;
+    size?: number | undefined;
+    annotations?: Annotations | undefined;
+    _meta?: Meta | undefined;
   }
-  interface EmbeddedResource {
-    type: "resource";
-    resource: { uri: string; mimeType?: string; text: string; _meta?: Meta } | { uri: string; mimeType?: string; blob: string; _meta?: Meta };
-    annotations?: Meta;
-    _meta?: Meta;
-  }
+  type ResourceContents =
+    | { uri: string; mimeType?: string | undefined; text: string; _meta?: Meta | undefined }
+    | { uri: string; mimeType?: string | undefined; blob: string; _meta?: Meta | undefined };
+  interface EmbeddedResource { type: "resource"; resource: ResourceContents; annotations?: Annotations | undefined; _meta?: Meta | undefined }
   type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
   /** What a tool without an output schema returns: its result as it came (text, images, links or JSON). */
   interface ToolResult {
     /** The result as the server sent it. */
-    readonly raw: { content: ContentBlock[]; structuredContent?: JsonValue; isError?: boolean; _meta?: Meta };
+    readonly raw: { content: ContentBlock[]; structuredContent?: Meta | undefined; isError?: boolean | undefined; _meta?: Meta | undefined };
     readonly serverId: string;
     readonly toolName: string;
     readonly content: ContentBlock[];

@@ -119,9 +119,9 @@ export function createProgramChecker(declarations: string): ProgramChecker {
       update(PROGRAM_FILE, wrap(code));
       const program = service.getProgram();
       const source = program?.getSourceFile(PROGRAM_FILE);
-      if (source === undefined) throw new Error("the program file is not part of its own compilation");
+      if (program === undefined || source === undefined) throw new Error("the program file is not part of its own compilation");
       const own = forbidden(source);
-      const typeChecker = program!.getTypeChecker();
+      const typeChecker = program.getTypeChecker();
       const found = [...service.getSyntacticDiagnostics(PROGRAM_FILE), ...service.getSemanticDiagnostics(PROGRAM_FILE)]
         // A forbidden construct is reported once, with our message.
         .filter(({ start }) => start === undefined || !own.some((problem) => start >= problem.start && start < problem.end))

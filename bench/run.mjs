@@ -8,6 +8,7 @@ import { benchGenerate } from "./generate.mjs";
 import { benchInfer } from "./infer.mjs";
 import { benchInspect } from "./inspect.mjs";
 import { benchNormalize } from "./normalize.mjs";
+import { benchTypeCheck } from "./type-check.mjs";
 
 console.log(`node ${process.version}, medians of repeated runs\n`);
 benchExport();
@@ -18,3 +19,4 @@ await benchInspect();
 await benchNormalize();
 await benchAgreement();
 await benchExec();
+await benchTypeCheck();

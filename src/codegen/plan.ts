@@ -8,6 +8,7 @@ import { docComment, literal } from "./code.js";
 import { emitParser } from "./emit-parser.js";
 import { emitType } from "./emit-type.js";
 import { hash } from "./hash.js";
+import { type Emitted, noUses } from "./uses.js";
 
 /** A problem met while generating, located by server, tool and JSON pointer. */
 export interface GenerateWarning {
@@ -50,6 +51,8 @@ export interface ToolPlan {
   methodDoc: string;
   argsType: string;
   argsTypeCode: string;
+  /** Definitions the arguments type refers to directly. */
+  argsRefs: string[];
   argsDoc: string;
   argsOptional: boolean;
   resultType: string;
@@ -80,8 +83,8 @@ interface ResultSchema {
 /** The result type of a tool without a result schema: the result as it came, text, images, links or JSON. */
 const TOOL_RESULT = "rt.ToolResult";
 
-/** Names the generated module itself uses at top level. */
-const MODULE_RESERVED = ["z", "rt"];
+/** Names the generated module itself uses at top level, and the global generics its types use (a type named `Array` would shadow them). */
+const MODULE_RESERVED = ["z", "rt", "Array", "Promise"];
 /**
  * `then` would make every client instance a thenable; `constructor` is the class's own; a method
  * named like one of Object.prototype's (`toString`, `valueOf`, `hasOwnProperty`) would shadow it.
@@ -126,12 +129,14 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
     const parser = result === undefined ? undefined : emitParser(result, options);
     toolsUseZod ||= parser?.uses.zod ?? false;
     const annotations = tool.annotations ?? {};
+    const args = argsType(input);
     return {
       toolLiteral: literal(tool.name),
       methodName: claims.method.name,
       methodDoc: docComment(methodDocLines(tool, output), "  "),
       argsType: claims.args.name,
-      argsTypeCode: argsType(input),
+      argsTypeCode: args.code,
+      argsRefs: [...args.uses.refs],
       argsDoc: docComment([`Arguments of the \`${tool.name}\` tool.`]),
       argsOptional: !hasRequired(input, builder.definitions),
       resultType: claims.result.name,
@@ -230,8 +235,8 @@ function hasRequired(node: IRNode, definitions: readonly NamedDefinition[], seen
 }
 
 /** Tool arguments are always a JSON object; a missing or non-object schema allows any keys. */
-function argsType(node: IRNode): string {
-  return node.kind === "unknown" ? "{ [key: string]: rt.JsonValue }" : emitType(node).code;
+function argsType(node: IRNode): Emitted {
+  return node.kind === "unknown" ? { code: "{ [key: string]: rt.JsonValue }", uses: noUses() } : emitType(node);
 }
 
 function methodDocLines(tool: Tool, output: ResultSchema | undefined): string[] {

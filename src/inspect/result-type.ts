@@ -11,10 +11,15 @@ export function resultTypeOf(server: BundleServer, toolIndex: number): string {
   const plan = planOf(server);
   const tool = plan.tools[toolIndex];
   if (tool === undefined) throw new Error(`no tool at index ${toolIndex} of server "${server.id}"`);
+  return [`type ${tool.resultType} = ${tool.resultTypeCode};`, ...helperTypes(plan, tool.resultRefs)].join("\n");
+}
+
+/** `type <Name> = …;` for every named helper type `refs` reach, directly or through another helper, each once. */
+export function helperTypes(plan: ServerModulePlan, refs: readonly string[]): string[] {
   const definitions = new Map(plan.definitions.map((definition) => [definition.name, definition]));
-  const lines = [`type ${tool.resultType} = ${tool.resultTypeCode};`];
+  const lines: string[] = [];
   const included = new Set<string>();
-  const pending = [...tool.resultRefs];
+  const pending = [...refs];
   for (let name = pending.shift(); name !== undefined; name = pending.shift()) {
     const definition = definitions.get(name);
     if (definition === undefined || included.has(name)) continue;
@@ -22,7 +27,7 @@ export function resultTypeOf(server: BundleServer, toolIndex: number): string {
     lines.push(`type ${name} = ${definition.type};`);
     pending.push(...definition.refs);
   }
-  return lines.join("\n");
+  return lines;
 }
 
 /** Planned once per server: the inspect server answers many inspect_tool calls from one bundle. */

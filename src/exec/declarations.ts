@@ -1,0 +1,180 @@
+import { DEFAULT_MIN_QUALITY, type Quality } from "../bundle/quality.js";
+import { type Bundle, ServerIdSchema } from "../bundle/types.js";
+import { planServerModule } from "../codegen/plan.js";
+import { PmcpError } from "../errors.js";
+import { helperTypes } from "../inspect/result-type.js";
+import { camelCase, NameScope } from "../ir/naming.js";
+
+/**
+ * The declarations a program is type-checked against, built in memory from a bundle with
+ * the generator's own planner: the same type and method names as `pmcp generate` writes.
+ */
+export interface ClientDeclarations {
+  /** One ambient declaration file: the `rt` types, `console`, and per server a namespace of types and a global client. */
+  text: string;
+  servers: ServerGlobal[];
+}
+
+/** One upstream server as a program sees it: the global it is reached through and its methods. */
+export interface ServerGlobal {
+  serverId: string;
+  /** The global's name: the generated index's namespace name (`inventory`). */
+  global: string;
+  tools: ToolDeclaration[];
+}
+
+export interface ToolDeclaration {
+  /** The tool's wire name, for the call the method makes. */
+  toolName: string;
+  method: string;
+  /** How a program calls it: `inventory.getStock(args: GetStockArgs): Promise<StockLevel>`. */
+  signature: string;
+  /** `type <Name> = …;` for the arguments, the result and every helper type they use. */
+  types: string;
+}
+
+export interface DeclarationOptions {
+  /** The lowest quality of inferred schema used for a tool that declares none, as for `pmcp generate`. */
+  minQuality?: Quality;
+}
+
+/**
+ * Names generated modules reserve, plus the lowercase globals a program keeps (a server
+ * id camel-cases to a lowercase name, so only these can collide): a server named `console`
+ * becomes `console2`, never the program's console.
+ */
+const RESERVED_GLOBALS = [
+  "z",
+  "rt",
+  "console",
+  "globalThis",
+  "isNaN",
+  "isFinite",
+  "parseInt",
+  "parseFloat",
+  "decodeURI",
+  "decodeURIComponent",
+  "encodeURI",
+  "encodeURIComponent",
+  "escape",
+  "unescape",
+];
+
+/**
+ * What every program sees besides the clients. `rt` matches the generated modules' runtime
+ * namespace, so a type shown by inspect (`rt.ToolResult`) reads the same here. The shapes are
+ * the runtime's (packages/runtime/src/tool-result.ts, errors.ts) without what needs zod or the SDK.
+ */
+const PRELUDE = `declare namespace rt {
+  type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+  /** Optional keys admit \`undefined\`, as the SDK's types do, so a runtime result fits these types. */
+  type Meta = { [key: string]: unknown };
+  type Annotations = { audience?: Array<"user" | "assistant"> | undefined; priority?: number | undefined; lastModified?: string | undefined };
+  interface TextContent { type: "text"; text: string; annotations?: Annotations | undefined; _meta?: Meta | undefined }
+  interface ImageContent { type: "image"; data: string; mimeType: string; annotations?: Annotations | undefined; _meta?: Meta | undefined }
+  interface AudioContent { type: "audio"; data: string; mimeType: string; annotations?: Annotations | undefined; _meta?: Meta | undefined }
+  interface ResourceLink {
+    type: "resource_link";
+    uri: string;
+    name: string;
+    title?: string | undefined;
+    description?: string | undefined;
+    mimeType?: string | undefined;
+    size?: number | undefined;
+    annotations?: Annotations | undefined;
+    _meta?: Meta | undefined;
+  }
+  type ResourceContents =
+    | { uri: string; mimeType?: string | undefined; text: string; _meta?: Meta | undefined }
+    | { uri: string; mimeType?: string | undefined; blob: string; _meta?: Meta | undefined };
+  interface EmbeddedResource { type: "resource"; resource: ResourceContents; annotations?: Annotations | undefined; _meta?: Meta | undefined }
+  type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
+  /** What a tool without an output schema returns: its result as it came (text, images, links or JSON). */
+  interface ToolResult {
+    /** The result as the server sent it. */
+    readonly raw: { content: ContentBlock[]; structuredContent?: Meta | undefined; isError?: boolean | undefined; _meta?: Meta | undefined };
+    readonly serverId: string;
+    readonly toolName: string;
+    readonly content: ContentBlock[];
+    /** All text blocks joined with "\\n"; "" when there are none. */
+    readonly text: string;
+    readonly images: ImageContent[];
+    readonly audio: AudioContent[];
+    readonly resourceLinks: ResourceLink[];
+    readonly resources: EmbeddedResource[];
+    readonly structuredContent: JsonValue | undefined;
+    /** \`structuredContent\` if any, else the first text block parsed; throws (code INVALID_RESPONSE) when there is no JSON. */
+    json(): JsonValue;
+    /** A key of the JSON object; undefined when absent. */
+    get(key: string): JsonValue | undefined;
+    has(key: string): boolean;
+    /** A key of the JSON object; throws (code INVALID_RESPONSE) when it is absent. */
+    require(key: string): JsonValue;
+  }
+  /** What a failed call throws: catch it (\`catch (e) { const error = e as rt.CallError; }\`) and switch on \`code\`. */
+  interface CallError extends Error {
+    /** TIMEOUT, TOOL_CALL_FAILED, OUTPUT_VALIDATION, INVALID_RESPONSE, TRANSPORT, … */
+    readonly code: string;
+    readonly serverId: string;
+    readonly toolName: string;
+  }
+}
+/** Lines written here are returned with the program's result. */
+declare const console: {
+  log(...data: unknown[]): void;
+  info(...data: unknown[]): void;
+  warn(...data: unknown[]): void;
+  error(...data: unknown[]): void;
+  debug(...data: unknown[]): void;
+};
+`;
+
+/**
+ * Per server, a namespace holding its types (names are per server, as in its generated
+ * module) and a global client of the same name typed by an interface named like the generated
+ * class. Every identifier comes from the planner; server text reaches the file only as
+ * comments through docComment.
+ */
+export function buildDeclarations(bundle: Bundle, options: DeclarationOptions = {}): ClientDeclarations {
+  const globals = new NameScope(RESERVED_GLOBALS);
+  const parts = [PRELUDE];
+  const servers: ServerGlobal[] = [];
+  for (const server of bundle.servers) {
+    if (!ServerIdSchema.safeParse(server.id).success)
+      throw new PmcpError("INVALID_INPUT", `server id ${JSON.stringify(server.id)} is not a valid server id`);
+    const plan = planServerModule(server, { strictObjects: false, minQuality: options.minQuality ?? DEFAULT_MIN_QUALITY });
+    const global = globals.claim(camelCase(server.id, "server")).name;
+    const types = [
+      ...plan.definitions.map((definition) => `${definition.doc}type ${definition.name} = ${definition.type};`),
+      ...plan.tools.flatMap((tool) => [
+        `${tool.argsDoc}type ${tool.argsType} = ${tool.argsTypeCode};`,
+        `${tool.resultDoc}type ${tool.resultType} = ${tool.resultTypeCode};`,
+      ]),
+    ];
+    const methods = plan.tools.map((tool) => `${tool.methodDoc}  ${method(tool)};`);
+    parts.push(
+      `declare namespace ${global} {\n${types.join("\n")}\n${plan.classDoc}interface ${plan.className} {\n${methods.join("\n")}\n}\n}\n`,
+      `declare const ${global}: ${global}.${plan.className};\n`,
+    );
+    servers.push({
+      serverId: server.id,
+      global,
+      tools: plan.tools.map((tool, index) => ({
+        // Plan tools are the server's tools in order.
+        toolName: server.tools[index]!.name,
+        method: tool.methodName,
+        signature: `${global}.${method(tool)}`,
+        types: [
+          `type ${tool.argsType} = ${tool.argsTypeCode};`,
+          `type ${tool.resultType} = ${tool.resultTypeCode};`,
+          ...helperTypes(plan, [...tool.argsRefs, ...tool.resultRefs]),
+        ].join("\n"),
+      })),
+    });
+  }
+  return { text: parts.join("\n"), servers };
+}
+
+function method(tool: { methodName: string; argsType: string; argsOptional: boolean; resultType: string }): string {
+  return `${tool.methodName}(args${tool.argsOptional ? "?" : ""}: ${tool.argsType}): Promise<${tool.resultType}>`;
+}

@@ -1,0 +1,292 @@
+import { dirname, join } from "node:path";
+import ts from "typescript";
+import { PmcpError } from "../errors.js";
+
+/** One problem in a program, at 1-based line and column of the program's own text. */
+export interface ProgramDiagnostic {
+  line: number;
+  column: number;
+  /** TypeScript's error code, or one of PROGRAM_DIAGNOSTIC's for what programs may not do. */
+  code: number;
+  message: string;
+}
+
+/** Codes of the diagnostics this checker adds to TypeScript's own (outside TypeScript's range). */
+export const PROGRAM_DIAGNOSTIC = {
+  /** `import`, `export`, `require(…)`, `import.meta`: a program loads nothing. */
+  MODULE_SYNTAX: 90001,
+  /** The program is larger than MAX_PROGRAM_BYTES. */
+  TOO_LARGE: 90002,
+  /** The program closes the function it is the body of (`}` too many). */
+  OUTSIDE_BODY: 90003,
+} as const;
+
+/** Programs are written by agents, a few dozen lines; anything this large is refused unread. */
+export const MAX_PROGRAM_BYTES = 100_000;
+
+export interface ProgramChecker {
+  /** Diagnostics of a program (the body of an async function), in strict mode; [] when it may run. */
+  check(code: string): ProgramDiagnostic[];
+  /** The program with its types erased: the body of an async function, as a sandbox runs it. */
+  transpile(code: string): string;
+  /**
+   * Replaces the declarations (a tool's type changed), keeping the compiler and its loaded
+   * libraries; throws, keeping the old ones, when the new ones do not compile.
+   */
+  updateDeclarations(text: string): void;
+}
+
+const DECLARATIONS_FILE = "/pmcp/clients.d.ts";
+const PROGRAM_FILE = "/pmcp/program.ts";
+const LIB_FILE = "lib.es2022.d.ts";
+const WRAPPER_NAME = "__program";
+// The program starts on the wrapper's second line, so its columns are unchanged.
+const PREFIX = `async function ${WRAPPER_NAME}() {\n`;
+const SUFFIX = "\n}\n";
+const PREFIX_LINES = 1;
+
+const OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  target: ts.ScriptTarget.ES2022,
+  // ES2022 only: no DOM and no Node types, so `process`, `require` and `fetch` do not type-check.
+  lib: [LIB_FILE],
+  types: [],
+  noEmit: true,
+  noLib: false,
+  moduleDetection: ts.ModuleDetectionKind.Legacy,
+};
+
+/**
+ * "Cannot find name 'process'. Do you need to install type definitions for node?" and its
+ * kin: the advice does not apply to a program, which has no runtime APIs at all.
+ */
+const INSTALL_TYPES_HINTS = new Set([2580, 2581, 2582, 2583, 2584, 2591, 2592, 2593]);
+
+/**
+ * A TypeScript LanguageService over two in-memory files, the clients' declarations and the
+ * program, created once and pre-warmed. Each check bumps the program file's version, so
+ * the service reuses the library and declaration source files and nothing grows per check.
+ */
+export function createProgramChecker(declarations: string): ProgramChecker {
+  const libDir = dirname(ts.getDefaultLibFilePath(OPTIONS));
+  const files = new Map<string, { text: string; version: number }>([
+    [DECLARATIONS_FILE, { text: declarations, version: 0 }],
+    [PROGRAM_FILE, { text: wrap(""), version: 0 }],
+  ]);
+  const libraries = new Map<string, string | undefined>();
+  const read = (path: string): string | undefined => {
+    const file = files.get(path);
+    if (file !== undefined) return file.text;
+    if (!libraries.has(path)) libraries.set(path, ts.sys.readFile(path));
+    return libraries.get(path);
+  };
+  const host: ts.LanguageServiceHost = {
+    getCompilationSettings: () => OPTIONS,
+    getScriptFileNames: () => [DECLARATIONS_FILE, PROGRAM_FILE],
+    getScriptVersion: (path) => String(files.get(path)?.version ?? 0),
+    getScriptSnapshot: (path) => {
+      const text = read(path);
+      return text === undefined ? undefined : ts.ScriptSnapshot.fromString(text);
+    },
+    getCurrentDirectory: () => "/pmcp",
+    getDefaultLibFileName: (options) => join(libDir, ts.getDefaultLibFileName(options)),
+    fileExists: (path) => read(path) !== undefined,
+    readFile: read,
+  };
+  const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  const update = (path: string, text: string) => {
+    const file = files.get(path)!;
+    file.text = text;
+    file.version++;
+  };
+
+  const checkDeclarations = () => {
+    // Declarations come from our own generator; an error there is a bug, never the program's.
+    const problems = [...service.getSyntacticDiagnostics(DECLARATIONS_FILE), ...service.getSemanticDiagnostics(DECLARATIONS_FILE)];
+    if (problems.length > 0) {
+      const first = problems[0]!;
+      throw new PmcpError(
+        "INVALID_INPUT",
+        `the clients' declarations do not compile: ${ts.flattenDiagnosticMessageText(first.messageText, " ")} (TS${first.code})`,
+      );
+    }
+  };
+
+  const checker: ProgramChecker = {
+    check(code) {
+      const refused = refuseUnread(code);
+      if (refused !== undefined) return [refused];
+      update(PROGRAM_FILE, wrap(code));
+      const program = service.getProgram();
+      const source = program?.getSourceFile(PROGRAM_FILE);
+      if (program === undefined || source === undefined) throw new Error("the program file is not part of its own compilation");
+      const own = forbidden(source);
+      const typeChecker = program.getTypeChecker();
+      const found = [...service.getSyntacticDiagnostics(PROGRAM_FILE), ...service.getSemanticDiagnostics(PROGRAM_FILE)]
+        // A forbidden construct is reported once, with our message.
+        .filter(({ start }) => start === undefined || !own.some((problem) => start >= problem.start && start < problem.end))
+        .map((diagnostic) => ({
+          start: diagnostic.start ?? PREFIX.length,
+          code: diagnostic.code,
+          message: messageOf(diagnostic, source, typeChecker),
+        }));
+      return [...own, ...found]
+        .sort((a, b) => a.start - b.start)
+        .map(({ start, code: number, message }) => ({ ...position(source, start), code: number, message }));
+    },
+    transpile(code) {
+      const refused = refuseUnread(code) ?? forbidden(ts.createSourceFile(PROGRAM_FILE, wrap(code), ts.ScriptTarget.ES2022, true))[0];
+      if (refused !== undefined) throw new PmcpError("INVALID_INPUT", refused.message);
+      const output = ts.transpileModule(wrap(code), {
+        compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: false },
+        reportDiagnostics: false,
+      }).outputText;
+      // One function declaration, checked above: the body is between its first line and its last brace.
+      return output.slice(output.indexOf("{\n") + 2, output.lastIndexOf("}"));
+    },
+    updateDeclarations(text) {
+      const previous = files.get(DECLARATIONS_FILE)!.text;
+      update(DECLARATIONS_FILE, text);
+      try {
+        checkDeclarations();
+      } catch (error) {
+        // Programs keep being checked against the last declarations that compiled.
+        update(DECLARATIONS_FILE, previous);
+        throw error;
+      }
+    },
+  };
+  // Pre-warm: load the library, check the declarations whole, then a program using the
+  // everyday library types, so the compiler's own code is compiled by V8 before the first agent.
+  checkDeclarations();
+  checker.check(WARM_UP);
+  return checker;
+}
+
+const WARM_UP = `const values = await Promise.all([1, 2].map(async (n) => ({ n, text: String(n) })));
+const total = values.reduce((sum, value) => sum + value.n, 0);
+console.log(JSON.stringify({ total, keys: Object.keys(values[0] ?? {}) }));
+try {
+  throw new Error("warm-up");
+} catch (e) {
+  const error = e as rt.CallError;
+  console.warn(error.code, error.message);
+}
+return values.filter((value) => value.n > 1).map((value) => value.text);`;
+
+function wrap(code: string): string {
+  return `${PREFIX}${code}${SUFFIX}`;
+}
+
+/** What is refused before the compiler reads a character. */
+function refuseUnread(code: string): ProgramDiagnostic | undefined {
+  const bytes = Buffer.byteLength(code, "utf8");
+  if (bytes <= MAX_PROGRAM_BYTES) return undefined;
+  return {
+    line: 1,
+    column: 1,
+    code: PROGRAM_DIAGNOSTIC.TOO_LARGE,
+    message: `The program is ${bytes} bytes; at most ${MAX_PROGRAM_BYTES} are accepted.`,
+  };
+}
+
+interface Located {
+  start: number;
+  end: number;
+  code: number;
+  message: string;
+}
+
+/**
+ * Module syntax (a program loads nothing: its servers are globals) and a body that escapes
+ * the wrapper function, found in the parsed program.
+ */
+function forbidden(source: ts.SourceFile): Located[] {
+  const found: Located[] = [];
+  const statements = source.statements;
+  const wrapper = statements[0];
+  if (statements.length !== 1 || wrapper === undefined || !ts.isFunctionDeclaration(wrapper) || wrapper.name?.text !== WRAPPER_NAME) {
+    // Point at the brace that closed the wrapper, else at the first statement outside it.
+    const start = ts.isFunctionDeclaration(wrapper ?? source)
+      ? wrapper!.getEnd() - 1
+      : Math.max((statements.find((statement) => !ts.isFunctionDeclaration(statement)) ?? source).getStart(source), PREFIX.length);
+    found.push({
+      start,
+      end: start + 1,
+      code: PROGRAM_DIAGNOSTIC.OUTSIDE_BODY,
+      message: "Unbalanced '}': the program is the body of a function and must not close it.",
+    });
+  }
+  const moduleSyntax = (node: ts.Node, what: string) =>
+    found.push({
+      start: node.getStart(source),
+      end: node.getEnd(),
+      code: PROGRAM_DIAGNOSTIC.MODULE_SYNTAX,
+      message: `${what} is not available: a program loads no modules; call the servers through their globals (e.g. \`server.tool(args)\`).`,
+    });
+  const visit = (node: ts.Node): void => {
+    if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node)) moduleSyntax(node, "'import'");
+    else if (ts.isExportDeclaration(node) || ts.isExportAssignment(node)) moduleSyntax(node, "'export'");
+    else if (ts.canHaveModifiers(node) && ts.getModifiers(node)?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword))
+      moduleSyntax(node, "'export'");
+    else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) moduleSyntax(node, "'import()'");
+    else if (ts.isMetaProperty(node) && node.keywordToken === ts.SyntaxKind.ImportKeyword)
+      moduleSyntax(ts.isPropertyAccessExpression(node.parent) ? node.parent : node, "'import.meta'");
+    else if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "require")
+      moduleSyntax(node, "'require'");
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
+/**
+ * The whole message chain (where "Did you mean" often sits), without advice to install Node's
+ * types, and with a suggestion the compiler's spelling check misses: `revenue` for `totalRevenue`.
+ */
+function messageOf(diagnostic: ts.Diagnostic, source: ts.SourceFile, checker: ts.TypeChecker): string {
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
+  if (INSTALL_TYPES_HINTS.has(diagnostic.code)) {
+    const first = message.indexOf(".");
+    return `${first === -1 ? message : message.slice(0, first + 1)} Programs run without Node.js or browser APIs.`;
+  }
+  if (diagnostic.code !== PROPERTY_DOES_NOT_EXIST || diagnostic.start === undefined) return message;
+  const access = nodeAt(source, diagnostic.start)?.parent;
+  if (access === undefined || !ts.isPropertyAccessExpression(access)) return message;
+  const suggestion = similarProperty(access.name.text, checker.getTypeAtLocation(access.expression), checker);
+  return suggestion === undefined ? message : `${message} Did you mean '${suggestion}'?`;
+}
+
+const PROPERTY_DOES_NOT_EXIST = 2339;
+
+/** A property whose name contains the missing one or is contained in it, ignoring case; the closest in length. */
+function similarProperty(missing: string, type: ts.Type, checker: ts.TypeChecker): string | undefined {
+  const wanted = missing.toLowerCase();
+  const names = checker
+    .getPropertiesOfType(checker.getApparentType(type))
+    .map((property) => property.getName())
+    .filter((name) => {
+      const candidate = name.toLowerCase();
+      return candidate !== wanted && (candidate.includes(wanted) || wanted.includes(candidate));
+    });
+  return names.sort((a, b) => Math.abs(a.length - missing.length) - Math.abs(b.length - missing.length))[0];
+}
+
+/** The innermost node starting at `position`. */
+function nodeAt(source: ts.SourceFile, position: number): ts.Node | undefined {
+  let found: ts.Node | undefined;
+  const visit = (node: ts.Node): void => {
+    if (position < node.getStart(source) || position >= node.getEnd()) return;
+    found = node;
+    ts.forEachChild(node, visit);
+  };
+  ts.forEachChild(source, visit);
+  return found;
+}
+
+/** 1-based line and column in the program's own text; a position in the wrapper is moved onto the program's edge. */
+function position(source: ts.SourceFile, start: number): { line: number; column: number } {
+  const clamped = Math.min(Math.max(start, PREFIX.length), source.text.length - SUFFIX.length);
+  const { line, character } = source.getLineAndCharacterOfPosition(clamped);
+  return { line: line - PREFIX_LINES + 1, column: character + 1 };
+}

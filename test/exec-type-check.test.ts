@@ -1,0 +1,325 @@
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { readSchemaFiles } from "../src/bundle/read.js";
+import type { Bundle, InferredTool } from "../src/bundle/types.js";
+import { buildDeclarations, type ClientDeclarations } from "../src/exec/declarations.js";
+import { createProgramChecker, MAX_PROGRAM_BYTES, PROGRAM_DIAGNOSTIC, type ProgramChecker } from "../src/exec/type-check.js";
+import { FIXTURES, runCli } from "./helpers/cli.js";
+import { outputDir, typecheck } from "./helpers/typescript.js";
+
+/**
+ * A server whose names and texts need escaping: a dashed tool name, a description that tries
+ * to close its comment and declare a global, backticks and `${}` everywhere, a type named `Promise`.
+ */
+const SHOP_SERVER = `
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { z } from "zod";
+const server = new McpServer({ name: "Shop */ \`x\`", version: "1.0.0" }, { instructions: "*/ declare const leaked: number; /*" });
+server.registerTool(
+  "get-stock",
+  {
+    description: "Stock */ declare const injected: number; /* \`\${process.exit()}\`",
+    inputSchema: { "sku */": z.string().describe("*/ declare const alsoInjected: string; /*") },
+  },
+  async () => ({ content: [{ type: "text", text: "7" }] }),
+);
+server.registerTool(
+  "sales_report",
+  { description: "Revenue for a period", inputSchema: { period: z.enum(["day", "week"]) }, outputSchema: { totalRevenue: z.number(), orders: z.number().int() } },
+  async () => ({ content: [{ type: "text", text: "{}" }], structuredContent: { totalRevenue: 12.5, orders: 3 } }),
+);
+// A result type named like a global generic the declarations use.
+server.registerTool(
+  "wrap",
+  { outputSchema: { items: z.array(z.string()) }, annotations: { "pmcp:outputTypeName": "Promise" } },
+  async () => ({ content: [{ type: "text", text: "{}" }], structuredContent: { items: [] } }),
+);
+await server.connect(new StdioServerTransport());
+`;
+
+let dir: string;
+let shopServer: string;
+let bundle: Bundle;
+let declarations: ClientDeclarations;
+let checker: ProgramChecker;
+
+beforeAll(async () => {
+  dir = await outputDir("exec-type-check");
+  shopServer = join(dir, "shop-server.mjs");
+  await writeFile(shopServer, SHOP_SERVER);
+  const config = join(dir, "mcp.json");
+  await writeFile(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        inventory: { command: process.execPath, args: [`${FIXTURES}typed-server.mjs`] },
+        shop: { command: process.execPath, args: [shopServer] },
+      },
+    }),
+  );
+  const out = join(dir, "bundle.json");
+  const exported = await runCli(["schema", "export", "--quiet", "--config", config, "-o", out]);
+  expect(exported.stderr).toBe("");
+  bundle = (await readSchemaFiles([out])).bundle;
+  declarations = buildDeclarations(bundle);
+  checker = createProgramChecker(declarations.text);
+}, 120_000);
+
+/** Diagnostics as `line:col TScode message`, the way an agent reads them. */
+function check(code: string, on: ProgramChecker = checker): string[] {
+  return on.check(code).map((diagnostic) => `${diagnostic.line}:${diagnostic.column} TS${diagnostic.code} ${diagnostic.message}`);
+}
+
+describe("declarations", () => {
+  it("name each server's global, methods and tools as the generator does, with the signature inspect shows", () => {
+    expect(
+      declarations.servers.map((server) => ({
+        ...server,
+        tools: server.tools.map(({ toolName, method, signature }) => ({ toolName, method, signature })),
+      })),
+    ).toEqual([
+      {
+        serverId: "inventory",
+        global: "inventory",
+        tools: [
+          { toolName: "get_stock", method: "getStock", signature: "inventory.getStock(args: GetStockArgs): Promise<StockLevel>" },
+          { toolName: "ping", method: "ping", signature: "inventory.ping(args?: PingArgs): Promise<PingResult>" },
+        ],
+      },
+      {
+        serverId: "shop",
+        global: "shop",
+        tools: [
+          { toolName: "get-stock", method: "getStock", signature: "shop.getStock(args: GetStockArgs): Promise<GetStockResult>" },
+          {
+            toolName: "sales_report",
+            method: "salesReport",
+            signature: "shop.salesReport(args: SalesReportArgs): Promise<SalesReportResult>",
+          },
+          { toolName: "wrap", method: "wrap", signature: "shop.wrap(args?: WrapArgs): Promise<Promise2>" },
+        ],
+      },
+    ]);
+    expect(declarations.servers[0]?.tools[0]?.types).toBe(
+      [
+        "type GetStockArgs = {",
+        "  /** Stock keeping unit */",
+        "  sku: string;",
+        '  warehouse?: "north" | "south";',
+        "};",
+        "type StockLevel = {",
+        "  sku: string;",
+        "  quantity: number;",
+        "  location: [number, number] | null;",
+        "};",
+      ].join("\n"),
+    );
+    expect(declarations.servers[0]?.tools[1]?.types).toBe("type PingArgs = { [key: string]: unknown };\ntype PingResult = rt.ToolResult;");
+  });
+
+  it("compile on their own with tsc --strict, ES2022 only, and contain no `any`", async () => {
+    const file = join(dir, "clients.d.ts");
+    await writeFile(file, `/// <reference no-default-lib="true"/>\n/// <reference lib="es2022" />\n${declarations.text}`);
+    expect(await typecheck(dir, [file], "bundler")).toBe("");
+    // `any` in a type position; the word in comments is prose.
+    expect(declarations.text).not.toMatch(/[:<|&,(]\s*any\b/);
+  });
+
+  it("describe the runtime's shapes: a real ToolResult and a real CompositionError fit the declared ones (compile-time proof)", async () => {
+    const clients = join(dir, "proof-clients.d.ts");
+    const proof = join(dir, "proof.ts");
+    await writeFile(clients, declarations.text);
+    await writeFile(
+      proof,
+      [
+        'import type { CompositionError, ToolResult } from "pmcp-codegen/runtime";',
+        "export function proof(result: ToolResult, error: CompositionError & { serverId: string; toolName: string }): [rt.ToolResult, rt.CallError] {",
+        "  return [result, error];",
+        "}",
+      ].join("\n"),
+    );
+    expect(await typecheck(dir, [clients, proof], "nodenext")).toBe("");
+  });
+
+  it("keep server text as data: descriptions only inside comments, escaped", () => {
+    expect(declarations.text).toContain("Stock *\\/ declare const injected: number; /* `${process.exit()}`");
+    expect(check("return [injected, alsoInjected, leaked];")).toEqual([
+      "1:9 TS2304 Cannot find name 'injected'.",
+      "1:19 TS2304 Cannot find name 'alsoInjected'.",
+      "1:33 TS2304 Cannot find name 'leaked'.",
+    ]);
+    expect(check('const text = (await shop.getStock({ "sku */": "a" })).text;\nreturn text.length;')).toEqual([]);
+  });
+});
+
+describe("checking a program", () => {
+  it("accepts a correct program calling two servers, with top-level await and return", () => {
+    const program = [
+      'const stock = await inventory.getStock({ sku: "A-1", warehouse: "north" });',
+      'const report = await shop.salesReport({ period: "week" });',
+      "const pong = await inventory.ping();",
+      'console.log("pong", pong.text);',
+      "try {",
+      '  await shop.getStock({ "sku */": "B-2" });',
+      "} catch (e) {",
+      "  const error = e as rt.CallError;",
+      "  console.warn(error.code, error.serverId, error.toolName, error.name, error.message);",
+      "}",
+      "return { quantity: stock.quantity, revenue: report.totalRevenue, json: pong.json(), blocks: pong.content.length };",
+    ].join("\n");
+    expect(check(program)).toEqual([]);
+  });
+
+  it("refuses a field the result does not have, with a did-you-mean, at the agent's line and column", () => {
+    expect(check('const data = await shop.salesReport({ period: "day" });\nreturn data.revenue;')).toEqual([
+      "2:13 TS2339 Property 'revenue' does not exist on type 'SalesReportResult'. Did you mean 'totalRevenue'?",
+    ]);
+    expect(check('const data = await shop.salesReport({ period: "day" });\n\n  return data.totalRevenu + data.order;')).toEqual([
+      "3:15 TS2551 Property 'totalRevenu' does not exist on type 'SalesReportResult'. Did you mean 'totalRevenue'?",
+      "3:34 TS2551 Property 'order' does not exist on type 'SalesReportResult'. Did you mean 'orders'?",
+    ]);
+  });
+
+  it("refuses a misspelled method, a misspelled argument key and a wrong argument type", () => {
+    expect(check('await inventory.getStok({ sku: "a" });')).toEqual([
+      "1:17 TS2551 Property 'getStok' does not exist on type 'InventoryClient'. Did you mean 'getStock'?",
+    ]);
+    expect(check('await inventory.getStock({ skuu: "a" });')).toEqual([
+      "1:28 TS2561 Object literal may only specify known properties, but 'skuu' does not exist in type 'GetStockArgs'. Did you mean to write 'sku'?",
+    ]);
+    expect(check('await inventory.getStock({ sku: 7 });\nawait shop.salesReport({ period: "month" });')).toEqual([
+      "1:28 TS2322 Type 'number' is not assignable to type 'string'.",
+      `2:26 TS2322 Type '"month"' is not assignable to type '"day" | "week"'.`,
+    ]);
+  });
+
+  it("has no Node.js or browser API and loads no module", () => {
+    const modules = "is not available: a program loads no modules; call the servers through their globals (e.g. `server.tool(args)`).";
+    expect(
+      check(
+        [
+          "process.exit(1);",
+          'const fs = require("fs");',
+          'await fetch("https://example.com");',
+          'import x from "y";',
+          'const m = await import("node:fs");',
+          "export const y = 1;",
+          "setTimeout(() => {}, 1);",
+        ].join("\n"),
+      ),
+    ).toEqual([
+      "1:1 TS2591 Cannot find name 'process'. Programs run without Node.js or browser APIs.",
+      `2:12 TS${PROGRAM_DIAGNOSTIC.MODULE_SYNTAX} 'require' ${modules}`,
+      "3:7 TS2304 Cannot find name 'fetch'.",
+      `4:1 TS${PROGRAM_DIAGNOSTIC.MODULE_SYNTAX} 'import' ${modules}`,
+      `5:17 TS${PROGRAM_DIAGNOSTIC.MODULE_SYNTAX} 'import()' ${modules}`,
+      `6:1 TS${PROGRAM_DIAGNOSTIC.MODULE_SYNTAX} 'export' ${modules}`,
+      "7:1 TS2304 Cannot find name 'setTimeout'.",
+    ]);
+  });
+
+  it("types a result without output schema as the content result: .text and .json() check, a field does not", () => {
+    expect(check("const pong = await inventory.ping();\nconst text: string = pong.text;\nreturn [text, pong.json()];")).toEqual([]);
+    expect(check("const pong = await inventory.ping();\nreturn pong.message;")).toEqual([
+      "2:13 TS2339 Property 'message' does not exist on type 'ToolResult'.",
+    ]);
+  });
+
+  it("refuses a program that closes its own function or breaks off, at a position in the agent's code", () => {
+    expect(check("return 1;\n}\nglobalThis;\n{").map((line) => line.split(" ")[0])).toEqual(["2:1"]);
+    expect(check("if (true) {\n  return 1;")).toEqual(["2:12 TS1005 '}' expected."]);
+  });
+
+  it("refuses a program larger than the limit with one diagnostic, unread", () => {
+    const huge = `return ${JSON.stringify("x".repeat(MAX_PROGRAM_BYTES))};`;
+    expect(checker.check(huge)).toEqual([
+      {
+        line: 1,
+        column: 1,
+        code: PROGRAM_DIAGNOSTIC.TOO_LARGE,
+        message: `The program is ${huge.length} bytes; at most ${MAX_PROGRAM_BYTES} are accepted.`,
+      },
+    ]);
+    expect(() => checker.transpile(huge)).toThrow(/at most 100000/);
+  });
+
+  it("takes new declarations when a tool's type is learned, without a new checker", () => {
+    const learned = createProgramChecker(declarations.text);
+    const program = "const pong = await inventory.ping();\nreturn pong.count + 1;";
+    expect(check(program, learned)).toEqual(["2:13 TS2339 Property 'count' does not exist on type 'ToolResult'."]);
+    const inferred: InferredTool = {
+      tool: "ping",
+      schema: { type: "object", properties: { count: { type: "integer" } }, required: ["count"] },
+      observations: 20,
+      seen: 20,
+      firstSeen: "2026-11-23T00:00:00.000Z",
+      lastSeen: "2026-11-23T00:00:00.000Z",
+      redacted: false,
+      consistency: 1,
+      quality: "high",
+      fields: [],
+    };
+    const servers = bundle.servers.map((server) => (server.id === "inventory" ? { ...server, inferred: [inferred] } : server));
+    learned.updateDeclarations(buildDeclarations({ ...bundle, servers }).text);
+    expect(check(program, learned)).toEqual([]);
+    expect(check("const pong = await inventory.ping();\nreturn pong.text;", learned)).toEqual([
+      "2:13 TS2339 Property 'text' does not exist on type 'PingResult'.",
+    ]);
+  });
+
+  it("refuses declarations that do not compile, at creation and on update, keeping the last good ones", () => {
+    const broken = `${declarations.text}\ndeclare const broken: Missing;`;
+    expect(() => createProgramChecker(broken)).toThrow("the clients' declarations do not compile: Cannot find name 'Missing'. (TS2304)");
+    const kept = createProgramChecker(declarations.text);
+    expect(() => kept.updateDeclarations("declare const broken: Missing;")).toThrow(/Cannot find name 'Missing'/);
+    expect(check('const data = await shop.salesReport({ period: "day" });\nreturn data.orders;', kept)).toEqual([]);
+  });
+});
+
+describe("transpiling a program", () => {
+  let client: Client;
+  beforeAll(async () => {
+    client = new Client({ name: "exec-type-check-test", version: "1.0.0" });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [`${FIXTURES}typed-server.mjs`] }));
+  }, 60_000);
+  afterAll(async () => {
+    await client?.close();
+  });
+
+  it("erases the types and leaves a body that runs against the servers' globals", async () => {
+    const program = [
+      "interface Line { sku: string; quantity: number }",
+      'const stock: StockOf = await inventory.getStock({ sku: "A-1" });',
+      "type StockOf = inventory.StockLevel;",
+      "const line: Line = { sku: stock.sku, quantity: stock.quantity as number };",
+      "console.log(`got ${line.quantity}`);",
+      "return line;",
+    ].join("\n");
+    expect(check(program)).toEqual([]);
+    const body = checker.transpile(program);
+    expect(body).not.toMatch(/interface|StockOf|: Line| as number/);
+    // The globals the declarations promise, made from their own names; the sandbox's job in production.
+    const server = declarations.servers.find((candidate) => candidate.global === "inventory")!;
+    const inventory = Object.fromEntries(
+      server.tools.map((tool) => [
+        tool.method,
+        async (args: Record<string, unknown>) => (await client.callTool({ name: tool.toolName, arguments: args })).structuredContent,
+      ]),
+    );
+    const logs: string[] = [];
+    const console = { log: (...parts: unknown[]) => logs.push(parts.join(" ")) };
+    const AsyncFunction = (async () => {}).constructor as new (...names: string[]) => (...values: unknown[]) => Promise<unknown>;
+    const result = await new AsyncFunction("inventory", "console", body)(inventory, console);
+    expect(result).toEqual({ sku: "A-1", quantity: 7 });
+    expect(logs).toEqual(["got 7"]);
+  });
+
+  it("refuses what the checker refuses", () => {
+    expect(() => checker.transpile("}\nprocess;\n{")).toThrow(/Unbalanced/);
+    expect(() => checker.transpile('import x from "y";')).toThrow(/'import' is not available/);
+  });
+});

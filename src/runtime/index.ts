@@ -50,6 +50,7 @@ export {
   parseObservationLog,
   propertyCount,
   propertyNames,
+  protoProperty,
   redactValue,
   ServerNotFoundError,
   TimeoutError,

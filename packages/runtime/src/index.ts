@@ -44,6 +44,7 @@ export {
   otherKeysMatch,
   propertyCount,
   propertyNames,
+  protoProperty,
   unevaluatedItems,
   unevaluatedProperties,
   uniqueItems,

@@ -1,8 +1,10 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Bundle } from "../src/bundle/types.js";
+import { inferBundle } from "../src/infer/infer-bundle.js";
 import { normalizeSchema, PROFILES } from "../src/normalize/normalize.js";
-import { CompositionClient, OutputValidationError } from "../src/runtime/index.js";
+import { CompositionClient, OutputValidationError, observationPath } from "../src/runtime/index.js";
 import { toolsFromSource } from "../src/tools/from-source.js";
 import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
@@ -172,4 +174,32 @@ describe("tools from-source keeps a __proto__ property and its required entry", 
       JSON.stringify({ type: "object", properties, required: [PROTO], additionalProperties: false }),
     );
   }, 120_000);
+});
+
+describe("the bundle and inference keep __proto__ keys", () => {
+  it("a tool's own __proto__ key never becomes another key when a bundle is read and written", async () => {
+    const path = join(dir, "tool-key.json");
+    await writeFile(
+      path,
+      '{"version":"1.0","servers":[{"id":"shop","tools":[{"name":"get","__proto__":{"x":1},"inputSchema":{"type":"object"}}]}]}',
+    );
+    const result = await runCli(["schema", "normalize", "--schema", path, "--profile", "openai"]);
+    expect(result.code, result.stderr).toBe(0);
+    const tool = (JSON.parse(result.stdout) as { servers: { tools: object[] }[] }).servers[0]?.tools[0];
+    // The bundle's zod schema leaves out an unknown tool key named __proto__, as zod does for every object.
+    expect(Object.keys(tool ?? {})).toEqual(["name", "inputSchema"]);
+  }, 60_000);
+
+  it("content block types counted per type, __proto__ among them", async () => {
+    const logs = join(dir, "logs");
+    const path = observationPath(logs, "shop", "get");
+    await mkdir(dirname(path), { recursive: true });
+    const header = { format: "pmcp-observations/1", server: "shop", tool: "get", seen: 2, firstSeen: "a", lastSeen: "b", redacted: false };
+    const samples = [header, { at: "a", content: [PROTO, "text"] }, { at: "b", content: [PROTO] }];
+    await writeFile(path, samples.map((line) => JSON.stringify(line)).join("\n"));
+    const bundle: Bundle = { version: "1.0", servers: [{ id: "shop", tools: [{ name: "get", inputSchema: { type: "object" } }] }] };
+    const inferred = await inferBundle(bundle, logs);
+    const content = inferred.bundle.servers[0]?.inferred?.[0]?.content;
+    expect(JSON.stringify(content)).toBe('{"__proto__":2,"text":1}');
+  }, 60_000);
 });

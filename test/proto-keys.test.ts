@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Bundle } from "../src/bundle/types.js";
 import { inferBundle } from "../src/infer/infer-bundle.js";
+import { inferSchema } from "../src/infer/infer-schema.js";
 import { normalizeSchema, PROFILES } from "../src/normalize/normalize.js";
 import { CompositionClient, OutputValidationError, observationPath } from "../src/runtime/index.js";
 import { toolsFromSource } from "../src/tools/from-source.js";
@@ -189,6 +190,21 @@ describe("the bundle and inference keep __proto__ keys", () => {
     // The bundle's zod schema leaves out an unknown tool key named __proto__, as zod does for every object.
     expect(Object.keys(tool ?? {})).toEqual(["name", "inputSchema"]);
   }, 60_000);
+
+  it("an inferred schema has each __proto__ property observed, with its schema and its required entry", async () => {
+    const values = JSON.parse(
+      '[{"__proto__":"a","n":1,"o":{"__proto__":{"deep":true}}},{"__proto__":"b","n":2,"o":{"__proto__":{"deep":false}}}]',
+    );
+    expect(JSON.stringify(await inferSchema(values))).toBe(
+      JSON.stringify({
+        type: "object",
+        properties: JSON.parse(
+          '{"__proto__":{"type":"string"},"n":{"type":"integer"},"o":{"type":"object","properties":{"__proto__":{"type":"object","properties":{"deep":{"type":"boolean"}},"required":["deep"]}},"required":["__proto__"]}}',
+        ),
+        required: ["n", "o", PROTO],
+      }),
+    );
+  }, 120_000);
 
   it("content block types counted per type, __proto__ among them", async () => {
     const logs = join(dir, "logs");

@@ -48,8 +48,11 @@ describe("a __proto__ property through export, generate and a call", () => {
     await writeFile(
       usage,
       [
-        'import type { GetRecordResult } from "./client/proto.js";',
+        'import type { z } from "zod";',
+        'import type { GetRecordResult, GetRecordResultSchema } from "./client/proto.js";',
         'export const kept = (result: GetRecordResult): string => result["__proto__"] + result.name;',
+        "type Parsed = z.infer<typeof GetRecordResultSchema>;",
+        "export const both = (a: GetRecordResult, b: Parsed): [Parsed, GetRecordResult] => [a, b];",
       ].join("\n"),
     );
     expect(await typecheck(dir, [join(dir, "client/index.ts"), usage], "nodenext")).toBe("");

@@ -8,7 +8,8 @@ import { renderClients } from "../src/codegen/render.js";
 import { camelCase, pascalCase } from "../src/ir/naming.js";
 import { CompositionClient } from "../src/runtime/index.js";
 import { LISTED_TOOLS } from "./fixtures/listing-server.mjs";
-import { fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
+import { PROTOTYPE_NAMES } from "./fixtures/prototype-names-server.mjs";
+import { FIXTURES, fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
 const require = createRequire(import.meta.url);
@@ -27,9 +28,8 @@ describe("naming", () => {
     expect(camelCase(name)).toBe(camel);
   });
 
-  it("never names a method like Object.prototype's, so a client's toString and valueOf stay JavaScript's", async () => {
-    const names = ["has_own_property", "then", "to_string", "value_of", "constructor", "__proto__"];
-    const server: BundleServer = { id: "proto", tools: names.map((name) => ({ name })) };
+  it("never names a method like Object.prototype's, so a client's toString and valueOf stay JavaScript's and each tool is called", async () => {
+    const server: BundleServer = { id: "proto", tools: PROTOTYPE_NAMES.map((name) => ({ name })) };
     const plan = planServerModule(server, { strictObjects: false, minQuality: "low" });
     expect(plan.tools.map((tool) => tool.methodName)).toEqual([
       "hasOwnProperty2",
@@ -39,7 +39,7 @@ describe("naming", () => {
       "constructor_",
       "proto",
     ]);
-    expect(plan.warnings.map((warning) => warning.tool)).toEqual(["has_own_property", "then", "to_string", "value_of"]);
+    expect(plan.warnings.map((warning) => warning.tool)).toEqual(["hasOwnProperty", "then", "toString", "valueOf"]);
     const dir = await outputDir("proto-members");
     const { files } = await renderClients(
       { version: "1.0", servers: [server] },
@@ -48,11 +48,23 @@ describe("naming", () => {
     for (const file of files) await writeFile(join(dir, file.path), file.content);
     expect(await typecheck(dir, [join(dir, "index.ts")], "nodenext")).toBe("");
     const { ProtoClient } = await import(join(dir, "proto.ts"));
-    const client = new ProtoClient(new CompositionClient({ servers: {} }));
-    expect(String(client)).toBe("[object Object]");
-    expect(Object.hasOwn(client, "x") || Object.hasOwn(client, "x")).toBe(false);
-    expect(typeof client.toString2).toBe("function");
-  });
+    const upstream = new CompositionClient({
+      servers: { proto: { command: process.execPath, args: [join(FIXTURES, "prototype-names-server.mjs")] } },
+      timeoutMs: 20_000,
+    });
+    try {
+      const client = new ProtoClient(upstream);
+      expect(String(client)).toBe("[object Object]");
+      expect(client.valueOf()).toBe(client);
+      expect(Object.hasOwn(client, "x")).toBe(false);
+      const methods = ["hasOwnProperty2", "then2", "toString2", "valueOf2", "constructor_", "proto"];
+      const answers = [];
+      for (const method of methods) answers.push(((await client[method]({})) as { toolName: string; text: string }).text);
+      expect(answers).toEqual(PROTOTYPE_NAMES.map((tool) => JSON.stringify({ tool })));
+    } finally {
+      await upstream.close();
+    }
+  }, 120_000);
 
   it("resolves collisions deterministically with a suffix and a warning, keeping the wire name", () => {
     const server: BundleServer = {

@@ -51,12 +51,13 @@ export function camelTool(tool: unknown): unknown {
 }
 
 function renameKeys(object: Readonly<Record<string, unknown>> | Tool, names: Record<string, string>): Record<string, unknown> {
-  const result: Record<string, unknown> = {};
+  // Own keys and entries only: a tool may carry a key named "__proto__", which is data like any other.
+  const entries: [string, unknown][] = [];
   for (const [key, value] of Object.entries(object)) {
-    const renamed = names[key] ?? key;
-    if (!(renamed in object) || renamed === key) result[renamed] = value;
+    const renamed = Object.hasOwn(names, key) ? (names[key] as string) : key;
+    if (!Object.hasOwn(object, renamed) || renamed === key) entries.push([renamed, value]);
   }
-  return result;
+  return Object.fromEntries(entries);
 }
 
 function endpointToString(endpoint: Endpoint): string {

@@ -14,6 +14,7 @@ import { toolsFromSourceCommand } from "../commands/tools-from-source.js";
 import { PmcpError } from "../errors.js";
 import { version } from "../version.js";
 import { exitCodeOf, isUsageError } from "./exit-code.js";
+import { printable } from "./output.js";
 
 /**
  * Runs the `pmcp` command line (`argv` without node and the script) and resolves with its
@@ -63,7 +64,7 @@ export async function run(argv: readonly string[]): Promise<number> {
 
 function reportError(error: unknown, debug: boolean): number {
   const message = error instanceof Error ? error.message : String(error);
-  for (const line of message.split("\n")) process.stderr.write(`pmcp: ${line}\n`);
+  for (const line of message.split("\n")) process.stderr.write(`pmcp: ${printable(line)}\n`);
   if (isUsageError(error)) process.stderr.write("pmcp: run 'pmcp --help' for usage\n");
   if (debug && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   return exitCodeOf(error);

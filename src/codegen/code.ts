@@ -11,9 +11,12 @@ export function literal(value: unknown): string {
   return (JSON.stringify(value) ?? "undefined").replace(/\u2028/g, "\\u2028").replace(/\u2029/g, "\\u2029");
 }
 
-/** An object key in a type literal: bare when it is an identifier (keywords are fine there), else quoted. */
+/**
+ * An object key in a type literal: bare when it is an identifier (keywords are fine there), else
+ * quoted. `__proto__` is quoted too, so that a reader sees a plain property, not the prototype.
+ */
 export function typeKey(key: string): string {
-  return IDENTIFIER.test(key) ? key : literal(key);
+  return IDENTIFIER.test(key) && key !== "__proto__" ? key : literal(key);
 }
 
 /**

@@ -169,6 +169,9 @@ function objectParser(node: ObjectNode, options: ParserOptions, indent: string, 
   if (node.minProperties !== undefined || node.maxProperties !== undefined) {
     code += `.refine(${RUNTIME}.propertyCount(${node.minProperties ?? 0}, ${node.maxProperties ?? "Infinity"}), "wrong number of properties")`;
   }
+  // zod neither checks nor keeps a `__proto__` key; the runtime does both.
+  const proto = node.properties.find((property) => property.name === "__proto__");
+  if (proto !== undefined) code = `${RUNTIME}.protoProperty(${code}, ${parserOf(proto.node, options, inner, uses)}, ${proto.required})`;
   return code;
 }
 

@@ -2,7 +2,7 @@ import type { Argv } from "yargs";
 import type { Bundle } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs, schemaOption } from "../cli/inputs.js";
-import { printJson, say } from "../cli/output.js";
+import { printable, printJson, say } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 import type { ToolInspection } from "../inspect/describe-tool.js";
 
@@ -61,13 +61,4 @@ export function formatInspection(inspection: ToolInspection): string {
     `Result type (source ${inspection.source}, quality ${inspection.quality}):\n${inspection.resultType}`,
   ];
   return sections.join("\n\n");
-}
-
-/**
- * Names and descriptions are the server's text, printed raw only in this view: control characters
- * (terminal escapes among them) become `\uXXXX` so it cannot restyle or rewrite the terminal.
- */
-function printable(text: string): string {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this takes out
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }

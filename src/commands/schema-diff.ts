@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
-import { count } from "../cli/output.js";
+import { count, printable } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
@@ -46,7 +46,8 @@ async function schemaDiff(args: ArgsOf<typeof builder>): Promise<void> {
         : format === "junit"
           ? formatJunit(changes, args.failOn)
           : formatText(changes);
-  if (!args.quiet || format !== "text") process.stdout.write(text);
+  // Text and annotations are read on a terminal or in a log; JSON and JUnit are files to parse, kept as they are.
+  if (!args.quiet || format !== "text") process.stdout.write(format === "text" || format === "github" ? printable(text) : text);
   const failing = changes.filter((change) => change.level === "breaking" || (args.failOn === "dangerous" && change.level === "dangerous"));
   if (failing.length > 0)
     throw new PmcpError(

@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
-import { count } from "../cli/output.js";
+import { count, printable } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 import type { LintFinding } from "../lint/lint.js";
 import { PROFILES, type Profile } from "../providers/facts.js";
@@ -72,13 +72,17 @@ async function schemaLint(args: ArgsOf<typeof builder>): Promise<void> {
     const property = (text: string) => data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
     for (const finding of found) {
       process.stdout.write(
-        `::${finding.severity} title=${property(`${finding.profile} ${finding.rule}: ${where(finding)}`)}::${data(`${finding.message}${finding.fixable ? " (pmcp schema normalize fixes this)" : ""}`)}\n`,
+        printable(
+          `::${finding.severity} title=${property(`${finding.profile} ${finding.rule}: ${where(finding)}`)}::${data(`${finding.message}${finding.fixable ? " (pmcp schema normalize fixes this)" : ""}`)}\n`,
+        ),
       );
     }
   } else if (!args.quiet) {
     for (const finding of found) {
       process.stdout.write(
-        `${finding.severity.toUpperCase().padEnd(7)} ${finding.profile.padEnd(16)} ${where(finding)}: ${finding.message} [${finding.rule}]${finding.fixable ? " (normalize fixes this)" : ""}\n`,
+        printable(
+          `${finding.severity.toUpperCase().padEnd(7)} ${finding.profile.padEnd(16)} ${where(finding)}: ${finding.message} [${finding.rule}]${finding.fixable ? " (normalize fixes this)" : ""}\n`,
+        ),
       );
     }
     if (found.length === 0) process.stdout.write(`no findings for ${profiles.join(", ")}\n`);

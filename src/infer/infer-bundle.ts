@@ -79,11 +79,12 @@ async function learn(values: unknown[], declared: unknown, redacted: boolean) {
 
 /** Per content block type, the samples without JSON that held one; undefined when every sample was JSON. */
 function contentCounts(samples: readonly Sample[]): Record<string, number> | undefined {
-  const counts: Record<string, number> = {};
+  // A Map: a block type is the server's text, "__proto__" included.
+  const counts = new Map<string, number>();
   for (const sample of samples) {
-    if ("content" in sample) for (const kind of sample.content) counts[kind] = (counts[kind] ?? 0) + 1;
+    if ("content" in sample) for (const kind of sample.content) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
-  return samples.some((sample) => "content" in sample) ? counts : undefined;
+  return samples.some((sample) => "content" in sample) ? Object.fromEntries(counts) : undefined;
 }
 
 /** Every `<server>/<tool>.jsonl` under `dir`, keyed by the server and tool its header names. */

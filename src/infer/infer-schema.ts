@@ -13,7 +13,8 @@ import { resolveRef } from "../json-schema/refs.js";
 export async function inferSchema(values: readonly unknown[]): Promise<Schema> {
   const { InputData, jsonInputForTargetLanguage, quicktype } = await import("quicktype-core");
   const json = jsonInputForTargetLanguage("schema");
-  await json.addSource({ name: "Result", samples: values.map((value) => JSON.stringify(value)) });
+  const standIn = protoStandIn(values);
+  await json.addSource({ name: "Result", samples: values.map((value) => JSON.stringify(renameKeys(value, "__proto__", standIn))) });
   const inputData = new InputData();
   inputData.addInput(json);
   const result = await quicktype({
@@ -28,7 +29,26 @@ export async function inferSchema(values: readonly unknown[]): Promise<Schema> {
     inferMaps: true,
     combineClasses: true,
   });
-  return tidy(JSON.parse(result.lines.join("\n")) as Schema);
+  // The stand-in is in no sample, so each quoted occurrence in the schema is the renamed key (a property or a required name).
+  return tidy(JSON.parse(result.lines.join("\n").replaceAll(JSON.stringify(standIn), JSON.stringify("__proto__"))) as Schema);
+}
+
+/**
+ * quicktype leaves out a `__proto__` key, schema and all (its own objects are plain), so it
+ * sees this name instead: one that no sample uses as a key or a string.
+ */
+function protoStandIn(values: readonly unknown[]): string {
+  const text = JSON.stringify(values);
+  let standIn = "pmcp_proto_key";
+  while (text.includes(JSON.stringify(standIn))) standIn = `_${standIn}`;
+  return standIn;
+}
+
+/** A copy of `value` with every object key `from` renamed `to`, key order kept. */
+function renameKeys(value: unknown, from: string, to: string): unknown {
+  if (Array.isArray(value)) return value.map((item) => renameKeys(item, from, to));
+  if (!isObject(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key === from ? to : key, renameKeys(item, from, to)]));
 }
 
 /** Keywords of quicktype's output that a caller is better without. */
@@ -58,11 +78,7 @@ function tidy(raw: Schema): Schema {
     const kept = Object.fromEntries(
       Object.entries(node).filter(([key, value]) => !DROPPED.has(key) && !(key === "additionalProperties" && value === false)),
     );
-    const out = mapChildren(kept, ({ keyword, schema }) => clean(schema, keyword === "anyOf"));
-    // quicktype loses a `__proto__` property's schema but keeps its name here.
-    if (Array.isArray(out.required))
-      out.required = out.required.filter((name) => isObject(node.properties) && Object.hasOwn(node.properties, name));
-    return out;
+    return mapChildren(kept, ({ keyword, schema }) => clean(schema, keyword === "anyOf"));
   };
   const root = clean(raw, false) as Schema;
   // Cleaning a kept definition can find further recursive ones; go on until none is new.

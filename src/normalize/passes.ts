@@ -112,7 +112,8 @@ interface Limits {
 }
 
 function inlineWithin(schema: Schema, options: InlineOptions, limits: Limits, context: PassContext): Schema {
-  const kept: Schema = {};
+  /** Kept definitions by name; a Map, so that a definition named "__proto__" is kept like any other. */
+  const kept = new Map<string, Schema | boolean>();
   /** Kept definitions' names, by their target's pointer: one target, however it is referred to, has one name. */
   const names = new Map<string, string>();
   let written = 0;
@@ -170,9 +171,9 @@ function inlineWithin(schema: Schema, options: InlineOptions, limits: Limits, co
     if (options.cycles === "keep" && (tooDeep || recursive(target.pointer, body))) {
       // The provider understands references: the definition stays, referenced by name.
       const name = keptName(target.pointer);
-      if (!Object.hasOwn(kept, name)) {
-        kept[name] = {};
-        kept[name] = expandBody(`/$defs/${name}`, [...stack, target.pointer]);
+      if (!kept.has(name)) {
+        kept.set(name, {});
+        kept.set(name, expandBody(`/$defs/${name}`, [...stack, target.pointer]));
       }
       return { ...expandObject(siblings, pointer, stack), $ref: `#/$defs/${name}` };
     }
@@ -199,12 +200,13 @@ function inlineWithin(schema: Schema, options: InlineOptions, limits: Limits, co
   const result = expand(schema, "", []);
   // A root that is only a reference to a boolean schema, spelled as an object schema.
   if (typeof result === "boolean") return result ? {} : { not: {} };
-  if (Object.keys(kept).length === 0) return result;
+  if (kept.size === 0) return result;
+  const $defs = Object.fromEntries(kept);
   // A root that is only a reference to a recursive definition takes that definition's body.
   const { $ref: rootRef, ...rest } = result;
-  const rootName = typeof rootRef === "string" ? rootRef.replace("#/$defs/", "") : undefined;
-  if (rootName !== undefined && isObject(kept[rootName])) return { ...withSiblings(kept[rootName] as Schema, rest), $defs: kept };
-  return { ...result, $defs: kept };
+  const root = typeof rootRef === "string" ? kept.get(rootRef.replace("#/$defs/", "")) : undefined;
+  if (isObject(root)) return { ...withSiblings(root, rest), $defs };
+  return { ...result, $defs };
 }
 
 /**
@@ -340,19 +342,20 @@ export function mergeAllOf(schema: Schema, context: PassContext): Schema {
 function mergedAllOf(node: Schema, pointer: string, context: PassContext): Schema {
   if (!Array.isArray(node.allOf) || !node.allOf.every(isObject)) return node;
   const { allOf, ...outer } = node;
-  const merged: Schema = { ...outer };
+  // A Map, so that a "__proto__" keyword is a key like any other.
+  const merged = new Map(Object.entries(outer));
   for (const member of allOf as Schema[]) {
     for (const [key, value] of Object.entries(member)) {
-      if (key === "properties" && isObject(value))
-        merged.properties = { ...(isObject(merged.properties) ? merged.properties : {}), ...value };
+      const known = merged.get(key);
+      if (key === "properties" && isObject(value)) merged.set(key, { ...(isObject(known) ? known : {}), ...value });
       else if (key === "required" && Array.isArray(value))
-        merged.required = [...new Set([...(Array.isArray(merged.required) ? merged.required : []), ...value])];
-      else if (key in merged && JSON.stringify(merged[key]) !== JSON.stringify(value)) {
+        merged.set(key, [...new Set([...(Array.isArray(known) ? known : []), ...value])]);
+      else if (merged.has(key) && JSON.stringify(known) !== JSON.stringify(value)) {
         context.note(`${pointer}/allOf`, `allOf members disagree on "${key}"; kept the first`, "allof-conflict");
-      } else merged[key] = value;
+      } else merged.set(key, value);
     }
   }
-  return merged;
+  return Object.fromEntries(merged);
 }
 
 /** `const: x` → `enum: [x]`. */
@@ -564,12 +567,12 @@ export function dropKeywords(
   context: PassContext,
 ): Schema {
   return mapSchemas(schema, (node, pointer) => {
-    const out: Schema = {};
+    const entries: [string, unknown][] = [];
     const kept: string[] = [];
     for (const [key, value] of Object.entries(node)) {
       const unsupportedFormat = key === "format" && allowedFormats !== undefined && !allowedFormats.has(String(value));
       if (!unsupported(key, value) && !unsupportedFormat) {
-        out[key] = value;
+        entries.push([key, value]);
         continue;
       }
       if (key === "examples" && Array.isArray(value)) kept.push(`Examples: ${value.map((example) => JSON.stringify(example)).join(", ")}`);
@@ -579,6 +582,7 @@ export function dropKeywords(
         context.note(`${pointer}/${key}`, `${key} is not supported here and was dropped; the description states it`, "dropped-keyword");
       }
     }
+    const out: Schema = Object.fromEntries(entries);
     return kept.length === 0 ? out : { ...out, description: appendText(out.description, kept.join("; ")) };
   });
 }
@@ -620,12 +624,12 @@ export function rootUnion(given: Schema, context: PassContext): Schema {
   const properties = Object.fromEntries(
     names.map((name) => {
       const declared = members.flatMap((member) =>
-        isObject(member.properties) && name in member.properties ? [member.properties[name]] : [],
+        isObject(member.properties) && Object.hasOwn(member.properties, name) ? [member.properties[name]] : [],
       );
       const unique = declared.filter(
         (item, index) => declared.findIndex((other) => JSON.stringify(other) === JSON.stringify(item)) === index,
       );
-      const undeclaredOpen = open.some((member) => !isObject(member.properties) || !(name in member.properties));
+      const undeclaredOpen = open.some((member) => !isObject(member.properties) || !Object.hasOwn(member.properties, name));
       return [name, undeclaredOpen ? {} : unique.length === 1 ? unique[0] : { anyOf: unique }];
     }),
   );

@@ -51,6 +51,7 @@ export {
   parseObservationLog,
   propertyCount,
   propertyNames,
+  protoProperty,
   redactValue,
   ServerNotFoundError,
   TimeoutError,

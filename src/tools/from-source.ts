@@ -396,7 +396,8 @@ function tupleSchema(type: ts.TupleTypeReference, walk: Walk, site: Site): JsonS
 
 function propertiesSchema(type: ts.Type, walk: Walk, site: Site): JsonSchema {
   const { checker } = walk;
-  const properties: Record<string, JsonSchema> = {};
+  // Entries, not assignments: a property named "__proto__" must stay a property.
+  const entries: [string, JsonSchema][] = [];
   const required: string[] = [];
   for (const property of checker.getPropertiesOfType(type)) {
     const path = [...site.path, property.name];
@@ -404,12 +405,13 @@ function propertiesSchema(type: ts.Type, walk: Walk, site: Site): JsonSchema {
     const propertyType = checker.getTypeOfSymbol(property);
     const schema = schemaOf(propertyType, walk, propertySite);
     const description = walk.paramDocs.get(docKey(path)) ?? ts.displayPartsToString(property.getDocumentationComment(checker)).trim();
-    properties[property.name] = description === "" ? schema : { description, ...schema };
+    entries.push([property.name, description === "" ? schema : { description, ...schema }]);
     if (!(property.flags & ts.SymbolFlags.Optional) && !includesUndefined(propertyType)) required.push(property.name);
   }
   const additionalProperties = additionalPropertiesOf(type, walk, site);
   // A pure map (`Record<string, T>`) has no named properties to list.
-  const listed = Object.keys(properties).length > 0 || additionalProperties === false;
+  const properties = Object.fromEntries(entries);
+  const listed = entries.length > 0 || additionalProperties === false;
   return {
     type: "object",
     ...(listed ? { properties } : {}),

@@ -45,6 +45,7 @@ export {
   otherKeysMatch,
   propertyCount,
   propertyNames,
+  protoProperty,
   unevaluatedItems,
   unevaluatedProperties,
   uniqueItems,

@@ -116,6 +116,35 @@ export function otherKeysMatch(
     });
 }
 
+/**
+ * An object parser for a schema that declares a `__proto__` property. zod neither checks nor
+ * keeps that key (assigning it to a plain object would set the prototype instead), so it is
+ * checked here against `value` and defined as an own property of the parsed object: the data it
+ * is. The parsed object's prototype stays `Object.prototype`.
+ */
+export function protoProperty<T extends z.ZodType>(object: T, value: z.ZodType, required: boolean): z.ZodType<z.output<T>> {
+  return z.unknown().transform((input, context) => {
+    const parsed = object.safeParse(input);
+    let failed = false;
+    const issue = (message: string, path: PropertyKey[]) => {
+      failed = true;
+      context.addIssue({ code: "custom", message, path });
+    };
+    if (!parsed.success) for (const { message, path } of parsed.error.issues) issue(message, path);
+    let own: { value: unknown } | undefined;
+    const given = isPlainObject(input) ? Object.getOwnPropertyDescriptor(input, "__proto__") : undefined;
+    if (given !== undefined) {
+      const checked = value.safeParse(given.value);
+      if (checked.success) own = { value: checked.data };
+      else for (const { message, path } of checked.error.issues) issue(message, ["__proto__", ...path]);
+    } else if (isPlainObject(input) && required) issue("Invalid input: expected a value, received undefined", ["__proto__"]);
+    if (failed || !parsed.success) return z.NEVER;
+    if (own !== undefined)
+      Object.defineProperty(parsed.data, "__proto__", { ...own, enumerable: true, writable: true, configurable: true });
+    return parsed.data;
+  }) as unknown as z.ZodType<z.output<T>>;
+}
+
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

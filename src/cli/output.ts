@@ -47,10 +47,19 @@ const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
  */
 export async function writeOutput(flag: string, files: readonly FileToWrite[], options: WriteOptions = {}): Promise<void> {
   const { discardStagedFiles, OutputPathError, writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
-  const end = (signal: NodeJS.Signals) => {
-    discardStagedFiles();
+  let interrupted: NodeJS.Signals | undefined;
+  let backstop: NodeJS.Timeout | undefined;
+  const endNow = () => {
     for (const name of ENDING_SIGNALS) process.off(name, end);
-    process.kill(process.pid, signal);
+    if (interrupted !== undefined) process.kill(process.pid, interrupted);
+  };
+  const end = (signal: NodeJS.Signals) => {
+    interrupted ??= signal;
+    // Writes still in flight would create their temp files after this removal: the write fails
+    // on its own once they settle and removes them, then `finally` ends the process. A write that
+    // never settles (a FIFO nobody reads) must not keep the process alive.
+    discardStagedFiles();
+    backstop ??= setTimeout(endNow, 2_000);
   };
   for (const name of ENDING_SIGNALS) process.on(name, end);
   try {
@@ -66,7 +75,8 @@ export async function writeOutput(flag: string, files: readonly FileToWrite[], o
       },
     );
   } finally {
-    for (const name of ENDING_SIGNALS) process.off(name, end);
+    clearTimeout(backstop);
+    endNow();
   }
 }
 

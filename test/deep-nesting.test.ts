@@ -1,0 +1,120 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CompositionClient, JsonValueSchema } from "../src/runtime/index.js";
+import { FIXTURES, runCli } from "./helpers/cli.js";
+import { outputDir, typecheck } from "./helpers/typescript.js";
+
+type Nesting = "object" | "items" | "anyOf";
+
+/**
+ * A schema nested `depth` levels deep as JSON text: deeper than JSON.stringify can write
+ * (it recurses), so it is built as text, from the outside in.
+ */
+function deepSchema(depth: number, nesting: Nesting, leaf = '{"type":"string"}'): string {
+  const [open, close]: [string, string] = {
+    object: ['{"type":"object","properties":{"a":', "}}"] as [string, string],
+    items: ['{"type":"array","items":', "}"] as [string, string],
+    anyOf: ['{"anyOf":[{"type":"null"},', "]}"] as [string, string],
+  }[nesting];
+  return `${open.repeat(depth)}${leaf}${close.repeat(depth)}`;
+}
+
+/** A bundle of one server "deep" with one tool "dig" whose input and output hold the schema at `/properties/deep`. */
+function deepBundle(schema: string): string {
+  const wrapped = `{"type":"object","properties":{"deep":${schema}}}`;
+  return `{"version":"1.0","servers":[{"id":"deep","tools":[{"name":"dig","inputSchema":${wrapped},"outputSchema":${wrapped}}]}]}`;
+}
+
+/** A valid value for `deepSchema(depth, nesting)` with a string at the bottom. */
+function deepValue(depth: number, nesting: Nesting): unknown {
+  let value: unknown = "bottom";
+  for (let level = 0; level < depth; level++) value = nesting === "object" ? { a: value } : nesting === "items" ? [value] : value;
+  return value;
+}
+
+let dir: string;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "pmcp-deep-"));
+});
+
+async function file(name: string, text: string): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, text);
+  return path;
+}
+
+describe("schema diff at any depth", () => {
+  it.each([100, 5000])("finds a type changed %i objects deep, and none between equal bundles", async (depth) => {
+    const before = await file(`before-${depth}.json`, deepBundle(deepSchema(depth, "object")));
+    const after = await file(`after-${depth}.json`, deepBundle(deepSchema(depth, "object", '{"type":"number"}')));
+    const changed = await runCli(["schema", "diff", before, "--schema", after, "--json"]);
+    expect(changed.stderr).not.toContain("Maximum call stack");
+    const report = JSON.parse(changed.stdout) as { changes: { tool: string; pointer: string }[] };
+    expect(report.changes.map((change) => change.tool)).toEqual(["dig", "dig"]);
+    const same = await runCli(["schema", "diff", before, "--schema", before, "--json"]);
+    expect(same.code, same.stderr).toBe(0);
+    expect(JSON.parse(same.stdout).changes).toEqual([]);
+  });
+});
+
+describe("a result nested 1,500 deep through the runtime", () => {
+  it("parses with the JSON value parser, from a real server", async () => {
+    const client = new CompositionClient({
+      servers: { deep: { command: process.execPath, args: [join(FIXTURES, "deep-server.mjs")] } },
+      timeoutMs: 60_000,
+    });
+    try {
+      const result = await client.callTool({
+        server: "deep",
+        tool: "nest",
+        args: { depth: 1500 },
+        parse: JsonValueSchema,
+        retryable: true,
+      });
+      let depth = 0;
+      for (let value = (result as { value: unknown }).value; typeof value === "object" && value !== null; depth++) {
+        value = Array.isArray(value) ? value[0] : (value as { in: unknown }).in;
+      }
+      expect(depth).toBe(1500);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("generated code for deep schemas", () => {
+  const cases = (["object", "items", "anyOf"] as const).flatMap((nesting) => [50, 64, 100].map((depth) => ({ nesting, depth })));
+  let out: string;
+  beforeAll(async () => {
+    out = await outputDir("deep");
+    for (const { nesting, depth } of cases) {
+      const bundle = join(out, `${nesting}-${depth}.json`);
+      await writeFile(bundle, deepBundle(deepSchema(depth, nesting)));
+      const result = await runCli(["generate", "--schema", bundle, "-o", join(out, `${nesting}-${depth}`), "--json"]);
+      expect(result.code, result.stderr).toBe(0);
+    }
+  }, 600_000);
+
+  it("compiles with tsc --strict at 50, 64 and 100 levels of objects, items and anyOf", async () => {
+    const diagnostics = await typecheck(
+      out,
+      cases.map(({ nesting, depth }) => join(out, `${nesting}-${depth}`, "index.ts")),
+      "nodenext",
+    );
+    expect(diagnostics).toBe("");
+  }, 600_000);
+
+  it.each(cases)("parses a valid value $depth levels of $nesting deep, and rejects a wrong leaf", async ({ nesting, depth }) => {
+    const module = (await import(join(out, `${nesting}-${depth}`, "deep.ts"))) as Record<
+      string,
+      { safeParse(value: unknown): { success: boolean } }
+    >;
+    const parser = module.DigResultSchema!;
+    expect(parser.safeParse({ deep: deepValue(depth, nesting) }).success).toBe(true);
+    // Within the IR's limit of 64 levels (the tool's own object is one) the leaf is checked; below it, any JSON value passes.
+    const wrongLeaf = JSON.parse(JSON.stringify(deepValue(depth, nesting)).replace('"bottom"', "7"));
+    expect(parser.safeParse({ deep: wrongLeaf }).success).toBe(depth >= 64);
+  });
+});

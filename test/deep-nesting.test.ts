@@ -2,6 +2,7 @@ import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { jsonText } from "../src/bundle/serialize.js";
 import { CompositionClient, JsonValueSchema } from "../src/runtime/index.js";
 import { FIXTURES, runCli } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
@@ -116,5 +117,82 @@ describe("generated code for deep schemas", () => {
     // Within the IR's limit of 64 levels (the tool's own object is one) the leaf is checked; below it, any JSON value passes.
     const wrongLeaf = JSON.parse(JSON.stringify(deepValue(depth, nesting)).replace('"bottom"', "7"));
     expect(parser.safeParse({ deep: wrongLeaf }).success).toBe(depth >= 64);
+  });
+});
+
+describe("every command on a schema 10,000 levels deep", () => {
+  const DEPTH = 10_000;
+  let bundle: string;
+  let changed: string;
+  beforeAll(async () => {
+    bundle = await file("deep-10000.json", deepBundle(deepSchema(DEPTH, "object")));
+    changed = await file("deep-10000-number.json", deepBundle(deepSchema(DEPTH, "object", '{"type":"number"}')));
+  });
+  /** `/properties/deep` then `levels` times `/properties/a`, under `root`. */
+  const at = (root: string, levels: number) => `${root}/properties/deep${"/properties/a".repeat(levels)}`;
+
+  it("schema validate reads it", async () => {
+    const result = await runCli(["schema", "validate", "--schema", bundle]);
+    expect(result).toEqual({ code: 0, stdout: "valid (bundle): 1 server, 1 tool\n", stderr: "" });
+  });
+
+  it("schema diff finds the change at the bottom", async () => {
+    const result = await runCli(["schema", "diff", bundle, "--schema", changed, "--json"]);
+    const report = JSON.parse(result.stdout) as { changes: { tool: string }[] };
+    expect(report.changes.map((change) => change.tool)).toEqual(["dig", "dig"]);
+  });
+
+  it("generate types the first 64 levels and warns where it stops, naming server, tool and pointer", async () => {
+    const out = await outputDir("deep-10000");
+    const result = await runCli(["generate", "--schema", bundle, "-o", out]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.split("\n")).toEqual([
+      `warning: server "deep" tool "dig" at ${at("/inputSchema", 64)}: nested deeper than 64 levels`,
+      `warning: server "deep" tool "dig" at ${at("/outputSchema", 64)}: nested deeper than 64 levels`,
+      "",
+    ]);
+  });
+
+  it("inspect shows the tool, as text and as JSON", async () => {
+    const text = await runCli(["inspect", "dig", "--schema", bundle]);
+    expect(text.code, text.stderr).toBe(0);
+    const json = await runCli(["inspect", "dig", "--schema", bundle, "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ name: "deep/dig" });
+  });
+
+  it("schema normalize leaves the tool as exported, naming server, tool and pointer", async () => {
+    const result = await runCli(["schema", "normalize", "--schema", bundle, "--profile", "openai", "-o", join(dir, "normalized.json")]);
+    expect(result.code).toBe(1);
+    expect(result.stderr.split("\n")).toEqual([
+      `warning: server "deep" tool "dig": not normalized, left as exported: ${at("/inputSchema", 256)}: nested deeper than 256 levels`,
+      "pmcp: 1 tool could not be normalized for openai",
+      "",
+    ]);
+  });
+
+  it("schema lint reads every level", async () => {
+    const result = await runCli(["schema", "lint", "--schema", bundle, "--profile", "openai"]);
+    expect(result).toEqual({ code: 0, stdout: "no findings for openai\n", stderr: "" });
+  });
+});
+
+describe("jsonText", () => {
+  it("writes what JSON.stringify writes, at 0 and 2 spaces", () => {
+    const value = {
+      a: [1, "two", null, true, [], {}, [[{}]], undefined],
+      'key with "quotes"\u2028': { nested: { deeper: [-0.5, 1e21, "é"] }, skipped: undefined },
+      empty: "",
+    };
+    expect(jsonText(value)).toBe(JSON.stringify(value));
+    expect(jsonText(value, 2)).toBe(JSON.stringify(value, null, 2));
+  });
+
+  it("writes values deeper than JSON.stringify can, on one line past 100 levels", () => {
+    const value = deepValue(20_000, "object");
+    expect(() => JSON.stringify(value)).toThrow(RangeError);
+    const text = jsonText(value, 2);
+    expect(text.split("\n")).toHaveLength(2 * 100 + 1);
+    expect(jsonText(JSON.parse(text))).toBe(`${'{"a":'.repeat(20_000)}"bottom"${"}".repeat(20_000)}`);
   });
 });

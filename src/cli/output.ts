@@ -1,3 +1,5 @@
+import { toJsonText } from "../bundle/serialize.js";
+
 /** Global output switches shared by every command. */
 export interface OutputOptions {
   quiet: boolean;
@@ -15,7 +17,7 @@ export function warn(options: OutputOptions, line: string): void {
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(toJsonText(value));
 }
 
 /** "1 server", "3 servers". */

@@ -1,4 +1,5 @@
 import { jsonEquals } from "@pmcp-codegen/runtime";
+import { jsonText } from "../bundle/serialize.js";
 import { escapePointer, isObject } from "../json-schema/pointer.js";
 import { isSingleResource, resolveRef } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
@@ -352,7 +353,7 @@ export class IRBuilder {
       return { kind: "unknown" };
     }
     if (existing !== undefined) return { kind: "ref", name: existing };
-    const text = JSON.stringify(target);
+    const text = jsonText(target);
     const content = text.includes('"$ref"') ? undefined : text;
     const same = content === undefined ? undefined : this.definedByContent.get(content);
     if (same !== undefined) {

@@ -1,10 +1,10 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonText } from "../src/bundle/serialize.js";
-import { CompositionClient, JsonValueSchema } from "../src/runtime/index.js";
-import { FIXTURES, runCli } from "./helpers/cli.js";
+import { CompositionClient, JsonValueSchema, OutputValidationError } from "../src/runtime/index.js";
+import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
 type Nesting = "object" | "items" | "anyOf";
@@ -84,6 +84,47 @@ describe("a result nested 1,500 deep through the runtime", () => {
     }
   });
 });
+
+describe("a generated client on deep results from a real server", () => {
+  let client: CompositionClient;
+  // biome-ignore lint/suspicious/noExplicitAny: the generated class is loaded at run time; its types are checked by tsc elsewhere
+  let deep: any;
+  beforeAll(async () => {
+    const out = await outputDir("deep-server");
+    const bundle = join(out, "bundle.json");
+    const exported = await runCli(["schema", "export", "--stdio", fixtureCommand("deep-server.mjs"), "--id", "deep", "-o", bundle]);
+    expect(exported.code, exported.stderr).toBe(0);
+    const generated = await runCli(["generate", "--schema", bundle, "-o", join(out, "client")]);
+    expect(generated.code, generated.stderr).toBe(0);
+    const module = await import(join(out, "client", "index.ts"));
+    client = new CompositionClient({
+      servers: { deep: { command: process.execPath, args: [join(FIXTURES, "deep-server.mjs")] } },
+      timeoutMs: 60_000,
+    });
+    deep = new module.DeepClient(client);
+  }, 300_000);
+  afterAll(() => client.close());
+
+  it("parses a value 1,500 deep where the schema says any JSON value", async () => {
+    const result = (await deep.nest({ depth: 1500 })) as { value: unknown };
+    expect(jsonText(result.value)).toBe(jsonText(nestedValue(1500)));
+  });
+
+  it("parses a value 100 deep under a recursive schema, and one 1,500 deep fails as an OutputValidationError", async () => {
+    const shallow = (await deep.tree({ depth: 100 })) as { value: unknown };
+    expect(jsonText(shallow.value)).toBe(jsonText(nestedValue(100)));
+    const error = await deep.tree({ depth: 1500 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OutputValidationError);
+    expect((error as OutputValidationError).issues.map((issue) => issue.message)).toEqual(["nested too deep to check"]);
+  });
+});
+
+/** What the deep server sends for `depth`: arrays and objects by turns, "bottom" at the bottom. */
+function nestedValue(depth: number): unknown {
+  let value: unknown = "bottom";
+  for (let level = 0; level < depth; level++) value = level % 2 === 0 ? [value] : { in: value };
+  return value;
+}
 
 describe("generated code for deep schemas", () => {
   const cases = (["object", "items", "anyOf"] as const).flatMap((nesting) => [50, 64, 100].map((depth) => ({ nesting, depth })));

@@ -17,6 +17,20 @@ export type JsonValue = string | number | boolean | null | JsonValue[] | { [key:
  */
 export const JsonValueSchema: z.ZodType<JsonValue> = z.custom<JsonValue>(isJsonValue, "expected a JSON value");
 
+/**
+ * `schema.safeParse(value)`, except that a value nested deeper than a recursive parser can follow
+ * (zod recurses, a thousand levels or so) is a mismatch, not a RangeError.
+ */
+export function safeParseDeep<T>(schema: z.ZodType<T>, value: unknown): z.ZodSafeParseResult<T> {
+  try {
+    return schema.safeParse(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    const issues: z.core.$ZodIssue[] = [{ code: "custom", message: "nested too deep to check", path: [], input: value }];
+    return { success: false, error: new z.ZodError(issues) as z.ZodError<T> };
+  }
+}
+
 function isJsonValue(value: unknown): boolean {
   const pending: unknown[] = [value];
   while (pending.length > 0) {

@@ -60,6 +60,25 @@ describe("schema diff at any depth", () => {
   });
 });
 
+describe("schema export --check on drift deep in a schema", () => {
+  it.each([100, 3000])("names the change %i arrays deep, not 'formatting or key order'", async (depth) => {
+    const bundle = join(dir, `export-${depth}.json`);
+    const server = fixtureCommand("deep-server.mjs");
+    const exported = await runCli(["schema", "export", "--stdio", server, "--id", "deep", "-o", bundle, "--quiet"], {
+      env: { DIG_DEPTH: String(depth) },
+    });
+    expect(exported.code, exported.stderr).toBe(0);
+    const checked = await runCli(["schema", "export", "--stdio", server, "--id", "deep", "-o", bundle, "--check", "--json"], {
+      env: { DIG_DEPTH: String(depth), DIG_LEAF: "number" },
+    });
+    expect(checked.code).toBe(1);
+    const { changes } = JSON.parse(checked.stdout) as { changes: string[] };
+    expect(changes).toEqual([
+      `DANGEROUS deep/dig /inputSchema/properties/deep${"/items".repeat(64)}: changed where the schema nests too deep to compare in detail [nested-too-deep]`,
+    ]);
+  });
+});
+
 describe("a result nested 1,500 deep through the runtime", () => {
   it("parses with the JSON value parser, from a real server", async () => {
     const client = new CompositionClient({

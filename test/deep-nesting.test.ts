@@ -60,6 +60,20 @@ describe("schema diff at any depth", () => {
   });
 });
 
+describe("schema diff through the named types of deep parts", () => {
+  it("judges a type change 40 objects deep in detail, at its own pointer", async () => {
+    const before = await file("before-40.json", deepBundle(deepSchema(40, "object")));
+    const after = await file("after-40.json", deepBundle(deepSchema(40, "object", '{"type":"number"}')));
+    const result = await runCli(["schema", "diff", before, "--schema", after, "--json"]);
+    const report = JSON.parse(result.stdout) as { changes: { level: string; rule: string; pointer: string }[] };
+    const pointer = `/properties/deep${"/properties/a".repeat(40)}`;
+    expect(report.changes.map(({ level, rule, pointer }) => ({ level, rule, pointer }))).toEqual([
+      { level: "breaking", rule: "type-changed", pointer: `/inputSchema${pointer}` },
+      { level: "breaking", rule: "type-changed", pointer: `/outputSchema${pointer}` },
+    ]);
+  });
+});
+
 describe("schema export --check on drift deep in a schema", () => {
   it.each([100, 3000])("names the change %i arrays deep, not 'formatting or key order'", async (depth) => {
     const bundle = join(dir, `export-${depth}.json`);

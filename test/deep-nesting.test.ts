@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonText } from "../src/bundle/serialize.js";
+import { lintSchema } from "../src/lint/lint.js";
 import { CompositionClient, JsonValueSchema, OutputValidationError } from "../src/runtime/index.js";
 import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
@@ -248,6 +249,19 @@ describe("every command on a schema 10,000 levels deep", () => {
   it("schema lint reads every level", async () => {
     const result = await runCli(["schema", "lint", "--schema", bundle, "--profile", "openai"]);
     expect(result).toEqual({ code: 0, stdout: "no findings for openai\n", stderr: "" });
+  });
+});
+
+describe("schema lint on allOf nested 2,500 deep", () => {
+  it("finds the $ref at the bottom from every allOf above it", () => {
+    const DEPTH = 2500;
+    const chain = `${'{"allOf":['.repeat(DEPTH)}{"$ref":"#/$defs/leaf"}${"]}".repeat(DEPTH)}`;
+    const schema = JSON.parse(
+      `{"type":"object","additionalProperties":false,"required":["deep"],"properties":{"deep":${chain}},"$defs":{"leaf":{"type":"string"}}}`,
+    );
+    const messages = lintSchema(schema, "anthropic-strict").map((finding) => finding.message);
+    expect(new Set(messages)).toEqual(new Set(["allOf with $ref is not supported; inline the references"]));
+    expect(messages).toHaveLength(DEPTH);
   });
 });
 

@@ -9,6 +9,7 @@ import $RefParser from "@apidevtools/json-schema-ref-parser";
 import { compile } from "json-schema-to-typescript";
 import { jsonSchemaToZod } from "json-schema-to-zod";
 import { renderClients } from "../dist/codegen/render.js";
+import { diffSchemas } from "../dist/diff/schema-diff.js";
 import { median, report, timeAsync, timeProcess } from "./lib.mjs";
 
 function timed(fn) {
@@ -132,6 +133,31 @@ async function enumGrowth() {
   console.log(`generate, one enum against its size: ${rows.join("; ")}`);
 }
 
+/** Generation and diff time against nesting depth: linear growth keeps the time per level flat. */
+async function depthGrowth() {
+  const nested = (depth, leaf) => {
+    let schema = { type: leaf };
+    for (let level = 0; level < depth; level++) schema = { type: "object", properties: { a: schema } };
+    return schema;
+  };
+  const generateRows = [];
+  const diffRows = [];
+  for (const depth of [1_000, 2_000, 4_000, 8_000]) {
+    const schema = nested(depth, "string");
+    const bundle = { version: "1.0", servers: [{ id: "deep", tools: [{ name: "dig", inputSchema: schema, outputSchema: schema }] }] };
+    const options = { source: "bench", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "bench" };
+    const generate = await timeAsync(() => renderClients(bundle, options), 7);
+    generateRows.push(
+      `${depth.toLocaleString("en")} levels ${generate.toFixed(1)} ms (${((generate * 1000) / depth).toFixed(1)} µs per level)`,
+    );
+    const changed = nested(depth, "number");
+    const diff = await timeAsync(() => diffSchemas(schema, changed, "response"), 7);
+    diffRows.push(`${depth.toLocaleString("en")} levels ${diff.toFixed(1)} ms (${((diff * 1000) / depth).toFixed(1)} µs per level)`);
+  }
+  console.log(`generate, one schema against its nesting depth: ${generateRows.join("; ")}`);
+  console.log(`schema diff, one change at the bottom against nesting depth: ${diffRows.join("; ")}`);
+}
+
 export async function benchGenerate() {
   const servers = Array.from({ length: 10 }, (_, s) => ({
     id: `server-${s}`,
@@ -152,6 +178,7 @@ export async function benchGenerate() {
   }, 3);
   report("generate 1,000 tools (in process)", ours, peers, "json-schema-to-typescript + json-schema-to-zod", 0.5);
   await enumGrowth();
+  await depthGrowth();
 
   const work = mkdtempSync(join(fileURLToPath(new URL(".", import.meta.url)), ".output-"));
   const { run } = await import("../dist/cli/program.js");

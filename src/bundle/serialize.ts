@@ -32,5 +32,48 @@ export function compare(a: string, b: string): number {
 
 /** Two-space JSON with a trailing newline: the on-disk form of every file we write. */
 export function toJsonText(value: unknown): string {
-  return `${JSON.stringify(value, null, 2)}\n`;
+  return `${jsonText(value, 2)}\n`;
+}
+
+/** Past this many levels, JSON is written on one line: indentation would grow with the square of the depth. */
+const MAX_INDENTED_LEVEL = 100;
+
+/**
+ * `JSON.stringify(value, null, indent)` for JSON data, with an explicit stack instead of its
+ * recursion, which fails a few thousand levels deep (schemas in the wild nest deeper).
+ */
+export function jsonText(value: unknown, indent = 0): string {
+  const out: string[] = [];
+  const stack: ({ text: string } | { value: unknown; level: number })[] = [{ value, level: 0 }];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if ("text" in next) {
+      out.push(next.text);
+      continue;
+    }
+    const { value: item, level } = next;
+    if (item === null || typeof item !== "object") {
+      out.push(JSON.stringify(item) ?? "null");
+      continue;
+    }
+    const entries: [string | undefined, unknown][] = Array.isArray(item)
+      ? item.map((member) => [undefined, member])
+      : Object.entries(item).filter(([, member]) => member !== undefined && typeof member !== "function" && typeof member !== "symbol");
+    const [open, close] = Array.isArray(item) ? ["[", "]"] : ["{", "}"];
+    if (entries.length === 0) {
+      out.push(`${open}${close}`);
+      continue;
+    }
+    const indented = indent > 0 && level < MAX_INDENTED_LEVEL;
+    const inner = indented ? `\n${" ".repeat(indent * (level + 1))}` : "";
+    const colon = indent > 0 ? ": " : ":";
+    out.push(open);
+    stack.push({ text: `${indented ? `\n${" ".repeat(indent * level)}` : ""}${close}` });
+    for (let index = entries.length - 1; index >= 0; index--) {
+      const [key, member] = entries[index]!;
+      stack.push({ value: member, level: level + 1 });
+      stack.push({ text: `${index === 0 ? "" : ","}${inner}${key === undefined ? "" : `${JSON.stringify(key)}${colon}`}` });
+    }
+  }
+  return out.join("");
 }

@@ -1,4 +1,5 @@
 import type { FileToWrite, WriteOptions } from "@pmcp-codegen/runtime/internal";
+import { toJsonText } from "../bundle/serialize.js";
 import { PmcpError } from "../errors.js";
 
 /** Global output switches shared by every command. */
@@ -29,7 +30,7 @@ export function printable(text: string): string {
 }
 
 export function printJson(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+  process.stdout.write(toJsonText(value));
 }
 
 /** "1 server", "3 servers". */

@@ -1,5 +1,6 @@
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import { atLeast, type Quality } from "../bundle/quality.js";
+import { jsonText } from "../bundle/serialize.js";
 import type { BundleServer, InferredTool, Tool } from "../bundle/types.js";
 import type { IRNode, NamedDefinition } from "../ir/ir.js";
 import { IRBuilder } from "../ir/json-schema-to-ir.js";
@@ -180,10 +181,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
     warnings,
     typeDigests: named.map(({ tool, output, claims }) => [
       tool.name,
-      hash(JSON.stringify([tool.inputSchema, output?.schema ?? TOOL_RESULT, claims.result.name, output?.inferred !== undefined])).slice(
-        0,
-        16,
-      ),
+      hash(jsonText([tool.inputSchema, output?.schema ?? TOOL_RESULT, claims.result.name, output?.inferred !== undefined])).slice(0, 16),
     ]),
   };
 }

@@ -1,6 +1,7 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { jsonText } from "../bundle/serialize.js";
 import { hash } from "./hash.js";
 import type { GenerateWarning } from "./plan.js";
 
@@ -34,7 +35,7 @@ export class ReuseCache {
 
   /** The key of a module made from `inputs` by this generator. */
   key(inputs: unknown): string {
-    return hash(JSON.stringify([this.generator, inputs]));
+    return hash(jsonText([this.generator, inputs]));
   }
 
   /** The warnings recorded when `existing` was made for `key`; undefined unless it is exactly what was made then. */

@@ -1,4 +1,5 @@
 import type { Argv } from "yargs";
+import { jsonText } from "../bundle/serialize.js";
 import type { Bundle } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs, schemaOption } from "../cli/inputs.js";
@@ -40,7 +41,7 @@ function qualifiedName(bundle: Bundle, tool: string, serversWithTool: (bundle: B
 }
 /** The inspection as labelled sections; schemas stay pretty JSON so they can be copied as they are. */
 export function formatInspection(inspection: ToolInspection): string {
-  const json = (value: unknown) => JSON.stringify(value, null, 2);
+  const json = (value: unknown) => jsonText(value, 2);
   const sections = [
     [printable(inspection.name), ...(inspection.description === "" ? [] : [printable(inspection.description)])].join("\n"),
     `"inputSchema": ${json(inspection.inputSchema)}`,

@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from "node:util";
+import { jsonEquals } from "@pmcp-codegen/runtime";
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import type { Bundle, Tool } from "../bundle/types.js";
 import { resultTypeName } from "../ir/naming.js";
@@ -118,7 +118,7 @@ function annotationChanges(before: Record<string, unknown>, after: Record<string
     "pmcp:outputTypeName",
   ]);
   const others = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
-    (key) => !ignored.has(key) && !isDeepStrictEqual(before[key], after[key]),
+    (key) => !ignored.has(key) && !jsonEquals(before[key], after[key]),
   );
   if (others.length > 0)
     changes.push({

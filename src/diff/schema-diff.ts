@@ -1,4 +1,4 @@
-import { isDeepStrictEqual } from "node:util";
+import { jsonEquals } from "@pmcp-codegen/runtime";
 import type { IRNode, NamedDefinition, ObjectNode } from "../ir/ir.js";
 import { IRBuilder } from "../ir/json-schema-to-ir.js";
 import { NameScope } from "../ir/naming.js";
@@ -65,7 +65,7 @@ function beyondTheIR(before: unknown, after: unknown, cut: readonly string[]): S
     }),
   );
   return [...located]
-    .filter((pointer) => !isDeepStrictEqual(resolvePointer(before, pointer), resolvePointer(after, pointer)))
+    .filter((pointer) => !jsonEquals(resolvePointer(before, pointer), resolvePointer(after, pointer)))
     .map((pointer) => ({
       level: "dangerous",
       rule: "nested-too-deep",

@@ -1,4 +1,5 @@
 import { jsonEquals } from "@pmcp-codegen/runtime";
+import { jsonText } from "../bundle/serialize.js";
 import { escapePointer, isObject } from "../json-schema/pointer.js";
 import { isSingleResource, resolveRef } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
@@ -31,6 +32,16 @@ type JsonType = (typeof JSON_TYPES)[number];
 
 /** Deeper than this is treated as hostile: the sub-part becomes `unknown`. */
 const MAX_DEPTH = 64;
+
+/**
+ * Every this many levels, a part with structure becomes a named definition. TypeScript gives up
+ * on a type expression nested about 15 objects deep (TS2589, "excessively deep") when it checks
+ * the parser against its type; a named type is checked once, by name, wherever it is used.
+ */
+const NAMED_EVERY = 8;
+
+/** IR kinds whose generated code nests others; a leaf never needs a name of its own. */
+const NESTING_KINDS: ReadonlySet<IRNode["kind"]> = new Set(["object", "array", "tuple", "union", "intersection", "check"]);
 
 type Schema = Record<string, unknown>;
 
@@ -76,6 +87,14 @@ export class IRBuilder {
   }
 
   private node(schema: unknown, pointer: string, resource: unknown, depth: number): IRNode {
+    const built = this.unnamed(schema, pointer, resource, depth);
+    if (depth === 0 || depth % NAMED_EVERY !== 0 || !NESTING_KINDS.has(built.kind)) return built;
+    const { name } = this.scope.claim(pascalCase(`${this.tool} ${nearestProperty(pointer)}`, "Part"), ["Schema"]);
+    this.definitions.push({ name, node: built, pointer });
+    return { kind: "ref", name };
+  }
+
+  private unnamed(schema: unknown, pointer: string, resource: unknown, depth: number): IRNode {
     if (schema === true) return { kind: "unknown" };
     if (schema === false) return { kind: "never" };
     if (!isObject(schema)) {
@@ -334,7 +353,7 @@ export class IRBuilder {
       return { kind: "unknown" };
     }
     if (existing !== undefined) return { kind: "ref", name: existing };
-    const text = JSON.stringify(target);
+    const text = jsonText(target);
     const content = text.includes('"$ref"') ? undefined : text;
     const same = content === undefined ? undefined : this.definedByContent.get(content);
     if (same !== undefined) {
@@ -361,6 +380,15 @@ export class IRBuilder {
     if (typeof target.description === "string") definition.description = target.description;
     return { kind: "ref", name };
   }
+}
+
+/** The name of the property `pointer` is in, unescaped; "part" outside every property. */
+function nearestProperty(pointer: string): string {
+  const segments = pointer.split("/");
+  for (let index = segments.length - 1; index > 0; index--) {
+    if (segments[index - 1] === "properties") return segments[index]!.replace(/~1/g, "/").replace(/~0/g, "~");
+  }
+  return "part";
 }
 
 function number(schema: Schema, integer: boolean): NumberNode {

@@ -9,6 +9,8 @@ export interface Visit {
   /** The keyword holding this subschema in its parent (`properties`, `items`…); undefined at the root. */
   keyword: string | undefined;
   parent: Visit | undefined;
+  /** Subschemas between the root and this one: 0 at the root. */
+  depth: number;
   /** The schema resource its `#…` references resolve against: the nearest enclosing (or own) `$id`, else the root. */
   resource: Schema;
 }
@@ -19,7 +21,7 @@ export interface Visit {
  */
 export function* walkSchemas(root: unknown): Generator<Visit> {
   if (!isObject(root)) return;
-  const stack: Visit[] = [{ node: root, pointer: "", keyword: undefined, parent: undefined, resource: root }];
+  const stack: Visit[] = [{ node: root, pointer: "", keyword: undefined, parent: undefined, depth: 0, resource: root }];
   for (let visit = stack.pop(); visit !== undefined; visit = stack.pop()) {
     yield visit;
     const children = childrenOf(visit.node);
@@ -28,9 +30,15 @@ export function* walkSchemas(root: unknown): Generator<Visit> {
       if (!isObject(schema)) continue;
       // A nested `$id` that is not a fragment starts a new schema resource.
       const resource = typeof schema.$id === "string" && !schema.$id.startsWith("#") ? schema : visit.resource;
-      stack.push({ node: schema, pointer: joinPointer(visit.pointer, path), keyword, parent: visit, resource });
+      stack.push({ node: schema, pointer: joinPointer(visit.pointer, path), keyword, parent: visit, depth: visit.depth + 1, resource });
     }
   }
+}
+
+/** The pointer of the first subschema nested more than `limit` subschemas deep; undefined when none is. */
+export function nestedBeyond(root: unknown, limit: number): string | undefined {
+  for (const { pointer, depth } of walkSchemas(root)) if (depth > limit) return pointer;
+  return undefined;
 }
 
 /**

@@ -171,7 +171,9 @@ const RULES: Rule[] = [
       if (!Array.isArray(node.allOf)) return undefined;
       // Anthropic strict supports allOf, "with limitations - allOf with $ref not supported".
       if (profile === "anthropic-strict")
-        return JSON.stringify(node.allOf).includes('"$ref":') ? "allOf with $ref is not supported; inline the references" : undefined;
+        return node.allOf.some((member) => isObject(member) && holdsRef(member))
+          ? "allOf with $ref is not supported; inline the references"
+          : undefined;
       return "allOf is not supported here; merge its members";
     },
   },
@@ -281,6 +283,26 @@ const RULES: Rule[] = [
     check: (node) => (["$schema", "$id"].some((key) => key in node) ? "$schema and $id are not accepted" : undefined),
   },
 ];
+
+/** Whether each subschema met so far has a `$ref` in it or below it: filled a whole subtree at a time. */
+const refsBelow = new WeakMap<Schema, boolean>();
+
+/**
+ * Whether `schema` or any subschema under it has a `$ref`. Answered for the whole subtree at once,
+ * so that asking again for each nested `allOf` keeps a lint linear however deep the nesting.
+ */
+function holdsRef(schema: Schema): boolean {
+  const known = refsBelow.get(schema);
+  if (known !== undefined) return known;
+  const visits = [...walkSchemas(schema)];
+  const marked = new Set<Schema>();
+  for (const visit of visits) {
+    if (typeof visit.node.$ref !== "string") continue;
+    for (let at: Visit | undefined = visit; at !== undefined && !marked.has(at.node); at = at.parent) marked.add(at.node);
+  }
+  for (const visit of visits) refsBelow.set(visit.node, marked.has(visit.node));
+  return marked.has(schema);
+}
 
 /** Every subschema with its pointer and nesting depth (one more inside each `properties`). */
 function* subschemas(schema: unknown): Generator<[Schema, string, number]> {

@@ -1,4 +1,5 @@
 import type { Bundle, BundleServer } from "../bundle/types.js";
+import { nestedBeyond } from "../json-schema/traverse.js";
 import type { Profile } from "../providers/facts.js";
 import { type NormalizeNote, normalizeSchemaWithNotes } from "./normalize.js";
 
@@ -15,6 +16,12 @@ export interface ToolOutcome {
  * Every input and output schema of `bundle` rewritten for `profile`, tool by tool: a tool that
  * cannot be normalized is left as exported and reported, and the others go on.
  */
+/**
+ * The passes recurse, and overflow the stack near a thousand levels; a schema deeper than this is
+ * left as exported, with the pointer where it goes too deep. No provider accepts nesting near it.
+ */
+const MAX_NORMALIZE_DEPTH = 256;
+
 export function normalizeBundle(bundle: Bundle, profile: Profile): { servers: BundleServer[]; outcomes: ToolOutcome[] } {
   const outcomes: ToolOutcome[] = [];
   const servers = bundle.servers.map((server) => ({
@@ -26,13 +33,15 @@ export function normalizeBundle(bundle: Bundle, profile: Profile): { servers: Bu
         const next = { ...tool };
         for (const key of ["inputSchema", "outputSchema"] as const) {
           if (tool[key] === undefined) continue;
+          const deep = nestedBeyond(tool[key], MAX_NORMALIZE_DEPTH);
+          if (deep !== undefined) throw new Error(`/${key}${deep}: nested deeper than ${MAX_NORMALIZE_DEPTH} levels`);
           const result = normalizeSchemaWithNotes(tool[key], { profile });
           next[key] = result.schema;
           for (const note of result.notes) outcome.notes.push({ ...note, pointer: `/${key}${note.pointer === "/" ? "" : note.pointer}` });
         }
         return next;
       } catch (error) {
-        // A schema the passes cannot handle (one so deep the stack overflows) costs one tool, not the bundle.
+        // A schema the passes cannot handle costs one tool, not the bundle.
         outcome.notes = [];
         outcome.failure = error instanceof Error ? error.message : String(error);
         return tool;

@@ -22,6 +22,7 @@ import {
 } from "./errors.js";
 import { formatIssues } from "./issues.js";
 import { ObservationRecorder, type ObserveOptions } from "./observer.js";
+import { safeParseDeep } from "./schema-helpers.js";
 import { timeoutProblem } from "./timeout.js";
 import { ParsedResult, ToolResult } from "./tool-result.js";
 
@@ -207,7 +208,7 @@ export class CompositionClient {
   #interpret<T>(call: ToolCall<T>, result: CallResult): T {
     const value = resultValue(call.server, call.tool, result);
     this.#observer?.recordObserved(call.server, call.tool, { value });
-    const parsed = call.parse.safeParse(value);
+    const parsed = safeParseDeep(call.parse, value);
     if (parsed.success) return parsed.data;
     const error = new OutputValidationError(call.server, call.tool, parsed.error.issues, value);
     if (!call.lenient) throw error;

@@ -9,9 +9,44 @@ import { z } from "zod";
  * `patternProperties`, `unevaluated*`). Each applies only to its own JSON type; others pass.
  */
 
-/** Any JSON value: what a tool without an output schema returns. */
-export const JsonValueSchema = z.json();
-export type JsonValue = z.infer<typeof JsonValueSchema>;
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/**
+ * Any JSON value: what a tool without an output schema returns. Checked with an explicit stack,
+ * not `z.json()`'s recursion: results nested thousands deep occur, and must parse.
+ */
+export const JsonValueSchema: z.ZodType<JsonValue> = z.custom<JsonValue>(isJsonValue, "expected a JSON value");
+
+/**
+ * `schema.safeParse(value)`, except that a value nested deeper than a recursive parser can follow
+ * (zod recurses, a thousand levels or so) is a mismatch, not a RangeError.
+ */
+export function safeParseDeep<T>(schema: z.ZodType<T>, value: unknown): z.ZodSafeParseResult<T> {
+  try {
+    return schema.safeParse(value);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    const issues: z.core.$ZodIssue[] = [{ code: "custom", message: "nested too deep to check", path: [], input: value }];
+    return { success: false, error: new z.ZodError(issues) as z.ZodError<T> };
+  }
+}
+
+function isJsonValue(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next === "string" || typeof next === "boolean") continue;
+    if (typeof next === "number") {
+      if (!Number.isFinite(next)) return false;
+      continue;
+    }
+    if (Array.isArray(next)) pending.push(...next);
+    else if (typeof next === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(next)))
+      pending.push(...Object.values(next));
+    else return false;
+  }
+  return true;
+}
 
 export function minCodePoints(min: number): (text: string) => boolean {
   return (text) => codePoints(text) >= min;
@@ -70,16 +105,29 @@ export function allOf<A extends z.ZodType, B extends z.ZodType>(left: A, right: 
   }) as unknown as z.ZodType<z.output<A> & z.output<B>>;
 }
 
-/** Deep equality of JSON values; key order does not matter. */
+/** Deep equality of JSON values; key order does not matter. An explicit stack: values may nest thousands deep. */
 export function jsonEquals(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, index) => jsonEquals(item, b[index]));
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = Object.keys(left);
-  return keys.length === Object.keys(right).length && keys.every((key) => Object.hasOwn(right, key) && jsonEquals(left[key], right[key]));
+  const pending: [unknown, unknown][] = [[a, b]];
+  while (pending.length > 0) {
+    const [x, y] = pending.pop()!;
+    if (x === y) continue;
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.length !== y.length) return false;
+      for (const [index, item] of x.entries()) pending.push([item, y[index]]);
+      continue;
+    }
+    const left = x as Record<string, unknown>;
+    const right = y as Record<string, unknown>;
+    const keys = Object.keys(left);
+    if (keys.length !== Object.keys(right).length) return false;
+    for (const key of keys) {
+      if (!Object.hasOwn(right, key)) return false;
+      pending.push([left[key], right[key]]);
+    }
+  }
+  return true;
 }
 
 export function isOneOfValues(values: readonly unknown[]): (value: unknown) => boolean {

@@ -9,7 +9,7 @@ import type {
 import type { z } from "zod";
 import { type CallResult, contentOf, resultJson, textsOf } from "./call-result.js";
 import { InvalidResponseError, OutputValidationError } from "./errors.js";
-import type { JsonValue } from "./schema-helpers.js";
+import { type JsonValue, safeParseDeep } from "./schema-helpers.js";
 
 /**
  * A tool's result as it came: what a tool without an output schema returns (most tools
@@ -73,7 +73,7 @@ export class ToolResult {
     this.#json ??= { value: resultJson(this.serverId, this.toolName, this.raw) as JsonValue };
     const value = this.#json.value;
     if (schema === undefined) return value;
-    const parsed = schema.safeParse(value);
+    const parsed = safeParseDeep(schema, value);
     if (!parsed.success) throw new OutputValidationError(this.serverId, this.toolName, parsed.error.issues, value);
     return parsed.data;
   }

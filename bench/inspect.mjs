@@ -29,6 +29,45 @@ function row(label, tools, listing, full) {
   return `  ${label.padEnd(11)} ${String(tools).padStart(3)} tools  list_tools ${cell(listing)}  tools/list ${cell(full)}  ratio ${(listing.bytes / full.bytes).toFixed(2)}`;
 }
 
+/**
+ * The inspect server answers every client on one event loop, so its slowest single request is how
+ * long all other clients wait: measured against the size of one enum, where linear growth keeps the
+ * time per value flat.
+ */
+async function worstRequestAgainstEnumSize() {
+  const rows = [];
+  for (const size of [5_000, 20_000, 80_000]) {
+    const values = Array.from({ length: size }, (_, index) => `value-${index}`);
+    const schema = { type: "object", properties: { v: { enum: values } } };
+    const bundle = {
+      version: "1.0",
+      servers: [{ id: "wide", tools: [{ name: "pick", inputSchema: schema, outputSchema: schema }] }],
+    };
+    const client = new Client({ name: "bench-inspect-enum", version: "1.0.0" });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await createInspectServer(bundle).connect(serverSide);
+    await client.connect(clientSide);
+    try {
+      let worst = 0;
+      for (let round = 0; round < 3; round++) {
+        for (const [name, args] of [
+          ["list_tools", {}],
+          ["inspect_tool", { tool_name: "wide/pick" }],
+        ]) {
+          const start = process.hrtime.bigint();
+          const result = await client.callTool({ name, arguments: args });
+          if (result.isError) throw new Error(`${name} failed: ${JSON.stringify(result.content)}`);
+          worst = Math.max(worst, Number(process.hrtime.bigint() - start) / 1e6);
+        }
+      }
+      rows.push(`${size.toLocaleString("en")} values ${worst.toFixed(0)} ms (${((worst * 1000) / size).toFixed(2)} µs per value)`);
+    } finally {
+      await client.close();
+    }
+  }
+  console.log(`inspect server, slowest single request against one enum's size: ${rows.join("; ")}`);
+}
+
 export async function benchInspect() {
   const work = mkdtempSync(join(tmpdir(), "pmcp-bench-inspect-"));
   try {
@@ -76,6 +115,7 @@ export async function benchInspect() {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+  await worstRequestAgainstEnumSize();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchInspect();

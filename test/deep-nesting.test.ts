@@ -252,6 +252,46 @@ describe("every command on a schema 10,000 levels deep", () => {
   });
 });
 
+describe("a const or enum value 10,000 levels deep", () => {
+  const DEPTH = 10_000;
+  const value = (leaf: string) => `${'{"a":'.repeat(DEPTH)}${leaf}${"}".repeat(DEPTH)}`;
+  const bundleOf = (leaf: string) =>
+    deepBundle(`{"type":"object","properties":{"one":{"const":${value(leaf)}},"few":{"enum":[1,${value(leaf)}]}}}`);
+
+  it("generate ignores it with a warning naming server, tool and pointer, and the module compiles", async () => {
+    const path = await file("deep-const.json", bundleOf("1"));
+    const out = await outputDir("deep-const");
+    const result = await runCli(["generate", "--schema", path, "-o", out]);
+    expect(result.code, result.stderr).toBe(0);
+    const warning = (schema: string, keyword: string) =>
+      `warning: server "deep" tool "dig" at /${schema}/properties/deep/properties/${keyword === "const" ? "one" : "few"}/${keyword}: a value nested deeper than 64 levels cannot be checked; "${keyword}" is ignored (wider)`;
+    expect(result.stderr.split("\n")).toEqual([
+      warning("inputSchema", "const"),
+      warning("inputSchema", "enum"),
+      warning("outputSchema", "const"),
+      warning("outputSchema", "enum"),
+      "",
+    ]);
+    expect(await typecheck(out, [join(out, "index.ts")], "nodenext")).toBe("");
+  });
+
+  it("inspect shows it, and schema diff finds a change at its bottom", async () => {
+    const before = await file("deep-const-1.json", bundleOf("1"));
+    const after = await file("deep-const-2.json", bundleOf("2"));
+    const inspected = await runCli(["inspect", "dig", "--schema", before]);
+    expect(inspected.code, inspected.stderr).toBe(0);
+    const diff = await runCli(["schema", "diff", before, "--schema", after, "--json"]);
+    expect(diff.code, diff.stderr).toBe(0);
+    const report = JSON.parse(diff.stdout) as { changes: { pointer: string }[] };
+    expect(report.changes.map((change) => change.pointer)).toEqual([
+      "/inputSchema/properties/deep/properties/one/const",
+      "/inputSchema/properties/deep/properties/few/enum",
+      "/outputSchema/properties/deep/properties/one/const",
+      "/outputSchema/properties/deep/properties/few/enum",
+    ]);
+  });
+});
+
 describe("schema lint on allOf nested 2,500 deep", () => {
   it("finds the $ref at the bottom from every allOf above it", () => {
     const DEPTH = 2500;

@@ -1,6 +1,7 @@
 import { jsonEquals } from "@pmcp-codegen/runtime";
 import { jsonText } from "../bundle/serialize.js";
 import { escapePointer, isObject } from "../json-schema/pointer.js";
+import { valueDeeperThan } from "../json-schema/predicates.js";
 import { isSingleResource, resolveRef } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
 import { checksOf, compiles } from "./checks.js";
@@ -52,7 +53,7 @@ type Schema = Record<string, unknown>;
 export class IRBuilder {
   readonly definitions: NamedDefinition[] = [];
   readonly warnings: IRWarning[] = [];
-  /** Pointers of the parts nested too deep to build, typed as unknown. */
+  /** Pointers of the parts nested too deep to build: typed as unknown, or a `const` or `enum` ignored. */
   readonly tooDeep: string[] = [];
   private readonly defined = new Map<object, string>();
   /** Definitions without inner `$ref`s, by content: tools that share a model share one type. */
@@ -165,6 +166,16 @@ export class IRBuilder {
         this.warn(`${pointer}/enum`, `"enum" must be an array; this part is typed as unknown`);
         return { kind: "unknown" };
       }
+      const { const: _const, enum: _enum, ...rest } = schema;
+      // Literal types and checks of such a value would have to recurse as deep as it nests (an enum's values sit one level down).
+      const deep = (["const", "enum"] as const).find(
+        (key) => key in schema && valueDeeperThan(schema[key], MAX_DEPTH + (key === "enum" ? 1 : 0)),
+      );
+      if (deep !== undefined) {
+        this.warn(`${pointer}/${deep}`, `a value nested deeper than ${MAX_DEPTH} levels cannot be checked; "${deep}" is ignored (wider)`);
+        this.tooDeep.push(`${pointer}/${deep}`);
+        return this.typed(rest, pointer, base, depth) ?? { kind: "unknown" };
+      }
       const listed = "enum" in schema ? (schema.enum as JsonValue[]) : undefined;
       // `const` beside `enum` must also be one of its values.
       const values =
@@ -174,7 +185,6 @@ export class IRBuilder {
       const literals = filterLiterals(values, types);
       // Per-type keywords beside the values constrain them too (`enum` of strings with `minLength`).
       if (!mentions([...STRING_KEYS, ...NUMBER_KEYS, ...ARRAY_KEYS, ...OBJECT_KEYS])) return literals;
-      const { const: _const, enum: _enum, ...rest } = schema;
       return intersect([literals, this.typed(rest, pointer, base, depth) ?? { kind: "unknown" }]);
     }
     // Without `type`, each keyword constrains only instances of its own type; others pass.

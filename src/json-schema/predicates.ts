@@ -23,3 +23,15 @@ export function isNullTyped(member: unknown): boolean {
 export function isBareNull(member: unknown): boolean {
   return isObject(member) && member.type === "null" && Object.keys(member).length === 1;
 }
+
+/** Whether a JSON value nests deeper than `limit` arrays and objects; an explicit stack, since it may nest thousands deep. */
+export function valueDeeperThan(value: unknown, limit: number): boolean {
+  const pending: [unknown, number][] = [[value, 0]];
+  while (pending.length > 0) {
+    const [item, depth] = pending.pop()!;
+    if (typeof item !== "object" || item === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(item)) pending.push([child, depth + 1]);
+  }
+  return false;
+}

@@ -1,34 +1,19 @@
 // A call through a generated client against a raw SDK callTool over InMemoryTransport, and
 // the generated parser on a ~1 KB result against JSON.parse of its text.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { createJiti } from "jiti";
 import { CompositionClient } from "../dist/runtime/index.js";
-import { comparePerCall, report } from "./lib.mjs";
+import { comparePerCall, inMemoryInventory, report } from "./lib.mjs";
 
 const jiti = createJiti(import.meta.url);
-
-/** An in-process upstream server with the example inventory's get_stock shape. */
-function upstream() {
-  const server = new McpServer({ name: "bench", version: "1.0.0" });
-  const value = { sku: "SKU-1", name: "Espresso beans 1 kg", quantity: 42, warehouse: "north", status: "in_stock" };
-  server.registerTool("get_stock", { inputSchema: {} }, async () => ({
-    content: [{ type: "text", text: JSON.stringify(value) }],
-    structuredContent: value,
-  }));
-  const [client, serverSide] = InMemoryTransport.createLinkedPair();
-  void server.connect(serverSide);
-  return client;
-}
 
 export async function benchCall() {
   const { InventoryClient } = await jiti.import("../generated/inventory.ts");
   const { ReadGraphResultSchema } = await jiti.import("../generated/memory.ts");
 
   const raw = new Client({ name: "bench", version: "1.0.0" });
-  await raw.connect(upstream());
-  const composition = new CompositionClient({ servers: {}, transports: { inventory: upstream } });
+  await raw.connect(inMemoryInventory());
+  const composition = new CompositionClient({ servers: {}, transports: { inventory: inMemoryInventory } });
   const inventory = new InventoryClient(composition);
   const calls = await comparePerCall(
     () => inventory.getStock({ sku: "SKU-1" }),

@@ -2,27 +2,13 @@
 // against calling the bridge directly, and 100 sequential calls from a program against 100
 // direct calls. The bridge calls an in-process server through a CompositionClient.
 import { fileURLToPath } from "node:url";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { QuickJsExecutor } from "../dist/exec/quickjs-executor.js";
 import { CompositionClient } from "../dist/runtime/index.js";
-import { comparePerCall, report, timeAsync } from "./lib.mjs";
-
-function upstream() {
-  const server = new McpServer({ name: "bench", version: "1.0.0" });
-  const value = { sku: "SKU-1", quantity: 42 };
-  server.registerTool("get_stock", { inputSchema: {} }, async () => ({
-    content: [{ type: "text", text: JSON.stringify(value) }],
-    structuredContent: value,
-  }));
-  const [client, serverSide] = InMemoryTransport.createLinkedPair();
-  void server.connect(serverSide);
-  return client;
-}
+import { comparePerCall, inMemoryInventory, report, timeAsync } from "./lib.mjs";
 
 export async function benchExec() {
-  const composition = new CompositionClient({ servers: {}, transports: { inventory: upstream } });
+  const composition = new CompositionClient({ servers: {}, transports: { inventory: inMemoryInventory } });
   const parse = z.object({ sku: z.string(), quantity: z.number() });
   const host = { call: (server, tool, args, signal) => composition.callTool({ server, tool, args, parse }, { signal }) };
   const globals = { inventory: { getStock: { server: "inventory", tool: "get_stock", returns: "value" } } };

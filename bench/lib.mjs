@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -61,4 +63,17 @@ export function report(name, ours, theirs, peerName, target, unit = "ms", ratio 
   console.log(
     `${name}: ${ours.toFixed(digits)} ${unit} vs ${peerName} ${theirs.toFixed(digits)} ${unit}, ratio ${ratio.toFixed(2)} (target ≤ ${target}: ${verdict})`,
   );
+}
+
+/** An in-process upstream server with the example inventory's get_stock shape; returns the client's side of the transport. */
+export function inMemoryInventory() {
+  const server = new McpServer({ name: "bench", version: "1.0.0" });
+  const value = { sku: "SKU-1", name: "Espresso beans 1 kg", quantity: 42, warehouse: "north", status: "in_stock" };
+  server.registerTool("get_stock", { inputSchema: {} }, async () => ({
+    content: [{ type: "text", text: JSON.stringify(value) }],
+    structuredContent: value,
+  }));
+  const [client, serverSide] = InMemoryTransport.createLinkedPair();
+  void server.connect(serverSide);
+  return client;
 }

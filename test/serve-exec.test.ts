@@ -1,5 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -173,6 +173,39 @@ describe("pmcp serve exec over stdio", () => {
     expect(failed.structuredContent.calls.map((call) => call.ok)).toEqual([true, true, true, true, true]);
   });
 
+  it("gives a tool without an output schema every member its declared rt.ToolResult promises", async () => {
+    const outcome = await execute(
+      client,
+      `const listing = await weather.listStations();
+      return {
+        serverId: listing.serverId,
+        toolName: listing.toolName,
+        raw: listing.raw.content.length,
+        content: listing.content.map((block) => block.type),
+        text: JSON.parse(listing.text).count,
+        others: [listing.images, listing.audio, listing.resourceLinks, listing.resources].map((blocks) => blocks.length),
+        structuredContent: listing.structuredContent ?? "none",
+        json: (listing.json() as { count: number }).count,
+        get: listing.get("count"),
+        has: [listing.has("stations"), listing.has("nope")],
+        require: listing.require("count"),
+      };`,
+    );
+    expect(outcome.structuredContent.result).toEqual({
+      serverId: "weather",
+      toolName: "list_stations",
+      raw: 1,
+      content: ["text"],
+      text: 2,
+      others: [0, 0, 0, 0],
+      structuredContent: "none",
+      json: 2,
+      get: 2,
+      has: [true, false],
+      require: 2,
+    });
+  });
+
   it("runs 10 programs at once, each with its own result and globals", async () => {
     const outcomes = await Promise.all(
       Array.from({ length: 10 }, (_, index) =>
@@ -332,6 +365,30 @@ describe("pmcp exec", () => {
     ]);
     const thrown = await runStdin(["exec", "-", ...sources], 'throw new Error("boom");');
     expect(thrown).toMatchObject({ code: 1, stderr: "pmcp: [Uncaught error] Error: boom\n" });
+  });
+
+  it("takes its limits from pmcp.config exec, and records each call with --observe", async () => {
+    const project = join(dir, "project");
+    const observations = join(project, "observations");
+    await mkdir(project, { recursive: true });
+    await writeFile(
+      join(project, "pmcp.config.json"),
+      JSON.stringify({
+        servers: { behaviour: { command: process.execPath, args: [join(FIXTURES, "behaviour-server.mjs")] } },
+        exec: { maxCalls: 1 },
+      }),
+    );
+    await writeFile(
+      join(project, "two-calls.ts"),
+      'await behaviour.getItem({ id: "a" });\nawait behaviour.getItem({ id: "b" });\nreturn 1;',
+    );
+    const run = await runCli(["exec", "two-calls.ts", "--observe", observations], { cwd: project });
+    expect(run.code).toBe(1);
+    expect(run.stderr.split("\n")[0]).toMatch(/^pmcp: \[Call limit\] .*\(1 tool call made\)$/);
+    expect(await readdir(join(observations, "behaviour"))).toEqual(["get_item.jsonl"]);
+
+    const raised = await runCli(["exec", "two-calls.ts", "--max-calls", "2"], { cwd: project });
+    expect(raised).toMatchObject({ code: 0, stdout: "1\n" });
   });
 
   it.each([

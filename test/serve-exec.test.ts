@@ -294,6 +294,34 @@ describe("pmcp serve exec --learn", () => {
       await client.close();
     }
   });
+
+  it("keeps a program's outcome and the types in use when its observations cannot be learned from", async () => {
+    const observations = join(dir, "broken-logs");
+    await mkdir(join(observations, "weather"), { recursive: true });
+    await writeFile(join(observations, "weather", "get_weather.jsonl"), "not an observation log\n");
+    const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "serve", "exec", "--stdio", `${process.execPath} ${join(FIXTURES, "weather-server.mjs")}`, "--id", "weather"].concat([
+          "--learn",
+          "--observe",
+          observations,
+        ]),
+        cwd: ROOT,
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const outcome = await execute(client, "return (await weather.listStations()).text.length > 0;");
+      expect(outcome.isError).toBeUndefined();
+      expect(outcome.structuredContent.result).toBe(true);
+      const refused = await execute(client, "return (await weather.listStations()).stations;");
+      expect(refused.content[0]?.text.split("\n")[0]).toBe("[Type error] 1 problem; nothing was run");
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe("pmcp serve exec against third-party servers", () => {

@@ -1,4 +1,5 @@
 import type { CompositionClient, JsonValue } from "@pmcp-codegen/runtime";
+import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import type { Quality } from "../bundle/quality.js";
@@ -99,6 +100,7 @@ export class ExecSession {
   /** How a program calls `server/tool`, or undefined when there is no such tool. */
   declarationOf(name: string): ToolDeclaration | undefined {
     const slash = name.indexOf("/");
+    if (slash < 0) return undefined;
     const server = this.#state.declarations.servers.find((entry) => entry.serverId === name.slice(0, slash));
     return server?.tools.find((tool) => tool.toolName === name.slice(slash + 1));
   }
@@ -116,20 +118,27 @@ export class ExecSession {
     const outcome = await this.#options.executor.run(program, hostBridge(this.#options.client, state.tools), {
       timeoutMs: timeoutMs === undefined ? limit : Math.min(timeoutMs, limit),
     });
-    if (this.#options.learnFrom !== undefined && outcome.calls.length > 0) await this.#learn(this.#options.learnFrom);
+    // Only a successful call is observed, so only then can a type have changed.
+    if (this.#options.learnFrom !== undefined && outcome.calls.some((call) => call.ok)) await this.#learn(this.#options.learnFrom);
     return outcome;
   }
 
   /** One learning round at a time: concurrent programs each wait for the round that covers their calls. */
   #learn(dir: string): Promise<void> {
-    this.#learning = this.#learning.then(async () => {
-      const { inferBundle } = await import("../infer/infer-bundle.js");
-      await this.#options.client.flushObservations();
-      const { bundle } = await inferBundle(this.#state.bundle, dir);
-      const next = stateOf(bundle, this.#options.minQuality);
-      if (next.declarations.text !== this.#state.declarations.text) this.#checker.updateDeclarations(next.declarations.text);
-      this.#state = next;
-    });
+    this.#learning = this.#learning
+      .then(async () => {
+        const { inferBundle } = await import("../infer/infer-bundle.js");
+        await this.#options.client.flushObservations();
+        const { bundle } = await inferBundle(this.#state.bundle, dir);
+        const next = stateOf(bundle, this.#options.minQuality);
+        if (next.declarations.text !== this.#state.declarations.text) this.#checker.updateDeclarations(next.declarations.text);
+        this.#state = next;
+      })
+      // A round that fails (an unreadable log, types that do not compile) keeps the types in use;
+      // the program's own outcome stands, and the next round tries again.
+      .catch((error: unknown) => {
+        process.emitWarning(`learning from ${dir} failed: ${errorMessage(error)}`, "PmcpLearnWarning");
+      });
     return this.#learning;
   }
 }

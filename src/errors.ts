@@ -20,6 +20,8 @@ export type PmcpErrorCode =
   | "OUT_OF_DATE"
   /** A check found problems at or above the level that fails: lint errors, breaking changes, failed calls. */
   | "CHECK_FAILED"
+  /** A program run by `pmcp exec` failed: refused by the type-check, stopped by a limit, or it threw. */
+  | "PROGRAM_FAILED"
   /** Listening on a port or writing a file failed. */
   | "IO_FAILED";
 

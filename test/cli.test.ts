@@ -61,6 +61,24 @@ describe("pmcp command line", () => {
       ["serve", "inspect"],
       ["--schema", "--http"],
     ],
+    [
+      ["serve", "exec"],
+      [
+        "--config",
+        "--stdio",
+        "--schema",
+        "--http",
+        "--max-time-ms",
+        "--max-heap-mb",
+        "--max-calls",
+        "--max-concurrent-calls",
+        "--max-output-bytes",
+        "--observe",
+        "--learn",
+        "--min-quality",
+      ],
+    ],
+    [["exec"], ["--config", "--stdio", "--max-time-ms", "--max-output-bytes", "--observe"]],
     [["tools", "from-source"], ["--output"]],
   ])("%j --help describes every flag", async (command, flags) => {
     const help = await runInProcess([...command, "--help"]);
@@ -100,7 +118,7 @@ describe("pmcp command line", () => {
       ["generate", "--schema", "schemas/mcp-bundle.json", "--templates", "test", "-o", "/tmp/pmcp-never"],
       /templates folder test has neither server\.ts\.hbs nor index\.ts\.hbs/,
     ],
-    [["serve", "frobnicate"], /Invalid values:/],
+    [["serve", "frobnicate"], /name a server: inspect or exec/],
     [["serve", "inspect", "--http", "99999"], /--http must be a port number/],
     [["tools", "from-source"], /Not enough non-option arguments/],
     [["tools", "from-source", "/no/such/tools.ts"], /\/no\/such\/tools\.ts: no such file/],

@@ -1,4 +1,5 @@
 import yargs from "yargs";
+import { execCommand } from "../commands/exec.js";
 import { generateCommand } from "../commands/generate.js";
 import { inspectCommand } from "../commands/inspect.js";
 import { reportCommand } from "../commands/report.js";
@@ -9,7 +10,8 @@ import { schemaInferCommand } from "../commands/schema-infer.js";
 import { schemaLintCommand } from "../commands/schema-lint.js";
 import { schemaNormalizeCommand } from "../commands/schema-normalize.js";
 import { schemaValidateCommand } from "../commands/schema-validate.js";
-import { serveCommand } from "../commands/serve-inspect.js";
+import { serveExecCommand } from "../commands/serve-exec.js";
+import { serveInspectCommand } from "../commands/serve-inspect.js";
 import { toolsFromSourceCommand } from "../commands/tools-from-source.js";
 import { PmcpError } from "../errors.js";
 import { version } from "../version.js";
@@ -43,7 +45,10 @@ export async function run(argv: readonly string[]): Promise<number> {
       tools.command(toolsFromSourceCommand).demandCommand(1, "name a tools command: from-source"),
     )
     .command(inspectCommand)
-    .command(serveCommand)
+    .command("serve <server>", "Run an MCP server for agents", (serve) =>
+      serve.command(serveInspectCommand).command(serveExecCommand).demandCommand(1, "name a server: inspect or exec"),
+    )
+    .command(execCommand)
     .command(reportCommand)
     .command(generateCommand)
     .demandCommand(1, "name a command")

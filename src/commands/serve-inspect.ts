@@ -1,19 +1,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Argv } from "yargs";
-import type { Bundle } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs, schemaOption } from "../cli/inputs.js";
 import { type OutputOptions, printJson } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  schemaOption(yargs)
-    .positional("server", {
-      choices: ["inspect"] as const,
-      demandOption: true,
-      describe: "inspect: list_tools and inspect_tool over a bundle",
-    })
+/** `--http <port>`, shared by every `pmcp serve` server. */
+export function httpOption<T>(yargs: Argv<T>) {
+  return yargs
     .option("http", { type: "number", describe: "Serve Streamable HTTP on 127.0.0.1 at this port (0: any free port) instead of stdio" })
     .check((args) => {
       if (args.http !== undefined && !(Number.isInteger(args.http) && args.http >= 0 && args.http <= 65535)) {
@@ -21,10 +17,13 @@ const builder = (yargs: Argv<GlobalArgs>) =>
       }
       return true;
     });
+}
 
-export const serveCommand = defineCommand({
-  command: "serve <server>",
-  describe: "Run an MCP server for agents",
+const builder = (yargs: Argv<GlobalArgs>) => httpOption(schemaOption(yargs));
+
+export const serveInspectCommand = defineCommand({
+  command: "inspect",
+  describe: "list_tools and inspect_tool over a bundle",
   builder,
   handler: serveInspect,
 });
@@ -32,17 +31,18 @@ export const serveCommand = defineCommand({
 /** `pmcp serve inspect`: list_tools and inspect_tool over a bundle, on stdio or local HTTP, until stopped. */
 async function serveInspect(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
+  const { createInspectServer } = await import("../inspect/inspect-server.js");
   const { schema } = await resolveInputs(args.schema);
   const { bundle } = await readSchemaFiles(schema);
-  if (args.http === undefined) return serveStdio(bundle);
-  return serveHttp(bundle, args.http, args);
+  const create = () => createInspectServer(bundle);
+  if (args.http === undefined) return serveStdio(create);
+  return serveHttp(create, "inspect", args.http, args);
 }
 
 /** stdout carries protocol messages only, so nothing else is printed here. */
-async function serveStdio(bundle: Bundle): Promise<void> {
+export async function serveStdio(create: () => McpServer): Promise<void> {
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
-  const { createInspectServer } = await import("../inspect/inspect-server.js");
-  const server = createInspectServer(bundle);
+  const server = create();
   // The transport does not watch for the end of stdin, the usual way a client stops its server:
   // without this the command would never return and Node would exit 13 on the pending await.
   const stdinEnded = new Promise<void>((resolve) => process.stdin.once("end", resolve));
@@ -59,8 +59,7 @@ async function serveStdio(bundle: Bundle): Promise<void> {
  * and no session needs expiring. The Host and Origin checks refuse DNS-rebinding pages that reach
  * 127.0.0.1 under another name, and pages of other sites.
  */
-async function serveHttp(bundle: Bundle, port: number, output: OutputOptions): Promise<void> {
-  const { createInspectServer } = await import("../inspect/inspect-server.js");
+export async function serveHttp(create: () => McpServer, name: string, port: number, output: OutputOptions): Promise<void> {
   const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
   const { errorMessage } = await import("@pmcp-codegen/runtime/internal");
   const { createServer } = await import("node:http");
@@ -78,7 +77,7 @@ async function serveHttp(bundle: Bundle, port: number, output: OutputOptions): P
     if (new URL(req.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void res.writeHead(404).end();
     if (req.method !== "POST") return void res.writeHead(405, { allow: "POST" }).end();
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
-    const server = createInspectServer(bundle);
+    const server = create();
     // Closing the server closes its transport too.
     res.on("close", () => void server.close());
     await server.connect(transport);
@@ -96,7 +95,7 @@ async function serveHttp(bundle: Bundle, port: number, output: OutputOptions): P
     http.listen(port, "127.0.0.1", resolve);
   });
   const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
-  if (!output.quiet) process.stderr.write(`Serving inspect on ${url}\n`);
+  if (!output.quiet) process.stderr.write(`Serving ${name} on ${url}\n`);
   if (output.json) printJson({ url });
   await signalled();
   http.closeAllConnections();

@@ -18,6 +18,17 @@ export interface PmcpConfig {
   strictObjects?: boolean;
   /** Folder of templates overriding the built-in ones, relative to the config file. */
   templates?: string;
+  /** Limits of `pmcp serve exec` and `pmcp exec` programs; their flags override these. */
+  exec?: ExecLimitsConfig;
+}
+
+/** Each a positive whole number; see `pmcp serve exec --help` for the defaults. */
+export interface ExecLimitsConfig {
+  maxTimeMs?: number;
+  maxHeapMb?: number;
+  maxCalls?: number;
+  maxConcurrentCalls?: number;
+  maxOutputBytes?: number;
 }
 
 /** Typed identity for `pmcp.config.ts`: `export default defineConfig({ ... })`. */
@@ -35,6 +46,15 @@ async function configSchema() {
     runtimeImport: z.string().optional(),
     strictObjects: z.boolean().optional(),
     templates: z.string().optional(),
+    exec: z
+      .strictObject({
+        maxTimeMs: z.int().positive().optional(),
+        maxHeapMb: z.int().positive().optional(),
+        maxCalls: z.int().positive().optional(),
+        maxConcurrentCalls: z.int().positive().optional(),
+        maxOutputBytes: z.int().positive().optional(),
+      })
+      .optional(),
   });
 }
 

@@ -31,6 +31,12 @@ export interface ToolDeclaration {
   signature: string;
   /** `type <Name> = …;` for the arguments, the result and every helper type they use. */
   types: string;
+  /** "value" when the result has a schema (declared, or inferred at the minimum quality), else "content" (`rt.ToolResult`). */
+  returns: "value" | "content";
+  /** The result schema was inferred from observations: a mismatch is reported, not thrown, as in generated clients. */
+  lenient: boolean;
+  /** Safe to repeat after a transport failure (read-only or idempotent). */
+  retryable: boolean;
 }
 
 export interface DeclarationOptions {
@@ -169,6 +175,9 @@ export function buildDeclarations(bundle: Bundle, options: DeclarationOptions = 
           `type ${tool.resultType} = ${tool.resultTypeCode};`,
           ...helperTypes(plan, [...tool.argsRefs, ...tool.resultRefs]),
         ].join("\n"),
+        returns: tool.parser === undefined ? "content" : "value",
+        lenient: tool.lenient,
+        retryable: tool.retryable,
       })),
     });
   }

@@ -40,7 +40,17 @@ const InspectToolOutput = z.object({
   resultType: z.string().describe("TypeScript type of the result, as pmcp generate emits it"),
   source: z.enum(SOURCES).describe("Where the result's schema comes from (an inferred one of quality none is not used for resultType)"),
   quality: z.enum(QUALITIES),
+  program: z
+    .object({
+      signature: z.string().describe("How a program calls the tool, e.g. inventory.getStock(args: GetStockArgs): Promise<StockLevel>"),
+      types: z.string().describe("The TypeScript types the signature uses"),
+    })
+    .optional()
+    .describe("Present on servers that run programs (execute_program)"),
 });
+
+/** How a program calls a tool, for servers that run programs; undefined for none. */
+export type ProgramSignatureOf = (toolName: string) => { signature: string; types: string } | undefined;
 
 /** An MCP server for agents: `list_tools` to find a tool cheaply, `inspect_tool` to learn one in full. */
 export function createInspectServer(bundle: Bundle): McpServer {
@@ -51,9 +61,19 @@ export function createInspectServer(bundle: Bundle): McpServer {
         "Call list_tools to find a tool by name or words, then inspect_tool for the schemas and result type of the one you will use.",
     },
   );
-  const total = bundle.servers.reduce((sum, entry) => sum + entry.tools.length, 0);
+  registerInspectTools(server, () => bundle);
+  return server;
+}
+
+/**
+ * Adds list_tools and inspect_tool to `server`. The bundle is read per call, so a server
+ * whose types are learned while it runs answers with the current ones.
+ */
+export function registerInspectTools(server: McpServer, current: () => Bundle, programOf?: ProgramSignatureOf): void {
   // Server ids are restricted to [A-Za-z0-9._-], so naming them in a description carries no instructions.
-  const serverIds = bundle.servers.map((entry) => entry.id).join(", ");
+  const serverIds = current()
+    .servers.map((entry) => entry.id)
+    .join(", ");
 
   typedTool(
     server,
@@ -76,8 +96,8 @@ export function createInspectServer(bundle: Bundle): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ query, server: serverId }) => ({
-      tools: listTools(bundle, { ...(query === undefined ? {} : { query }), ...(serverId === undefined ? {} : { server: serverId }) }),
-      total,
+      tools: listTools(current(), { ...(query === undefined ? {} : { query }), ...(serverId === undefined ? {} : { server: serverId }) }),
+      total: current().servers.reduce((sum, entry) => sum + entry.tools.length, 0),
     }),
   );
 
@@ -96,11 +116,11 @@ export function createInspectServer(bundle: Bundle): McpServer {
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ tool_name }) => {
-      const outcome = inspectTool(bundle, tool_name);
+      const outcome = inspectTool(current(), tool_name);
       // typedTool turns the throw into an isError result whose text is this message alone.
       if (!outcome.found) throw new Error(outcome.message);
-      return outcome.inspection;
+      const program = programOf?.(tool_name);
+      return program === undefined ? outcome.inspection : { ...outcome.inspection, program };
     },
   );
-  return server;
 }

@@ -1,0 +1,93 @@
+import { timeoutProblem } from "@pmcp-codegen/runtime/internal/timeout";
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { schemaOption } from "../cli/inputs.js";
+import { sourceOptions } from "../cli/source-options.js";
+import { PmcpError } from "../errors.js";
+
+const LIMIT_FLAGS = ["maxTimeMs", "maxHeapMb", "maxCalls", "maxConcurrentCalls", "maxOutputBytes"] as const;
+
+/** The servers, bundle, limits and observation flags of `pmcp serve exec` and `pmcp exec`. */
+export function execOptions<T>(yargs: Argv<T>) {
+  return sourceOptions(schemaOption(yargs, "Bundle whose inferred blocks type the tools that declare no output schema"))
+    .option("max-time-ms", { type: "number", describe: "Wall time of a program, also its CPU deadline (default 30000)" })
+    .option("max-heap-mb", { type: "number", describe: "Memory a program's VM may allocate, in MB (default 64)" })
+    .option("max-calls", { type: "number", describe: "Tool calls one program may make (default 200)" })
+    .option("max-concurrent-calls", { type: "number", describe: "Tool calls of one program in flight at once (default 16)" })
+    .option("max-output-bytes", { type: "number", describe: "Bytes of result JSON plus logs a program may return (default 65536)" })
+    .option("observe", { type: "string", describe: "Record every tool call's result in observation logs in this folder" })
+    .option("min-quality", {
+      choices: ["none", "low", "medium", "high"] as const,
+      default: "low" as const,
+      describe: "Type a tool by its inferred output schema (tools that declare none) only from this quality up",
+    })
+    .check((args) => {
+      for (const key of LIMIT_FLAGS) {
+        const value: unknown = args[key];
+        if (value !== undefined && !(typeof value === "number" && Number.isSafeInteger(value) && value > 0))
+          throw new PmcpError("INVALID_ARGUMENT", `--${kebab(key)} must be a positive whole number`);
+      }
+      const problem = args.maxTimeMs === undefined ? undefined : timeoutProblem(args.maxTimeMs);
+      if (problem !== undefined) throw new PmcpError("INVALID_ARGUMENT", `--max-time-ms ${problem}`);
+      return true;
+    });
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}
+
+const builder = (yargs: Argv<GlobalArgs>) =>
+  execOptions(yargs)
+    .positional("file", {
+      type: "string",
+      demandOption: true,
+      describe: "The program (TypeScript, the body of an async function), or - for stdin",
+    })
+    .example('$0 exec report.ts --stdio "node inventory.js" --id inventory', "Run a program against one server");
+
+export const execCommand = defineCommand({
+  command: "exec <file>",
+  describe: "Type-check and run one program against live MCP servers, as execute_program does",
+  builder,
+  handler: exec,
+});
+
+/** `pmcp exec`: prints the result JSON on stdout and the logs on stderr; a failure is one tagged error. */
+async function exec(args: ArgsOf<typeof builder>): Promise<void> {
+  const { readFile } = await import("node:fs/promises");
+  const { startSession } = await import("../exec/start-session.js");
+  const { FAILURE_TAGS } = await import("../exec/exec-session.js");
+  // yargs turns a lone `-` positional into "", which names no file either.
+  const stdin = args.file === "-" || args.file === "";
+  const code = await (stdin ? readStdin() : readFile(args.file, "utf8")).catch((error: NodeJS.ErrnoException) => {
+    throw new PmcpError(
+      error.code === "ENOENT" ? "NOT_FOUND" : "INVALID_ARGUMENT",
+      `${args.file}: ${error.code === "ENOENT" ? "no such file" : error.message}`,
+    );
+  });
+  const started = await startSession({ ...args, learn: false }, "run");
+  try {
+    const outcome = await started.session.execute(code);
+    for (const line of outcome.logs) process.stderr.write(`${line}\n`);
+    if (outcome.ok) {
+      process.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
+      return;
+    }
+    const where = stdin ? "<stdin>" : args.file;
+    const details =
+      outcome.kind === "type_error"
+        ? outcome.diagnostics.map((diagnostic) => `\n${where}:${diagnostic.line}:${diagnostic.column} ${diagnostic.message}`).join("")
+        : "";
+    const calls = outcome.calls.length === 0 ? "" : ` (${outcome.calls.length} tool call${outcome.calls.length === 1 ? "" : "s"} made)`;
+    throw new PmcpError("PROGRAM_FAILED", `${FAILURE_TAGS[outcome.kind]} ${outcome.message}${calls}${details}`);
+  } finally {
+    await started.close();
+  }
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

@@ -1,0 +1,34 @@
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { execOptions } from "./exec.js";
+import { httpOption, serveHttp, serveStdio } from "./serve-inspect.js";
+
+const builder = (yargs: Argv<GlobalArgs>) =>
+  httpOption(execOptions(yargs))
+    .option("learn", {
+      type: "boolean",
+      default: false,
+      describe: "Type a tool that declares no output schema by what its results show, once inferred at --min-quality",
+    })
+    .example('$0 serve exec --stdio "node inventory.js" --id inventory', "Code mode over one stdio server, on stdio");
+
+export const serveExecCommand = defineCommand({
+  command: "exec",
+  describe: "list_tools, inspect_tool and execute_program (type-checked TypeScript in a sandbox) over live servers",
+  builder,
+  handler: serveExec,
+});
+
+/** `pmcp serve exec`: code mode over live servers, on stdio or local HTTP, until stopped. */
+async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
+  const { startSession } = await import("../exec/start-session.js");
+  const { createExecServer } = await import("../exec/exec-server.js");
+  const started = await startSession(args, "serve");
+  const create = () => createExecServer(started.session);
+  try {
+    if (args.http === undefined) await serveStdio(create);
+    else await serveHttp(create, "exec", args.http, args);
+  } finally {
+    await started.close();
+  }
+}

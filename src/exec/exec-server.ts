@@ -1,0 +1,72 @@
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { z } from "zod";
+import { registerInspectTools } from "../inspect/inspect-server.js";
+import { version } from "../version.js";
+import { type ExecSession, outcomeText, structuredOf } from "./exec-session.js";
+
+const ProgramOutput = {
+  result: z.unknown().describe("The value the program returned, as JSON (null when it failed)"),
+  logs: z.array(z.string()).describe("The program's console lines, in order"),
+  calls: z
+    .array(
+      z.object({
+        server: z.string(),
+        tool: z.string(),
+        durationMs: z.number(),
+        ok: z.boolean(),
+        code: z.string().optional().describe("The error's code when the call failed"),
+      }),
+    )
+    .describe("Every tool call the program made, also when it failed: never repeat a write blindly"),
+  durationMs: z.number(),
+};
+
+/**
+ * Code mode: list_tools and inspect_tool as `serve inspect` has them (inspect also shows how a
+ * program calls the tool), and execute_program, which type-checks a program against the
+ * clients and runs it in the sandbox. One session is shared by every server made from it.
+ */
+export function createExecServer(session: ExecSession): McpServer {
+  const server = new McpServer(
+    { name: "pmcp-exec", version },
+    {
+      instructions:
+        "Find tools with list_tools, read one with inspect_tool (its program signature and types), then call execute_program " +
+        "with TypeScript that calls the tools as typed methods of one global per server and returns the result you need.",
+    },
+  );
+  registerInspectTools(
+    server,
+    () => session.bundle,
+    (name) => {
+      const declaration = session.declarationOf(name);
+      return declaration === undefined ? undefined : { signature: declaration.signature, types: declaration.types };
+    },
+  );
+  server.registerTool(
+    "execute_program",
+    {
+      title: "Execute a program",
+      description:
+        "Runs TypeScript: the body of an async function (top-level await and return work), type-checked in strict mode before it runs. " +
+        "Each server is a global whose methods call its tools, as inspect_tool's signature shows; console.log lines are returned. " +
+        "No imports, no I/O besides the tool calls. Returns { result, logs, calls, durationMs }; on failure the text starts with a tag " +
+        "([Type error], [Timeout], [Memory limit], [Call limit], [Output limit], [Uncaught error], [Invalid input]) and calls lists what already ran.",
+      inputSchema: {
+        code: z.string().describe("The program: TypeScript statements ending in `return <value>`"),
+        timeout_ms: z.number().optional().describe(`Wall time allowed in milliseconds (at most ${session.limits.timeoutMs}, the default)`),
+      },
+      outputSchema: ProgramOutput,
+      annotations: { openWorldHint: true },
+    },
+    async ({ code, timeout_ms }) => {
+      const outcome = await session.execute(code, timeout_ms);
+      return {
+        content: [{ type: "text", text: outcomeText(outcome) }],
+        structuredContent: structuredOf(outcome),
+        ...(outcome.ok ? {} : { isError: true }),
+      };
+    },
+  );
+  return server;
+}

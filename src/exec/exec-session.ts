@@ -1,0 +1,234 @@
+import type { CompositionClient, JsonValue } from "@pmcp-codegen/runtime";
+import { errorMessage } from "@pmcp-codegen/runtime/internal";
+import { z } from "zod";
+import { outputSchemaOf } from "../bundle/output-schema.js";
+import type { Quality } from "../bundle/quality.js";
+import type { Bundle } from "../bundle/types.js";
+import { compileSchema } from "../json-schema/validator.js";
+import { buildDeclarations, type ClientDeclarations, type ToolDeclaration } from "./declarations.js";
+import type { CallRecord, CompiledProgram, FailureKind, HostBridge, Limits, ProgramExecutor, RunOutcome } from "./executor.js";
+import type { ProgramChecker, ProgramDiagnostic } from "./type-check.js";
+
+/** What a program run ends as: the sandbox's outcome, or refused by the type-check before anything ran. */
+export type ExecOutcome =
+  | RunOutcome
+  | {
+      ok: false;
+      kind: "type_error";
+      message: string;
+      diagnostics: ProgramDiagnostic[];
+      logs: string[];
+      calls: CallRecord[];
+      durationMs: number;
+    };
+
+export type ExecFailureKind = FailureKind | "type_error";
+
+/** The first word of every failure's text, one per kind, so an agent can tell them apart without parsing. */
+export const FAILURE_TAGS: Record<ExecFailureKind, string> = {
+  type_error: "[Type error]",
+  timeout: "[Timeout]",
+  memory: "[Memory limit]",
+  call_limit: "[Call limit]",
+  output_limit: "[Output limit]",
+  uncaught: "[Uncaught error]",
+  invalid_input: "[Invalid input]",
+};
+
+export const SUCCESS_TAG = "[Script executed successfully]";
+
+export interface ExecSessionOptions {
+  /** The servers' listing; its `inferred` blocks type the tools that declare no output schema. */
+  bundle: Bundle;
+  /** Connected to the same servers, under the bundle's server ids. */
+  client: CompositionClient;
+  executor: ProgramExecutor;
+  limits: Limits;
+  minQuality: Quality;
+  /** Folder of the client's observation logs: after each program, newly inferred types join the declarations. */
+  learnFrom?: string;
+}
+
+/** What changes together when a type is learned. */
+interface SessionState {
+  bundle: Bundle;
+  declarations: ClientDeclarations;
+  program: Omit<CompiledProgram, "code">;
+  tools: Map<string, HostTool>;
+}
+
+/** How the sandbox and the host see one tool: its binding plus the parser of its result. */
+interface HostTool {
+  declaration: ToolDeclaration;
+  serverId: string;
+  parse: z.ZodType<unknown> | undefined;
+}
+
+/**
+ * Code mode over live servers: type-checks a program against the clients' declarations, then
+ * runs it in the sandbox with every tool call going through the real CompositionClient. The
+ * declarations, bindings and bundle are replaced together when learning changes a type, and a
+ * program keeps the set it started with.
+ */
+export class ExecSession {
+  readonly #options: ExecSessionOptions;
+  readonly #checker: ProgramChecker;
+  #state: SessionState;
+  #learning: Promise<void> = Promise.resolve();
+
+  private constructor(options: ExecSessionOptions, checker: ProgramChecker, state: SessionState) {
+    this.#options = options;
+    this.#checker = checker;
+    this.#state = state;
+  }
+
+  /** Builds the declarations and pre-warms the type-checker (loaded here: TypeScript costs most of a second). */
+  static async create(options: ExecSessionOptions): Promise<ExecSession> {
+    const { createProgramChecker } = await import("./type-check.js");
+    const state = stateOf(options.bundle, options.minQuality);
+    return new ExecSession(options, createProgramChecker(state.declarations.text), state);
+  }
+
+  get bundle(): Bundle {
+    return this.#state.bundle;
+  }
+
+  get limits(): Limits {
+    return this.#options.limits;
+  }
+
+  /** How a program calls `server/tool`, or undefined when there is no such tool. */
+  declarationOf(name: string): ToolDeclaration | undefined {
+    const slash = name.indexOf("/");
+    if (slash < 0) return undefined;
+    const server = this.#state.declarations.servers.find((entry) => entry.serverId === name.slice(0, slash));
+    return server?.tools.find((tool) => tool.toolName === name.slice(slash + 1));
+  }
+
+  /** Type-checks and runs one program; `timeoutMs` is capped by the session's limit. */
+  async execute(code: string, timeoutMs?: number): Promise<ExecOutcome> {
+    const state = this.#state;
+    const diagnostics = this.#checker.check(code);
+    if (diagnostics.length > 0) {
+      const message = `${diagnostics.length === 1 ? "1 problem" : `${diagnostics.length} problems`}; nothing was run`;
+      return { ok: false, kind: "type_error", message, diagnostics, logs: [], calls: [], durationMs: 0 };
+    }
+    const program: CompiledProgram = { ...state.program, code: this.#checker.transpile(code) };
+    const limit = this.#options.limits.timeoutMs;
+    const outcome = await this.#options.executor.run(program, hostBridge(this.#options.client, state.tools), {
+      timeoutMs: timeoutMs === undefined ? limit : Math.min(timeoutMs, limit),
+    });
+    // Only a successful call is observed, so only then can a type have changed.
+    if (this.#options.learnFrom !== undefined && outcome.calls.some((call) => call.ok)) await this.#learn(this.#options.learnFrom);
+    return outcome;
+  }
+
+  /** One learning round at a time: concurrent programs each wait for the round that covers their calls. */
+  #learn(dir: string): Promise<void> {
+    this.#learning = this.#learning
+      .then(async () => {
+        const { inferBundle } = await import("../infer/infer-bundle.js");
+        await this.#options.client.flushObservations();
+        const { bundle } = await inferBundle(this.#state.bundle, dir);
+        const next = stateOf(bundle, this.#options.minQuality);
+        if (next.declarations.text !== this.#state.declarations.text) this.#checker.updateDeclarations(next.declarations.text);
+        this.#state = next;
+      })
+      // A round that fails (an unreadable log, types that do not compile) keeps the types in use;
+      // the program's own outcome stands, and the next round tries again.
+      .catch((error: unknown) => {
+        process.emitWarning(`learning from ${dir} failed: ${errorMessage(error)}`, "PmcpLearnWarning");
+      });
+    return this.#learning;
+  }
+}
+
+function stateOf(bundle: Bundle, minQuality: Quality): SessionState {
+  const declarations = buildDeclarations(bundle, { minQuality });
+  const tools = new Map<string, HostTool>();
+  const globals: CompiledProgram["globals"] = {};
+  for (const server of declarations.servers) {
+    const entry = bundle.servers.find((candidate) => candidate.id === server.serverId);
+    const methods: CompiledProgram["globals"][string] = {};
+    for (const declaration of server.tools) {
+      methods[declaration.method] = { server: server.serverId, tool: declaration.toolName, returns: declaration.returns };
+      const tool = entry?.tools.find((candidate) => candidate.name === declaration.toolName);
+      const schema =
+        declaration.returns === "content" || tool === undefined
+          ? undefined
+          : (outputSchemaOf(tool)?.schema ?? entry?.inferred?.find((block) => block.tool === tool.name)?.schema);
+      tools.set(toolKey(server.serverId, declaration.toolName), {
+        declaration,
+        serverId: server.serverId,
+        parse: schema === undefined ? undefined : schemaParser(schema),
+      });
+    }
+    globals[server.global] = methods;
+  }
+  return { bundle, declarations, program: { globals }, tools };
+}
+
+function toolKey(server: string, tool: string): string {
+  return JSON.stringify([server, tool]);
+}
+
+/**
+ * The result schema as a Zod type, so the runtime's own OutputValidationError (with each
+ * problem's path) reaches the program when a server breaks its schema. Validated with ajv from
+ * the schema itself rather than by evaluating generated parser code, which would turn server
+ * text into code.
+ */
+function schemaParser(schema: unknown): z.ZodType<unknown> {
+  let validate: ReturnType<typeof compileSchema>;
+  try {
+    validate = compileSchema(schema);
+  } catch {
+    // A schema ajv cannot compile (a remote $ref) checks nothing, as a lenient parser would.
+    return z.unknown();
+  }
+  return z.unknown().superRefine((value, context) => {
+    if (validate(value)) return;
+    for (const error of validate.errors ?? []) {
+      context.addIssue({
+        code: "custom",
+        message: error.message ?? "does not match the schema",
+        path: error.instancePath
+          .split("/")
+          .slice(1)
+          .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")),
+      });
+    }
+  });
+}
+
+/** Tool calls of one program, through the client: the parsed value, or the whole result for `rt.ToolResult` tools. */
+function hostBridge(client: CompositionClient, tools: ReadonlyMap<string, HostTool>): HostBridge {
+  return {
+    async call(server, tool, args, signal) {
+      const entry = tools.get(toolKey(server, tool));
+      if (entry === undefined) throw new Error(`${server}/${tool}: no such tool`);
+      const call = { server, tool, args: args as object, retryable: entry.declaration.retryable };
+      if (entry.parse !== undefined) {
+        return (await client.callTool({ ...call, parse: entry.parse, lenient: entry.declaration.lenient }, { signal })) as JsonValue;
+      }
+      return (await client.callToolForResult(call, { signal })).raw as unknown as JsonValue;
+    },
+  };
+}
+
+/** The text an agent reads first: the tag, then the structured fields as JSON. */
+export function outcomeText(outcome: ExecOutcome): string {
+  const fields = structuredOf(outcome);
+  if (outcome.ok) return `${SUCCESS_TAG}\n${JSON.stringify(fields)}`;
+  const diagnostics =
+    outcome.kind === "type_error"
+      ? outcome.diagnostics.map((diagnostic) => `${diagnostic.line}:${diagnostic.column} ${diagnostic.message}\n`)
+      : [];
+  return `${FAILURE_TAGS[outcome.kind]} ${outcome.message}\n${diagnostics.join("")}${JSON.stringify(fields)}`;
+}
+
+/** `{ result, logs, calls, durationMs }`; a failed program's result is null unless the output limit cut it down. */
+export function structuredOf(outcome: ExecOutcome): { result: JsonValue; logs: string[]; calls: CallRecord[]; durationMs: number } {
+  const result = outcome.ok ? outcome.result : outcome.kind === "type_error" ? null : (outcome.result ?? null);
+  return { result, logs: outcome.logs, calls: outcome.calls, durationMs: outcome.durationMs };
+}

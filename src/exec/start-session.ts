@@ -1,0 +1,119 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CompositionClient } from "@pmcp-codegen/runtime";
+import type { ServerSource } from "@pmcp-codegen/runtime/internal";
+import type { ServerEntry } from "@pmcp-codegen/runtime/internal/servers";
+import { carryInferred } from "../bundle/carry-inferred.js";
+import type { Quality } from "../bundle/quality.js";
+import { readSchemaFiles } from "../bundle/read.js";
+import { canonicalBundle } from "../bundle/serialize.js";
+import { loadPmcpConfig } from "../config/pmcp-config.js";
+import { resolveSources, type SourceFlags } from "../endpoints/source-flags.js";
+import { PmcpError } from "../errors.js";
+import { exportServers } from "../export/export-servers.js";
+import { ExecSession } from "./exec-session.js";
+import { DEFAULT_LIMITS, type Limits } from "./executor.js";
+import { QuickJsExecutor } from "./quickjs-executor.js";
+
+/** The flags of `pmcp serve exec` and `pmcp exec`, as parsed. */
+export interface ExecFlags extends SourceFlags {
+  schema: string[];
+  maxTimeMs: number | undefined;
+  maxHeapMb: number | undefined;
+  maxCalls: number | undefined;
+  maxConcurrentCalls: number | undefined;
+  maxOutputBytes: number | undefined;
+  observe: string | undefined;
+  minQuality: Quality;
+  learn: boolean;
+}
+
+/** Budget for listing each server's tools at start-up. */
+const LISTING_TIMEOUT_MS = 30_000;
+const MB = 1024 * 1024;
+
+export interface StartedSession {
+  session: ExecSession;
+  close(): Promise<void>;
+}
+
+/**
+ * Lists the servers, builds the declarations and the checker, and connects a CompositionClient
+ * to the same servers: what both exec commands run programs with. `verb` names the command in messages.
+ */
+export async function startSession(flags: ExecFlags, verb: string): Promise<StartedSession> {
+  const project = await loadPmcpConfig();
+  const sources = await resolveSources(flags, project, verb);
+  const outcomes = await exportServers(sources, { timeoutMs: LISTING_TIMEOUT_MS, concurrency: sources.length });
+  const failures = outcomes.flatMap((outcome) =>
+    outcome.ok ? [] : [`server "${outcome.source.id ?? outcome.source.label}": ${outcome.message}`],
+  );
+  if (failures.length > 0) throw new PmcpError("SERVER_FAILED", failures.join("\n"));
+  const listed = outcomes.flatMap((outcome) =>
+    outcome.ok ? [{ id: outcome.server.id, source: outcome.source, server: outcome.server }] : [],
+  );
+  const ids = listed.map((entry) => entry.id);
+  const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
+  if (repeated !== undefined)
+    throw new PmcpError("INVALID_ARGUMENT", `two servers have the id "${repeated}"; name them with --id or a --config file`);
+
+  const given = flags.schema.length === 0 ? undefined : (await readSchemaFiles(flags.schema)).bundle;
+  const bundle = carryInferred(canonicalBundle(listed.map((entry) => entry.server)), given && canonicalBundle(given.servers));
+  const config = project?.config.exec ?? {};
+  const limits: Limits = {
+    timeoutMs: flags.maxTimeMs ?? config.maxTimeMs ?? DEFAULT_LIMITS.timeoutMs,
+    heapBytes: (flags.maxHeapMb ?? config.maxHeapMb ?? DEFAULT_LIMITS.heapBytes / MB) * MB,
+    maxCalls: flags.maxCalls ?? config.maxCalls ?? DEFAULT_LIMITS.maxCalls,
+    maxConcurrentCalls: flags.maxConcurrentCalls ?? config.maxConcurrentCalls ?? DEFAULT_LIMITS.maxConcurrentCalls,
+    maxOutputBytes: flags.maxOutputBytes ?? config.maxOutputBytes ?? DEFAULT_LIMITS.maxOutputBytes,
+  };
+  // Learning needs the observations: without --observe they go to a folder removed at the end.
+  const scratch = flags.learn && flags.observe === undefined ? await mkdtemp(join(tmpdir(), "pmcp-learn-")) : undefined;
+  const observeDir = flags.observe ?? scratch;
+  const client = new CompositionClient({
+    servers: Object.fromEntries(listed.map((entry) => [entry.id, entryOf(entry.source)])),
+    timeoutMs: limits.timeoutMs,
+    ...(flags.maxMessageBytes === undefined ? {} : { maxMessageBytes: flags.maxMessageBytes }),
+    ...(observeDir === undefined ? {} : { observe: { dir: observeDir } }),
+  });
+  const executor = new QuickJsExecutor({ limits });
+  const session = await ExecSession.create({
+    bundle,
+    client,
+    executor,
+    limits,
+    minQuality: flags.minQuality,
+    ...(flags.learn && observeDir !== undefined ? { learnFrom: observeDir } : {}),
+  });
+  return {
+    session,
+    async close() {
+      await executor.close();
+      await client.close();
+      if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A listed source as the client's `mcpServers` entry. Its values are interpolated already and
+ * the client interpolates again, so a value holding `${` would be misread: such inherited
+ * variables are left out (a `--stdio` server gets the rest of the environment, as when listed).
+ */
+function entryOf(source: ServerSource): ServerEntry {
+  if (source.kind === "http") {
+    return { url: source.url.href, headers: source.headers, ...(source.transport === "auto" ? {} : { transport: source.transport }) };
+  }
+  const inherited = source.inheritEnv
+    ? Object.fromEntries(
+        Object.entries(process.env).flatMap(([name, value]) => (value === undefined || value.includes("${") ? [] : [[name, value]])),
+      )
+    : {};
+  return {
+    command: source.command,
+    args: source.args,
+    env: { ...inherited, ...source.env },
+    ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
+  };
+}

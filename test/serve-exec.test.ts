@@ -1,0 +1,450 @@
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createTypedServer } from "./fixtures/typed-server.mjs";
+import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
+import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
+import { outputDir } from "./helpers/typescript.js";
+
+const require = createRequire(import.meta.url);
+const thirdParty = (name: string) => join(require.resolve(`@modelcontextprotocol/${name}/package.json`), "..", "dist/index.js");
+
+const ProgramResult = z.object({
+  content: z.array(z.object({ type: z.literal("text"), text: z.string() })),
+  structuredContent: z.object({
+    result: z.unknown(),
+    logs: z.array(z.string()),
+    calls: z.array(
+      z.object({ server: z.string(), tool: z.string(), durationMs: z.number(), ok: z.boolean(), code: z.string().optional() }),
+    ),
+    durationMs: z.number(),
+  }),
+  isError: z.boolean().optional(),
+});
+
+let dir: string;
+let inventory: HttpFixture;
+/** Every call of a weather tool that is not read-only is a line here (the fixture writes it). */
+let callsFile: string;
+let config: string;
+
+beforeAll(async () => {
+  dir = await outputDir("serve-exec");
+  inventory = await serveHttp(createTypedServer, { transport: "streamable-http" });
+  callsFile = join(dir, "weather-calls.jsonl");
+  config = join(dir, "mcp.json");
+  await writeFile(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        inventory: { url: inventory.url },
+        weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")], env: { CALLS_FILE: callsFile } },
+        behaviour: { command: process.execPath, args: [join(FIXTURES, "behaviour-server.mjs")] },
+      },
+    }),
+  );
+});
+afterAll(() => inventory.close());
+
+async function execute(client: Client, code: string, timeoutMs?: number) {
+  const args = timeoutMs === undefined ? { code } : { code, timeout_ms: timeoutMs };
+  return ProgramResult.parse(await client.callTool({ name: "execute_program", arguments: args }, undefined, { timeout: 120_000 }));
+}
+
+async function weatherCalls(): Promise<string[]> {
+  const text = await readFile(callsFile, "utf8").catch(() => "");
+  return text.split("\n").filter(Boolean);
+}
+
+const TWO_SERVERS = `
+const stock = await inventory.getStock({ sku: "A1" });
+const weather_ = await weather.getWeather({ city: "Oslo" });
+const reading = weather_.json() as { city: string };
+console.log("stock", stock.quantity);
+return { sku: stock.sku, quantity: stock.quantity, city: reading.city };
+`;
+
+describe("pmcp serve exec over stdio", () => {
+  const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
+
+  beforeAll(async () => {
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "serve", "exec", "--config", config, "--max-calls", "5", "--max-heap-mb", "16"],
+        cwd: ROOT,
+        stderr: "inherit",
+      }),
+    );
+  }, 120_000);
+  afterAll(() => client.close());
+
+  it("serves list_tools, inspect_tool and execute_program, the last with an output schema", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(["list_tools", "inspect_tool", "execute_program"]);
+    expect(tools[2]?.outputSchema).toMatchObject({ type: "object", required: ["result", "logs", "calls", "durationMs"] });
+    expect(tools[2]?.inputSchema).toMatchObject({ required: ["code"] });
+  });
+
+  it("inspect_tool shows how a program calls the tool, with the types it uses", async () => {
+    const result = await client.callTool({ name: "inspect_tool", arguments: { tool_name: "inventory/get_stock" } });
+    const program = (result.structuredContent as { program: { signature: string; types: string } }).program;
+    expect(program.signature).toBe("inventory.getStock(args: GetStockArgs): Promise<StockLevel>");
+    const declared = program.types.split("\n").filter((line) => line.startsWith("type "));
+    expect(declared.map((line) => line.split(" =")[0])).toEqual(["type GetStockArgs", "type StockLevel"]);
+  });
+
+  it("runs a program that calls two servers (HTTP and stdio) and combines their results", async () => {
+    const outcome = await execute(client, TWO_SERVERS);
+    expect(outcome.isError).toBeUndefined();
+    expect(outcome.structuredContent.result).toEqual({ sku: "A1", quantity: 7, city: "Oslo" });
+    expect(outcome.structuredContent.logs).toEqual(["stock 7"]);
+    expect(outcome.structuredContent.calls.map(({ server, tool, ok }) => ({ server, tool, ok }))).toEqual([
+      { server: "inventory", tool: "get_stock", ok: true },
+      { server: "weather", tool: "get_weather", ok: true },
+    ]);
+    const [text] = outcome.content;
+    expect(text?.text.split("\n")[0]).toBe("[Script executed successfully]");
+    expect(JSON.parse(text?.text.split("\n")[1] ?? "")).toEqual(outcome.structuredContent);
+  });
+
+  it("refuses a program with a type error before any upstream call, with the compiler's did-you-mean", async () => {
+    const code =
+      'await weather.setUnits({ units: "metric" });\nconst stock = await inventory.getStock({ sku: "A1" });\nreturn stock.quantty;';
+    const refused = await execute(client, code);
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0]?.text.split("\n").slice(0, 2)).toEqual([
+      "[Type error] 1 problem; nothing was run",
+      "3:14 Property 'quantty' does not exist on type 'StockLevel'. Did you mean 'quantity'?",
+    ]);
+    expect(refused.structuredContent).toEqual({ result: null, logs: [], calls: [], durationMs: 0 });
+    expect(await weatherCalls()).toEqual([]);
+
+    const fixed = await execute(client, code.replace("quantty", "quantity"));
+    expect(fixed.structuredContent.result).toBe(7);
+    expect(await weatherCalls()).toEqual([JSON.stringify({ name: "set_units", arguments: { units: "metric" } })]);
+  });
+
+  it("turns a schema-breaking upstream answer into a catchable OutputValidationError", async () => {
+    const outcome = await execute(
+      client,
+      `try {
+        await behaviour.badOutput();
+        return "not thrown";
+      } catch (e) {
+        const error = e as rt.CallError;
+        return { name: error.name, code: error.code, serverId: error.serverId, toolName: error.toolName, message: error.message };
+      }`,
+    );
+    expect(outcome.structuredContent.result).toEqual({
+      name: "OutputValidationError",
+      code: "OUTPUT_VALIDATION",
+      serverId: "behaviour",
+      toolName: "bad_output",
+      message: expect.stringMatching(/^behaviour\/bad_output: result does not match the output schema.*count/s),
+    });
+    expect(outcome.structuredContent.calls.map(({ ok, code }) => ({ ok, code }))).toEqual([{ ok: false, code: "OUTPUT_VALIDATION" }]);
+  });
+
+  it.each([
+    ["[Timeout]", "while (true) {}", 500],
+    ["[Memory limit]", 'const parts: string[] = [];\nwhile (true) parts.push("x".repeat(1 << 20) + parts.length);', undefined],
+    ["[Output limit]", 'return "x".repeat(100_000);', undefined],
+    ["[Uncaught error]", 'throw new Error("boom");', undefined],
+    ["[Invalid input]", "return 1;", -1],
+  ] as const)("ends with %s and the structured fields, and the next program runs", async (tag, code, timeoutMs) => {
+    const failed = await execute(client, code, timeoutMs);
+    expect(failed.isError).toBe(true);
+    expect(failed.content[0]?.text.startsWith(`${tag} `)).toBe(true);
+    expect(Object.keys(failed.structuredContent)).toEqual(["result", "logs", "calls", "durationMs"]);
+    expect((await execute(client, "return 2;")).structuredContent.result).toBe(2);
+  });
+
+  it("ends with [Call limit] and lists the calls already made", async () => {
+    const failed = await execute(client, 'for (let i = 0; i < 10; i++) await behaviour.getItem({ id: "a" + i });\nreturn "done";');
+    expect(failed.isError).toBe(true);
+    expect(failed.content[0]?.text.startsWith("[Call limit] ")).toBe(true);
+    expect(failed.structuredContent.calls.map((call) => call.ok)).toEqual([true, true, true, true, true]);
+  });
+
+  it("gives a tool without an output schema every member its declared rt.ToolResult promises", async () => {
+    const outcome = await execute(
+      client,
+      `const listing = await weather.listStations();
+      return {
+        serverId: listing.serverId,
+        toolName: listing.toolName,
+        raw: listing.raw.content.length,
+        content: listing.content.map((block) => block.type),
+        text: JSON.parse(listing.text).count,
+        others: [listing.images, listing.audio, listing.resourceLinks, listing.resources].map((blocks) => blocks.length),
+        structuredContent: listing.structuredContent ?? "none",
+        json: (listing.json() as { count: number }).count,
+        get: listing.get("count"),
+        has: [listing.has("stations"), listing.has("nope")],
+        require: listing.require("count"),
+      };`,
+    );
+    expect(outcome.structuredContent.result).toEqual({
+      serverId: "weather",
+      toolName: "list_stations",
+      raw: 1,
+      content: ["text"],
+      text: 2,
+      others: [0, 0, 0, 0],
+      structuredContent: "none",
+      json: 2,
+      get: 2,
+      has: [true, false],
+      require: 2,
+    });
+  });
+
+  it("runs 10 programs at once, each with its own result and globals", async () => {
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, index) =>
+        execute(
+          client,
+          `(globalThis as { mine?: number }).mine ??= ${index};
+          const item = await behaviour.slow({ ms: 50 });
+          return [(globalThis as { mine?: number }).mine, item.id];`,
+        ),
+      ),
+    );
+    expect(outcomes.map((outcome) => outcome.structuredContent.result)).toEqual(Array.from({ length: 10 }, (_, index) => [index, "slow"]));
+  });
+});
+
+describe("pmcp serve exec --http", () => {
+  let child: ChildProcessWithoutNullStreams;
+  let url: string;
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, [CLI, "serve", "exec", "--http", "0", "--config", config], { cwd: ROOT });
+    url = await new Promise<string>((resolve, reject) => {
+      let stderr = "";
+      child.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /^Serving exec on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(stderr);
+        if (match) resolve(match[1]!);
+      });
+      child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+    });
+  }, 120_000);
+  afterAll(() => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  });
+
+  it("runs the two-server program over Streamable HTTP and stops on SIGTERM", async () => {
+    const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const outcome = await execute(client, TWO_SERVERS);
+    expect(outcome.structuredContent.result).toEqual({ sku: "A1", quantity: 7, city: "Oslo" });
+    const refused = await execute(client, "return inventory.nope;");
+    expect(refused.content[0]?.text.split("\n")[0]).toBe("[Type error] 1 problem; nothing was run");
+    await client.close();
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  });
+});
+
+describe("pmcp serve exec --learn", () => {
+  it("types a tool without an output schema by its observed results once inferred, and keeps the tools list", async () => {
+    const observations = join(dir, "learned");
+    const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "serve", "exec", "--stdio", `${process.execPath} ${join(FIXTURES, "weather-server.mjs")}`, "--id", "weather"].concat([
+          "--learn",
+          "--observe",
+          observations,
+        ]),
+        cwd: ROOT,
+        stderr: "inherit",
+      }),
+    );
+    try {
+      const program = "const listing = await weather.listStations();\nreturn listing.stations.map((station) => station.name);";
+      const before = await execute(client, program);
+      expect(before.content[0]?.text.split("\n")[1]).toBe("2:16 Property 'stations' does not exist on type 'ToolResult'.");
+      const inspect = async () =>
+        (await client.callTool({ name: "inspect_tool", arguments: { tool_name: "weather/list_stations" } })).structuredContent as {
+          program: { signature: string; types: string };
+          inferredOutputSchema?: { quality: string; observations: number };
+        };
+      expect((await inspect()).program.types).toContain("type ListStationsResult = rt.ToolResult;");
+
+      expect((await execute(client, "return (await weather.listStations()).text.length > 0;")).structuredContent.result).toBe(true);
+      expect(await readdir(observations)).toEqual(["weather"]);
+
+      const learned = await inspect();
+      expect(learned.inferredOutputSchema).toMatchObject({ quality: "low", observations: 1 });
+      expect(learned.program.types).not.toContain("rt.ToolResult");
+      expect((await execute(client, program)).structuredContent.result).toEqual(["North", "South"]);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["list_tools", "inspect_tool", "execute_program"]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("keeps a program's outcome and the types in use when its observations cannot be learned from", async () => {
+    const observations = join(dir, "broken-logs");
+    await mkdir(join(observations, "weather"), { recursive: true });
+    await writeFile(join(observations, "weather", "get_weather.jsonl"), "not an observation log\n");
+    const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "serve", "exec", "--stdio", `${process.execPath} ${join(FIXTURES, "weather-server.mjs")}`, "--id", "weather"].concat([
+          "--learn",
+          "--observe",
+          observations,
+        ]),
+        cwd: ROOT,
+        stderr: "pipe",
+      }),
+    );
+    try {
+      const outcome = await execute(client, "return (await weather.listStations()).text.length > 0;");
+      expect(outcome.isError).toBeUndefined();
+      expect(outcome.structuredContent.result).toBe(true);
+      const refused = await execute(client, "return (await weather.listStations()).stations;");
+      expect(refused.content[0]?.text.split("\n")[0]).toBe("[Type error] 1 problem; nothing was run");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("pmcp serve exec against third-party servers", () => {
+  it("combines server-everything and server-memory in one program", async () => {
+    const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
+    const memory = join(dir, "memory.jsonl");
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [CLI, "serve", "exec", "--stdio", `${process.execPath} ${thirdParty("server-everything")}`].concat([
+          "--stdio",
+          `${process.execPath} ${thirdParty("server-memory")}`,
+        ]),
+        cwd: ROOT,
+        env: { ...process.env, MEMORY_FILE_PATH: memory } as Record<string, string>,
+        stderr: "inherit",
+      }),
+    );
+    try {
+      const { tools } = (await client.callTool({ name: "list_tools", arguments: {} })).structuredContent as { tools: { name: string }[] };
+      const servers = [...new Set(tools.map((tool) => tool.name.split("/")[0]))].sort();
+      expect(servers).toHaveLength(2);
+      const [everything, memoryServer] = servers[0]?.includes("memory") ? [servers[1], servers[0]] : [servers[0], servers[1]];
+      const declared = async (name: string) =>
+        (
+          (await client.callTool({ name: "inspect_tool", arguments: { tool_name: name } })).structuredContent as {
+            program: { signature: string };
+          }
+        ).program.signature;
+      const echo = await declared(`${everything}/echo`);
+      const create = await declared(`${memoryServer}/create_entities`);
+      const read = await declared(`${memoryServer}/read_graph`);
+      const global = (signature: string) => signature.split(".")[0];
+      const method = (signature: string) => signature.split(".")[1]?.split("(")[0];
+      const outcome = await execute(
+        client,
+        `const said = await ${global(echo)}.${method(echo)}({ message: "hello" });
+        await ${global(create)}.${method(create)}({ entities: [{ name: "pmcp", entityType: "project", observations: [said.text] }] });
+        const graph = await ${global(read)}.${method(read)}();
+        return { echoed: said.text, graph: JSON.stringify(graph).includes("pmcp") };`,
+      );
+      expect(outcome.content[0]?.text.split("\n")[0]).toBe("[Script executed successfully]");
+      expect(outcome.structuredContent.result).toEqual({ echoed: "Echo: hello", graph: true });
+    } finally {
+      await client.close();
+    }
+  }, 120_000);
+});
+
+describe("pmcp exec", () => {
+  const sources = ["--stdio", `${process.execPath} ${join(FIXTURES, "behaviour-server.mjs")}`, "--id", "behaviour"];
+
+  it("runs a file, printing the result JSON on stdout and the logs on stderr", async () => {
+    const file = join(dir, "program.ts");
+    await writeFile(file, 'const item = await behaviour.getItem({ id: "a" });\nconsole.log("got", item.id);\nreturn item;');
+    const run = await runCli(["exec", file, ...sources]);
+    expect(run).toMatchObject({ code: 0, stderr: "got a\n" });
+    expect(JSON.parse(run.stdout)).toEqual({ id: "a", count: 3, tags: ["a"] });
+  });
+
+  it("runs stdin with -, and exits 1 with the tagged error and each diagnostic as file:line:col", async () => {
+    const run = await runStdin(["exec", "-", ...sources], 'const item = await behaviour.getItem({ id: "a" });\nreturn item.cont;');
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr.split("\n")).toEqual([
+      "pmcp: [Type error] 1 problem; nothing was run",
+      "pmcp: <stdin>:2:13 Property 'cont' does not exist on type 'Item'. Did you mean 'count'?",
+      "",
+    ]);
+    const thrown = await runStdin(["exec", "-", ...sources], 'throw new Error("boom");');
+    expect(thrown).toMatchObject({ code: 1, stderr: "pmcp: [Uncaught error] Error: boom\n" });
+  });
+
+  it("takes its limits from pmcp.config exec, and records each call with --observe", async () => {
+    const project = join(dir, "project");
+    const observations = join(project, "observations");
+    await mkdir(project, { recursive: true });
+    await writeFile(
+      join(project, "pmcp.config.json"),
+      JSON.stringify({
+        servers: { behaviour: { command: process.execPath, args: [join(FIXTURES, "behaviour-server.mjs")] } },
+        exec: { maxCalls: 1 },
+      }),
+    );
+    await writeFile(
+      join(project, "two-calls.ts"),
+      'await behaviour.getItem({ id: "a" });\nawait behaviour.getItem({ id: "b" });\nreturn 1;',
+    );
+    const run = await runCli(["exec", "two-calls.ts", "--observe", observations], { cwd: project });
+    expect(run.code).toBe(1);
+    expect(run.stderr.split("\n")[0]).toMatch(/^pmcp: \[Call limit\] .*\(1 tool call made\)$/);
+    expect(await readdir(join(observations, "behaviour"))).toEqual(["get_item.jsonl"]);
+
+    const raised = await runCli(["exec", "two-calls.ts", "--max-calls", "2"], { cwd: project });
+    expect(raised).toMatchObject({ code: 0, stdout: "1\n" });
+  });
+
+  it.each([
+    [["exec"], "pmcp: Not enough non-option arguments: got 0, need at least 1"],
+    [["exec", "/no/such/program.ts", ...sources], "pmcp: /no/such/program.ts: no such file"],
+    [["exec", "x.ts", "--max-calls", "0", ...sources], "pmcp: --max-calls must be a positive whole number"],
+    [["serve", "exec", "--max-time-ms", "1.5", ...sources], "pmcp: --max-time-ms must be a positive whole number"],
+    [["exec", CLI], 'pmcp: nothing to run: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config'],
+  ])("%j is a usage error: exit 2, one line", async (args, line) => {
+    const run = await runCli(args);
+    expect(run.code).toBe(2);
+    expect(run.stderr.split("\n")[0]).toBe(line);
+  });
+});
+
+function runStdin(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(input);
+  });
+}

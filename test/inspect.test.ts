@@ -285,6 +285,8 @@ describe("pmcp serve inspect over stdio", () => {
   afterAll(() => client.close());
 
   it("lists list_tools and inspect_tool, both read-only with an output schema", async () => {
+    // A tools list that never changes, and no list_changed notification promised.
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(["list_tools", "inspect_tool"]);
     for (const tool of tools) {

@@ -86,6 +86,8 @@ describe("pmcp serve exec over stdio", () => {
   afterAll(() => client.close());
 
   it("serves list_tools, inspect_tool and execute_program, the last with an output schema", async () => {
+    // A tools list that never changes, and no list_changed notification promised.
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(["list_tools", "inspect_tool", "execute_program"]);
     expect(tools[2]?.outputSchema).toMatchObject({ type: "object", required: ["result", "logs", "calls", "durationMs"] });
@@ -109,6 +111,9 @@ describe("pmcp serve exec over stdio", () => {
       { server: "inventory", tool: "get_stock", ok: true },
       { server: "weather", tool: "get_weather", ok: true },
     ]);
+    // Durations in tenths of a millisecond: no digits the agent pays for and cannot use.
+    const durations = [outcome.structuredContent.durationMs, ...outcome.structuredContent.calls.map((call) => call.durationMs)];
+    expect(durations.map((ms) => /^\d+(\.\d)?$/.test(String(ms)))).toEqual([true, true, true]);
     const [text] = outcome.content;
     expect(text?.text.split("\n")[0]).toBe("[Script executed successfully]");
     expect(JSON.parse(text?.text.split("\n")[1] ?? "")).toEqual(outcome.structuredContent);

@@ -1,6 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
-import { registerInspectTools } from "../inspect/inspect-server.js";
+import { declareFixedToolList, registerInspectTools } from "../inspect/inspect-server.js";
 import { version } from "../version.js";
 import { type ExecSession, outcomeText, structuredOf } from "./exec-session.js";
 
@@ -68,5 +68,6 @@ export function createExecServer(session: ExecSession): McpServer {
       };
     },
   );
+  declareFixedToolList(server);
   return server;
 }

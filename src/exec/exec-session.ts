@@ -230,5 +230,15 @@ export function outcomeText(outcome: ExecOutcome): string {
 /** `{ result, logs, calls, durationMs }`; a failed program's result is null unless the output limit cut it down. */
 export function structuredOf(outcome: ExecOutcome): { result: JsonValue; logs: string[]; calls: CallRecord[]; durationMs: number } {
   const result = outcome.ok ? outcome.result : outcome.kind === "type_error" ? null : (outcome.result ?? null);
-  return { result, logs: outcome.logs, calls: outcome.calls, durationMs: outcome.durationMs };
+  return {
+    result,
+    logs: outcome.logs,
+    calls: outcome.calls.map((call) => ({ ...call, durationMs: tenths(call.durationMs) })),
+    durationMs: tenths(outcome.durationMs),
+  };
+}
+
+/** Durations to a tenth of a millisecond: the agent reads every digit, and the clock is not finer than that anyway. */
+function tenths(ms: number): number {
+  return Math.round(ms * 10) / 10;
 }

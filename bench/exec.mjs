@@ -1,7 +1,14 @@
 // The program executor (QuickJS in worker threads): an empty program warm, a one-call program
 // against calling the bridge directly, and 100 sequential calls from a program against 100
 // direct calls. The bridge calls an in-process server through a CompositionClient.
+// Then what an agent sees: an SDK Client calling `pmcp serve exec`'s execute_program against the
+// same Client calling the upstream servers directly, in time and in bytes of context.
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { z } from "zod";
 import { QuickJsExecutor } from "../dist/exec/quickjs-executor.js";
 import { CompositionClient } from "../dist/runtime/index.js";
@@ -86,4 +93,87 @@ export async function benchExec() {
   await executor.close();
   await composition.close();
   await stdio.close();
+  await benchServeExec();
+}
+
+const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const fixture = (name) => fileURLToPath(new URL(`../test/fixtures/${name}`, import.meta.url));
+
+const ONE_CALL = 'return await inventory.getStock({ sku: "SKU-1" });';
+const SUMMARY = `const { ids } = await records.listRecords({});
+const all = await Promise.all(ids.map((id) => records.getRecord({ id })));
+const byStatus: Record<string, number> = {};
+for (const record of all) byStatus[record.status] = (byStatus[record.status] ?? 0) + 1;
+return { count: all.length, total: all.reduce((sum, record) => sum + record.amount, 0), byStatus };`;
+
+async function connect(command, args, cwd) {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  await client.connect(new StdioClientTransport({ command, args, cwd, stderr: "inherit" }));
+  return client;
+}
+
+/** Bytes of a whole CallToolResult (content and structuredContent) as the agent's context gets it. */
+const bytes = (value) => Buffer.byteLength(JSON.stringify(value));
+
+async function benchServeExec() {
+  // A directory of its own, so that serve exec finds no pmcp.config or bundle to type from.
+  const dir = await mkdtemp(join(tmpdir(), "pmcp-bench-exec-"));
+  const config = join(dir, "mcp.json");
+  const servers = {
+    inventory: { command: process.execPath, args: [fixture("typed-server.mjs")] },
+    records: { command: process.execPath, args: [fixture("records-server.mjs")] },
+  };
+  await writeFile(config, JSON.stringify({ mcpServers: servers }));
+  const agent = await connect(process.execPath, [CLI, "serve", "exec", "--config", config], dir);
+  const inventory = await connect(servers.inventory.command, servers.inventory.args, dir);
+  const records = await connect(servers.records.command, servers.records.args, dir);
+  const execute = async (code) => {
+    const result = await agent.callTool({ name: "execute_program", arguments: { code } }, undefined, { timeout: 120_000 });
+    if (result.isError) throw new Error(`execute_program failed: ${result.content[0]?.text}`);
+    return result;
+  };
+  const getStock = { name: "get_stock", arguments: { sku: "SKU-1" } };
+
+  // The first programs pay for the type-checker's and the worker's warm-up.
+  for (let i = 0; i < 10; i++) await execute(ONE_CALL);
+  const one = await comparePerCall(
+    () => execute(ONE_CALL),
+    () => inventory.callTool(getStock),
+    5,
+    9,
+  );
+  const overhead = (one.ours - one.peer) / 1000;
+  console.log(
+    `serve exec: execute_program of a one-call program ${(one.ours / 1000).toFixed(1)} ms vs a direct SDK callTool over stdio ${(one.peer / 1000).toFixed(2)} ms, overhead ${overhead.toFixed(1)} ms (target ≤ 20 ms: ${overhead <= 20 ? "meets" : "MISSES"})`,
+  );
+
+  // Context: what the agent writes (the program, or each call's name and arguments) plus what it reads back.
+  const context = async (name, code, requests, client) => {
+    const program = Buffer.byteLength(code);
+    const outcome = await execute(code);
+    const result = bytes(outcome);
+    // The per-call log is in structuredContent and again in the text content; it grows with the calls made.
+    const log = bytes(outcome.structuredContent.calls);
+    let written = 0;
+    let read = 0;
+    for (const request of requests) {
+      written += bytes(request);
+      read += bytes(await client.callTool(request));
+    }
+    const ratio = (program + result) / (written + read);
+    console.log(
+      `serve exec context, ${name}: execute_program ${program} B program + ${result} B result (its calls log ${log} B, twice) = ${program + result} B vs ${requests.length} direct call${requests.length === 1 ? "" : "s"}: ${written} B of calls + ${read} B of results = ${written + read} B, ratio ${ratio.toFixed(2)} (reported, no target: ${ratio < 1 ? "code mode smaller" : "code mode LARGER"})`,
+    );
+  };
+  const { ids } = (await records.callTool({ name: "list_records", arguments: {} })).structuredContent;
+  await context(
+    "list 50 records, look each up, summarise",
+    SUMMARY,
+    [{ name: "list_records", arguments: {} }, ...ids.map((id) => ({ name: "get_record", arguments: { id } }))],
+    records,
+  );
+  await context("one call", ONE_CALL, [getStock], inventory);
+
+  await Promise.all([agent.close(), inventory.close(), records.close()]);
+  await rm(dir, { recursive: true, force: true });
 }

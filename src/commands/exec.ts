@@ -2,6 +2,7 @@ import { timeoutProblem } from "@pmcp-codegen/runtime/internal/timeout";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { schemaOption } from "../cli/inputs.js";
+import { count, printJson, systemReason } from "../cli/output.js";
 import { sourceOptions } from "../cli/source-options.js";
 import { PmcpError } from "../errors.js";
 
@@ -63,7 +64,7 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
   const code = await (stdin ? readStdin() : readFile(args.file, "utf8")).catch((error: NodeJS.ErrnoException) => {
     throw new PmcpError(
       error.code === "ENOENT" ? "NOT_FOUND" : "INVALID_ARGUMENT",
-      `${args.file}: ${error.code === "ENOENT" ? "no such file" : error.message}`,
+      `${args.file}: ${error.code === "ENOENT" ? "no such file" : systemReason(error)}`,
     );
   });
   const started = await startSession({ ...args, learn: false }, "run");
@@ -71,7 +72,7 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
     const outcome = await started.session.execute(code);
     for (const line of outcome.logs) process.stderr.write(`${line}\n`);
     if (outcome.ok) {
-      process.stdout.write(`${JSON.stringify(outcome.result, null, 2)}\n`);
+      printJson(outcome.result);
       return;
     }
     const where = stdin ? "<stdin>" : args.file;
@@ -79,7 +80,7 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
       outcome.kind === "type_error"
         ? outcome.diagnostics.map((diagnostic) => `\n${where}:${diagnostic.line}:${diagnostic.column} ${diagnostic.message}`).join("")
         : "";
-    const calls = outcome.calls.length === 0 ? "" : ` (${outcome.calls.length} tool call${outcome.calls.length === 1 ? "" : "s"} made)`;
+    const calls = outcome.calls.length === 0 ? "" : ` (${count(outcome.calls.length, "tool call")} made)`;
     throw new PmcpError("PROGRAM_FAILED", `${FAILURE_TAGS[outcome.kind]} ${outcome.message}${calls}${details}`);
   } finally {
     await started.close();

@@ -2,8 +2,6 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompositionClient } from "@pmcp-codegen/runtime";
-import type { ServerSource } from "@pmcp-codegen/runtime/internal";
-import type { ServerEntry } from "@pmcp-codegen/runtime/internal/servers";
 import { carryInferred } from "../bundle/carry-inferred.js";
 import type { Quality } from "../bundle/quality.js";
 import { readSchemaFiles } from "../bundle/read.js";
@@ -71,12 +69,15 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
   // Learning needs the observations: without --observe they go to a folder removed at the end.
   const scratch = flags.learn && flags.observe === undefined ? await mkdtemp(join(tmpdir(), "pmcp-learn-")) : undefined;
   const observeDir = flags.observe ?? scratch;
-  const client = new CompositionClient({
-    servers: Object.fromEntries(listed.map((entry) => [entry.id, entryOf(entry.source)])),
-    timeoutMs: limits.timeoutMs,
-    ...(flags.maxMessageBytes === undefined ? {} : { maxMessageBytes: flags.maxMessageBytes }),
-    ...(observeDir === undefined ? {} : { observe: { dir: observeDir } }),
-  });
+  // Listed under their ids: a source named only by its label is called by the id it was listed as.
+  const client = CompositionClient.fromSources(
+    listed.map((entry) => ({ ...entry.source, id: entry.id })),
+    {
+      timeoutMs: limits.timeoutMs,
+      ...(flags.maxMessageBytes === undefined ? {} : { maxMessageBytes: flags.maxMessageBytes }),
+      ...(observeDir === undefined ? {} : { observe: { dir: observeDir } }),
+    },
+  );
   const executor = new QuickJsExecutor({ limits });
   const session = await ExecSession.create({
     bundle,
@@ -93,27 +94,5 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
       await client.close();
       if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
     },
-  };
-}
-
-/**
- * A listed source as the client's `mcpServers` entry. Its values are interpolated already and
- * the client interpolates again, so a value holding `${` would be misread: such inherited
- * variables are left out (a `--stdio` server gets the rest of the environment, as when listed).
- */
-function entryOf(source: ServerSource): ServerEntry {
-  if (source.kind === "http") {
-    return { url: source.url.href, headers: source.headers, ...(source.transport === "auto" ? {} : { transport: source.transport }) };
-  }
-  const inherited = source.inheritEnv
-    ? Object.fromEntries(
-        Object.entries(process.env).flatMap(([name, value]) => (value === undefined || value.includes("${") ? [] : [[name, value]])),
-      )
-    : {};
-  return {
-    command: source.command,
-    args: source.args,
-    env: { ...inherited, ...source.env },
-    ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
   };
 }

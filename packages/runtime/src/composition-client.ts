@@ -132,9 +132,19 @@ export class CompositionClient {
     path: string,
     options: Omit<CompositionClientOptions, "servers" | "baseDir"> = {},
   ): Promise<CompositionClient> {
-    const sources = await readConfigFile(path);
+    // Read like the CLI's --config, so its messages name the file.
+    return CompositionClient.fromSources(await readConfigFile(path), options);
+  }
+
+  /**
+   * A client for servers already resolved (interpolated, validated), as pmcp's commands and
+   * `readConfigFile` produce them: nothing is read or interpolated again. `transports` still win.
+   */
+  static fromSources(
+    sources: readonly ServerSource[],
+    options: Omit<CompositionClientOptions, "servers" | "baseDir"> = {},
+  ): CompositionClient {
     const client = new CompositionClient({ ...options, servers: {} });
-    // Read like the CLI's --config, so its messages name the file; `transports` still win.
     for (const source of sources) {
       const id = source.id ?? source.label;
       if (!client.#sources.has(id)) client.#sources.set(id, client.#withLimit(source));

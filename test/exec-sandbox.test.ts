@@ -409,6 +409,28 @@ describe("concurrency", () => {
     }
   });
 
+  it("time spent waiting for a worker counts against the wall-time limit", async () => {
+    const own = new QuickJsExecutor({ workers: 1 });
+    let release = () => {};
+    const host = bridge({ getStock: () => new Promise((resolve) => (release = () => resolve({ done: true }))) }).host;
+    try {
+      const busy = own.run({ code: "return await inventory.getStock({});", globals }, host);
+      const queued = await own.run({ code: "return 1;", globals }, host, { timeoutMs: 300 });
+      expect(tagged(queued)).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: "the program ran longer than 300 ms (all of it waiting for a free sandbox)",
+      });
+      expect(queued.durationMs).toBeGreaterThanOrEqual(290);
+      release();
+      expect(tagged(await busy)).toEqual({ ok: true, result: { done: true } });
+      // The waiter that timed out is gone: the next program gets the worker.
+      expect(tagged(await own.run({ code: "return 2;", globals }, host))).toEqual({ ok: true, result: 2 });
+    } finally {
+      await own.close();
+    }
+  });
+
   it("10 programs at once each get their own answer", async () => {
     const outcomes = await Promise.all(
       Array.from({ length: 10 }, (_, i) =>

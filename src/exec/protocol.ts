@@ -12,7 +12,8 @@ export interface MethodSpec {
 }
 
 export type ToWorker =
-  | { type: "run"; runId: number; code: string; bindings: string; limits: Limits }
+  /** `deadline` is in `Date.now()` time, which both threads share. */
+  | { type: "run"; runId: number; code: string; bindings: string; limits: Limits; deadline: number }
   | { type: "answer"; runId: number; callId: number; answer: string }
   /** The reason is in the shared stop flag; this only wakes a worker whose program waits for calls. */
   | { type: "stop"; runId: number };

@@ -61,9 +61,13 @@ export class QuickJsExecutor implements ProgramExecutor {
     const resolved: Limits = { ...this.#limits, ...limits };
     const problem = limitsProblem(resolved) ?? globalsProblem(program);
     if (problem !== undefined) return { ok: false, kind: "invalid_input", message: problem, logs: [], calls: [], durationMs: 0 };
-    const slot = await this.#acquire();
-    if (slot === undefined) return closedOutcome();
-    const run = new HostRun(slot, this.#nextRunId++, program, host, resolved, (dead) => this.#release(slot, dead));
+    // The wall-time limit counts from here: time spent waiting for a free worker is the program's time too.
+    const started = performance.now();
+    const deadline = Date.now() + resolved.timeoutMs;
+    const slot = await this.#acquire(deadline);
+    if (slot === "closed") return closedOutcome();
+    if (slot === "timeout") return queuedTooLong(resolved, performance.now() - started);
+    const run = new HostRun(slot, this.#nextRunId++, program, host, resolved, deadline, started, (dead) => this.#release(slot, dead));
     return run.outcome;
   }
 
@@ -73,12 +77,22 @@ export class QuickJsExecutor implements ProgramExecutor {
     await Promise.all([...this.#slots].map((slot) => this.#end(slot)));
   }
 
-  async #acquire(): Promise<Slot | undefined> {
-    if (this.#closed) return undefined;
+  async #acquire(deadline: number): Promise<Slot | "closed" | "timeout"> {
+    if (this.#closed) return "closed";
     const idle = this.#idle.pop();
     if (idle !== undefined) return idle;
     if (this.#slots.size + this.#spawning < this.#size) return this.#spawn();
-    return new Promise((resolve) => this.#waiting.push(resolve));
+    return new Promise((resolve) => {
+      const waiter = (slot: Slot | undefined) => {
+        clearTimeout(timer);
+        resolve(slot ?? "closed");
+      };
+      const timer = setTimeout(() => {
+        this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
+        resolve("timeout");
+      }, deadline - Date.now());
+      this.#waiting.push(waiter);
+    });
   }
 
   async #spawn(): Promise<Slot> {
@@ -94,7 +108,7 @@ export class QuickJsExecutor implements ProgramExecutor {
     }
     const stop = new Int32Array(new SharedArrayBuffer(4));
     const worker = new Worker(new URL("./quickjs-worker.js", import.meta.url), {
-      workerData: { module, stop },
+      workerData: { module, stop, heapBytes: this.#limits.heapBytes },
       // The host's flags (a loader, --input-type) are not the sandbox's business.
       execArgv: [],
     });
@@ -161,6 +175,11 @@ function globalsProblem(program: CompiledProgram): string | undefined {
   return undefined;
 }
 
+function queuedTooLong(limits: Limits, durationMs: number): RunOutcome {
+  const message = `the program ran longer than ${limits.timeoutMs} ms (all of it waiting for a free sandbox)`;
+  return { ok: false, kind: "timeout", message, logs: [], calls: [], durationMs };
+}
+
 function closedOutcome(): RunOutcome {
   return { ok: false, kind: "uncaught", message: "the executor was closed before the program started", logs: [], calls: [], durationMs: 0 };
 }
@@ -179,7 +198,7 @@ class HostRun {
   readonly #host: HostBridge;
   readonly #limits: Limits;
   readonly #methods: MethodSpec[];
-  readonly #started = performance.now();
+  readonly #started: number;
   readonly #calls: CallRecord[] = [];
   readonly #inFlight = new Map<number, PendingCall>();
   readonly #queue: Extract<FromWorker, { type: "call" }>[] = [];
@@ -189,7 +208,16 @@ class HostRun {
   #resolve!: (outcome: RunOutcome) => void;
   #finished = false;
 
-  constructor(slot: Slot, runId: number, program: CompiledProgram, host: HostBridge, limits: Limits, release: (dead: boolean) => void) {
+  constructor(
+    slot: Slot,
+    runId: number,
+    program: CompiledProgram,
+    host: HostBridge,
+    limits: Limits,
+    deadline: number,
+    started: number,
+    release: (dead: boolean) => void,
+  ) {
     this.outcome = new Promise((resolve) => {
       this.#resolve = resolve;
     });
@@ -197,6 +225,7 @@ class HostRun {
     this.#runId = runId;
     this.#host = host;
     this.#limits = limits;
+    this.#started = started;
     this.#release = release;
     this.#methods = [];
     const bindings = Object.entries(program.globals).map(([name, methods]) => ({
@@ -216,9 +245,9 @@ class HostRun {
     slot.run = this;
     Atomics.store(slot.stop, 0, 0);
     slot.worker.ref();
-    this.#post({ type: "run", runId, code: program.code, bindings: JSON.stringify(bindings), limits });
+    this.#post({ type: "run", runId, code: program.code, bindings: JSON.stringify(bindings), limits, deadline });
     // The worker stops its program at the deadline itself; this covers a worker that cannot.
-    this.#watchdog = setTimeout(() => this.#kill(), limits.timeoutMs + KILL_GRACE_MS);
+    this.#watchdog = setTimeout(() => this.#kill(), deadline - Date.now() + KILL_GRACE_MS);
   }
 
   onMessage(message: FromWorker): void {

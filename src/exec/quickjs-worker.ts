@@ -7,7 +7,7 @@ import { GUEST_PRELUDE } from "./guest-prelude.js";
 import { truncateJson } from "./output.js";
 import { type FromWorker, stopKind, type ToWorker, type WorkerDone } from "./protocol.js";
 
-const { module, stop } = workerData as { module: QuickJSOptions["wasm"]; stop: Int32Array };
+const { module, stop, heapBytes } = workerData as { module: QuickJSOptions["wasm"]; stop: Int32Array; heapBytes: number };
 const port = parentPort;
 if (port === null) throw new Error("quickjs-worker runs only as a worker thread");
 
@@ -36,6 +36,47 @@ interface Run {
 }
 
 let current: Run | undefined;
+/** Instructions run by the current program, for the interrupt handler's sampling. */
+let ticks = 0;
+/**
+ * A VM made ahead, between programs, so that starting one costs a program nothing (creating a
+ * VM takes ~3 ms). Each VM still runs exactly one program.
+ */
+let spare: { heapBytes: number; ready: Promise<FreshVm> } | undefined;
+
+/** A new VM and its prelude, compiled but not yet called. */
+interface FreshVm {
+  vm: QuickJS;
+  prelude: JSValueHandle;
+}
+
+async function createVm(limit: number): Promise<FreshVm> {
+  const vm = await QuickJS.create({
+    wasm: module,
+    memoryLimit: limit,
+    // Deep recursion then throws a catchable RangeError instead of overrunning the WASM stack.
+    maxStackSize: MAX_STACK_SIZE - 128 * 1024,
+    timezoneOffset: 0,
+    interruptHandler: () => {
+      const run = current;
+      return run !== undefined && (++ticks % INTERRUPT_EVERY === 0 || run.stopping !== undefined) && shouldStop(run);
+    },
+  });
+  return { vm, prelude: vm.evalCode(GUEST_PRELUDE, "pmcp-prelude.js") };
+}
+
+function prepareSpare(limit: number): void {
+  const ready = createVm(limit);
+  // A failure shows when the VM is taken, as that program's failure.
+  ready.catch(() => undefined);
+  spare = { heapBytes: limit, ready };
+}
+
+function takeVm(limit: number): Promise<FreshVm> {
+  const ready = spare?.heapBytes === limit ? spare.ready : createVm(limit);
+  spare = undefined;
+  return ready;
+}
 
 function post(message: FromWorker): void {
   port?.postMessage(message);
@@ -59,19 +100,9 @@ function clip(text: string): string {
 }
 
 async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void> {
-  const { runId, limits } = message;
-  let ticks = 0;
-  const deadline = Date.now() + limits.timeoutMs;
-  let active: Run | undefined;
-  const vm = await QuickJS.create({
-    wasm: module,
-    memoryLimit: limits.heapBytes,
-    // Deep recursion then throws a catchable RangeError instead of overrunning the WASM stack.
-    maxStackSize: MAX_STACK_SIZE - 128 * 1024,
-    timezoneOffset: 0,
-    interruptHandler: () =>
-      active !== undefined && (++ticks % INTERRUPT_EVERY === 0 || active.stopping !== undefined) && shouldStop(active),
-  });
+  const { runId, limits, deadline } = message;
+  const { vm, prelude } = await takeVm(limits.heapBytes);
+  ticks = 0;
   const run: Run = {
     runId,
     limits,
@@ -90,7 +121,6 @@ async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void>
     }, deadline - Date.now()),
     finished: false,
   };
-  active = run;
   current = run;
   try {
     const bridges = [
@@ -110,10 +140,7 @@ async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void>
         return vm.undefined;
       }),
     ];
-    const runner = vm.withScope((scope) => {
-      const prelude = vm.evalCode(GUEST_PRELUDE, "pmcp-prelude.js");
-      return scope.escape(vm.callFunction(prelude, vm.undefined, ...bridges, vm.newString(message.bindings)));
-    });
+    const runner = vm.callFunction(prelude, vm.undefined, ...bridges, vm.newString(message.bindings));
     let program: JSValueHandle;
     try {
       // On the first line, so that line numbers in errors are the program's own.
@@ -204,6 +231,7 @@ function settle(run: Run): void {
     // A VM that trapped may not free cleanly; its memory goes with the instance.
   }
   post({ type: "done", runId: run.runId, outcome });
+  prepareSpare(run.limits.heapBytes);
 }
 
 function settledOutcome(run: Run, settled: string): WorkerDone {
@@ -225,6 +253,8 @@ function settledOutcome(run: Run, settled: string): WorkerDone {
     logs: run.logs,
   };
 }
+
+prepareSpare(heapBytes);
 
 port.on("message", (message: ToWorker) => {
   if (message.type === "run") void start(message);

@@ -257,6 +257,16 @@ describe("every limit is its own kind, and the host carries on", () => {
     await expectHealthy();
   });
 
+  it("an endless loop of awaits: timeout at its deadline, not seconds later", async () => {
+    for (const code of ["while (true) { await null; }", "for (;;) await Promise.resolve(1);"]) {
+      const outcome = await run(code, { timeoutMs: 500 });
+      expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program ran longer than 500 ms" });
+      // Looking at the clock every 1,024th interrupt stopped these after ~3.4 s whatever the limit.
+      expect(outcome.durationMs).toBeLessThan(2_500);
+    }
+    await expectHealthy();
+  });
+
   it("a loop that catches the interrupt is still stopped", async () => {
     const outcome = await run("for (;;) { try { while (true) {} } catch { console.log('caught'); } }", { timeoutMs: 1000 });
     expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program ran longer than 1000 ms" });

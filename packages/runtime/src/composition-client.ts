@@ -187,38 +187,34 @@ export class CompositionClient {
   async #call<R>(call: ResultCall, options: CallOptions, read: (result: CallResult) => R): Promise<R> {
     const span = ToolCallSpan.client(call.tool);
     try {
-      const value = await this.#attempts(call, options, read, span);
-      span.end();
-      return value;
+      const source = this.#sources.get(call.server);
+      if (source === undefined) {
+        throw new ServerNotFoundError(
+          `no server "${call.server}" is configured (have: ${[...this.#sources.keys()].join(", ")})`,
+          call.server,
+          call.tool,
+        );
+      }
+      // The SDK would fail on them while sending, which looks like a broken connection.
+      try {
+        JSON.stringify(call.args);
+      } catch (error) {
+        throw new ArgumentError(`the arguments cannot be sent as JSON: ${errorMessage(error)}`, call.server, call.tool, { cause: error });
+      }
+      const attempts = call.retryable ? 1 + this.#retries : 1;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const value = read(await this.#request(source, call, options, span));
+          span.end();
+          return value;
+        } catch (error) {
+          if (!(error instanceof TransportError) || attempt >= attempts) throw error;
+          span.event("retry", { "pmcp.retry.attempt": attempt + 1, "error.type": error.code });
+        }
+      }
     } catch (error) {
       span.end(failureOf(error));
       throw error;
-    }
-  }
-
-  async #attempts<R>(call: ResultCall, options: CallOptions, read: (result: CallResult) => R, span: ToolCallSpan): Promise<R> {
-    const source = this.#sources.get(call.server);
-    if (source === undefined) {
-      throw new ServerNotFoundError(
-        `no server "${call.server}" is configured (have: ${[...this.#sources.keys()].join(", ")})`,
-        call.server,
-        call.tool,
-      );
-    }
-    // The SDK would fail on them while sending, which looks like a broken connection.
-    try {
-      JSON.stringify(call.args);
-    } catch (error) {
-      throw new ArgumentError(`the arguments cannot be sent as JSON: ${errorMessage(error)}`, call.server, call.tool, { cause: error });
-    }
-    const attempts = call.retryable ? 1 + this.#retries : 1;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return read(await this.#request(source, call, options, span));
-      } catch (error) {
-        if (!(error instanceof TransportError) || attempt >= attempts) throw error;
-        span.event("retry", { "pmcp.retry.attempt": attempt + 1, "error.type": error.code });
-      }
     }
   }
 

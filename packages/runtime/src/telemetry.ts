@@ -2,7 +2,9 @@ import {
   type Attributes,
   type Context,
   context,
+  createNoopMeter,
   type Histogram,
+  INVALID_TRACEID,
   type Link,
   type MeterProvider,
   metrics,
@@ -32,25 +34,32 @@ const TOOLS_CALL = "tools/call";
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
 interface Durations {
-  provider: MeterProvider;
   client: Histogram;
   server: Histogram;
 }
-let durations: Durations | undefined;
+/** The histograms of the last meter provider seen, undefined for the API's no-op one. */
+let durations: { provider: MeterProvider; histograms: Durations | undefined } | undefined;
+/** What the API's meter is when no SDK is registered. */
+const NoopMeter = createNoopMeter().constructor;
 
 /** The histograms of the meter provider registered now: unlike the tracer, the API's meter is no proxy. */
-function histograms(): Durations {
+function histograms(): Durations | undefined {
   const provider = metrics.getMeterProvider();
-  if (durations?.provider === provider) return durations;
+  if (durations?.provider === provider) return durations.histograms;
   const meter = provider.getMeter(INSTRUMENTATION.name, INSTRUMENTATION.version);
   const histogram = (name: string, description: string) =>
     meter.createHistogram(name, { unit: "s", description, valueType: ValueType.DOUBLE, advice: { explicitBucketBoundaries: BUCKETS } });
   durations = {
     provider,
-    client: histogram("mcp.client.operation.duration", "The duration of the MCP request as observed on the sender"),
-    server: histogram("mcp.server.operation.duration", "The duration of the MCP request as observed on the receiver"),
+    histograms:
+      meter instanceof NoopMeter
+        ? undefined
+        : {
+            client: histogram("mcp.client.operation.duration", "The duration of the MCP request as observed on the sender"),
+            server: histogram("mcp.server.operation.duration", "The duration of the MCP request as observed on the receiver"),
+          },
   };
-  return durations;
+  return durations.histograms;
 }
 
 /** What a call's connection tells about it; `server` for HTTP only. */
@@ -83,24 +92,28 @@ export function failureOf(error: unknown): Failure {
 
 /**
  * One tools/call as a span (CLIENT or SERVER) plus its duration in the histogram, ended once.
- * Attributes are only built when the span records.
+ * With no SDK registered it builds no attributes and reads no clock.
  */
 export class ToolCallSpan {
   readonly span: Span;
-  /** The attributes the histogram gets: the low-cardinality ones (no session or request id). */
-  readonly #metric: Attributes;
-  readonly #side: "client" | "server";
-  readonly #started = performance.now();
+  readonly #histogram: Histogram | undefined;
+  /** The attributes the histogram gets: the low-cardinality ones (no session or request id); undefined when nothing records. */
+  readonly #metric: Attributes | undefined;
+  readonly #started: number;
 
   private constructor(side: "client" | "server", tool: string, parent: Context, links?: Link[]) {
-    this.#side = side;
-    this.#metric = { "mcp.method.name": TOOLS_CALL, "gen_ai.tool.name": tool, "gen_ai.operation.name": "execute_tool" };
+    const registered = histograms();
+    this.#histogram = side === "client" ? registered?.client : registered?.server;
+    this.#started = this.#histogram === undefined ? 0 : performance.now();
     this.span = tracer.startSpan(
       `${TOOLS_CALL} ${tool}`,
       { kind: side === "client" ? SpanKind.CLIENT : SpanKind.SERVER, ...(links === undefined ? {} : { links }) },
       parent,
     );
-    if (this.span.isRecording()) this.span.setAttributes(this.#metric);
+    const recording = this.span.isRecording();
+    if (!recording && this.#histogram === undefined) return;
+    this.#metric = { "mcp.method.name": TOOLS_CALL, "gen_ai.tool.name": tool, "gen_ai.operation.name": "execute_tool" };
+    if (recording) this.span.setAttributes(this.#metric);
   }
 
   /** A call made from the current context. */
@@ -129,6 +142,7 @@ export class ToolCallSpan {
 
   connection(facts: ConnectionFacts): void {
     const metric = this.#metric;
+    if (metric === undefined) return;
     if (facts.transport !== undefined) metric["network.transport"] = facts.transport;
     if (facts.protocolVersion !== undefined) metric["mcp.protocol.version"] = facts.protocolVersion;
     if (facts.server !== undefined) {
@@ -152,9 +166,11 @@ export class ToolCallSpan {
   /**
    * `params` with this span's trace context merged into its `_meta` (`traceparent`,
    * `tracestate`), by the registered propagator; the same object when there is none to send.
+   * A span that does not record (not sampled) still passes its context on.
    */
   inject<P extends { [key: string]: unknown; _meta?: Record<string, unknown> }>(params: P): P {
-    if (!trace.isSpanContextValid(this.span.spanContext())) return params;
+    // The API's no-op span has the invalid context; the propagator checks the rest.
+    if (this.span.spanContext().traceId === INVALID_TRACEID) return params;
     const carrier: Record<string, string> = {};
     propagation.inject(this.context, carrier);
     if (Object.keys(carrier).length === 0) return params;
@@ -162,9 +178,8 @@ export class ToolCallSpan {
   }
 
   end(failure?: Failure): void {
-    const seconds = (performance.now() - this.#started) / 1000;
     const metric = this.#metric;
-    if (failure !== undefined) {
+    if (failure !== undefined && metric !== undefined) {
       metric["error.type"] = failure.type;
       if (failure.rpcCode !== undefined) metric["rpc.response.status_code"] = String(failure.rpcCode);
       if (this.span.isRecording()) {
@@ -173,8 +188,7 @@ export class ToolCallSpan {
       }
     }
     this.span.end();
-    const { client, server } = histograms();
-    (this.#side === "client" ? client : server).record(seconds, metric);
+    this.#histogram?.record((performance.now() - this.#started) / 1000, metric);
   }
 }
 

@@ -112,13 +112,18 @@ export class ExecSession {
    */
   execute(code: string, timeoutMs?: number): Promise<ExecOutcome> {
     return tracer.startActiveSpan("execute_program", { kind: SpanKind.INTERNAL }, async (span) => {
-      const outcome = await this.#execute(code, timeoutMs, span);
-      if (span.isRecording()) {
-        span.setAttributes({ "pmcp.program.outcome": outcome.ok ? "ok" : outcome.kind, "pmcp.program.calls": outcome.calls.length });
-        if (!outcome.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message }).setAttribute("error.type", outcome.kind);
+      // Ended also when the run throws (a sandbox that cannot start), or the trace would keep it open.
+      try {
+        const outcome = await this.#execute(code, timeoutMs, span);
+        if (span.isRecording()) {
+          span.setAttributes({ "pmcp.program.outcome": outcome.ok ? "ok" : outcome.kind, "pmcp.program.calls": outcome.calls.length });
+          if (!outcome.ok)
+            span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message }).setAttribute("error.type", outcome.kind);
+        }
+        return outcome;
+      } finally {
+        span.end();
       }
-      span.end();
-      return outcome;
     });
   }
 

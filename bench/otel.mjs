@@ -41,60 +41,64 @@ async function buildBefore(commit) {
 }
 
 /**
- * Microseconds of CPU per call of `ours` and `peer` (this process's user + system time: the
- * in-memory server runs here too, and time spent waiting for a core on a loaded machine is left
- * out), in rounds that alternate which goes first; the ratio is the median of the rounds' ratios.
+ * CPU microseconds per call (this process's user + system time: the in-memory server runs here
+ * too, and time spent waiting for a core on a loaded machine is left out) of `ours`, `peer` and a
+ * second `peer` client, in many short rounds that rotate which goes first. The ratios are the
+ * medians of the rounds' ratios; peer against peer (A/A) is the noise floor of the same rounds.
  */
-async function comparePerCall(ours, peer, iterations, rounds) {
+async function comparePerCall(ours, peer, again, iterations, rounds) {
   const block = async (fn) => {
     const start = process.cpuUsage();
     for (let i = 0; i < iterations; i++) await fn();
     const used = process.cpuUsage(start);
     return (used.user + used.system) / iterations;
   };
-  await block(ours);
-  await block(peer);
-  const a = [];
-  const b = [];
+  for (const fn of [ours, peer, again]) await block(fn);
+  const times = { ours: [], peer: [], again: [] };
   const ratios = [];
+  const floor = [];
   for (let round = 0; round < rounds; round++) {
-    let x;
-    let y;
-    if (round % 2 === 0) {
-      x = await block(ours);
-      y = await block(peer);
-    } else {
-      y = await block(peer);
-      x = await block(ours);
-    }
-    a.push(x);
-    b.push(y);
-    ratios.push(x / y);
+    const order = [
+      ["ours", ours],
+      ["peer", peer],
+      ["again", again],
+    ];
+    for (let shift = 0; shift < round % 3; shift++) order.push(order.shift());
+    const took = {};
+    for (const [name, fn] of order) took[name] = await block(fn);
+    for (const name of Object.keys(times)) times[name].push(took[name]);
+    ratios.push(took.ours / took.peer);
+    floor.push(took.again / took.peer);
   }
-  return { ours: median(a), peer: median(b), ratio: median(ratios) };
+  return { ours: median(times.ours), peer: median(times.peer), ratio: median(ratios), floor: median(floor) };
 }
 
-/** Prints a comparison; with no target (A/A, the SDK's cost) the ratio is reported as it is. */
+/** Prints a comparison, with the A/A ratio of the same rounds; with no target the ratio is reported as it is. */
 function print(name, result, peerName, target) {
-  if (target !== undefined) return report(name, result.ours, result.peer, peerName, target, "µs", result.ratio);
-  console.log(`${name}: ${result.ours.toFixed(1)} µs vs ${peerName} ${result.peer.toFixed(1)} µs, ratio ${result.ratio.toFixed(2)}`);
+  const floor = `(A/A of the same rounds: ${result.floor.toFixed(3)})`;
+  if (target !== undefined) {
+    report(name, result.ours, result.peer, peerName, target, "µs", result.ratio);
+    return console.log(`  ratio ${result.ratio.toFixed(3)} ${floor}`);
+  }
+  console.log(
+    `${name}: ${result.ours.toFixed(1)} µs vs ${peerName} ${result.peer.toFixed(1)} µs, ratio ${result.ratio.toFixed(2)} ${floor}`,
+  );
 }
 
-async function compare(label, Ours, Before, peerName, target) {
-  const ours = new Ours({ servers: {}, transports: { inventory: inMemoryInventory } });
-  const before = new Before({ servers: {}, transports: { inventory: inMemoryInventory } });
+async function compare(label, Before, peerName, target) {
+  const inMemory = (Client) => new Client({ servers: {}, transports: { inventory: inMemoryInventory } });
+  const memoryClients = [inMemory(CompositionClient), inMemory(Before), inMemory(Before)];
   const call = (client) => () => client.callTool({ server: "inventory", tool: "get_stock", args: { sku: "SKU-1" }, parse: Item });
-  const memory = await comparePerCall(call(ours), call(before), 2000, 31);
+  const memory = await comparePerCall(...memoryClients.map(call), 500, 101);
   print(`${label}, in memory`, memory, peerName, target);
-  await Promise.all([ours.close(), before.close()]);
+  await Promise.all(memoryClients.map((client) => client.close()));
 
   const servers = { typed: { command: process.execPath, args: [TYPED_SERVER] } };
-  const oursStdio = new Ours({ servers });
-  const beforeStdio = new Before({ servers });
+  const stdioClients = [new CompositionClient({ servers }), new Before({ servers }), new Before({ servers })];
   const stdioCall = (client) => () => client.callTool({ server: "typed", tool: "get_stock", args: { sku: "SKU-1" }, parse: Stock });
-  const stdio = await comparePerCall(stdioCall(oursStdio), stdioCall(beforeStdio), 300, 41);
+  const stdio = await comparePerCall(...stdioClients.map(stdioCall), 200, 61);
   print(`${label}, over stdio`, stdio, peerName, target);
-  await Promise.all([oursStdio.close(), beforeStdio.close()]);
+  await Promise.all(stdioClients.map((client) => client.close()));
 }
 
 class NoopReader extends MetricReader {
@@ -107,20 +111,7 @@ export async function benchOtel() {
   const before = await buildBefore(commit);
   try {
     const peer = `the runtime before OpenTelemetry (${commit.slice(0, 7)})`;
-    // The noise floor of this machine now: the runtime before against itself.
-    await compare(
-      "A/A: the runtime before OpenTelemetry against itself (CPU µs per call)",
-      before.CompositionClient,
-      before.CompositionClient,
-      peer,
-    );
-    await compare(
-      "call with @opentelemetry/api and no SDK registered (CPU µs per call)",
-      CompositionClient,
-      before.CompositionClient,
-      peer,
-      1.02,
-    );
+    await compare("call with @opentelemetry/api and no SDK registered (CPU µs per call)", before.CompositionClient, peer, 1.02);
 
     const noopExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} };
     const tracerProvider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(noopExporter)] });
@@ -130,7 +121,6 @@ export async function benchOtel() {
     // No target: what recording every span and duration costs, reported as it is.
     await compare(
       "call with the Node SDK registered: spans and histogram, no-op exporter (CPU µs per call)",
-      CompositionClient,
       before.CompositionClient,
       peer,
     );

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
-import { metrics, SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { context, createTraceState, metrics, SpanKind, SpanStatusCode, TraceFlags, trace } from "@opentelemetry/api";
 import { type HistogramMetricData, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { InMemorySpanExporter, NodeTracerProvider, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-node";
 import { CompositionClient, type ServerEntry } from "@pmcp-codegen/runtime";
@@ -160,6 +160,26 @@ describe("client spans", () => {
     const result = await agent.callToolForResult({ server: "echo", tool: "echo", args: { sku: "A1" } });
     const { traceId, spanId } = only(mySpans("tools/call echo")).spanContext();
     expect(result.text).toBe(`{"name":"echo","arguments":{"sku":"A1"},"_meta":{"traceparent":"00-${traceId}-${spanId}-01"}}`);
+  });
+
+  it("a tracestate of the caller's trace travels with the traceparent", async () => {
+    const agent = client({ echo: { command: process.execPath, args: [join(FIXTURES, "otel-echo.mjs")] } });
+    const parent = trace.setSpanContext(context.active(), {
+      traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+      spanId: "00f067aa0ba902b7",
+      traceFlags: TraceFlags.SAMPLED,
+      traceState: createTraceState("rojo=00f067aa0ba902b7"),
+      isRemote: true,
+    });
+    const result = await context.with(parent, () => agent.callToolForResult({ server: "echo", tool: "echo", args: {} }));
+    const { spanId } = only(
+      mySpans("tools/call echo").filter((span) => span.parentSpanContext?.spanId === "00f067aa0ba902b7"),
+    ).spanContext();
+    expect(JSON.parse(result.text)).toEqual({
+      name: "echo",
+      arguments: {},
+      _meta: { traceparent: `00-4bf92f3577b34da6a3ce929d0e0e4736-${spanId}-01`, tracestate: "rojo=00f067aa0ba902b7" },
+    });
   });
 
   it("over HTTP: server address and port, the session id on both sides, and the duration histogram in seconds", async () => {

@@ -8,6 +8,7 @@ import { benchGenerate } from "./generate.mjs";
 import { benchInfer } from "./infer.mjs";
 import { benchInspect } from "./inspect.mjs";
 import { benchNormalize } from "./normalize.mjs";
+import { benchOtel } from "./otel.mjs";
 import { benchTypeCheck } from "./type-check.mjs";
 
 console.log(`node ${process.version}, medians of repeated runs\n`);
@@ -20,3 +21,4 @@ await benchNormalize();
 await benchAgreement();
 await benchExec();
 await benchTypeCheck();
+await benchOtel();

@@ -96,8 +96,8 @@ describe("@pmcp-codegen/runtime, the package generated clients import", () => {
         if (!scope!.startsWith("node:")) externals.add(scope!.startsWith("@") ? `${scope}/${name}` : scope!);
       }
     }
-    expect([...externals].sort()).toEqual(["@modelcontextprotocol/sdk", "ajv-formats", "proper-lockfile", "zod"]);
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@modelcontextprotocol/sdk", "ajv-formats", "zod"]);
+    expect([...externals].sort()).toEqual(["@modelcontextprotocol/sdk", "@opentelemetry/api", "ajv-formats", "proper-lockfile", "zod"]);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@modelcontextprotocol/sdk", "@opentelemetry/api", "ajv-formats", "zod"]);
     expect(manifest.peerDependenciesMeta).toEqual({ "proper-lockfile": { optional: true } });
     // ajv-formats is declared with the SDK's own range, so it never adds a second copy.
     const sdk = JSON.parse(await readFile(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")) as {
@@ -164,13 +164,14 @@ describe("a generated client for an HTTP server under Deno", () => {
 
 describe("the runtime installed without proper-lockfile (an optional peer)", () => {
   it("loads, and observing reports how to get it instead of recording", async () => {
-    // A project with the runtime's files and its three dependencies, and no proper-lockfile anywhere above it.
+    // A project with the runtime's files and its four dependencies, and no proper-lockfile anywhere above it.
     const project = await mkdtemp(join(tmpdir(), "pmcp-runtime-alone-"));
     const modules = join(project, "node_modules");
     await cp(join(ROOT, "packages/runtime/package.json"), join(modules, "@pmcp-codegen/runtime/package.json"));
     await cp(RUNTIME_DIST, join(modules, "@pmcp-codegen/runtime/dist"), { recursive: true });
     await mkdir(join(modules, "@modelcontextprotocol"), { recursive: true });
-    for (const name of ["@modelcontextprotocol/sdk", "zod", "ajv-formats"])
+    await mkdir(join(modules, "@opentelemetry"), { recursive: true });
+    for (const name of ["@modelcontextprotocol/sdk", "@opentelemetry/api", "zod", "ajv-formats"])
       await symlink(join(ROOT, "node_modules", name), join(modules, name), "dir");
     await writeFile(
       join(project, "observe.mjs"),

@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { declareFixedToolList, registerInspectTools } from "../inspect/inspect-server.js";
+import { tracedToolCall } from "../server/traced-call.js";
 import { version } from "../version.js";
 import { type ExecSession, outcomeText, structuredOf } from "./exec-session.js";
 
@@ -59,14 +60,15 @@ export function createExecServer(session: ExecSession): McpServer {
       outputSchema: ProgramOutput,
       annotations: { openWorldHint: true },
     },
-    async ({ code, timeout_ms }) => {
-      const outcome = await session.execute(code, timeout_ms);
-      return {
-        content: [{ type: "text", text: outcomeText(outcome) }],
-        structuredContent: structuredOf(outcome),
-        ...(outcome.ok ? {} : { isError: true }),
-      };
-    },
+    ({ code, timeout_ms }, extra) =>
+      tracedToolCall(server.server, "execute_program", extra, async () => {
+        const outcome = await session.execute(code, timeout_ms);
+        return {
+          content: [{ type: "text", text: outcomeText(outcome) }],
+          structuredContent: structuredOf(outcome),
+          ...(outcome.ok ? {} : { isError: true }),
+        };
+      }),
   );
   declareFixedToolList(server);
   return server;

@@ -1,5 +1,6 @@
+import { type Context, context, type Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import type { CompositionClient, JsonValue } from "@pmcp-codegen/runtime";
-import { errorMessage } from "@pmcp-codegen/runtime/internal";
+import { errorMessage, tracer } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import type { Quality } from "../bundle/quality.js";
@@ -105,18 +106,48 @@ export class ExecSession {
     return server?.tools.find((tool) => tool.toolName === name.slice(slash + 1));
   }
 
-  /** Type-checks and runs one program; `timeoutMs` is capped by the session's limit. */
-  async execute(code: string, timeoutMs?: number): Promise<ExecOutcome> {
+  /**
+   * Type-checks and runs one program; `timeoutMs` is capped by the session's limit. One span
+   * covers it, with the limits and the outcome; its tool calls are the span's children.
+   */
+  execute(code: string, timeoutMs?: number): Promise<ExecOutcome> {
+    return tracer.startActiveSpan("execute_program", { kind: SpanKind.INTERNAL }, async (span) => {
+      // Ended also when the run throws (a sandbox that cannot start), or the trace would keep it open.
+      try {
+        const outcome = await this.#execute(code, timeoutMs, span);
+        if (span.isRecording()) {
+          span.setAttributes({ "pmcp.program.outcome": outcome.ok ? "ok" : outcome.kind, "pmcp.program.calls": outcome.calls.length });
+          if (!outcome.ok)
+            span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message }).setAttribute("error.type", outcome.kind);
+        }
+        return outcome;
+      } finally {
+        span.end();
+      }
+    });
+  }
+
+  async #execute(code: string, timeoutMs: number | undefined, span: Span): Promise<ExecOutcome> {
     const state = this.#state;
+    const limits = this.#options.limits;
+    const timeout = timeoutMs === undefined ? limits.timeoutMs : Math.min(timeoutMs, limits.timeoutMs);
+    if (span.isRecording()) {
+      span.setAttributes({
+        "pmcp.program.timeout_ms": timeout,
+        "pmcp.program.heap_bytes": limits.heapBytes,
+        "pmcp.program.max_calls": limits.maxCalls,
+        "pmcp.program.max_concurrent_calls": limits.maxConcurrentCalls,
+        "pmcp.program.max_output_bytes": limits.maxOutputBytes,
+      });
+    }
     const diagnostics = this.#checker.check(code);
     if (diagnostics.length > 0) {
       const message = `${diagnostics.length === 1 ? "1 problem" : `${diagnostics.length} problems`}; nothing was run`;
       return { ok: false, kind: "type_error", message, diagnostics, logs: [], calls: [], durationMs: 0 };
     }
     const program: CompiledProgram = { ...state.program, code: this.#checker.transpile(code) };
-    const limit = this.#options.limits.timeoutMs;
-    const outcome = await this.#options.executor.run(program, hostBridge(this.#options.client, state.tools), {
-      timeoutMs: timeoutMs === undefined ? limit : Math.min(timeoutMs, limit),
+    const outcome = await this.#options.executor.run(program, hostBridge(this.#options.client, state.tools, context.active()), {
+      timeoutMs: timeout,
     });
     // Only a successful call is observed, so only then can a type have changed.
     if (this.#options.learnFrom !== undefined && outcome.calls.some((call) => call.ok)) await this.#learn(this.#options.learnFrom);
@@ -201,19 +232,32 @@ function schemaParser(schema: unknown): z.ZodType<unknown> {
   });
 }
 
-/** Tool calls of one program, through the client: the parsed value, or the whole result for `rt.ToolResult` tools. */
-function hostBridge(client: CompositionClient, tools: ReadonlyMap<string, HostTool>): HostBridge {
+/**
+ * Tool calls of one program, through the client: the parsed value, or the whole result for
+ * `rt.ToolResult` tools. They arrive as the sandbox's messages, outside the program's context,
+ * so each runs in `program` (the context of the program's span) to be the span's child.
+ */
+function hostBridge(client: CompositionClient, tools: ReadonlyMap<string, HostTool>, program: Context): HostBridge {
   return {
-    async call(server, tool, args, signal) {
-      const entry = tools.get(toolKey(server, tool));
-      if (entry === undefined) throw new Error(`${server}/${tool}: no such tool`);
-      const call = { server, tool, args: args as object, retryable: entry.declaration.retryable };
-      if (entry.parse !== undefined) {
-        return (await client.callTool({ ...call, parse: entry.parse, lenient: entry.declaration.lenient }, { signal })) as JsonValue;
-      }
-      return (await client.callToolForResult(call, { signal })).raw as unknown as JsonValue;
-    },
+    call: (server, tool, args, signal) => context.with(program, () => callTool(client, tools, server, tool, args, signal)),
   };
+}
+
+async function callTool(
+  client: CompositionClient,
+  tools: ReadonlyMap<string, HostTool>,
+  server: string,
+  tool: string,
+  args: JsonValue,
+  signal: AbortSignal,
+): Promise<JsonValue> {
+  const entry = tools.get(toolKey(server, tool));
+  if (entry === undefined) throw new Error(`${server}/${tool}: no such tool`);
+  const call = { server, tool, args: args as object, retryable: entry.declaration.retryable };
+  if (entry.parse !== undefined) {
+    return (await client.callTool({ ...call, parse: entry.parse, lenient: entry.declaration.lenient }, { signal })) as JsonValue;
+  }
+  return (await client.callToolForResult(call, { signal })).raw as unknown as JsonValue;
 }
 
 /** The text an agent reads first: the tag, then the structured fields as JSON. */

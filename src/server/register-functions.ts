@@ -14,6 +14,7 @@ import { followRefs } from "../json-schema/refs.js";
 import { compileSchema, type ErrorObject, type ValidateFunction } from "../json-schema/validator.js";
 import { ToolDefinitionError } from "./errors.js";
 import type { ManifestTool, ToolManifest } from "./manifest.js";
+import { tracedToolCall } from "./traced-call.js";
 
 /** One served tool: what tools/list publishes, the function, and the checks around a call. */
 interface Entry {
@@ -47,11 +48,12 @@ export function registerFunctions(server: McpServer, module: Record<string, unkn
   server.server.assertCanSetRequestHandler(CallToolRequestSchema.shape.method.value);
   server.server.registerCapabilities({ tools: {} });
   server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const entry = entries.get(request.params.name);
     // The SDK's own message for an unknown tool, but as a protocol error, as the MCP spec asks.
+    // No span: no tool ran, as with McpServer's own tools.
     if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    return call(entry, request.params.arguments ?? {});
+    return tracedToolCall(server.server, entry.definition.name, extra, () => call(entry, request.params.arguments ?? {}));
   });
 }
 

@@ -4,6 +4,7 @@ import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations
 import { formatIssues } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
 import { ToolDefinitionError } from "./errors.js";
+import { tracedToolCall } from "./traced-call.js";
 
 /** A zod object schema, or the raw shape `z.object` would take. */
 export type ObjectSchema = z.ZodObject | z.ZodRawShape;
@@ -76,19 +77,20 @@ export function typedTool<Input extends ObjectSchema, Output extends ObjectSchem
       outputSchema: output,
       annotations,
     },
-    async (args, extra): Promise<CallToolResult> => {
-      // A throw here reaches the SDK, which answers with `isError` and the message.
-      // The SDK parsed `args` with `input`; it only lost the static type on the way.
-      const value = await handler(args as z.output<AsObject<Input>>, extra);
-      // Checked here rather than by the SDK, whose own check answers with a protocol error.
-      const parsed = await output.safeParseAsync(value);
-      if (!parsed.success) {
-        const text = formatIssues(`output of tool "${options.name}" does not match its schema`, parsed.error.issues);
-        return { content: [{ type: "text", text }], isError: true };
-      }
-      const structured = parsed.data as Record<string, unknown>;
-      return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
-    },
+    (args, extra): Promise<CallToolResult> =>
+      tracedToolCall(server.server, options.name, extra, async () => {
+        // A throw here reaches the SDK, which answers with `isError` and the message.
+        // The SDK parsed `args` with `input`; it only lost the static type on the way.
+        const value = await handler(args as z.output<AsObject<Input>>, extra);
+        // Checked here rather than by the SDK, whose own check answers with a protocol error.
+        const parsed = await output.safeParseAsync(value);
+        if (!parsed.success) {
+          const text = formatIssues(`output of tool "${options.name}" does not match its schema`, parsed.error.issues);
+          return { content: [{ type: "text", text }], isError: true };
+        }
+        const structured = parsed.data as Record<string, unknown>;
+        return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+      }),
   );
 }
 

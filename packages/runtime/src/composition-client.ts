@@ -23,6 +23,7 @@ import {
 import { formatIssues } from "./issues.js";
 import { ObservationRecorder, type ObserveOptions } from "./observer.js";
 import { safeParseDeep } from "./schema-helpers.js";
+import { failureOf, ToolCallSpan } from "./telemetry.js";
 import { timeoutProblem } from "./timeout.js";
 import { ParsedResult, ToolResult } from "./tool-result.js";
 
@@ -179,29 +180,41 @@ export class CompositionClient {
     });
   }
 
-  /** Sends the call, retrying a retryable one after a transport failure, and reads its result with `read`. */
+  /**
+   * Sends the call, retrying a retryable one after a transport failure, and reads its result with
+   * `read`; one span covers the call, its retries are events on it.
+   */
   async #call<R>(call: ResultCall, options: CallOptions, read: (result: CallResult) => R): Promise<R> {
-    const source = this.#sources.get(call.server);
-    if (source === undefined) {
-      throw new ServerNotFoundError(
-        `no server "${call.server}" is configured (have: ${[...this.#sources.keys()].join(", ")})`,
-        call.server,
-        call.tool,
-      );
-    }
-    // The SDK would fail on them while sending, which looks like a broken connection.
+    const span = ToolCallSpan.client(call.tool);
     try {
-      JSON.stringify(call.args);
-    } catch (error) {
-      throw new ArgumentError(`the arguments cannot be sent as JSON: ${errorMessage(error)}`, call.server, call.tool, { cause: error });
-    }
-    const attempts = call.retryable ? 1 + this.#retries : 1;
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return read(await this.#request(source, call, options));
-      } catch (error) {
-        if (!(error instanceof TransportError) || attempt >= attempts) throw error;
+      const source = this.#sources.get(call.server);
+      if (source === undefined) {
+        throw new ServerNotFoundError(
+          `no server "${call.server}" is configured (have: ${[...this.#sources.keys()].join(", ")})`,
+          call.server,
+          call.tool,
+        );
       }
+      // The SDK would fail on them while sending, which looks like a broken connection.
+      try {
+        JSON.stringify(call.args);
+      } catch (error) {
+        throw new ArgumentError(`the arguments cannot be sent as JSON: ${errorMessage(error)}`, call.server, call.tool, { cause: error });
+      }
+      const attempts = call.retryable ? 1 + this.#retries : 1;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const value = read(await this.#request(source, call, options, span));
+          span.end();
+          return value;
+        } catch (error) {
+          if (!(error instanceof TransportError) || attempt >= attempts) throw error;
+          span.event("retry", { "pmcp.retry.attempt": attempt + 1, "error.type": error.code });
+        }
+      }
+    } catch (error) {
+      span.end(failureOf(error));
+      throw error;
     }
   }
 
@@ -258,21 +271,33 @@ export class CompositionClient {
     ]);
   }
 
-  async #request(source: ServerSource | (() => Transport), call: ResultCall, options: CallOptions): Promise<CallResult> {
+  async #request(
+    source: ServerSource | (() => Transport),
+    call: ResultCall,
+    options: CallOptions,
+    span: ToolCallSpan,
+  ): Promise<CallResult> {
     const timeout = options.timeoutMs ?? this.#timeoutMs;
     const problem = timeoutProblem(timeout);
     if (problem !== undefined) throw new ConfigurationError(`the call's timeoutMs ${problem}, got ${timeout}`);
     const { signal } = options;
     // Aborted already: nothing is started (no server spawned for a call nobody waits for).
     if (signal?.aborted) throw aborted(call, signal);
-    const connection = this.#ready.get(call.server) ?? (await untilAborted(this.#connection(source, call, timeout), call, signal));
+    let connection = this.#ready.get(call.server);
+    if (connection === undefined) {
+      // A first connect, or a reconnect after the connection broke: either shows in the trace.
+      span.event("connect", { "pmcp.server.id": call.server });
+      connection = await untilAborted(this.#connection(source, call, timeout), call, signal);
+    }
+    span.connection(connection.facts);
+    span.requestId(connection.nextRequestId());
     // The SDK adds a listener to the signal it is given for each request and never removes it.
     const cancel = signal === undefined ? undefined : new AbortController();
     const unwatch = signal === undefined ? undefined : whenAborted(signal, () => cancel?.abort(signal.reason));
     const started = performance.now();
     try {
       return await connection.client.request(
-        { method: "tools/call", params: { name: call.tool, arguments: call.args ?? {} } },
+        { method: "tools/call", params: span.inject({ name: call.tool, arguments: call.args ?? {} }) },
         CallResult,
         {
           timeout,

@@ -1,7 +1,7 @@
 /**
  * @pmcp-codegen/runtime/internal: what the pmcp-codegen CLI and library share with the
  * runtime that reads and writes files: JSON files and their issues, atomic writes, server ids,
- * `${VAR}` interpolation, URL redaction. It carries no compatibility promise: it changes with
+ * `${VAR}` interpolation, URL redaction, and the tool-call spans its servers record. It carries no compatibility promise: it changes with
  * pmcp-codegen, in any release. Reaching servers lives in `internal/servers`, so that what only
  * reads and writes files never loads the SDK's client or builds the config-file schemas.
  */
@@ -18,3 +18,5 @@ export { DEFAULT_MAX_ISSUES, formatIssues, formatJsonPath } from "./issues.js";
 export type { JsonFileErrorCode, JsonFileOptions } from "./json-file.js";
 export { JsonFileError, parseJsonText, parseJsonValue, readJsonFile } from "./json-file.js";
 export { formatObservationLog } from "./observation-log.js";
+export type { ConnectionFacts, Failure } from "./telemetry.js";
+export { failureOf, ToolCallSpan, tracer } from "./telemetry.js";

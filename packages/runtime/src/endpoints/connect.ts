@@ -5,10 +5,11 @@ import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontex
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type Implementation, McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../error-message.js";
+import { type ConnectionFacts, INSTRUMENTATION } from "../telemetry.js";
 import type { HttpSource, ServerSource, StdioSource } from "./source.js";
 import { MessageTooLarge, StdioReadBuffer } from "./stdio-read-buffer.js";
 
-const CLIENT_INFO = { name: "pmcp-codegen", version: "0.1.0" };
+const CLIENT_INFO = { ...INSTRUMENTATION };
 const STDERR_TAIL_BYTES = 2000;
 /** The SDK's own limit for one stdio message. */
 const DEFAULT_MAX_MESSAGE_BYTES = 10 * 2 ** 20;
@@ -35,6 +36,10 @@ export interface Connection {
    * closes the connection, though the answer did arrive, so the call must not be repeated.
    */
   readonly exceededLimit: number | undefined;
+  /** What a call's span records about the connection. */
+  readonly facts: ConnectionFacts;
+  /** The JSON-RPC id the next request sent on this connection gets. */
+  nextRequestId(): number | undefined;
   close(): Promise<void>;
 }
 
@@ -45,6 +50,15 @@ export interface ConnectOptions {
 /** Connects and initializes; for `auto` HTTP, falls back to HTTP+SSE when Streamable HTTP is refused. */
 export async function connect(source: ServerSource, options: ConnectOptions): Promise<Connection> {
   if (source.kind === "stdio") return connectStdio(source, options);
+  const connection = await connectHttp(source, options);
+  const url = source.url;
+  // The conventions want the host without the brackets an IPv6 address has in a URL.
+  const address = url.hostname.replace(/^\[(.*)\]$/, "$1");
+  connection.facts.server = { address, port: url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port) };
+  return connection;
+}
+
+async function connectHttp(source: HttpSource, options: ConnectOptions): Promise<Connection> {
   if (source.transport === "sse") return connectWith(sseTransport(source), "sse", options);
   try {
     return await connectWith(streamableTransport(source), "streamable-http", options);
@@ -204,6 +218,8 @@ async function connectWith(
     await client.close().catch(() => {});
     throw new ConnectFailure(describe("the server did not complete initialization"));
   }
+  // The SDK numbers requests from this counter as it sends them; a span records the number.
+  const counter = client as unknown as { _requestMessageId?: unknown };
   return {
     client,
     transport: kind,
@@ -218,6 +234,14 @@ async function connectWith(
     get exceededLimit() {
       return exceededLimit;
     },
+    facts: {
+      transport: kind === "stdio" ? "pipe" : kind === "custom" ? undefined : "tcp",
+      protocolVersion,
+      get sessionId() {
+        return transport.sessionId;
+      },
+    },
+    nextRequestId: () => (typeof counter._requestMessageId === "number" ? counter._requestMessageId : undefined),
     close: async () => {
       client.onclose = () => {};
       closed = true;

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ProgramCheckWorker } from "../dist/exec/program-check-worker.js";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
 import { buildDeclarations, type ClientDeclarations } from "../src/exec/declarations.js";
@@ -321,5 +322,56 @@ describe("transpiling a program", () => {
   it("refuses what the checker refuses", () => {
     expect(() => checker.transpile("}\nprocess;\n{")).toThrow(/Unbalanced/);
     expect(() => checker.transpile('import x from "y";')).toThrow(/'import' is not available/);
+  });
+});
+
+describe("the checker in its own thread", () => {
+  const union = Array.from({ length: 100 }, (_, i) => i).join(" | ");
+  // A million tuples to instantiate: minutes of TypeScript and gigabytes, from a few lines.
+  const TYPE_BOMB = `type N = ${union};\ntype Trip = { [A in N]: { [B in N]: { [C in N]: [A, B, C] }[N] }[N] }[N];\nreturn [1, 2, 3] as Trip;`;
+
+  it("stops a check that needs more than its heap, and checks the next program on a fresh thread", async () => {
+    const worker = await ProgramCheckWorker.create("declare const x: number;", { heapMb: 256, maxCheckMs: 120_000 });
+    try {
+      expect(await worker.check(TYPE_BOMB, 120_000)).toEqual({
+        ok: false,
+        kind: "memory",
+        message: "type-checking the program needed more than 256 MB; nothing was run",
+      });
+      expect(await worker.check("return x + 1;", 60_000)).toEqual({ ok: true, code: "    return x + 1;\n" });
+      expect(await worker.check("return x.foo;", 60_000)).toEqual({
+        ok: false,
+        kind: "type_error",
+        diagnostics: [{ line: 1, column: 10, code: 2339, message: "Property 'foo' does not exist on type 'number'." }],
+      });
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("stops a check at the program's time limit, and a check waiting behind it gets its turn", async () => {
+    const worker = await ProgramCheckWorker.create("declare const x: number;");
+    try {
+      const [bomb, next] = await Promise.all([worker.check(TYPE_BOMB, 1_500), worker.check("return x;", 60_000)]);
+      expect(bomb).toEqual({ ok: false, kind: "timeout", message: "type-checking the program took longer than 1500 ms; nothing was run" });
+      expect(next).toEqual({ ok: true, code: "    return x;\n" });
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("refuses declarations that do not compile, and keeps the old ones when an update does not", async () => {
+    await expect(ProgramCheckWorker.create("declare const x: Missing;")).rejects.toThrow(
+      "the clients' declarations do not compile: Cannot find name 'Missing'. (TS2304)",
+    );
+    const worker = await ProgramCheckWorker.create("declare const x: number;");
+    try {
+      await expect(worker.updateDeclarations("declare const x: Missing;")).rejects.toThrow(/Cannot find name 'Missing'/);
+      expect(await worker.check("return x + 1;", 60_000)).toEqual({ ok: true, code: "    return x + 1;\n" });
+      await worker.updateDeclarations("declare const x: string;");
+      expect(await worker.check("return x.length;", 60_000)).toEqual({ ok: true, code: "    return x.length;\n" });
+    } finally {
+      await worker.close();
+    }
   });
 });

@@ -171,6 +171,18 @@ describe("pmcp serve exec over stdio", () => {
     expect((await execute(client, "return 2;")).structuredContent.result).toBe(2);
   });
 
+  it("stops a program whose types take too long to check, without a call or harm to the server", async () => {
+    const union = Array.from({ length: 100 }, (_, i) => i).join(" | ");
+    const bomb = `type N = ${union};\ntype T = { [A in N]: { [B in N]: { [C in N]: [A, B, C] }[N] }[N] }[N];\nawait behaviour.getItem({ id: "x" });\nreturn [1, 2, 3] as T;`;
+    const [failed, meanwhile] = await Promise.all([execute(client, bomb, 1500), client.callTool({ name: "list_tools", arguments: {} })]);
+    expect(failed.content[0]?.text).toBe(
+      `[Timeout] type-checking the program took longer than 1500 ms; nothing was run\n${JSON.stringify(failed.structuredContent)}`,
+    );
+    expect(failed.structuredContent.calls).toEqual([]);
+    expect(meanwhile.isError).not.toBe(true);
+    expect((await execute(client, "return 2;")).structuredContent.result).toBe(2);
+  });
+
   it("ends with [Call limit] and lists the calls already made", async () => {
     const failed = await execute(client, 'for (let i = 0; i < 10; i++) await behaviour.getItem({ id: "a" + i });\nreturn "done";');
     expect(failed.isError).toBe(true);

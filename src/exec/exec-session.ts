@@ -8,7 +8,8 @@ import type { Bundle } from "../bundle/types.js";
 import { compileSchema } from "../json-schema/validator.js";
 import { buildDeclarations, type ClientDeclarations, type ToolDeclaration } from "./declarations.js";
 import type { CallRecord, CompiledProgram, FailureKind, HostBridge, Limits, ProgramExecutor, RunOutcome } from "./executor.js";
-import type { ProgramChecker, ProgramDiagnostic } from "./type-check.js";
+import type { ProgramCheckWorker, ProgramCheckWorkerOptions } from "./program-check-worker.js";
+import type { ProgramDiagnostic } from "./type-check.js";
 
 /** What a program run ends as: the sandbox's outcome, or refused by the type-check before anything ran. */
 export type ExecOutcome =
@@ -48,6 +49,8 @@ export interface ExecSessionOptions {
   minQuality: Quality;
   /** Folder of the client's observation logs: after each program, newly inferred types join the declarations. */
   learnFrom?: string;
+  /** The type-checker's own limits (its heap, its longest check). */
+  checker?: ProgramCheckWorkerOptions;
 }
 
 /** What changes together when a type is learned. */
@@ -73,21 +76,26 @@ interface HostTool {
  */
 export class ExecSession {
   readonly #options: ExecSessionOptions;
-  readonly #checker: ProgramChecker;
+  readonly #checker: ProgramCheckWorker;
   #state: SessionState;
   #learning: Promise<void> = Promise.resolve();
 
-  private constructor(options: ExecSessionOptions, checker: ProgramChecker, state: SessionState) {
+  private constructor(options: ExecSessionOptions, checker: ProgramCheckWorker, state: SessionState) {
     this.#options = options;
     this.#checker = checker;
     this.#state = state;
   }
 
-  /** Builds the declarations and pre-warms the type-checker (loaded here: TypeScript costs most of a second). */
+  /** Builds the declarations and pre-warms the type-checker in its own thread (TypeScript takes most of a second to load). */
   static async create(options: ExecSessionOptions): Promise<ExecSession> {
-    const { createProgramChecker } = await import("./type-check.js");
+    const { ProgramCheckWorker } = await import("./program-check-worker.js");
     const state = stateOf(options.bundle, options.minQuality);
-    return new ExecSession(options, createProgramChecker(state.declarations.text), state);
+    return new ExecSession(options, await ProgramCheckWorker.create(state.declarations.text, options.checker), state);
+  }
+
+  /** Ends the checker's thread; the executor and the client belong to the caller. */
+  close(): Promise<void> {
+    return this.#checker.close();
   }
 
   get bundle(): Bundle {
@@ -130,6 +138,10 @@ export class ExecSession {
   async #execute(code: string, timeoutMs: number | undefined, span: Span): Promise<ExecOutcome> {
     const state = this.#state;
     const limits = this.#options.limits;
+    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs >= 1)) {
+      const message = `timeout_ms must be a whole number of milliseconds ≥ 1, got ${String(timeoutMs)}`;
+      return { ok: false, kind: "invalid_input", message, logs: [], calls: [], durationMs: 0 };
+    }
     const timeout = timeoutMs === undefined ? limits.timeoutMs : Math.min(timeoutMs, limits.timeoutMs);
     if (span.isRecording()) {
       span.setAttributes({
@@ -140,12 +152,17 @@ export class ExecSession {
         "pmcp.program.max_output_bytes": limits.maxOutputBytes,
       });
     }
-    const diagnostics = this.#checker.check(code);
-    if (diagnostics.length > 0) {
+    const started = performance.now();
+    const checked = await this.#checker.check(code, timeout);
+    if (!checked.ok) {
+      const durationMs = performance.now() - started;
+      if (checked.kind !== "type_error")
+        return { ok: false, kind: checked.kind, message: checked.message, logs: [], calls: [], durationMs };
+      const { diagnostics } = checked;
       const message = `${diagnostics.length === 1 ? "1 problem" : `${diagnostics.length} problems`}; nothing was run`;
       return { ok: false, kind: "type_error", message, diagnostics, logs: [], calls: [], durationMs: 0 };
     }
-    const program: CompiledProgram = { ...state.program, code: this.#checker.transpile(code) };
+    const program: CompiledProgram = { ...state.program, code: checked.code };
     const outcome = await this.#options.executor.run(program, hostBridge(this.#options.client, state.tools, context.active()), {
       timeoutMs: timeout,
     });
@@ -162,7 +179,7 @@ export class ExecSession {
         await this.#options.client.flushObservations();
         const { bundle } = await inferBundle(this.#state.bundle, dir);
         const next = stateOf(bundle, this.#options.minQuality);
-        if (next.declarations.text !== this.#state.declarations.text) this.#checker.updateDeclarations(next.declarations.text);
+        if (next.declarations.text !== this.#state.declarations.text) await this.#checker.updateDeclarations(next.declarations.text);
         this.#state = next;
       })
       // A round that fails (an unreadable log, types that do not compile) keeps the types in use;

@@ -90,6 +90,7 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
   return {
     session,
     async close() {
+      await session.close();
       await executor.close();
       await client.close();
       if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });

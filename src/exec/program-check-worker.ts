@@ -1,0 +1,212 @@
+import { Worker } from "node:worker_threads";
+import { PmcpError } from "../errors.js";
+import type { CheckReply, CheckRequest } from "./check-protocol.js";
+import type { ProgramDiagnostic } from "./type-check.js";
+
+/** A program's check: runnable (its types erased), refused with diagnostics, or stopped by a limit. */
+export type CheckOutcome =
+  | { ok: true; code: string }
+  | { ok: false; kind: "type_error"; diagnostics: ProgramDiagnostic[] }
+  | { ok: false; kind: "timeout" | "memory" | "invalid_input"; message: string };
+
+export interface ProgramCheckWorkerOptions {
+  /** TypeScript's heap in the checker's thread; the clients of 300 tools need ~150 MB. */
+  heapMb?: number;
+  /** The longest one check may take, whatever the program's own time limit. */
+  maxCheckMs?: number;
+}
+
+const DEFAULT_HEAP_MB = 1024;
+/** A real program checks in tens of milliseconds; ten seconds is types built to be slow. */
+const DEFAULT_MAX_CHECK_MS = 10_000;
+
+interface Job {
+  request: CheckRequest;
+  /** In `Date.now()` time; Infinity for declaration updates. */
+  deadline: number;
+  limitMs: number;
+  settle(reply: CheckReply | { type: "stopped"; kind: "timeout" | "memory"; message: string }): void;
+}
+
+/**
+ * The program checker (type-check.ts) in a worker thread with a heap limit, one check at a
+ * time. A check that passes its deadline or the heap limit ends the thread; a new one, with
+ * the same declarations, takes the next check. The server's own thread never runs TypeScript.
+ */
+export class ProgramCheckWorker {
+  readonly #heapMb: number;
+  readonly #maxCheckMs: number;
+  #declarations: string;
+  #worker!: Worker;
+  #ready!: Promise<void>;
+  readonly #queue: Job[] = [];
+  #current: Job | undefined;
+  #nextId = 0;
+  #closed = false;
+
+  private constructor(declarations: string, options: ProgramCheckWorkerOptions) {
+    this.#declarations = declarations;
+    this.#heapMb = options.heapMb ?? DEFAULT_HEAP_MB;
+    this.#maxCheckMs = options.maxCheckMs ?? DEFAULT_MAX_CHECK_MS;
+    this.#start();
+  }
+
+  /** A checker pre-warmed with `declarations`; rejects when they do not compile. */
+  static async create(declarations: string, options: ProgramCheckWorkerOptions = {}): Promise<ProgramCheckWorker> {
+    const checker = new ProgramCheckWorker(declarations, options);
+    try {
+      await checker.#ready;
+    } catch (error) {
+      await checker.close();
+      throw error;
+    }
+    return checker;
+  }
+
+  /** Checks a program within `timeoutMs` (time waiting behind other checks counts). */
+  check(code: string, timeoutMs: number): Promise<CheckOutcome> {
+    const limitMs = Math.min(timeoutMs, this.#maxCheckMs);
+    return new Promise((resolve) => {
+      this.#enqueue({
+        request: { type: "check", id: this.#nextId++, code },
+        deadline: Date.now() + limitMs,
+        limitMs,
+        settle: (reply) => {
+          if (reply.type === "stopped") resolve({ ok: false, kind: reply.kind, message: reply.message });
+          else if (reply.type === "failed") resolve({ ok: false, kind: "invalid_input", message: reply.message });
+          else if (reply.type === "checked" && reply.code !== undefined) resolve({ ok: true, code: reply.code });
+          else if (reply.type === "checked") resolve({ ok: false, kind: "type_error", diagnostics: reply.diagnostics });
+        },
+      });
+    });
+  }
+
+  /** Replaces the declarations; rejects, keeping the old ones, when the new ones do not compile. */
+  updateDeclarations(text: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#enqueue({
+        request: { type: "update", id: this.#nextId++, declarations: text },
+        deadline: Number.POSITIVE_INFINITY,
+        limitMs: Number.POSITIVE_INFINITY,
+        settle: (reply) => {
+          if (reply.type === "updated") {
+            this.#declarations = text;
+            resolve();
+          } else reject(new PmcpError("INVALID_INPUT", reply.type === "failed" || reply.type === "stopped" ? reply.message : "no answer"));
+        },
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const waiting = this.#current === undefined ? this.#queue.splice(0) : [this.#current, ...this.#queue.splice(0)];
+    this.#current = undefined;
+    for (const job of waiting) job.settle({ type: "failed", id: job.request.id, message: "the checker was closed" });
+    await this.#worker.terminate();
+  }
+
+  #start(): void {
+    const worker = new Worker(new URL("./check-worker.js", import.meta.url), {
+      workerData: { declarations: this.#declarations },
+      // The host's flags (a loader, --input-type) are not the checker's business.
+      execArgv: [],
+      resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },
+    });
+    this.#worker = worker;
+    this.#ready = new Promise((resolve, reject) => {
+      const onMessage = (reply: CheckReply) => {
+        if (reply.type === "ready") resolve();
+        else if (reply.type === "failed" && reply.id === -1) reject(new PmcpError("INVALID_INPUT", reply.message));
+        else this.#answer(reply);
+      };
+      worker.on("message", onMessage);
+      worker.on("error", (error: Error & { code?: string }) => {
+        reject(error);
+        this.#lost(worker, error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "failed", error.message);
+      });
+      worker.on("exit", () => this.#lost(worker, "failed", "the checker's thread exited"));
+    });
+    // A restart's failure shows as the next check's outcome.
+    this.#ready.catch(() => undefined);
+  }
+
+  #enqueue(job: Job): void {
+    if (this.#closed) {
+      job.settle({ type: "failed", id: job.request.id, message: "the checker was closed" });
+      return;
+    }
+    this.#queue.push(job);
+    void this.#pump();
+  }
+
+  async #pump(): Promise<void> {
+    if (this.#current !== undefined || this.#closed) return;
+    const job = this.#queue.shift();
+    if (job === undefined) return;
+    this.#current = job;
+    const worker = this.#worker;
+    try {
+      await this.#ready;
+    } catch (error) {
+      this.#finish(job, { type: "failed", id: job.request.id, message: (error as Error).message });
+      return;
+    }
+    if (this.#current !== job || worker !== this.#worker) return;
+    const left = job.deadline - Date.now();
+    if (left <= 0) {
+      this.#finish(job, this.#timedOut(job));
+      return;
+    }
+    worker.postMessage(job.request);
+    if (Number.isFinite(left)) {
+      const timer = setTimeout(() => {
+        if (this.#current !== job) return;
+        // TypeScript cannot be interrupted: its thread goes, a fresh one takes the queue.
+        this.#restart();
+        this.#finish(job, this.#timedOut(job));
+      }, left);
+      const settle = job.settle;
+      job.settle = (reply) => {
+        clearTimeout(timer);
+        settle(reply);
+      };
+    }
+  }
+
+  #timedOut(job: Job): { type: "stopped"; kind: "timeout"; message: string } {
+    return { type: "stopped", kind: "timeout", message: `type-checking the program took longer than ${job.limitMs} ms; nothing was run` };
+  }
+
+  #answer(reply: CheckReply): void {
+    const job = this.#current;
+    if (job === undefined || !("id" in reply) || reply.id !== job.request.id) return;
+    this.#finish(job, reply);
+  }
+
+  #finish(job: Job, reply: Parameters<Job["settle"]>[0]): void {
+    if (this.#current === job) this.#current = undefined;
+    job.settle(reply);
+    void this.#pump();
+  }
+
+  /** The thread died under a check (its heap limit) or on its own. */
+  #lost(worker: Worker, kind: "memory" | "failed", message: string): void {
+    if (worker !== this.#worker || this.#closed) return;
+    const job = this.#current;
+    this.#restart();
+    if (job === undefined) return;
+    this.#finish(
+      job,
+      kind === "memory"
+        ? { type: "stopped", kind: "memory", message: `type-checking the program needed more than ${this.#heapMb} MB; nothing was run` }
+        : { type: "failed", id: job.request.id, message },
+    );
+  }
+
+  #restart(): void {
+    const old = this.#worker;
+    this.#start();
+    void old.terminate();
+  }
+}

@@ -65,11 +65,12 @@ export interface LoadedConfig {
   config: PmcpConfig;
 }
 
-const CANDIDATES = ["pmcp.config.ts", "pmcp.config.mts", "pmcp.config.mjs", "pmcp.config.js", "pmcp.config.json"];
+/** The names `pmcp.config` may have, first found first used. */
+export const CONFIG_FILE_NAMES = ["pmcp.config.ts", "pmcp.config.mts", "pmcp.config.mjs", "pmcp.config.js", "pmcp.config.json"];
 
 /** Finds and loads the first `pmcp.config.*` in `cwd`; TypeScript configs load through jiti. */
 export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<LoadedConfig | undefined> {
-  for (const name of CANDIDATES) {
+  for (const name of CONFIG_FILE_NAMES) {
     const path = join(cwd, name);
     const exists = await access(path).then(
       () => true,

@@ -3,7 +3,7 @@ import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promise
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, FIXTURES, fixtureCommand } from "./helpers/cli.js";
+import { CLI, FIXTURES } from "./helpers/cli.js";
 
 /** A running `pmcp dev`, its output so far, and a way to wait for a line. */
 interface Dev {

@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { once } from "node:events";
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, FIXTURES } from "./helpers/cli.js";
+import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
 
 /** A running `pmcp dev`, its output so far, and a way to wait for a line. */
 interface Dev {
@@ -252,6 +254,75 @@ describe("pmcp dev", () => {
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
     expect(alive((await readPid(join(dir, "inventory.pid")))!)).toBe(false);
+    await rm(dir, { recursive: true, force: true });
+  });
+  it("loads pmcp.config.ts again after an edit, and renders again when a template in its templates folder changes", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-ts-"));
+    await cp(join(ROOT, "templates"), join(dir, "tpl"), { recursive: true });
+    const writeConfig = (names: string[]) =>
+      writeFile(
+        join(dir, "pmcp.config.ts"),
+        `const fixture: string = ${JSON.stringify(join(FIXTURES, "dev-server.mjs"))};
+export default {
+  templates: "tpl",
+  servers: { ${names.map((name) => `${name}: { command: ${JSON.stringify(process.execPath)}, args: [fixture, "--name", "${name}"] }`).join(", ")} },
+};
+`,
+      );
+    await writeConfig(["inventory"]);
+    const dev = startDev(dir, ["--debounce", "200"]);
+    await until("the first regeneration", () => updates(dev) === 1);
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+
+    await writeConfig(["inventory", "billing"]);
+    await until("the added server", () => updates(dev) === 2);
+    expect(regeneration(dev.stdout(), 1)).toEqual([
+      "SAFE      billing: server added with 1 tools [server-added]",
+      "updated schemas/mcp-bundle.json, generated/billing.ts, generated/index.ts",
+    ]);
+
+    const template = join(dir, "tpl/server.ts.hbs");
+    await writeFile(template, `// edited while pmcp dev runs\n${await readFile(template, "utf8")}`);
+    await until("the modules rendered again", () => updates(dev) === 3);
+    expect(regeneration(dev.stdout(), 2)).toEqual(["updated generated/billing.ts, generated/inventory.ts"]);
+    expect(await readFile(join(dir, "generated/inventory.ts"), "utf8")).toMatch(/^\/\/ edited while pmcp dev runs\n/);
+
+    dev.process.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("keeps trying a server it cannot reach at the start until it answers, and rejects bad flags with one line and exit 2", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-down-"));
+    // A port nothing listens on: one the system just handed out and took back.
+    const probe = createServer().listen(0, "127.0.0.1");
+    await once(probe, "listening");
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const dev = startDev(dir, ["--endpoint", `http://127.0.0.1:${port}/mcp`, "--id", "late"]);
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+    expect(dev.stderr()[0]).toBe("late: cannot connect: cannot reach the server: ECONNREFUSED; reconnecting");
+    const server = spawn(process.execPath, [join(FIXTURES, "dev-server.mjs"), "--http", "--port", String(port)], { stdio: "ignore" });
+    running.push(server);
+    await until("the late server's module", () => updates(dev) === 2);
+    expect(regeneration(dev.stdout(), 1)).toEqual([
+      "SAFE      late: server added with 1 tools [server-added]",
+      "updated schemas/mcp-bundle.json, generated/late.ts, generated/index.ts",
+    ]);
+    expect(dev.stderr().at(-1)).toBe("late: connected (1 tools, streamable-http)");
+    dev.process.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+
+    const bad = await runCli(["dev", "--stdio", "node x.js", "--debounce", "-5"], { cwd: dir });
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      "pmcp: --debounce must be a whole number of milliseconds from 0 to 60000\npmcp: run 'pmcp --help' for usage\n",
+    ]);
+    const nothing = await runCli(["dev"], { cwd: dir });
+    expect([nothing.code, nothing.stderr]).toEqual([
+      2,
+      `pmcp: nothing to watch: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config\npmcp: run 'pmcp --help' for usage\n`,
+    ]);
     await rm(dir, { recursive: true, force: true });
   });
 });

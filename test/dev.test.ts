@@ -4,8 +4,11 @@ import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/pro
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
+import { serveHttp } from "./helpers/http-server.js";
 
 /** A running `pmcp dev`, its output so far, and a way to wait for a line. */
 interface Dev {
@@ -323,6 +326,43 @@ export default {
       2,
       `pmcp: nothing to watch: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config\npmcp: run 'pmcp --help' for usage\n`,
     ]);
+    await rm(dir, { recursive: true, force: true });
+  });
+  it("lists every server again when pmcp.config is saved: a stateless HTTP server, which cannot announce a change, and one that went away", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-stateless-"));
+    let tools = [{ name: "get_stock", inputSchema: { type: "object" } }];
+    const http = await serveHttp(
+      () => {
+        const server = new Server({ name: "stateless", version: "1.0.0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+        return server;
+      },
+      { transport: "streamable-http" },
+    );
+    const config = JSON.stringify({ servers: { stateless: { url: http.url } } });
+    await writeFile(join(dir, "pmcp.config.json"), config);
+    const dev = startDev(dir, ["--debounce", "200"]);
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+    expect(updates(dev)).toBe(1);
+
+    tools = [...tools, { name: "set_stock", inputSchema: { type: "object" } }];
+    await writeFile(join(dir, "pmcp.config.json"), config);
+    await until("the second listing", () => updates(dev) === 2);
+    expect(regeneration(dev.stdout(), 1)).toEqual([
+      "SAFE      stateless/set_stock: tool added [tool-added]",
+      "updated schemas/mcp-bundle.json, generated/stateless.ts",
+    ]);
+
+    await http.close();
+    await writeFile(join(dir, "pmcp.config.json"), config);
+    await until("the lost server", () => dev.stderr().some((line) => line.startsWith("stateless: connection lost: ")));
+    expect(dev.stderr().at(-1)).toBe("stateless: connection lost: cannot list tools: fetch failed; reconnecting");
+    // Its module stays: the server may come back.
+    expect(await readdir(join(dir, "generated"))).toEqual(["index.ts", "stateless.ts"]);
+    expect(updates(dev)).toBe(2);
+
+    dev.process.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
     await rm(dir, { recursive: true, force: true });
   });
 });

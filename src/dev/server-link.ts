@@ -23,7 +23,12 @@ export class ServerLink {
   private connection: Connection | undefined;
   /** A `list_changed` arrived since the last listing. */
   private stale = false;
+  /** Ends the current connection's wait, so that the loop reconnects: a listing failed on a connection that looks open. */
+  private drop: (problem: string) => void = () => {};
   private readonly closing = new AbortController();
+  private readonly closed = new Promise<string>((resolve) =>
+    this.closing.signal.addEventListener("abort", () => resolve("closed"), { once: true }),
+  );
   private readonly loop: Promise<void>;
   private firstAttempt!: () => void;
   /** Settles after the first attempt to connect, whether it worked or not. */
@@ -43,7 +48,16 @@ export class ServerLink {
     return this.listing?.id ?? this.source.id ?? this.source.label;
   }
 
-  /** Lists the tools again if a `list_changed` asked for it; a failure leaves the last listing and is reported. */
+  /** Has the next refresh list the tools again, as a `list_changed` does. */
+  markStale(): void {
+    this.stale = true;
+  }
+
+  /**
+   * Lists the tools again if a `list_changed` asked for it. A failure keeps the last listing and
+   * reconnects: an HTTP server restarted without an event stream to break (stateless, or one whose
+   * session is gone) shows it only here.
+   */
   async refresh(): Promise<void> {
     const connection = this.connection;
     if (!this.stale || connection === undefined) return;
@@ -51,9 +65,7 @@ export class ServerLink {
     try {
       this.listing = await listServer(connection, this.source, this.deadline());
     } catch (error) {
-      // A connection that broke meanwhile is reported, and re-listed, by the reconnect loop.
-      if (!connection.closed && !this.closing.signal.aborted)
-        this.events.status(`${this.label}: cannot list tools: ${errorMessage(error)}`);
+      this.drop(`cannot list tools: ${errorMessage(error)}`);
     }
   }
 
@@ -95,11 +107,15 @@ export class ServerLink {
         // Closing the connection ourselves silences `broken`: the close signal ends the wait instead.
         problem = await Promise.race([
           connection.broken.catch((error: unknown) => errorMessage(error)),
-          new Promise<string>((resolve) => this.closing.signal.addEventListener("abort", () => resolve("closed"), { once: true })),
+          this.closed,
+          new Promise<string>((resolve) => {
+            this.drop = resolve;
+          }),
         ]);
       } catch (error) {
         problem = errorMessage(error);
       }
+      this.drop = () => {};
       await this.connection?.close();
       this.connection = undefined;
       if (this.closing.signal.aborted) break;

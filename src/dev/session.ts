@@ -65,7 +65,11 @@ export class DevSession {
     await this.regenerations.runNow();
   }
 
-  /** Reads the inputs again; a servers list that changed connects the new servers and closes the removed ones. */
+  /**
+   * Reads the inputs again; a servers list that changed connects the new servers and closes the
+   * removed ones, and every server kept is listed again: saving pmcp.config is also how to ask a
+   * server that cannot announce changes (no event stream) for its tools.
+   */
   async reload(): Promise<void> {
     let inputs: DevInputs;
     try {
@@ -82,6 +86,7 @@ export class DevSession {
       this.options.output.status(`${link.label}: closed (no longer configured)`);
     }
     await Promise.all(gone.map(([, link]) => link.close()));
+    for (const link of this.links.values()) link.markStale();
     this.connect(inputs.sources.filter((source) => !this.links.has(sourceKey(source))));
     this.regenerations.request();
   }

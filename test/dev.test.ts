@@ -254,6 +254,14 @@ describe("pmcp dev", () => {
     expect(await readdir(join(dir, "clients"))).toEqual(["index.ts", "inventory.ts"]);
     await until("the removed server's process to end", () => !alive(billing));
 
+    // A config that no longer loads leaves the servers as they were.
+    await writeFile(join(dir, "pmcp.config.json"), "{ not json");
+    await until("the warning", () => dev.stderr().some((line) => line.startsWith("warning: ")));
+    expect(dev.stderr().filter((line) => line.startsWith("warning: "))).toEqual([
+      expect.stringMatching(/^warning: .*pmcp\.config\.json.*; keeping the previous settings$/),
+    ]);
+    expect(updates(dev)).toBe(3);
+
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
     expect(alive((await readPid(join(dir, "inventory.pid")))!)).toBe(false);
@@ -361,6 +369,35 @@ export default {
     expect(await readdir(join(dir, "generated"))).toEqual(["index.ts", "stateless.ts"]);
     expect(updates(dev)).toBe(2);
 
+    dev.process.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+    await rm(dir, { recursive: true, force: true });
+  });
+  it("prints one JSON object per regeneration under --json", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-json-"));
+    const pidFile = join(dir, "inventory.pid");
+    const dev = startDev(dir, [
+      "--json",
+      "--stdio",
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(join(FIXTURES, "dev-server.mjs"))} --pid-file ${JSON.stringify(pidFile)}`,
+      "--id",
+      "inventory",
+    ]);
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+    process.kill((await readPid(pidFile))!, "SIGUSR2");
+    await until("the second regeneration", () => dev.stdout().length === 2);
+    expect(dev.stdout().map((line) => JSON.parse(line))).toEqual([
+      {
+        changes: [{ server: "inventory", level: "safe", rule: "server-added", pointer: "/", message: "server added with 1 tools" }],
+        written: ["schemas/mcp-bundle.json", "generated/inventory.ts", "generated/index.ts"],
+        removed: [],
+      },
+      {
+        changes: [{ server: "inventory", tool: "added_1", level: "safe", rule: "tool-added", pointer: "/", message: "tool added" }],
+        written: ["schemas/mcp-bundle.json", "generated/inventory.ts"],
+        removed: [],
+      },
+    ]);
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
     await rm(dir, { recursive: true, force: true });

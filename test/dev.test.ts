@@ -169,6 +169,9 @@ describe("pmcp dev", () => {
     ]);
     process.kill(second, "SIGUSR2");
     await until("a change from the restarted server", () => updates(dev) === 5);
+    // The same files `pmcp generate` makes from that bundle.
+    const check = await runCli(["generate", "--check"], { cwd: dir });
+    expect([check.code, check.stdout]).toEqual([0, "generated is up to date\n"]);
 
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);

@@ -1,4 +1,4 @@
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { projectPath } from "../cli/inputs.js";
@@ -98,7 +98,7 @@ async function watchedPaths(args: Args): Promise<string[]> {
     ...CONFIG_FILE_NAMES.map((name) => resolve(name)),
     ...(args.config === undefined ? [] : [resolve(args.config)]),
     ...(templates === undefined ? [] : [resolve(templates)]),
-  ].filter((path, index, all) => all.indexOf(path) === index && path !== dirname(path));
+  ].filter((path, index, all) => all.indexOf(path) === index);
 }
 
 /** Changes as `pmcp schema diff` prints them, then one `updated …` line, on stdout; under --json, one JSON line per regeneration. */

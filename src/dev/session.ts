@@ -1,3 +1,4 @@
+import { join } from "node:path";
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
 import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
@@ -129,11 +130,11 @@ export class DevSession {
       this.current = bundle;
       this.currentText = text;
       this.written = listed;
-      const written = [...bundleFile.map((file) => file.path), ...run.changed.map((file) => `${settings.outDir}/${file.path}`)];
+      const written = [...bundleFile.map((file) => file.path), ...run.changed.map((file) => join(settings.outDir, file.path))];
       this.options.output.regenerated(
         changes,
         written,
-        run.leftover.map((path) => `${settings.outDir}/${path}`),
+        run.leftover.map((path) => join(settings.outDir, path)),
       );
     } catch (error) {
       if (!this.stopping)

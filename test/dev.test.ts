@@ -270,15 +270,15 @@ describe("pmcp dev", () => {
     expect(alive((await readPid(join(dir, "inventory.pid")))!)).toBe(false);
     await rm(dir, { recursive: true, force: true });
   });
-  it("loads pmcp.config.ts again after an edit, and renders again when a template in its templates folder changes", async () => {
+  it("loads pmcp.config.ts again after an edit, and renders again when a template in its templates folder, or another folder it names, changes", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-ts-"));
     await cp(join(ROOT, "templates"), join(dir, "tpl"), { recursive: true });
-    const writeConfig = (names: string[]) =>
+    const writeConfig = (names: string[], templates = "tpl") =>
       writeFile(
         join(dir, "pmcp.config.ts"),
         `const fixture: string = ${JSON.stringify(join(FIXTURES, "dev-server.mjs"))};
 export default {
-  templates: "tpl",
+  templates: "${templates}",
   servers: { ${names.map((name) => `${name}: { command: ${JSON.stringify(process.execPath)}, args: [fixture, "--name", "${name}"] }`).join(", ")} },
 };
 `,
@@ -300,6 +300,16 @@ export default {
     await until("the modules rendered again", () => updates(dev) === 3);
     expect(regeneration(dev.stdout(), 2)).toEqual(["updated generated/billing.ts, generated/inventory.ts"]);
     expect(await readFile(join(dir, "generated/inventory.ts"), "utf8")).toMatch(/^\/\/ edited while pmcp dev runs\n/);
+
+    // Another templates folder named in pmcp.config is used, and watched from then on.
+    await cp(join(ROOT, "templates"), join(dir, "tpl2"), { recursive: true });
+    await writeConfig(["inventory", "billing"], "tpl2");
+    await until("the modules from the other folder", () => updates(dev) === 4);
+    const second = join(dir, "tpl2/server.ts.hbs");
+    await writeFile(second, `// edited in the second folder\n${await readFile(second, "utf8")}`);
+    await until("the modules rendered from the edited second folder", () => updates(dev) === 5);
+    expect(regeneration(dev.stdout(), 4)).toEqual(["updated generated/billing.ts, generated/inventory.ts"]);
+    expect(await readFile(join(dir, "generated/inventory.ts"), "utf8")).toMatch(/^\/\/ edited in the second folder\n/);
 
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);

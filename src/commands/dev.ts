@@ -59,12 +59,25 @@ type Args = ArgsOf<typeof builder>;
 async function dev(args: Args): Promise<void> {
   const { DevSession } = await import("../dev/session.js");
   const { watchInputs } = await import("../dev/watch-inputs.js");
+  const { CONFIG_FILE_NAMES } = await import("../config/pmcp-config.js");
   const session = new DevSession(() => loadInputs(args), { timeoutMs: args.timeout, debounceMs: args.debounce, output: devOutput(args) });
   const stopped = untilSignal();
   try {
     await Promise.race([session.start(), stopped.signalled]);
     if (stopped.received) return;
-    const watcher = watchInputs(await watchedPaths(args), () => void session.reload());
+    // pmcp.config may name another templates folder: the watcher follows it.
+    const watched = () => watchedPaths(CONFIG_FILE_NAMES, args.config, session.templatesDir);
+    let paths = watched();
+    const onChange = () => void follow();
+    let watcher = watchInputs(paths, onChange);
+    async function follow() {
+      await session.reload();
+      const next = watched();
+      if (stopped.received || next.join("\0") === paths.join("\0")) return;
+      await watcher.close();
+      paths = next;
+      watcher = watchInputs(paths, onChange);
+    }
     status(args, "watching for changes; Ctrl-C to stop");
     await stopped.signalled;
     await watcher.close();
@@ -90,14 +103,11 @@ async function loadInputs(args: Args): Promise<DevInputs> {
 }
 
 /** pmcp.config (any of its names, whether there yet or not), the --config file and the templates folder. */
-async function watchedPaths(args: Args): Promise<string[]> {
-  const { CONFIG_FILE_NAMES, loadPmcpConfig } = await import("../config/pmcp-config.js");
-  const project = await loadPmcpConfig().catch(() => undefined);
-  const templates = args.templates ?? projectPath(project, project?.config.templates);
+function watchedPaths(configNames: readonly string[], config: string | undefined, templatesDir: string | undefined): string[] {
   return [
-    ...CONFIG_FILE_NAMES.map((name) => resolve(name)),
-    ...(args.config === undefined ? [] : [resolve(args.config)]),
-    ...(templates === undefined ? [] : [resolve(templates)]),
+    ...configNames.map((name) => resolve(name)),
+    ...(config === undefined ? [] : [resolve(config)]),
+    ...(templatesDir === undefined ? [] : [resolve(templatesDir)]),
   ].filter((path, index, all) => all.indexOf(path) === index);
 }
 

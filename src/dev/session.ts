@@ -38,6 +38,8 @@ export interface DevOptions {
  */
 export class DevSession {
   private inputs!: DevInputs;
+  /** Reloads run one after another: two quick saves must not connect one new server twice. */
+  private reloading: Promise<void> = Promise.resolve();
   private links = new Map<string, ServerLink>();
   /** The bundle on disk: what each change is judged against, and where a server not yet reached is taken from. */
   private current: Bundle = canonicalBundle([]);
@@ -71,7 +73,17 @@ export class DevSession {
    * removed ones, and every server kept is listed again: saving pmcp.config is also how to ask a
    * server that cannot announce changes (no event stream) for its tools.
    */
-  async reload(): Promise<void> {
+  reload(): Promise<void> {
+    this.reloading = this.reloading.then(() => this.readInputs());
+    return this.reloading;
+  }
+
+  /** The templates folder of the inputs in force, which the caller watches. */
+  get templatesDir(): string | undefined {
+    return this.inputs.settings.templatesDir;
+  }
+
+  private async readInputs(): Promise<void> {
     let inputs: DevInputs;
     try {
       inputs = await this.load();

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { projectPath } from "../cli/inputs.js";
-import { printable, say } from "../cli/output.js";
+import { printable, say, warn } from "../cli/output.js";
 import { checkTimeout, sourceOptions } from "../cli/source-options.js";
 import type { DevInputs, DevOutput } from "../dev/session.js";
 import type { BundleChange } from "../diff/bundle-diff.js";
@@ -116,6 +116,7 @@ function devOutput(args: Args): DevOutput {
   return {
     regenerated(changes: readonly BundleChange[], written, removed) {
       if (args.json && !args.quiet) {
+        // One line per regeneration, as a stream of JSON objects is read (printJson indents one summary).
         process.stdout.write(`${JSON.stringify({ changes, written, removed })}\n`);
         return;
       }
@@ -124,9 +125,7 @@ function devOutput(args: Args): DevOutput {
       say(args, `updated ${[...written, ...removed.map((path) => `${path} (removed)`)].join(", ")}`);
     },
     status: (line) => status(args, line),
-    warn: (line) => {
-      if (!args.quiet) process.stderr.write(`warning: ${printable(line)}\n`);
-    },
+    warn: (line) => warn(args, line),
   };
 }
 

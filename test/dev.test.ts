@@ -351,7 +351,7 @@ export default {
     ]);
     await rm(dir, { recursive: true, force: true });
   });
-  it("lists every server again when pmcp.config is saved: a stateless HTTP server, which cannot announce a change, and one that went away", async () => {
+  it("lists every server again when pmcp.config is saved: a stateless HTTP server, which cannot announce a change, and one that went away; SIGHUP ends it with 0", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-stateless-"));
     let tools = [{ name: "get_stock", inputSchema: { type: "object" } }];
     const http = await serveHttp(
@@ -384,11 +384,11 @@ export default {
     expect(await readdir(join(dir, "generated"))).toEqual(["index.ts", "stateless.ts"]);
     expect(updates(dev)).toBe(2);
 
-    dev.process.kill("SIGINT");
+    dev.process.kill("SIGHUP");
     expect(await dev.exited).toBe(0);
     await rm(dir, { recursive: true, force: true });
   });
-  it("prints one JSON object per regeneration under --json", async () => {
+  it("prints one JSON object per regeneration under --json, and ends with 0 on SIGTERM", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-json-"));
     const pidFile = join(dir, "inventory.pid");
     const dev = startDev(dir, [
@@ -413,7 +413,7 @@ export default {
         removed: [],
       },
     ]);
-    dev.process.kill("SIGINT");
+    dev.process.kill("SIGTERM");
     expect(await dev.exited).toBe(0);
     await rm(dir, { recursive: true, force: true });
   });

@@ -2,6 +2,7 @@
 
 import { benchAgreement } from "./agreement.mjs";
 import { benchCall } from "./call.mjs";
+import { benchDev } from "./dev.mjs";
 import { benchExec } from "./exec.mjs";
 import { benchExport } from "./export.mjs";
 import { benchGenerate } from "./generate.mjs";
@@ -14,6 +15,7 @@ import { benchTypeCheck } from "./type-check.mjs";
 console.log(`node ${process.version}, medians of repeated runs\n`);
 benchExport();
 await benchGenerate();
+await benchDev();
 await benchCall();
 await benchInfer();
 await benchInspect();

@@ -1,4 +1,5 @@
 import yargs from "yargs";
+import { devCommand } from "../commands/dev.js";
 import { execCommand } from "../commands/exec.js";
 import { generateCommand } from "../commands/generate.js";
 import { inspectCommand } from "../commands/inspect.js";
@@ -51,6 +52,7 @@ export async function run(argv: readonly string[]): Promise<number> {
     .command(execCommand)
     .command(reportCommand)
     .command(generateCommand)
+    .command(devCommand)
     .demandCommand(1, "name a command")
     .strict()
     .version(version)

@@ -1,16 +1,11 @@
-import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { projectPath, resolveInputs, schemaOption } from "../cli/inputs.js";
-import { count, printJson, say, warn, writeOutput } from "../cli/output.js";
+import { resolveInputs, schemaOption } from "../cli/inputs.js";
+import { count, printJson, say, warn } from "../cli/output.js";
+import { warningLine } from "../codegen/generate-run.js";
 import type { GenerateWarning } from "../codegen/plan.js";
-import type { RenderedFile } from "../codegen/render.js";
 import { PmcpError } from "../errors.js";
-import { version } from "../version.js";
-
-const DEFAULT_OUTPUT = "generated";
-const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   schemaOption(yargs)
@@ -52,19 +47,11 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const { templatesDigest } = await import("../codegen/templates.js");
   const { ReuseCache } = await import("../codegen/reuse-cache.js");
   const { rememberRun, stampInputs, unchangedRun } = await import("../codegen/run-record.js");
+  const { expectFolder, generateSettings, removeAbandonedTempFiles } = await import("../codegen/generate-run.js");
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
-  const outDir = args.output ?? projectPath(project, project?.config.output) ?? DEFAULT_OUTPUT;
-  const outFlag = args.output !== undefined ? "-o" : project?.config.output !== undefined ? "pmcp.config output" : "output";
-  await expectFolder(outDir, outFlag);
-  const templatesDir = args.templates ?? projectPath(project, project?.config.templates);
-  const options = {
-    source: schema.join(", "),
-    runtimeImport: args.runtimeImport ?? project?.config.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
-    strictObjects: args.strictObjects ?? project?.config.strictObjects ?? false,
-    minQuality: args.minQuality,
-    generatorVersion: version,
-    ...(templatesDir === undefined ? {} : { templatesDir }),
-  };
+  const settings = generateSettings(args, project, schema.join(", "));
+  const { outDir, options, templatesDir } = settings;
+  await expectFolder(outDir, settings.outFlag);
 
   // --check renders everything and compares it with the disk: a cached module would prove nothing.
   const cache = args.check ? undefined : await ReuseCache.open();
@@ -86,32 +73,24 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   }
 
   const { readSchemaFiles } = await import("../bundle/read.js");
-  const { isGeneratedFile, renderClients, toolsWithChangedTypes } = await import("../codegen/render.js");
+  const { renderRun, writeRun } = await import("../codegen/generate-run.js");
   const inputs = cache === undefined ? undefined : await stampInputs(schemaFiles);
   const { bundle } = await readSchemaFiles(schema);
-  const existing = (path: string) => readFile(join(outDir, path), "utf8").catch(() => undefined);
-  const result = await renderClients(bundle, options, args.check ? undefined : existing);
-  const changed: (RenderedFile & { before: string | undefined; typesChanged: string[] })[] = [];
-  const previous = await Promise.all(result.files.map((file) => existing(file.path)));
-  for (const [index, file] of result.files.entries()) {
-    const before = previous[index];
-    if (before !== file.content)
-      changed.push({ ...file, before, typesChanged: before === undefined ? [] : toolsWithChangedTypes(before, file.content) });
-  }
-  const leftover = await staleGeneratedFiles(outDir, new Set(result.files.map((file) => file.path)));
+  const run = await renderRun(bundle, settings, !args.check);
+  const { changed, leftover } = run;
   const summary: Summary = {
     output: outDir,
     servers: bundle.servers.length,
     tools: bundle.servers.reduce((sum, server) => sum + server.tools.length, 0),
-    reused: result.reused,
-    warnings: result.warnings,
+    reused: run.reused,
+    warnings: run.warnings,
     changed: changed.map((file) => join(outDir, file.path)),
     typesChanged: changed.flatMap((file) => file.typesChanged.map((tool) => `${file.path.replace(/\.ts$/, "")}/${tool}`)),
     removed: leftover.map((path) => join(outDir, path)),
   };
 
   if (args.check) {
-    for (const warning of result.warnings) warn(args, warningLine(warning));
+    for (const warning of run.warnings) warn(args, warningLine(warning));
     if (args.json) printJson({ ...summaryJson(summary), upToDate: changed.length + leftover.length === 0 });
     if (changed.length + leftover.length === 0) return say(args, `${outDir} is up to date`);
     for (const file of changed) {
@@ -124,21 +103,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
     throw new PmcpError("OUT_OF_DATE", `${count(changed.length + leftover.length, "generated file")} out of date; run pmcp generate`);
   }
 
-  // Ours to replace only if we wrote it: a hand-written index.ts in the folder stays.
-  const foreign = changed.filter((file) => file.before !== undefined && !isGeneratedFile(file.before));
-  if (foreign.length > 0) {
-    throw new PmcpError(
-      "IO_FAILED",
-      `${foreign.map((file) => join(outDir, file.path)).join(", ")} not written by pmcp generate (no generated banner); not replacing it: move it away or choose another ${outFlag}`,
-    );
-  }
-  // Writing cleans up the folders it writes into; a run that only removes modules cleans up too.
-  await removeAbandonedTempFiles(outDir);
-  await writeOutput(
-    outFlag,
-    changed.map((file) => ({ path: join(outDir, file.path), content: file.content })),
-    { remove: summary.removed },
-  );
+  await writeRun(run, settings);
   for (const path of summary.removed) say(args, `removed ${path}: generated earlier for a server that is not in this bundle`);
   if (cache !== undefined && key !== undefined && inputs !== undefined) {
     await rememberRun(cache, outDir, {
@@ -146,7 +111,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
       inputs,
       servers: bundle.servers.map((server) => server.id),
       tools: summary.tools,
-      warnings: result.warnings,
+      warnings: run.warnings,
     });
   }
   report(args, summary);
@@ -167,10 +132,6 @@ function summaryJson(summary: Summary) {
   return { ...summary, warnings: summary.warnings.length };
 }
 
-function warningLine(warning: GenerateWarning): string {
-  return `server "${warning.server}"${warning.tool ? ` tool "${warning.tool}"` : ""}${warning.pointer ? ` at ${warning.pointer}` : ""}: ${warning.message}`;
-}
-
 /** Warnings, then the JSON summary or one line: the same whether the run rendered anything or not. */
 function report(args: ArgsOf<typeof builder>, summary: Summary): void {
   for (const warning of summary.warnings) warn(args, warningLine(warning));
@@ -180,28 +141,4 @@ function report(args: ArgsOf<typeof builder>, summary: Summary): void {
     args,
     `Generated ${summary.output}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
   );
-}
-
-/** Modules we generated earlier for servers that are no longer in the bundle. */
-async function staleGeneratedFiles(outDir: string, current: Set<string>): Promise<string[]> {
-  const { isGeneratedFile } = await import("../codegen/render.js");
-  const names = await readdir(outDir).catch(() => [] as string[]);
-  const stale: string[] = [];
-  for (const name of names.filter((name) => name.endsWith(".ts") && !current.has(name)).sort()) {
-    if (isGeneratedFile(await readFile(join(outDir, name), "utf8").catch(() => ""))) stale.push(name);
-  }
-  return stale;
-}
-
-/** The output must be a folder (or not yet exist): a file there is a mistake on the command line or in pmcp.config. */
-async function expectFolder(outDir: string, flag: string): Promise<void> {
-  const info = await stat(outDir).catch((error: NodeJS.ErrnoException) => (error.code === "ENOTDIR" ? "blocked" : undefined));
-  if (info === "blocked" || (info !== undefined && !info.isDirectory()))
-    throw new PmcpError("INVALID_ARGUMENT", `${flag} ${outDir}: a file is there, not a folder`);
-}
-
-/** Temp files an interrupted run left behind (see writeFilesAtomically). */
-async function removeAbandonedTempFiles(outDir: string): Promise<void> {
-  const { removeStaleTempFiles } = await import("@pmcp-codegen/runtime/internal");
-  await removeStaleTempFiles(outDir);
 }

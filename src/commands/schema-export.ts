@@ -57,9 +57,8 @@ async function schemaExport(args: Args): Promise<void> {
   const { hasSourceFlags, resolveSources } = await import("../endpoints/source-flags.js");
   const { exportServers } = await import("../export/export-servers.js");
   const { DEFAULT_BUNDLE_PATH } = await import("../bundle/defaults.js");
-  const { findSchemaWarnings, formatWarning } = await import("../bundle/schema-warnings.js");
-  const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
-  const { carryInferred } = await import("../bundle/carry-inferred.js");
+  const { toJsonText } = await import("../bundle/serialize.js");
+  const { assembleBundle, serversOnDisk } = await import("../export/assemble.js");
   const { toFoundationFile } = await import("../bundle/foundation.js");
   // pmcp.config gives the servers when no flag does, and the bundle path when -o does not.
   const project = hasSourceFlags(args) && args.output !== undefined ? undefined : await loadPmcpConfig();
@@ -83,8 +82,7 @@ async function schemaExport(args: Args): Promise<void> {
   }
 
   const previous = args.format === "bundle" ? await serversOnDisk(target) : undefined;
-  const bundle = carryInferred(canonicalBundle(servers), previous === undefined ? undefined : canonicalBundle(previous));
-  const warnings = [...bundle.servers.flatMap(findSchemaWarnings).map(formatWarning), ...bundle.servers.flatMap(duplicateToolNames)];
+  const { bundle, warnings } = assembleBundle(servers, previous);
   for (const line of warnings) warn(args, line);
   for (const line of failures) warn(args, `skipped ${line}`);
 
@@ -142,24 +140,19 @@ function rejectDuplicateIds(outcomes: readonly ServerOutcome[]): void {
   }
 }
 
-function duplicateToolNames(server: BundleServer): string[] {
-  const names = server.tools.map((tool) => tool.name);
-  const repeated = [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
-  return repeated.map((name) => `server "${server.id}" lists tool "${name}" more than once`);
-}
-
 /** The drift gate: exit 0 when every file on disk already has these bytes, else 1 with what changed. */
 async function checkFiles(args: Args, files: readonly FileToWrite[], bundle: Bundle, summary: object): Promise<void> {
   const { readFile } = await import("node:fs/promises");
   const { canonicalBundle } = await import("../bundle/serialize.js");
   const { diffBundles } = await import("../diff/bundle-diff.js");
   const { formatText } = await import("../diff/format.js");
+  const { serversIn } = await import("../export/assemble.js");
   const stale: string[] = [];
   const previous: BundleServer[] = [];
   for (const file of files) {
     const existing = await readFile(file.path, "utf8").catch(() => undefined);
     if (existing !== file.content) stale.push(file.path);
-    if (existing !== undefined) previous.push(...(await serversIn(file.path, existing)));
+    if (existing !== undefined) previous.push(...serversIn(file.path, existing));
   }
   // The same judgement as `pmcp schema diff`, so drift says what it breaks.
   const changes =
@@ -179,21 +172,4 @@ async function checkFiles(args: Args, files: readonly FileToWrite[], bundle: Bun
     "OUT_OF_DATE",
     `${stale.join(", ")} out of date (${count(changes.length, "change")}); run pmcp schema export to update`,
   );
-}
-
-/** The bundle being replaced, whose inferred blocks a re-export keeps; none when there is no readable one. */
-async function serversOnDisk(path: string): Promise<BundleServer[] | undefined> {
-  const { readFile } = await import("node:fs/promises");
-  const text = await readFile(path, "utf8").catch(() => undefined);
-  return text === undefined ? undefined : serversIn(path, text);
-}
-
-/** The servers of an existing file, or none when it cannot be read: it is then reported as changed. */
-async function serversIn(path: string, text: string): Promise<BundleServer[]> {
-  const { parseSchemaFile } = await import("../bundle/read.js");
-  try {
-    return parseSchemaFile(path, text).bundle.servers;
-  } catch {
-    return [];
-  }
 }

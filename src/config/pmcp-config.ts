@@ -1,4 +1,4 @@
-import { access } from "node:fs/promises";
+import { access, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerEntry } from "@pmcp-codegen/runtime/internal/servers";
@@ -65,11 +65,12 @@ export interface LoadedConfig {
   config: PmcpConfig;
 }
 
-const CANDIDATES = ["pmcp.config.ts", "pmcp.config.mts", "pmcp.config.mjs", "pmcp.config.js", "pmcp.config.json"];
+/** The names `pmcp.config` may have, first found first used. */
+export const CONFIG_FILE_NAMES = ["pmcp.config.ts", "pmcp.config.mts", "pmcp.config.mjs", "pmcp.config.js", "pmcp.config.json"];
 
 /** Finds and loads the first `pmcp.config.*` in `cwd`; TypeScript configs load through jiti. */
 export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<LoadedConfig | undefined> {
-  for (const name of CANDIDATES) {
+  for (const name of CONFIG_FILE_NAMES) {
     const path = join(cwd, name);
     const exists = await access(path).then(
       () => true,
@@ -85,14 +86,18 @@ export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<Loade
   return undefined;
 }
 
-/** The default export of a `pmcp.config` module; TypeScript loads through jiti. */
+/**
+ * The default export of a `pmcp.config` module; TypeScript loads through jiti. Loaded as it is
+ * now, not from a module cache: `pmcp dev` loads it again after each edit.
+ */
 async function loadModule(path: string, name: string): Promise<unknown> {
   try {
     if (name.endsWith(".ts") || name.endsWith(".mts")) {
       const { createJiti } = await import("jiti");
-      return await createJiti(import.meta.url).import(path, { default: true });
+      return await createJiti(import.meta.url, { moduleCache: false }).import(path, { default: true });
     }
-    return (await import(pathToFileURL(path).href)).default;
+    const { mtimeMs } = await stat(path);
+    return (await import(`${pathToFileURL(path).href}?mtime=${mtimeMs}`)).default;
   } catch (error) {
     throw new PmcpError("INVALID_CONFIG", `cannot load ${name}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
   }

@@ -1,6 +1,6 @@
 import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
-import { connect } from "@pmcp-codegen/runtime/internal/servers";
+import { type Connection, connect } from "@pmcp-codegen/runtime/internal/servers";
 import { slugServerId } from "../bundle/server-id.js";
 import type { BundleServer, Endpoint, Tool } from "../bundle/types.js";
 import { checkTool, listAllTools } from "../endpoints/list-tools.js";
@@ -70,18 +70,7 @@ async function exportOne(
     try {
       if (controller.signal.aborted) throw new PmcpError("SERVER_FAILED", "aborted");
       onListing(connection.transport);
-      const raw = connection.capabilities.tools === undefined ? [] : await listAllTools(connection, controller.signal);
-      return {
-        transport: connection.transport,
-        server: {
-          id: source.id ?? slugServerId(connection.serverInfo.name),
-          serverInfo: connection.serverInfo,
-          protocolVersion: connection.protocolVersion,
-          ...(connection.instructions === undefined ? {} : { instructions: connection.instructions }),
-          endpoint: recordEndpoint(source, connection.transport),
-          tools: raw.map((tool, index) => validTool(tool, index)),
-        },
-      };
+      return { transport: connection.transport, server: await listServer(connection, source, controller.signal) };
     } finally {
       await connection.close();
     }
@@ -94,6 +83,19 @@ async function exportOne(
     // A connection still opening when the deadline hits is closed by the abort; give it a moment to go.
     await Promise.race([work.catch(() => {}), new Promise((resolve) => setTimeout(resolve, 1000).unref())]);
   }
+}
+
+/** A connected server as the bundle records it: its every tool, listed now. `pmcp dev` lists again on `list_changed`. */
+export async function listServer(connection: Connection, source: ServerSource, signal: AbortSignal): Promise<BundleServer> {
+  const raw = connection.capabilities.tools === undefined ? [] : await listAllTools(connection, signal);
+  return {
+    id: source.id ?? slugServerId(connection.serverInfo.name),
+    serverInfo: connection.serverInfo,
+    protocolVersion: connection.protocolVersion,
+    ...(connection.instructions === undefined ? {} : { instructions: connection.instructions }),
+    endpoint: recordEndpoint(source, connection.transport),
+    tools: raw.map((tool, index) => validTool(tool, index)),
+  };
 }
 
 /** Export keeps a server's listing whole or not at all, so one malformed tool fails the server. */

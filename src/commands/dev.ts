@@ -1,0 +1,162 @@
+import { resolve } from "node:path";
+import type { Argv } from "yargs";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { projectPath } from "../cli/inputs.js";
+import { printable, say, warn } from "../cli/output.js";
+import { checkTimeout, sourceOptions } from "../cli/source-options.js";
+import type { DevInputs, DevOutput } from "../dev/session.js";
+import type { BundleChange } from "../diff/bundle-diff.js";
+import { formatText } from "../diff/format.js";
+import { PmcpError } from "../errors.js";
+
+const builder = (yargs: Argv<GlobalArgs>) =>
+  sourceOptions(yargs)
+    .option("bundle", {
+      type: "string",
+      describe: "Bundle file kept up to date (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+    })
+    .option("output", {
+      alias: "o",
+      type: "string",
+      describe: "Folder for the generated clients (default: pmcp.config output, else generated/)",
+    })
+    .option("templates", { type: "string", describe: "Folder of templates (server.ts.hbs, index.ts.hbs) overriding the built-in ones" })
+    .option("runtime-import", {
+      type: "string",
+      describe: "Module generated files import the runtime from (default: @pmcp-codegen/runtime)",
+    })
+    .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" })
+    .option("min-quality", {
+      choices: ["none", "low", "medium", "high"] as const,
+      default: "low" as const,
+      describe: "Use an inferred output schema (tools that declare none) only from this quality up",
+    })
+    .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed per server to connect, or to list its tools" })
+    .option("debounce", {
+      type: "number",
+      default: 100,
+      describe: "Milliseconds during which further changes join one regeneration",
+    })
+    .check((args) => {
+      checkTimeout(args.timeout);
+      if (!(Number.isInteger(args.debounce) && args.debounce >= 0 && args.debounce <= 60_000))
+        throw new PmcpError("INVALID_ARGUMENT", "--debounce must be a whole number of milliseconds from 0 to 60000");
+      return true;
+    })
+    .example("$0 dev", "Keep the bundle and generated/ up to date with the servers of pmcp.config")
+    .example('$0 dev --stdio "node server.js" --id inventory', "Follow one stdio server while you edit it");
+
+export const devCommand = defineCommand({
+  command: "dev",
+  describe: "Keep the bundle and the generated clients up to date while servers change (Ctrl-C to stop)",
+  builder,
+  handler: dev,
+});
+
+type Args = ArgsOf<typeof builder>;
+
+/** `pmcp dev`: export and generate once, then again for each change of a server, pmcp.config, the config file or the templates. */
+async function dev(args: Args): Promise<void> {
+  const { DevSession } = await import("../dev/session.js");
+  const { watchInputs } = await import("../dev/watch-inputs.js");
+  const { CONFIG_FILE_NAMES } = await import("../config/pmcp-config.js");
+  const session = new DevSession(() => loadInputs(args), { timeoutMs: args.timeout, debounceMs: args.debounce, output: devOutput(args) });
+  const stopped = untilSignal();
+  try {
+    await Promise.race([session.start(), stopped.signalled]);
+    if (stopped.received) return;
+    // pmcp.config may name another templates folder: the watcher follows it.
+    const watched = () => watchedPaths(CONFIG_FILE_NAMES, args.config, session.templatesDir);
+    let paths = watched();
+    const onChange = () => void follow();
+    let watcher = watchInputs(paths, onChange);
+    async function follow() {
+      await session.reload();
+      const next = watched();
+      if (stopped.received || next.join("\0") === paths.join("\0")) return;
+      await watcher.close();
+      paths = next;
+      watcher = watchInputs(paths, onChange);
+    }
+    status(args, "watching for changes; Ctrl-C to stop");
+    await stopped.signalled;
+    await watcher.close();
+  } finally {
+    await session.stop();
+    stopped.release();
+  }
+}
+
+/** The servers, bundle path and generate settings, from the flags, else pmcp.config, else the defaults: read afresh on each change. */
+async function loadInputs(args: Args): Promise<DevInputs> {
+  const { loadPmcpConfig } = await import("../config/pmcp-config.js");
+  const { resolveSources } = await import("../endpoints/source-flags.js");
+  const { DEFAULT_BUNDLE_PATH } = await import("../bundle/defaults.js");
+  const { expectFolder, generateSettings } = await import("../codegen/generate-run.js");
+  const project = await loadPmcpConfig();
+  const sources = await resolveSources(args, project, "watch");
+  const bundlePath = args.bundle ?? projectPath(project, project?.config.bundle) ?? DEFAULT_BUNDLE_PATH;
+  const bundleFlag = args.bundle !== undefined ? "--bundle" : project?.config.bundle !== undefined ? "pmcp.config bundle" : "bundle";
+  const settings = generateSettings(args, project, bundlePath);
+  await expectFolder(settings.outDir, settings.outFlag);
+  return { sources, bundlePath, bundleFlag, settings };
+}
+
+/** pmcp.config (any of its names, whether there yet or not), the --config file and the templates folder. */
+function watchedPaths(configNames: readonly string[], config: string | undefined, templatesDir: string | undefined): string[] {
+  return [
+    ...configNames.map((name) => resolve(name)),
+    ...(config === undefined ? [] : [resolve(config)]),
+    ...(templatesDir === undefined ? [] : [resolve(templatesDir)]),
+  ].filter((path, index, all) => all.indexOf(path) === index);
+}
+
+/** Changes as `pmcp schema diff` prints them, then one `updated …` line, on stdout; under --json, one JSON line per regeneration. */
+function devOutput(args: Args): DevOutput {
+  return {
+    regenerated(changes: readonly BundleChange[], written, removed) {
+      if (args.json && !args.quiet) {
+        // One line per regeneration, as a stream of JSON objects is read (printJson indents one summary).
+        process.stdout.write(`${JSON.stringify({ changes, written, removed })}\n`);
+        return;
+      }
+      // Judged and worded as `pmcp schema diff` prints them.
+      if (changes.length > 0) for (const line of formatText(changes).trimEnd().split("\n")) say(args, line);
+      say(args, `updated ${[...written, ...removed.map((path) => `${path} (removed)`)].join(", ")}`);
+    },
+    status: (line) => status(args, line),
+    warn: (line) => warn(args, line),
+  };
+}
+
+function status(args: Args, line: string): void {
+  if (!args.quiet) process.stderr.write(`${printable(line)}\n`);
+}
+
+/**
+ * Resolves on SIGINT, SIGTERM or SIGHUP, and keeps listening until released: a write in progress
+ * ends by raising the signal again once its temp files are gone (writeOutput), which must not end
+ * the process before the connections are closed.
+ */
+function untilSignal(): { signalled: Promise<void>; readonly received: boolean; release(): void } {
+  const names = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+  let received = false;
+  let resolveSignal!: () => void;
+  const signalled = new Promise<void>((resolve) => {
+    resolveSignal = resolve;
+  });
+  const onSignal = () => {
+    received = true;
+    resolveSignal();
+  };
+  for (const name of names) process.on(name, onSignal);
+  return {
+    signalled,
+    get received() {
+      return received;
+    },
+    release: () => {
+      for (const name of names) process.off(name, onSignal);
+    },
+  };
+}

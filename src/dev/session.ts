@@ -1,0 +1,189 @@
+import { join } from "node:path";
+import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
+import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
+import type { Bundle, BundleServer } from "../bundle/types.js";
+import { type GenerateSettings, renderRun, warningLine, writeRun } from "../codegen/generate-run.js";
+import { type BundleChange, diffBundles } from "../diff/bundle-diff.js";
+import { assembleBundle, serversOnDisk } from "../export/assemble.js";
+import { Coalescer } from "./coalescer.js";
+import { ServerLink } from "./server-link.js";
+
+/** What `pmcp dev` works from, read again whenever pmcp.config, the config file or the templates change. */
+export interface DevInputs {
+  sources: ServerSource[];
+  bundlePath: string;
+  /** What chose `bundlePath`, for error messages. */
+  bundleFlag: string;
+  settings: GenerateSettings;
+}
+
+/** Where a session's lines go: changes on stdout, states of servers and problems on stderr. */
+export interface DevOutput {
+  /** One regeneration: its judged changes and the files it wrote and removed. */
+  regenerated(changes: readonly BundleChange[], written: readonly string[], removed: readonly string[]): void;
+  status(line: string): void;
+  warn(line: string): void;
+}
+
+export interface DevOptions {
+  timeoutMs: number;
+  debounceMs: number;
+  output: DevOutput;
+}
+
+/**
+ * `pmcp dev`'s loop: one ServerLink per source; a burst of changes (a `list_changed`, a
+ * reconnection, new inputs) becomes one regeneration that writes the bundle and the modules
+ * whose bytes changed, in one all-or-nothing step.
+ */
+export class DevSession {
+  private inputs!: DevInputs;
+  /** Reloads run one after another: two quick saves must not connect one new server twice. */
+  private reloading: Promise<void> = Promise.resolve();
+  private links = new Map<string, ServerLink>();
+  /** The bundle on disk: what each change is judged against, and where a server not yet reached is taken from. */
+  private current: Bundle = canonicalBundle([]);
+  private currentText: string | undefined;
+  private readonly regenerations: Coalescer;
+  private readonly warned = new Set<string>();
+  /** The listings the bundle on disk was made from, by id: only servers whose listing is another object are diffed. */
+  private written = new Map<string, BundleServer>();
+  private stopping = false;
+
+  constructor(
+    private readonly load: () => Promise<DevInputs>,
+    private readonly options: DevOptions,
+  ) {
+    this.regenerations = new Coalescer(options.debounceMs, () => this.regenerate());
+  }
+
+  /** Connects every server, waits for each first attempt, and writes once. Bad inputs throw. */
+  async start(): Promise<void> {
+    this.inputs = await this.load();
+    const onDisk = await serversOnDisk(this.inputs.bundlePath);
+    this.current = canonicalBundle(onDisk ?? []);
+    this.currentText = onDisk === undefined ? undefined : toJsonText(this.current);
+    this.connect(this.inputs.sources);
+    await Promise.all([...this.links.values()].map((link) => link.tried));
+    await this.regenerations.runNow();
+  }
+
+  /**
+   * Reads the inputs again; a servers list that changed connects the new servers and closes the
+   * removed ones, and every server kept is listed again: saving pmcp.config is also how to ask a
+   * server that cannot announce changes (no event stream) for its tools.
+   */
+  reload(): Promise<void> {
+    this.reloading = this.reloading.then(() => this.readInputs());
+    return this.reloading;
+  }
+
+  /** The templates folder of the inputs in force, which the caller watches. */
+  get templatesDir(): string | undefined {
+    return this.inputs.settings.templatesDir;
+  }
+
+  private async readInputs(): Promise<void> {
+    let inputs: DevInputs;
+    try {
+      inputs = await this.load();
+    } catch (error) {
+      return this.options.output.warn(`${errorMessage(error)}; keeping the previous settings`);
+    }
+    if (this.stopping) return;
+    this.inputs = inputs;
+    const keep = new Set(inputs.sources.map(sourceKey));
+    const gone = [...this.links].filter(([key]) => !keep.has(key));
+    for (const [key, link] of gone) {
+      this.links.delete(key);
+      this.options.output.status(`${link.label}: closed (no longer configured)`);
+    }
+    await Promise.all(gone.map(([, link]) => link.close()));
+    for (const link of this.links.values()) link.markStale();
+    this.connect(inputs.sources.filter((source) => !this.links.has(sourceKey(source))));
+    this.regenerations.request();
+  }
+
+  /** Waits for a write in progress, then closes every connection; stdio servers' processes end with them. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.regenerations.stop();
+    await Promise.all([...this.links.values()].map((link) => link.close()));
+  }
+
+  private connect(sources: readonly ServerSource[]): void {
+    for (const source of sources) {
+      const link = new ServerLink(source, this.options.timeoutMs, {
+        changed: () => this.regenerations.request(),
+        status: (line) => {
+          if (!this.stopping) this.options.output.status(line);
+        },
+      });
+      this.links.set(sourceKey(source), link);
+    }
+  }
+
+  private async regenerate(): Promise<void> {
+    const links = [...this.links.values()];
+    await Promise.all(links.map((link) => link.refresh()));
+    if (this.stopping) return;
+    const { bundlePath, bundleFlag, settings } = this.inputs;
+    try {
+      const servers = this.servers(links);
+      const { bundle, warnings } = assembleBundle(servers, this.current.servers);
+      const text = toJsonText(bundle);
+      const run = await renderRun(bundle, settings, true);
+      for (const line of [...warnings, ...run.warnings.map(warningLine)]) this.warnOnce(line);
+      const bundleFile = text === this.currentText ? [] : [{ path: bundlePath, content: text }];
+      if (bundleFile.length + run.changed.length + run.leftover.length === 0) return;
+      const listed = new Map(servers.map((server) => [server.id, server]));
+      const changes = diffBundles(this.only(this.current, listed), this.only(bundle, listed));
+      await writeRun(run, settings, bundleFile);
+      this.current = bundle;
+      this.currentText = text;
+      this.written = listed;
+      const written = [...bundleFile.map((file) => file.path), ...run.changed.map((file) => join(settings.outDir, file.path))];
+      this.options.output.regenerated(
+        changes,
+        written,
+        run.leftover.map((path) => join(settings.outDir, path)),
+      );
+    } catch (error) {
+      if (!this.stopping)
+        this.options.output.warn(`cannot update ${bundlePath} and ${settings.outDir} (${bundleFlag}): ${errorMessage(error)}`);
+    }
+  }
+
+  /**
+   * Each link's last listing; a server not reached yet keeps its entry of the bundle on disk, so a
+   * server that is slow to start does not lose its module. The first of two servers with one id wins.
+   */
+  private servers(links: readonly ServerLink[]): BundleServer[] {
+    const byId = new Map<string, BundleServer>();
+    for (const link of links) {
+      const server = link.listing ?? this.current.servers.find((candidate) => candidate.id === link.source.id);
+      if (server === undefined) continue;
+      if (byId.has(server.id))
+        this.warnOnce(`two servers have the id "${server.id}"; keeping the first, name them with --id or a --config file`);
+      else byId.set(server.id, server);
+    }
+    return [...byId.values()];
+  }
+
+  /** The servers of `bundle` whose listing changed since the last write: diffing the other 49 of 50 would find nothing, slowly. */
+  private only(bundle: Bundle, listed: ReadonlyMap<string, BundleServer>): Bundle {
+    const changed = (id: string) => this.written.get(id) === undefined || this.written.get(id) !== listed.get(id);
+    return { ...bundle, servers: bundle.servers.filter((server) => changed(server.id)) };
+  }
+
+  private warnOnce(line: string): void {
+    if (this.warned.has(line)) return;
+    this.warned.add(line);
+    this.options.output.warn(line);
+  }
+}
+
+/** Two sources are the same server when everything about them is: a changed command line or URL is a new server. */
+function sourceKey(source: ServerSource): string {
+  return JSON.stringify(source);
+}

@@ -1,0 +1,15 @@
+import { watch } from "chokidar";
+
+/**
+ * Calls `changed` when any of `paths` (files, or folders watched to any depth) is created,
+ * changed or removed. Paths need not exist yet. Editors save by writing a temp file and renaming
+ * it over the original, which `fs.watch` on the file loses; chokidar's `atomic` mode sees it as
+ * one change.
+ */
+export function watchInputs(paths: readonly string[], changed: () => void): { close(): Promise<void> } {
+  const watcher = watch([...paths], { ignoreInitial: true, atomic: true });
+  watcher.on("all", () => changed());
+  // A folder that cannot be read is no reason to stop watching the rest.
+  watcher.on("error", () => {});
+  return { close: () => watcher.close() };
+}

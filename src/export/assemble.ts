@@ -1,0 +1,40 @@
+import { readFile } from "node:fs/promises";
+import { carryInferred } from "../bundle/carry-inferred.js";
+import { parseSchemaFile } from "../bundle/read.js";
+import { findSchemaWarnings, formatWarning } from "../bundle/schema-warnings.js";
+import { canonicalBundle } from "../bundle/serialize.js";
+import type { Bundle, BundleServer } from "../bundle/types.js";
+
+/**
+ * The bundle an export writes from the servers it listed: canonical, keeping the inferred blocks of
+ * the bundle it replaces (`previous`), with a warning line for each schema problem it carries on.
+ */
+export function assembleBundle(
+  servers: readonly BundleServer[],
+  previous: readonly BundleServer[] | undefined,
+): { bundle: Bundle; warnings: string[] } {
+  const bundle = carryInferred(canonicalBundle(servers), previous === undefined ? undefined : canonicalBundle(previous));
+  const warnings = [...bundle.servers.flatMap(findSchemaWarnings).map(formatWarning), ...bundle.servers.flatMap(duplicateToolNames)];
+  return { bundle, warnings };
+}
+
+function duplicateToolNames(server: BundleServer): string[] {
+  const names = server.tools.map((tool) => tool.name);
+  const repeated = [...new Set(names.filter((name, index) => names.indexOf(name) !== index))];
+  return repeated.map((name) => `server "${server.id}" lists tool "${name}" more than once`);
+}
+
+/** The bundle being replaced, whose inferred blocks a re-export keeps; none when there is no readable one. */
+export async function serversOnDisk(path: string): Promise<BundleServer[] | undefined> {
+  const text = await readFile(path, "utf8").catch(() => undefined);
+  return text === undefined ? undefined : serversIn(path, text);
+}
+
+/** The servers of an existing file, or none when it cannot be read: it is then reported as changed. */
+export function serversIn(path: string, text: string): BundleServer[] {
+  try {
+    return parseSchemaFile(path, text).bundle.servers;
+  } catch {
+    return [];
+  }
+}

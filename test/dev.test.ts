@@ -1,0 +1,450 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { type AddressInfo, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { retryDelay } from "../src/dev/backoff.js";
+import { Coalescer } from "../src/dev/coalescer.js";
+import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
+import { serveHttp } from "./helpers/http-server.js";
+
+/** A running `pmcp dev`, its output so far, and a way to wait for a line. */
+interface Dev {
+  process: ChildProcess;
+  stdout: () => string[];
+  stderr: () => string[];
+  exited: Promise<number | null>;
+}
+
+const running: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of running.splice(0)) child.kill("SIGKILL");
+});
+
+function startDev(cwd: string, args: readonly string[]): Dev {
+  const child = spawn(process.execPath, [CLI, "dev", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+  running.push(child);
+  let out = "";
+  let err = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    out += chunk.toString("utf8");
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    err += chunk.toString("utf8");
+  });
+  const lines = (text: string) => text.split("\n").filter((line) => line !== "");
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { process: child, stdout: () => lines(out), stderr: () => lines(err), exited };
+}
+
+/** Polls until `check` holds; the machine is loaded, so the limit is generous and no test depends on speed. */
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+const readPid = (path: string) =>
+  readFile(path, "utf8").then(
+    (text) => Number(text),
+    () => undefined,
+  );
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The lines from the `index`th `updated` line on (exclusive) to the next one (inclusive): one regeneration. */
+function regeneration(lines: readonly string[], index: number): string[] {
+  const ends = lines.flatMap((line, at) => (line.startsWith("updated ") ? [at] : []));
+  return lines.slice(index === 0 ? 0 : ends[index - 1]! + 1, ends[index]! + 1);
+}
+
+const updates = (dev: Dev) => dev.stdout().filter((line) => line.startsWith("updated ")).length;
+
+async function tempFiles(dir: string): Promise<string[]> {
+  const names = await readdir(dir, { recursive: true });
+  return names.filter((name) => /\.pmcp-\d+-[0-9a-f]+\.tmp$/.test(name));
+}
+
+async function snapshot(path: string) {
+  const info = await stat(path);
+  return { mtimeMs: info.mtimeMs, ino: info.ino, content: await readFile(path, "utf8") };
+}
+
+describe("pmcp dev", () => {
+  it("regenerates on list_changed over stdio, coalesces a burst, reconnects a killed server and leaves no process or temp file on SIGINT", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-"));
+    const inventoryPid = join(dir, "inventory.pid");
+    const warehousePid = join(dir, "warehouse.pid");
+    const config = {
+      mcpServers: {
+        inventory: {
+          command: process.execPath,
+          args: [join(FIXTURES, "dev-server.mjs"), "--burst", "5", "--pid-file", inventoryPid],
+        },
+        warehouse: {
+          command: process.execPath,
+          args: [join(FIXTURES, "dev-server.mjs"), "--name", "warehouse", "--tools", "2", "--pid-file", warehousePid],
+        },
+      },
+    };
+    await writeFile(join(dir, "servers.json"), JSON.stringify(config));
+    const dev = startDev(dir, ["--config", "servers.json", "--debounce", "300"]);
+
+    await until("the first regeneration", () => updates(dev) === 1);
+    expect(dev.stdout()).toEqual([
+      "SAFE      inventory: server added with 1 tools [server-added]",
+      "SAFE      warehouse: server added with 2 tools [server-added]",
+      "updated schemas/mcp-bundle.json, generated/inventory.ts, generated/warehouse.ts, generated/index.ts",
+    ]);
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+    expect([...dev.stderr()].sort()).toEqual([
+      "inventory: connected (1 tools, stdio)",
+      "warehouse: connected (2 tools, stdio)",
+      "watching for changes; Ctrl-C to stop",
+    ]);
+    const untouched = async () => [await snapshot(join(dir, "generated/warehouse.ts")), await snapshot(join(dir, "generated/index.ts"))];
+    const before = await untouched();
+
+    // Five tools, each with its own list_changed, in one burst: one regeneration.
+    const first = (await readPid(inventoryPid))!;
+    process.kill(first, "SIGUSR2");
+    await until("the burst's regeneration", () => updates(dev) === 2);
+    expect(regeneration(dev.stdout(), 1)).toEqual([
+      "SAFE      inventory/added_1: tool added [tool-added]",
+      "SAFE      inventory/added_2: tool added [tool-added]",
+      "SAFE      inventory/added_3: tool added [tool-added]",
+      "SAFE      inventory/added_4: tool added [tool-added]",
+      "SAFE      inventory/added_5: tool added [tool-added]",
+      "updated schemas/mcp-bundle.json, generated/inventory.ts",
+    ]);
+    const bundle = JSON.parse(await readFile(join(dir, "schemas/mcp-bundle.json"), "utf8"));
+    expect(
+      bundle.servers.map((server: { id: string; tools: { name: string }[] }) => [server.id, server.tools.map((tool) => tool.name)]),
+    ).toEqual([
+      ["inventory", ["added_1", "added_2", "added_3", "added_4", "added_5", "get_stock"]],
+      ["warehouse", ["get_stock", "tool_1"]],
+    ]);
+    expect(await readFile(join(dir, "generated/inventory.ts"), "utf8")).toContain("added_5");
+    expect(await untouched()).toEqual(before);
+
+    process.kill(first, "SIGUSR1");
+    await until("the breaking change", () => updates(dev) === 3);
+    expect(regeneration(dev.stdout(), 2)).toEqual([
+      'BREAKING  inventory/get_stock /inputSchema/properties/warehouse: property "warehouse" is now required [property-now-required]',
+      "updated schemas/mcp-bundle.json, generated/inventory.ts",
+    ]);
+
+    // A server that dies is started again and listed again; `pmcp dev` keeps running.
+    process.kill(first, "SIGKILL");
+    const second = await until("a new inventory process", async () => {
+      const pid = await readPid(inventoryPid);
+      return pid !== first && pid;
+    });
+    await until("the re-listing after the restart", () => updates(dev) === 4);
+    expect(dev.stderr().slice(3)).toEqual([
+      "inventory: connection lost: the server closed the connection; reconnecting",
+      "inventory: reconnected (1 tools, stdio)",
+    ]);
+    expect(regeneration(dev.stdout(), 3)).toEqual([
+      "BREAKING  inventory/added_1: tool removed [tool-removed]",
+      "BREAKING  inventory/added_2: tool removed [tool-removed]",
+      "BREAKING  inventory/added_3: tool removed [tool-removed]",
+      "BREAKING  inventory/added_4: tool removed [tool-removed]",
+      "BREAKING  inventory/added_5: tool removed [tool-removed]",
+      'SAFE      inventory/get_stock /inputSchema/properties/warehouse: property "warehouse" is now optional [property-now-optional]',
+      "updated schemas/mcp-bundle.json, generated/inventory.ts",
+    ]);
+    process.kill(second, "SIGUSR2");
+    await until("a change from the restarted server", () => updates(dev) === 5);
+    // The same files `pmcp generate` makes from that bundle.
+    const check = await runCli(["generate", "--check"], { cwd: dir });
+    expect([check.code, check.stdout]).toEqual([0, "generated is up to date\n"]);
+
+    dev.process.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+    const warehouse = (await readPid(warehousePid))!;
+    expect([alive(first), alive(second), alive(warehouse)]).toEqual([false, false, false]);
+    expect(await tempFiles(dir)).toEqual([]);
+    expect(dev.stderr().filter((line) => /^\s+at /.test(line))).toEqual([]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("follows a Streamable HTTP server that changes between two listings, and one restarted on the same port", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-http-"));
+    const urlFile = join(dir, "url");
+    const startServer = (port: string) => {
+      const child = spawn(process.execPath, [join(FIXTURES, "dev-server.mjs"), "--http", "--port", port, "--url-file", urlFile], {
+        stdio: "ignore",
+      });
+      running.push(child);
+      return child;
+    };
+    const server = startServer("0");
+    const url = await until("the server's URL", () => readFile(urlFile, "utf8").catch(() => undefined));
+    const dev = startDev(dir, ["--endpoint", url, "--id", "inventory", "--debounce", "200"]);
+    await until("the first regeneration", () => updates(dev) === 1);
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+
+    server.kill("SIGUSR2");
+    await until("the second listing", () => updates(dev) === 2);
+    expect(regeneration(dev.stdout(), 1)).toEqual([
+      "SAFE      inventory/added_1: tool added [tool-added]",
+      "updated schemas/mcp-bundle.json, generated/inventory.ts",
+    ]);
+
+    server.kill("SIGKILL");
+    await until("the lost connection", () => dev.stderr().some((line) => line.startsWith("inventory: connection lost: ")));
+    await rm(urlFile);
+    const restarted = startServer(new URL(url).port);
+    await until("the restarted server", () => readFile(urlFile, "utf8").catch(() => undefined));
+    await until("the reconnection", () => updates(dev) === 3);
+    expect(dev.stderr().at(-1)).toBe("inventory: reconnected (1 tools, streamable-http)");
+    expect(regeneration(dev.stdout(), 2)).toEqual([
+      "BREAKING  inventory/added_1: tool removed [tool-removed]",
+      "updated schemas/mcp-bundle.json, generated/inventory.ts",
+    ]);
+    restarted.kill("SIGUSR2");
+    await until("a change from the restarted server", () => updates(dev) === 4);
+
+    dev.process.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("connects a server added to pmcp.config while it runs, and closes one removed, removing its module", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-config-"));
+    const server = (name: string) => ({
+      command: process.execPath,
+      args: [join(FIXTURES, "dev-server.mjs"), "--name", name, "--pid-file", join(dir, `${name}.pid`)],
+    });
+    const writeConfig = (servers: Record<string, unknown>) =>
+      writeFile(join(dir, "pmcp.config.json"), JSON.stringify({ servers, bundle: "mcp.json", output: "clients" }));
+    await writeConfig({ inventory: server("inventory") });
+    const dev = startDev(dir, ["--debounce", "200"]);
+    await until("the first regeneration", () => updates(dev) === 1);
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+    expect(await readdir(join(dir, "clients"))).toEqual(["index.ts", "inventory.ts"]);
+
+    await writeConfig({ inventory: server("inventory"), billing: server("billing") });
+    await until("the added server's module", () => updates(dev) === 2);
+    expect(regeneration(dev.stdout(), 1)).toEqual([
+      "SAFE      billing: server added with 1 tools [server-added]",
+      "updated mcp.json, clients/billing.ts, clients/index.ts",
+    ]);
+    expect((await readdir(join(dir, "clients"))).sort()).toEqual(["billing.ts", "index.ts", "inventory.ts"]);
+    const billing = (await readPid(join(dir, "billing.pid")))!;
+
+    await writeConfig({ inventory: server("inventory") });
+    await until("the removed server's module to go", () => updates(dev) === 3);
+    expect(regeneration(dev.stdout(), 2)).toEqual([
+      "BREAKING  billing: server removed [server-removed]",
+      "updated mcp.json, clients/index.ts, clients/billing.ts (removed)",
+    ]);
+    expect(dev.stderr()).toContain("billing: closed (no longer configured)");
+    expect(await readdir(join(dir, "clients"))).toEqual(["index.ts", "inventory.ts"]);
+    await until("the removed server's process to end", () => !alive(billing));
+
+    // A config that no longer loads leaves the servers as they were.
+    await writeFile(join(dir, "pmcp.config.json"), "{ not json");
+    await until("the warning", () => dev.stderr().some((line) => line.startsWith("warning: ")));
+    expect(dev.stderr().filter((line) => line.startsWith("warning: "))).toEqual([
+      expect.stringMatching(/^warning: .*pmcp\.config\.json.*; keeping the previous settings$/),
+    ]);
+    expect(updates(dev)).toBe(3);
+
+    dev.process.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+    expect(alive((await readPid(join(dir, "inventory.pid")))!)).toBe(false);
+    await rm(dir, { recursive: true, force: true });
+  });
+  it("loads pmcp.config.ts again after an edit, and renders again when a template in its templates folder, or another folder it names, changes", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-ts-"));
+    await cp(join(ROOT, "templates"), join(dir, "tpl"), { recursive: true });
+    const writeConfig = (names: string[], templates = "tpl") =>
+      writeFile(
+        join(dir, "pmcp.config.ts"),
+        `const fixture: string = ${JSON.stringify(join(FIXTURES, "dev-server.mjs"))};
+export default {
+  templates: "${templates}",
+  servers: { ${names.map((name) => `${name}: { command: ${JSON.stringify(process.execPath)}, args: [fixture, "--name", "${name}"] }`).join(", ")} },
+};
+`,
+      );
+    await writeConfig(["inventory"]);
+    const dev = startDev(dir, ["--debounce", "200"]);
+    await until("the first regeneration", () => updates(dev) === 1);
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+
+    await writeConfig(["inventory", "billing"]);
+    await until("the added server", () => updates(dev) === 2);
+    expect(regeneration(dev.stdout(), 1)).toEqual([
+      "SAFE      billing: server added with 1 tools [server-added]",
+      "updated schemas/mcp-bundle.json, generated/billing.ts, generated/index.ts",
+    ]);
+
+    const template = join(dir, "tpl/server.ts.hbs");
+    await writeFile(template, `// edited while pmcp dev runs\n${await readFile(template, "utf8")}`);
+    await until("the modules rendered again", () => updates(dev) === 3);
+    expect(regeneration(dev.stdout(), 2)).toEqual(["updated generated/billing.ts, generated/inventory.ts"]);
+    expect(await readFile(join(dir, "generated/inventory.ts"), "utf8")).toMatch(/^\/\/ edited while pmcp dev runs\n/);
+
+    // Another templates folder named in pmcp.config is used, and watched from then on.
+    await cp(join(ROOT, "templates"), join(dir, "tpl2"), { recursive: true });
+    await writeConfig(["inventory", "billing"], "tpl2");
+    await until("the modules from the other folder", () => updates(dev) === 4);
+    const second = join(dir, "tpl2/server.ts.hbs");
+    await writeFile(second, `// edited in the second folder\n${await readFile(second, "utf8")}`);
+    await until("the modules rendered from the edited second folder", () => updates(dev) === 5);
+    expect(regeneration(dev.stdout(), 4)).toEqual(["updated generated/billing.ts, generated/inventory.ts"]);
+    expect(await readFile(join(dir, "generated/inventory.ts"), "utf8")).toMatch(/^\/\/ edited in the second folder\n/);
+
+    dev.process.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("keeps trying a server it cannot reach at the start until it answers, and rejects bad flags with one line and exit 2", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-down-"));
+    // A port nothing listens on: one the system just handed out and took back.
+    const probe = createServer().listen(0, "127.0.0.1");
+    await once(probe, "listening");
+    const { port } = probe.address() as AddressInfo;
+    await new Promise((resolve) => probe.close(resolve));
+    const dev = startDev(dir, ["--endpoint", `http://127.0.0.1:${port}/mcp`, "--id", "late"]);
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+    expect(dev.stderr()[0]).toBe("late: cannot connect: cannot reach the server: ECONNREFUSED; reconnecting");
+    const server = spawn(process.execPath, [join(FIXTURES, "dev-server.mjs"), "--http", "--port", String(port)], { stdio: "ignore" });
+    running.push(server);
+    await until("the late server's module", () => updates(dev) === 2);
+    expect(regeneration(dev.stdout(), 1)).toEqual([
+      "SAFE      late: server added with 1 tools [server-added]",
+      "updated schemas/mcp-bundle.json, generated/late.ts, generated/index.ts",
+    ]);
+    expect(dev.stderr().at(-1)).toBe("late: connected (1 tools, streamable-http)");
+    dev.process.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+
+    const bad = await runCli(["dev", "--stdio", "node x.js", "--debounce", "-5"], { cwd: dir });
+    expect([bad.code, bad.stderr]).toEqual([
+      2,
+      "pmcp: --debounce must be a whole number of milliseconds from 0 to 60000\npmcp: run 'pmcp --help' for usage\n",
+    ]);
+    const nothing = await runCli(["dev"], { cwd: dir });
+    expect([nothing.code, nothing.stderr]).toEqual([
+      2,
+      `pmcp: nothing to watch: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config\npmcp: run 'pmcp --help' for usage\n`,
+    ]);
+    await rm(dir, { recursive: true, force: true });
+  });
+  it("lists every server again when pmcp.config is saved: a stateless HTTP server, which cannot announce a change, and one that went away; SIGHUP ends it with 0", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-stateless-"));
+    let tools = [{ name: "get_stock", inputSchema: { type: "object" } }];
+    const http = await serveHttp(
+      () => {
+        const server = new Server({ name: "stateless", version: "1.0.0" }, { capabilities: { tools: {} } });
+        server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+        return server;
+      },
+      { transport: "streamable-http" },
+    );
+    const config = JSON.stringify({ servers: { stateless: { url: http.url } } });
+    await writeFile(join(dir, "pmcp.config.json"), config);
+    const dev = startDev(dir, ["--debounce", "200"]);
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+    expect(updates(dev)).toBe(1);
+
+    tools = [...tools, { name: "set_stock", inputSchema: { type: "object" } }];
+    await writeFile(join(dir, "pmcp.config.json"), config);
+    await until("the second listing", () => updates(dev) === 2);
+    expect(regeneration(dev.stdout(), 1)).toEqual([
+      "SAFE      stateless/set_stock: tool added [tool-added]",
+      "updated schemas/mcp-bundle.json, generated/stateless.ts",
+    ]);
+
+    await http.close();
+    await writeFile(join(dir, "pmcp.config.json"), config);
+    await until("the lost server", () => dev.stderr().some((line) => line.startsWith("stateless: connection lost: ")));
+    expect(dev.stderr().at(-1)).toBe("stateless: connection lost: cannot list tools: fetch failed; reconnecting");
+    // Its module stays: the server may come back.
+    expect(await readdir(join(dir, "generated"))).toEqual(["index.ts", "stateless.ts"]);
+    expect(updates(dev)).toBe(2);
+
+    dev.process.kill("SIGHUP");
+    expect(await dev.exited).toBe(0);
+    await rm(dir, { recursive: true, force: true });
+  });
+  it("prints one JSON object per regeneration under --json, and ends with 0 on SIGTERM", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-json-"));
+    const pidFile = join(dir, "inventory.pid");
+    const dev = startDev(dir, [
+      "--json",
+      "--stdio",
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(join(FIXTURES, "dev-server.mjs"))} --pid-file ${JSON.stringify(pidFile)}`,
+      "--id",
+      "inventory",
+    ]);
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+    process.kill((await readPid(pidFile))!, "SIGUSR2");
+    await until("the second regeneration", () => dev.stdout().length === 2);
+    expect(dev.stdout().map((line) => JSON.parse(line))).toEqual([
+      {
+        changes: [{ server: "inventory", level: "safe", rule: "server-added", pointer: "/", message: "server added with 1 tools" }],
+        written: ["schemas/mcp-bundle.json", "generated/inventory.ts", "generated/index.ts"],
+        removed: [],
+      },
+      {
+        changes: [{ server: "inventory", tool: "added_1", level: "safe", rule: "tool-added", pointer: "/", message: "tool added" }],
+        written: ["schemas/mcp-bundle.json", "generated/inventory.ts"],
+        removed: [],
+      },
+    ]);
+    dev.process.kill("SIGTERM");
+    expect(await dev.exited).toBe(0);
+    await rm(dir, { recursive: true, force: true });
+  });
+});
+
+describe("pmcp dev's coalescing and backoff", () => {
+  it("runs once per burst, once more for requests during a run, and never after stop", async () => {
+    const runs: number[] = [];
+    let finish: () => void = () => {};
+    const coalescer = new Coalescer(20, async () => {
+      runs.push(runs.length + 1);
+      await new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+    });
+    for (let i = 0; i < 5; i++) coalescer.request();
+    await until("the first run", () => runs.length === 1);
+    for (let i = 0; i < 3; i++) coalescer.request();
+    finish();
+    await until("the one run after it", () => runs.length === 2);
+    coalescer.request();
+    const stopped = coalescer.stop();
+    finish();
+    await stopped;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(runs).toEqual([1, 2]);
+  });
+
+  it("doubles the wait from 250 ms up to 10 s, less up to a quarter at random", () => {
+    const waits = (random: number) => Array.from({ length: 8 }, (_, attempt) => retryDelay(attempt, () => random));
+    expect(waits(0)).toEqual([250, 500, 1000, 2000, 4000, 8000, 10000, 10000]);
+    expect(waits(1)).toEqual([188, 375, 750, 1500, 3000, 6000, 7500, 7500]);
+  });
+});

@@ -103,6 +103,9 @@ describe("pmcp command line", () => {
     [["schema", "export", "--endpoint", "http://127.0.0.1:1/mcp", "--timeout", "0"], /--timeout must be a positive/],
     [["schema", "export", "--endpoint", "http://127.0.0.1:1/mcp", "--timeout", "1e12"], /--timeout must be at most 2147483647 ms/],
     [["schema", "export", "--endpoint", "http://127.0.0.1:1/mcp", "--header", "no colon"], /expected "Name: value"/],
+    // A flag given last without its value used to parse as absent, keeping the default silently.
+    [["schema", "export", "--endpoint", "http://127.0.0.1:1/mcp", "--timeout"], /^pmcp: Not enough arguments following: timeout$/],
+    [["generate", "-o"], /^pmcp: Not enough arguments following: o$/],
     [["schema", "export", "--server", "x"], /--server picks entries of a --config file/],
     [["schema", "validate", "--schema", "/no/such/bundle.json"], /\/no\/such\/bundle\.json: no such file or folder/],
     [["schema", "diff"], /Not enough non-option arguments/],

@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ProgramCheckWorker } from "../dist/exec/program-check-worker.js";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
+import { PROGRAM_DIAGNOSTIC } from "../src/exec/check-protocol.js";
 import { buildDeclarations, type ClientDeclarations } from "../src/exec/declarations.js";
-import { createProgramChecker, MAX_PROGRAM_BYTES, PROGRAM_DIAGNOSTIC, type ProgramChecker } from "../src/exec/type-check.js";
+import { createProgramChecker, MAX_PROGRAM_BYTES, type ProgramChecker } from "../src/exec/type-check.js";
 import { FIXTURES, runCli } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 

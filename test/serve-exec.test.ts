@@ -183,6 +183,21 @@ describe("pmcp serve exec over stdio", () => {
     expect((await execute(client, "return 2;")).structuredContent.result).toBe(2);
   });
 
+  it("ends a result nested too deep to send with [Output limit], and a program too large to read with [Invalid input]", async () => {
+    const deep = await execute(client, "let a: unknown[] = [];\nfor (let i = 0; i < 5000; i++) a = [a];\nreturn a;");
+    expect(deep.content[0]?.text.split("\n")[0]).toBe("[Output limit] the result nests 5001 levels deep, more than 512");
+    expect(deep.structuredContent.result).toBe("…[a value nested 5001 levels deep left out]");
+    const large = await execute(client, `return ${JSON.stringify("x".repeat(100_001))};`);
+    expect(large.content[0]?.text.split("\n")[0]).toMatch(/^\[Invalid input\] .*at most 100000/);
+    expect((await execute(client, "return 2;")).structuredContent.result).toBe(2);
+  });
+
+  it("runs programs that wait on slow tools side by side, beyond the number of cores", async () => {
+    // Two sandbox threads (one per core) ran two at a time: the last two then passed their 2.5 s.
+    const programs = Array.from({ length: 4 }, () => execute(client, "return (await behaviour.slow({ ms: 1500 })).id;", 2500));
+    expect((await Promise.all(programs)).map((outcome) => outcome.structuredContent.result)).toEqual(["slow", "slow", "slow", "slow"]);
+  });
+
   it("ends with [Call limit] and lists the calls already made", async () => {
     const failed = await execute(client, 'for (let i = 0; i < 10; i++) await behaviour.getItem({ id: "a" + i });\nreturn "done";');
     expect(failed.isError).toBe(true);
@@ -412,6 +427,32 @@ describe("pmcp exec", () => {
     expect(thrown).toMatchObject({ code: 1, stderr: "pmcp: [Uncaught error] Error: boom\n" });
   });
 
+  it("prints the whole outcome as JSON with --json, and what an output limit kept", async () => {
+    const ok = await runStdin(["exec", "-", "--json", ...sources], 'console.log("hi");\nreturn (await behaviour.getItem({ id: "a" })).id;');
+    expect(ok.code).toBe(0);
+    const printed = JSON.parse(ok.stdout) as { calls: { durationMs: number }[]; durationMs: number };
+    expect({ ...printed, durationMs: 0, calls: printed.calls.map((call) => ({ ...call, durationMs: 0 })) }).toEqual({
+      ok: true,
+      result: "a",
+      logs: ["hi"],
+      calls: [{ server: "behaviour", tool: "get_item", durationMs: 0, ok: true }],
+      durationMs: 0,
+    });
+    const refused = await runStdin(["exec", "-", "--json", ...sources], "return nope;");
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout)).toMatchObject({
+      ok: false,
+      tag: "[Type error]",
+      message: "1 problem; nothing was run",
+      diagnostics: [{ line: 1, column: 8, code: 2304, message: "Cannot find name 'nope'." }],
+      result: null,
+      calls: [],
+    });
+    const cut = await runStdin(["exec", "-", "--max-output-bytes", "200", ...sources], 'return "x".repeat(1000);');
+    expect(cut.code).toBe(1);
+    expect(JSON.parse(cut.stdout)).toMatch(/^x+…\[\d+ characters left out\]$/);
+  });
+
   it("takes its limits from pmcp.config exec, and records each call with --observe", async () => {
     const project = join(dir, "project");
     const observations = join(project, "observations");
@@ -441,6 +482,9 @@ describe("pmcp exec", () => {
     [["exec", "/no/such/program.ts", ...sources], "pmcp: /no/such/program.ts: no such file"],
     [["exec", "x.ts", "--max-calls", "0", ...sources], "pmcp: --max-calls must be a positive whole number"],
     [["serve", "exec", "--max-time-ms", "1.5", ...sources], "pmcp: --max-time-ms must be a positive whole number"],
+    [["exec", "x.ts", ...sources, "--max-time-ms"], "pmcp: Not enough arguments following: max-time-ms"],
+    [["exec", "x.ts", "--max-heap-mb", "100000", ...sources], "pmcp: --max-heap-mb must be at most 2048"],
+    [["exec", "x.ts", "--max-programs", "0", ...sources], "pmcp: --max-programs must be a positive whole number"],
     [["exec", CLI], 'pmcp: nothing to run: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config'],
   ])("%j is a usage error: exit 2, one line", async (args, line) => {
     const run = await runCli(args);

@@ -20,7 +20,19 @@ export interface Command<T> extends CommandModule<GlobalArgs, T> {
 }
 
 export function defineCommand<T>(command: Command<T>): Command<T> {
-  return command;
+  return { ...command, builder: (yargs) => valuesRequired(command.builder(yargs), command.command) };
+}
+
+/**
+ * A number or string flag given last with no value parses as absent (`--timeout` alone would
+ * keep the default without a word), so every such flag requires its value; positionals excepted.
+ */
+function valuesRequired<T>(yargs: Argv<T>, usage: string): Argv<T> {
+  const positionals = new Set([...usage.matchAll(/[<[]([^\]>.]+)/g)].map((match) => match[1] ?? ""));
+  // getOptions is public in yargs but missing from its type definitions.
+  const options = (yargs as unknown as { getOptions(): { number: string[]; string: string[] } }).getOptions();
+  const keys = [...options.number, ...options.string].filter((key) => !positionals.has(key));
+  return keys.length === 0 ? yargs : yargs.requiresArg(keys);
 }
 
 /** The parsed arguments a builder declares, for the command's handler. */

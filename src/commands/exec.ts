@@ -5,17 +5,22 @@ import { schemaOption } from "../cli/inputs.js";
 import { count, printJson, systemReason } from "../cli/output.js";
 import { sourceOptions } from "../cli/source-options.js";
 import { PmcpError } from "../errors.js";
+import { DEFAULT_MAX_PROGRAMS, MAX_HEAP_MB } from "../exec/executor.js";
 
-const LIMIT_FLAGS = ["maxTimeMs", "maxHeapMb", "maxCalls", "maxConcurrentCalls", "maxOutputBytes"] as const;
+const LIMIT_FLAGS = ["maxTimeMs", "maxHeapMb", "maxCalls", "maxConcurrentCalls", "maxOutputBytes", "maxPrograms"] as const;
 
 /** The servers, bundle, limits and observation flags of `pmcp serve exec` and `pmcp exec`. */
 export function execOptions<T>(yargs: Argv<T>) {
   return sourceOptions(schemaOption(yargs, "Bundle whose inferred blocks type the tools that declare no output schema"))
     .option("max-time-ms", { type: "number", describe: "Wall time of a program, also its CPU deadline (default 30000)" })
-    .option("max-heap-mb", { type: "number", describe: "Memory a program's VM may allocate, in MB (default 64)" })
+    .option("max-heap-mb", { type: "number", describe: `Memory a program's VM may allocate, in MB (default 64, at most ${MAX_HEAP_MB})` })
     .option("max-calls", { type: "number", describe: "Tool calls one program may make (default 200)" })
     .option("max-concurrent-calls", { type: "number", describe: "Tool calls of one program in flight at once (default 16)" })
     .option("max-output-bytes", { type: "number", describe: "Bytes of result JSON plus logs a program may return (default 65536)" })
+    .option("max-programs", {
+      type: "number",
+      describe: `Programs that run at once, each in its own sandbox thread; more wait, and waiting counts against their time (default ${DEFAULT_MAX_PROGRAMS})`,
+    })
     .option("observe", { type: "string", describe: "Record every tool call's result in observation logs in this folder" })
     .option("min-quality", {
       choices: ["none", "low", "medium", "high"] as const,
@@ -28,6 +33,8 @@ export function execOptions<T>(yargs: Argv<T>) {
         if (value !== undefined && !(typeof value === "number" && Number.isSafeInteger(value) && value > 0))
           throw new PmcpError("INVALID_ARGUMENT", `--${kebab(key)} must be a positive whole number`);
       }
+      if (typeof args.maxHeapMb === "number" && args.maxHeapMb > MAX_HEAP_MB)
+        throw new PmcpError("INVALID_ARGUMENT", `--max-heap-mb must be at most ${MAX_HEAP_MB}`);
       const problem = args.maxTimeMs === undefined ? undefined : timeoutProblem(args.maxTimeMs);
       if (problem !== undefined) throw new PmcpError("INVALID_ARGUMENT", `--max-time-ms ${problem}`);
       return true;
@@ -58,7 +65,7 @@ export const execCommand = defineCommand({
 async function exec(args: ArgsOf<typeof builder>): Promise<void> {
   const { readFile } = await import("node:fs/promises");
   const { startSession } = await import("../exec/start-session.js");
-  const { FAILURE_TAGS } = await import("../exec/exec-session.js");
+  const { FAILURE_TAGS, outcomeJson } = await import("../exec/exec-session.js");
   // yargs turns a lone `-` positional into "", which names no file either.
   const stdin = args.file === "-" || args.file === "";
   const code = await (stdin ? readStdin() : readFile(args.file, "utf8")).catch((error: NodeJS.ErrnoException) => {
@@ -70,11 +77,14 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
   const started = await startSession({ ...args, learn: false }, "run");
   try {
     const outcome = await started.session.execute(code);
-    for (const line of outcome.logs) process.stderr.write(`${line}\n`);
+    if (args.json) printJson(outcomeJson(outcome));
+    else for (const line of outcome.logs) process.stderr.write(`${line}\n`);
     if (outcome.ok) {
-      printJson(outcome.result);
+      if (!args.json) printJson(outcome.result);
       return;
     }
+    // What an output limit kept, cut down structurally, is still the program's answer.
+    if (!args.json && "result" in outcome && outcome.result !== undefined) printJson(outcome.result);
     const where = stdin ? "<stdin>" : args.file;
     const details =
       outcome.kind === "type_error"

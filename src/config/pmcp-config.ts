@@ -3,6 +3,7 @@ import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { ServerEntry } from "@pmcp-codegen/runtime/internal/servers";
 import { PmcpError } from "../errors.js";
+import { MAX_HEAP_MB } from "../exec/executor.js";
 
 /** `pmcp.config.ts` / `.json`: the servers to export and where the bundle and clients go. */
 export interface PmcpConfig {
@@ -29,6 +30,8 @@ export interface ExecLimitsConfig {
   maxCalls?: number;
   maxConcurrentCalls?: number;
   maxOutputBytes?: number;
+  /** Programs that run at once (more wait their turn). */
+  maxPrograms?: number;
 }
 
 /** Typed identity for `pmcp.config.ts`: `export default defineConfig({ ... })`. */
@@ -49,10 +52,11 @@ async function configSchema() {
     exec: z
       .strictObject({
         maxTimeMs: z.int().positive().optional(),
-        maxHeapMb: z.int().positive().optional(),
+        maxHeapMb: z.int().positive().max(MAX_HEAP_MB).optional(),
         maxCalls: z.int().positive().optional(),
         maxConcurrentCalls: z.int().positive().optional(),
         maxOutputBytes: z.int().positive().optional(),
+        maxPrograms: z.int().positive().optional(),
       })
       .optional(),
   });

@@ -1,4 +1,21 @@
-import type { ProgramDiagnostic } from "./type-check.js";
+/** One problem in a program, at 1-based line and column of the program's own text. */
+export interface ProgramDiagnostic {
+  line: number;
+  column: number;
+  /** TypeScript's error code, or one of PROGRAM_DIAGNOSTIC's for what programs may not do. */
+  code: number;
+  message: string;
+}
+
+/** Codes of the diagnostics this checker adds to TypeScript's own (outside TypeScript's range). */
+export const PROGRAM_DIAGNOSTIC = {
+  /** `import`, `export`, `require(…)`, `import.meta`: a program loads nothing. */
+  MODULE_SYNTAX: 90001,
+  /** The program is larger than MAX_PROGRAM_BYTES. */
+  TOO_LARGE: 90002,
+  /** The program closes the function it is the body of (`}` too many). */
+  OUTSIDE_BODY: 90003,
+} as const;
 
 /** The messages between a ProgramCheckWorker and its thread. */
 export type CheckRequest = { type: "check"; id: number; code: string } | { type: "update"; id: number; declarations: string };

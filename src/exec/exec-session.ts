@@ -6,10 +6,10 @@ import { outputSchemaOf } from "../bundle/output-schema.js";
 import type { Quality } from "../bundle/quality.js";
 import type { Bundle } from "../bundle/types.js";
 import { compileSchema } from "../json-schema/validator.js";
+import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic } from "./check-protocol.js";
 import { buildDeclarations, type ClientDeclarations, type ToolDeclaration } from "./declarations.js";
 import type { CallRecord, CompiledProgram, FailureKind, HostBridge, Limits, ProgramExecutor, RunOutcome } from "./executor.js";
 import type { ProgramCheckWorker, ProgramCheckWorkerOptions } from "./program-check-worker.js";
-import type { ProgramDiagnostic } from "./type-check.js";
 
 /** What a program run ends as: the sandbox's outcome, or refused by the type-check before anything ran. */
 export type ExecOutcome =
@@ -159,6 +159,10 @@ export class ExecSession {
       if (checked.kind !== "type_error")
         return { ok: false, kind: checked.kind, message: checked.message, logs: [], calls: [], durationMs };
       const { diagnostics } = checked;
+      const [first] = diagnostics;
+      // Refused unread for its size: not a type error, there is nothing to fix in it but its length.
+      if (diagnostics.length === 1 && first?.code === PROGRAM_DIAGNOSTIC.TOO_LARGE)
+        return { ok: false, kind: "invalid_input", message: first.message, logs: [], calls: [], durationMs: 0 };
       const message = `${diagnostics.length === 1 ? "1 problem" : `${diagnostics.length} problems`}; nothing was run`;
       return { ok: false, kind: "type_error", message, diagnostics, logs: [], calls: [], durationMs: 0 };
     }
@@ -297,6 +301,14 @@ export function structuredOf(outcome: ExecOutcome): { result: JsonValue; logs: s
     calls: outcome.calls.map((call) => ({ ...call, durationMs: tenths(call.durationMs) })),
     durationMs: tenths(outcome.durationMs),
   };
+}
+
+/** The whole outcome as one JSON value, for `pmcp exec --json`. */
+export function outcomeJson(outcome: ExecOutcome): object {
+  const fields = structuredOf(outcome);
+  if (outcome.ok) return { ok: true, ...fields };
+  const diagnostics = outcome.kind === "type_error" ? { diagnostics: outcome.diagnostics } : {};
+  return { ok: false, tag: FAILURE_TAGS[outcome.kind], message: outcome.message, ...diagnostics, ...fields };
 }
 
 /** Durations to a tenth of a millisecond: the agent reads every digit, and the clock is not finer than that anyway. */

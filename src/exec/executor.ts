@@ -29,7 +29,7 @@ export interface HostBridge {
 }
 
 export interface Limits {
-  /** Wall time of the program from its start, also the deadline of the CPU interrupt. */
+  /** Wall time of the program from its arrival (waiting for a sandbox counts), also the deadline of the CPU interrupt. */
   timeoutMs: number;
   /** Memory the program's VM may allocate. */
   heapBytes: number;
@@ -40,6 +40,15 @@ export interface Limits {
   /** UTF-8 bytes of the result's JSON plus the log lines. */
   maxOutputBytes: number;
 }
+
+/** A VM's heap lives in 32-bit WASM memory; past this a limit only lets one program take the host's memory. */
+export const MAX_HEAP_MB = 2048;
+
+/**
+ * Programs mostly wait for tool calls, holding their sandbox thread meanwhile, so the pool is
+ * sized for waiting programs, not for cores.
+ */
+export const DEFAULT_MAX_PROGRAMS = 8;
 
 export const DEFAULT_LIMITS: Limits = {
   timeoutMs: 30_000,

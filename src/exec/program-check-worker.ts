@@ -1,7 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { PmcpError } from "../errors.js";
-import type { CheckReply, CheckRequest } from "./check-protocol.js";
-import type { ProgramDiagnostic } from "./type-check.js";
+import type { CheckReply, CheckRequest, ProgramDiagnostic } from "./check-protocol.js";
 
 /** A program's check: runnable (its types erased), refused with diagnostics, or stopped by a limit. */
 export type CheckOutcome =

@@ -1,6 +1,5 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { JsonValue } from "@pmcp-codegen/runtime";
 import type { QuickJSOptions } from "quickjs-wasi";
@@ -8,6 +7,7 @@ import {
   type CallRecord,
   type CompiledProgram,
   DEFAULT_LIMITS,
+  DEFAULT_MAX_PROGRAMS,
   type HostBridge,
   type Limits,
   type ProgramExecutor,
@@ -16,7 +16,7 @@ import {
 import { type FromWorker, type MethodSpec, type STOP_REASONS, stopCode, type ToWorker, type WorkerDone } from "./protocol.js";
 
 export interface QuickJsExecutorOptions {
-  /** Programs that run at once, each in its own worker thread (default: the CPU count, at most 4); more wait their turn. */
+  /** Programs that run at once, each in its own worker thread (default DEFAULT_MAX_PROGRAMS); more wait their turn. */
   workers?: number;
   /** Limits for every run, each overridable per run. */
   limits?: Partial<Limits>;
@@ -53,7 +53,7 @@ export class QuickJsExecutor implements ProgramExecutor {
   #closed = false;
 
   constructor(options: QuickJsExecutorOptions = {}) {
-    this.#size = options.workers ?? Math.min(4, availableParallelism());
+    this.#size = options.workers ?? DEFAULT_MAX_PROGRAMS;
     this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
   }
 

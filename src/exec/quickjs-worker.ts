@@ -4,7 +4,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { type Deferred, type JSValueHandle, MAX_STACK_SIZE, QuickJS, type QuickJSOptions } from "quickjs-wasi";
 import type { FailureKind, Limits } from "./executor.js";
 import { GUEST_PRELUDE } from "./guest-prelude.js";
-import { truncateJson } from "./output.js";
+import { jsonDepth, MAX_RESULT_DEPTH, truncateJson } from "./output.js";
 import { type FromWorker, stopKind, type ToWorker, type WorkerDone } from "./protocol.js";
 
 const { module, stop, heapBytes } = workerData as { module: QuickJSOptions["wasm"]; stop: Int32Array; heapBytes: number };
@@ -235,6 +235,16 @@ function settledOutcome(run: Run, settled: string): WorkerDone {
     if (name === "InternalError" && message === "out of memory")
       return { ok: false, kind: "memory", message: "the program used more memory than its limit", logs: run.logs };
     return { ok: false, kind: "uncaught", message: clip(name === "" ? message : `${name}: ${message}`), logs: run.logs };
+  }
+  const depth = jsonDepth(body);
+  if (depth > MAX_RESULT_DEPTH) {
+    return {
+      ok: false,
+      kind: "output_limit",
+      message: `the result nests ${depth} levels deep, more than ${MAX_RESULT_DEPTH}`,
+      result: JSON.stringify(`…[a value nested ${depth} levels deep left out]`),
+      logs: run.logs,
+    };
   }
   const budget = run.limits.maxOutputBytes - run.logBytes;
   if (Buffer.byteLength(body) <= budget) return { ok: true, result: body, logs: run.logs };

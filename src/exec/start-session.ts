@@ -11,7 +11,7 @@ import { resolveSources, type SourceFlags } from "../endpoints/source-flags.js";
 import { PmcpError } from "../errors.js";
 import { exportServers } from "../export/export-servers.js";
 import { ExecSession } from "./exec-session.js";
-import { DEFAULT_LIMITS, type Limits } from "./executor.js";
+import { DEFAULT_LIMITS, DEFAULT_MAX_PROGRAMS, type Limits } from "./executor.js";
 import { QuickJsExecutor } from "./quickjs-executor.js";
 
 /** The flags of `pmcp serve exec` and `pmcp exec`, as parsed. */
@@ -22,6 +22,7 @@ export interface ExecFlags extends SourceFlags {
   maxCalls: number | undefined;
   maxConcurrentCalls: number | undefined;
   maxOutputBytes: number | undefined;
+  maxPrograms: number | undefined;
   observe: string | undefined;
   minQuality: Quality;
   learn: boolean;
@@ -78,7 +79,7 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
       ...(observeDir === undefined ? {} : { observe: { dir: observeDir } }),
     },
   );
-  const executor = new QuickJsExecutor({ limits });
+  const executor = new QuickJsExecutor({ limits, workers: flags.maxPrograms ?? config.maxPrograms ?? DEFAULT_MAX_PROGRAMS });
   const session = await ExecSession.create({
     bundle,
     client,

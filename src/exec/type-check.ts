@@ -1,25 +1,7 @@
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { PmcpError } from "../errors.js";
-
-/** One problem in a program, at 1-based line and column of the program's own text. */
-export interface ProgramDiagnostic {
-  line: number;
-  column: number;
-  /** TypeScript's error code, or one of PROGRAM_DIAGNOSTIC's for what programs may not do. */
-  code: number;
-  message: string;
-}
-
-/** Codes of the diagnostics this checker adds to TypeScript's own (outside TypeScript's range). */
-export const PROGRAM_DIAGNOSTIC = {
-  /** `import`, `export`, `require(…)`, `import.meta`: a program loads nothing. */
-  MODULE_SYNTAX: 90001,
-  /** The program is larger than MAX_PROGRAM_BYTES. */
-  TOO_LARGE: 90002,
-  /** The program closes the function it is the body of (`}` too many). */
-  OUTSIDE_BODY: 90003,
-} as const;
+import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic } from "./check-protocol.js";
 
 /** Programs are written by agents, a few dozen lines; anything this large is refused unread. */
 export const MAX_PROGRAM_BYTES = 100_000;

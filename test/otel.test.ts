@@ -333,6 +333,7 @@ describe("execute_program", () => {
         schema: [],
         maxTimeMs: undefined,
         maxHeapMb: undefined,
+        maxPrograms: undefined,
         maxCalls: undefined,
         maxConcurrentCalls: undefined,
         maxOutputBytes: undefined,

@@ -33,7 +33,9 @@ const OPTIONS: ts.CompilerOptions = {
   // ES2022 only: no DOM and no Node types, so `process`, `require` and `fetch` do not type-check.
   lib: [LIB_FILE],
   types: [],
-  noEmit: true,
+  // Emitted from the checked program itself, so erasing the types costs no second parse.
+  noEmit: false,
+  removeComments: false,
   noLib: false,
   moduleDetection: ts.ModuleDetectionKind.Legacy,
 };
@@ -78,6 +80,8 @@ export function createProgramChecker(declarations: string): ProgramChecker {
   const service = ts.createLanguageService(host, ts.createDocumentRegistry());
   const update = (path: string, text: string) => {
     const file = files.get(path)!;
+    // The same text keeps its version, so the service reuses the program it has.
+    if (file.text === text) return;
     file.text = text;
     file.version++;
   };
@@ -117,12 +121,14 @@ export function createProgramChecker(declarations: string): ProgramChecker {
         .map(({ start, code: number, message }) => ({ ...position(source, start), code: number, message }));
     },
     transpile(code) {
-      const refused = refuseUnread(code) ?? forbidden(ts.createSourceFile(PROGRAM_FILE, wrap(code), ts.ScriptTarget.ES2022, true))[0];
+      const refused = refuseUnread(code);
       if (refused !== undefined) throw new PmcpError("INVALID_INPUT", refused.message);
-      const output = ts.transpileModule(wrap(code), {
-        compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: false },
-        reportDiagnostics: false,
-      }).outputText;
+      update(PROGRAM_FILE, wrap(code));
+      const source = service.getProgram()?.getSourceFile(PROGRAM_FILE);
+      const forbiddenHere = source === undefined ? undefined : forbidden(source)[0];
+      if (forbiddenHere !== undefined) throw new PmcpError("INVALID_INPUT", forbiddenHere.message);
+      const output = service.getEmitOutput(PROGRAM_FILE).outputFiles.find((file) => file.name.endsWith(".js"))?.text;
+      if (output === undefined) throw new Error("the program emitted no JavaScript");
       // One function declaration, checked above: the body is between its first line and its last brace.
       return output.slice(output.indexOf("{\n") + 2, output.lastIndexOf("}"));
     },
@@ -138,10 +144,11 @@ export function createProgramChecker(declarations: string): ProgramChecker {
       }
     },
   };
-  // Pre-warm: load the library, check the declarations whole, then a program using the
-  // everyday library types, so the compiler's own code is compiled by V8 before the first agent.
+  // Pre-warm: load the library, check the declarations whole, then check and emit a program using
+  // the everyday library types, so the compiler's own code is compiled by V8 before the first agent.
   checkDeclarations();
   checker.check(WARM_UP);
+  checker.transpile(WARM_UP);
   return checker;
 }
 

@@ -1,4 +1,5 @@
-import { BUNDLE_VERSION, type Bundle, type BundleServer } from "./types.js";
+import { BUNDLE_VERSION } from "./defaults.js";
+import type { Bundle, BundleServer } from "./types.js";
 
 /**
  * The canonical bundle: servers by id, tools by name (code-unit order, not locale), and

@@ -90,4 +90,4 @@ export const BundleSchema = z.object({
 });
 export type Bundle = z.infer<typeof BundleSchema>;
 
-export const BUNDLE_VERSION = "1.0";
+export { BUNDLE_VERSION } from "./defaults.js";

@@ -444,7 +444,7 @@ describe("pmcp exec", () => {
       ok: false,
       tag: "[Type error]",
       message: "1 problem; nothing was run",
-      diagnostics: [{ line: 1, column: 8, code: 2304, message: "Cannot find name 'nope'." }],
+      diagnostics: [{ line: 1, column: 8, code: 2304, message: "Cannot find name 'nope'. The globals are behaviour, console." }],
       result: null,
       calls: [],
     });

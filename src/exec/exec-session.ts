@@ -158,7 +158,7 @@ export class ExecSession {
       const durationMs = performance.now() - started;
       if (checked.kind !== "type_error")
         return { ok: false, kind: checked.kind, message: checked.message, logs: [], calls: [], durationMs };
-      const { diagnostics } = checked;
+      const diagnostics = checked.diagnostics.map((diagnostic) => withGlobals(diagnostic, state.declarations));
       const [first] = diagnostics;
       // Refused unread for its size: not a type error, there is nothing to fix in it but its length.
       if (diagnostics.length === 1 && first?.code === PROGRAM_DIAGNOSTIC.TOO_LARGE)
@@ -301,6 +301,19 @@ export function structuredOf(outcome: ExecOutcome): { result: JsonValue; logs: s
     calls: outcome.calls.map((call) => ({ ...call, durationMs: tenths(call.durationMs) })),
     durationMs: tenths(outcome.durationMs),
   };
+}
+
+/** TypeScript error "Cannot find name" (with no "Did you mean" of its own). */
+const CANNOT_FIND_NAME = 2304;
+
+/**
+ * An unknown name with no suggestion gains the list of the servers' globals: a program names
+ * a server by its generated namespace (`memoryServer`), which an agent without inspect_tool guesses.
+ */
+function withGlobals(diagnostic: ProgramDiagnostic, declarations: ClientDeclarations): ProgramDiagnostic {
+  if (diagnostic.code !== CANNOT_FIND_NAME) return diagnostic;
+  const globals = [...declarations.servers.map((server) => server.global), "console"];
+  return { ...diagnostic, message: `${diagnostic.message} The globals are ${globals.join(", ")}.` };
 }
 
 /** The whole outcome as one JSON value, for `pmcp exec --json`. */

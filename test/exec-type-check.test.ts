@@ -302,7 +302,7 @@ describe("transpiling a program", () => {
       "return line;",
     ].join("\n");
     expect(check(program)).toEqual([]);
-    const body = checker.transpile(program);
+    const body = checker.transpile(program).code;
     expect(body).not.toMatch(/interface|StockOf|: Line| as number/);
     // The globals the declarations promise, made from their own names; the sandbox's job in production.
     const server = declarations.servers.find((candidate) => candidate.global === "inventory")!;
@@ -339,7 +339,10 @@ describe("the checker in its own thread", () => {
         kind: "memory",
         message: "type-checking the program needed more than 256 MB; nothing was run",
       });
-      expect(await worker.check("return x + 1;", 60_000)).toEqual({ ok: true, code: "    return x + 1;\n" });
+      expect(await worker.check("return x + 1;", 60_000)).toEqual({
+        ok: true,
+        program: expect.objectContaining({ code: "    return x + 1;\n" }),
+      });
       expect(await worker.check("return x.foo;", 60_000)).toEqual({
         ok: false,
         kind: "type_error",
@@ -355,7 +358,7 @@ describe("the checker in its own thread", () => {
     try {
       const [bomb, next] = await Promise.all([worker.check(TYPE_BOMB, 1_500), worker.check("return x;", 60_000)]);
       expect(bomb).toEqual({ ok: false, kind: "timeout", message: "type-checking the program took longer than 1500 ms; nothing was run" });
-      expect(next).toEqual({ ok: true, code: "    return x;\n" });
+      expect(next).toEqual({ ok: true, program: expect.objectContaining({ code: "    return x;\n" }) });
     } finally {
       await worker.close();
     }
@@ -368,9 +371,15 @@ describe("the checker in its own thread", () => {
     const worker = await ProgramCheckWorker.create("declare const x: number;");
     try {
       await expect(worker.updateDeclarations("declare const x: Missing;")).rejects.toThrow(/Cannot find name 'Missing'/);
-      expect(await worker.check("return x + 1;", 60_000)).toEqual({ ok: true, code: "    return x + 1;\n" });
+      expect(await worker.check("return x + 1;", 60_000)).toEqual({
+        ok: true,
+        program: expect.objectContaining({ code: "    return x + 1;\n" }),
+      });
       await worker.updateDeclarations("declare const x: string;");
-      expect(await worker.check("return x.length;", 60_000)).toEqual({ ok: true, code: "    return x.length;\n" });
+      expect(await worker.check("return x.length;", 60_000)).toEqual({
+        ok: true,
+        program: expect.objectContaining({ code: "    return x.length;\n" }),
+      });
     } finally {
       await worker.close();
     }

@@ -424,7 +424,16 @@ describe("pmcp exec", () => {
       "",
     ]);
     const thrown = await runStdin(["exec", "-", ...sources], 'throw new Error("boom");');
-    expect(thrown).toMatchObject({ code: 1, stderr: "pmcp: [Uncaught error] Error: boom\n" });
+    expect(thrown).toMatchObject({ code: 1, stderr: "pmcp: [Uncaught error] Error: boom (line 1, column 11)\n" });
+    // Types, blank lines and comments are gone from the JavaScript that ran: the source map gives the agent's own line.
+    const late = await runStdin(
+      ["exec", "-", ...sources],
+      "type Box = { item: { id: string } | null };\n\n// none yet\nconst box: Box = { item: null };\nreturn box.item!.id;",
+    );
+    expect(late).toMatchObject({
+      code: 1,
+      stderr: "pmcp: [Uncaught error] TypeError: cannot read property 'id' of null (line 5, column 8)\n",
+    });
   });
 
   it("prints the whole outcome as JSON with --json, and what an output limit kept", async () => {

@@ -1,3 +1,5 @@
+import type { TranspiledProgram } from "./type-check.js";
+
 /** One problem in a program, at 1-based line and column of the program's own text. */
 export interface ProgramDiagnostic {
   line: number;
@@ -22,8 +24,8 @@ export type CheckRequest = { type: "check"; id: number; code: string } | { type:
 
 export type CheckReply =
   | { type: "ready" }
-  /** `code` (the program with its types erased) only when there are no diagnostics. */
-  | { type: "checked"; id: number; diagnostics: ProgramDiagnostic[]; code?: string }
+  /** `program` (its types erased, with the source map back) only when there are no diagnostics. */
+  | { type: "checked"; id: number; diagnostics: ProgramDiagnostic[]; program?: TranspiledProgram }
   | { type: "updated"; id: number }
   /** id -1: the checker could not be created (the declarations do not compile). */
   | { type: "failed"; id: number; message: string };

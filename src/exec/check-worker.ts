@@ -25,7 +25,7 @@ try {
       reply(
         diagnostics.length > 0
           ? { type: "checked", id: request.id, diagnostics }
-          : { type: "checked", id: request.id, diagnostics, code: checker.transpile(request.code) },
+          : { type: "checked", id: request.id, diagnostics, program: checker.transpile(request.code) },
       );
     } catch (error) {
       reply({ type: "failed", id: request.id, message: errorMessage(error) });

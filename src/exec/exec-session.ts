@@ -1,3 +1,4 @@
+import { SourceMap, type SourceMapPayload, type SourceMapping } from "node:module";
 import { type Context, context, type Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import type { CompositionClient, JsonValue } from "@pmcp-codegen/runtime";
 import { errorMessage, tracer } from "@pmcp-codegen/runtime/internal";
@@ -8,8 +9,18 @@ import type { Bundle } from "../bundle/types.js";
 import { compileSchema } from "../json-schema/validator.js";
 import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic } from "./check-protocol.js";
 import { buildDeclarations, type ClientDeclarations, type ToolDeclaration } from "./declarations.js";
-import type { CallRecord, CompiledProgram, FailureKind, HostBridge, Limits, ProgramExecutor, RunOutcome } from "./executor.js";
+import type {
+  CallRecord,
+  CompiledProgram,
+  FailureKind,
+  HostBridge,
+  Limits,
+  ProgramExecutor,
+  ProgramPosition,
+  RunOutcome,
+} from "./executor.js";
 import type { ProgramCheckWorker, ProgramCheckWorkerOptions } from "./program-check-worker.js";
+import type { TranspiledProgram } from "./type-check.js";
 
 /** What a program run ends as: the sandbox's outcome, or refused by the type-check before anything ran. */
 export type ExecOutcome =
@@ -166,10 +177,12 @@ export class ExecSession {
       const message = `${diagnostics.length === 1 ? "1 problem" : `${diagnostics.length} problems`}; nothing was run`;
       return { ok: false, kind: "type_error", message, diagnostics, logs: [], calls: [], durationMs: 0 };
     }
-    const program: CompiledProgram = { ...state.program, code: checked.code };
-    const outcome = await this.#options.executor.run(program, hostBridge(this.#options.client, state.tools, context.active()), {
+    const program: CompiledProgram = { ...state.program, code: checked.program.code };
+    const ran = await this.#options.executor.run(program, hostBridge(this.#options.client, state.tools, context.active()), {
       timeoutMs: timeout,
     });
+    const outcome =
+      ran.ok || ran.at === undefined ? ran : { ...ran, message: `${ran.message} (${sourcePosition(ran.at, checked.program)})` };
     // Only a successful call is observed, so only then can a type have changed.
     if (this.#options.learnFrom !== undefined && outcome.calls.some((call) => call.ok)) await this.#learn(this.#options.learnFrom);
     return outcome;
@@ -301,6 +314,15 @@ export function structuredOf(outcome: ExecOutcome): { result: JsonValue; logs: s
     calls: outcome.calls.map((call) => ({ ...call, durationMs: tenths(call.durationMs) })),
     durationMs: tenths(outcome.durationMs),
   };
+}
+
+/** Where in the agent's own text a position of the JavaScript that ran is, by the emit's source map. */
+function sourcePosition(at: ProgramPosition, program: TranspiledProgram): string {
+  const map = new SourceMap(JSON.parse(program.sourceMap) as SourceMapPayload);
+  const entry = map.findEntry(program.firstLine + at.line - 1, at.column - 1) as Partial<SourceMapping>;
+  if (entry.originalLine === undefined || entry.originalColumn === undefined) return "at an unknown line";
+  // The type-checked text has the wrapper's line first: its 0-based line n is the program's line n.
+  return `line ${entry.originalLine}, column ${entry.originalColumn + 1}`;
 }
 
 /** TypeScript error "Cannot find name" (with no "Did you mean" of its own). */

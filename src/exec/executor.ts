@@ -67,6 +67,12 @@ export interface CallRecord {
   code?: string;
 }
 
+/** 1-based line and column in the program's JavaScript as the sandbox ran it (the body of an async function). */
+export interface ProgramPosition {
+  line: number;
+  column: number;
+}
+
 export type FailureKind = "timeout" | "memory" | "call_limit" | "output_limit" | "uncaught" | "invalid_input";
 
 export type RunOutcome =
@@ -77,6 +83,8 @@ export type RunOutcome =
       message: string;
       /** With "output_limit" only: the returned value cut down to fit, with markers where parts were left out. */
       result?: JsonValue;
+      /** With "uncaught" only: where the error was thrown, when it was in the program's own code. */
+      at?: ProgramPosition;
       logs: string[];
       calls: CallRecord[];
       durationMs: number;

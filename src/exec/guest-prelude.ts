@@ -153,9 +153,16 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
   for (const level of ["log", "info", "warn", "error", "debug"]) defineProperty(console, level, { value: logger(level), enumerable: true });
   defineProperty(globals, "console", { value: freeze(console) });
 
+  // Where in the program the error was thrown: its innermost frame in program.js, if any.
+  const programFrame = /program\.js:(\d+):(\d+)/;
+
   function describe(error) {
     try {
-      if (typeof error === "object" && error !== null) return stringify({ name: toText(error.name), message: toText(error.message) });
+      if (typeof error === "object" && error !== null) {
+        const at = programFrame.exec(toText(error.stack));
+        const position = at === null ? {} : { at: [Number(at[1]), Number(at[2])] };
+        return stringify({ name: toText(error.name), message: toText(error.message), ...position });
+      }
       return stringify({ name: "", message: toText(error) });
     } catch {
       return stringify({ name: "", message: "a thrown value that cannot be shown" });

@@ -1,10 +1,11 @@
 import { Worker } from "node:worker_threads";
 import { PmcpError } from "../errors.js";
 import type { CheckReply, CheckRequest, ProgramDiagnostic } from "./check-protocol.js";
+import type { TranspiledProgram } from "./type-check.js";
 
 /** A program's check: runnable (its types erased), refused with diagnostics, or stopped by a limit. */
 export type CheckOutcome =
-  | { ok: true; code: string }
+  | { ok: true; program: TranspiledProgram }
   | { ok: false; kind: "type_error"; diagnostics: ProgramDiagnostic[] }
   | { ok: false; kind: "timeout" | "memory" | "invalid_input"; message: string };
 
@@ -73,7 +74,7 @@ export class ProgramCheckWorker {
         settle: (reply) => {
           if (reply.type === "stopped") resolve({ ok: false, kind: reply.kind, message: reply.message });
           else if (reply.type === "failed") resolve({ ok: false, kind: "invalid_input", message: reply.message });
-          else if (reply.type === "checked" && reply.code !== undefined) resolve({ ok: true, code: reply.code });
+          else if (reply.type === "checked" && reply.program !== undefined) resolve({ ok: true, program: reply.program });
           else if (reply.type === "checked") resolve({ ok: false, kind: "type_error", diagnostics: reply.diagnostics });
         },
       });

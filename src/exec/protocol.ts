@@ -1,4 +1,4 @@
-import type { FailureKind, Limits } from "./executor.js";
+import type { FailureKind, Limits, ProgramPosition } from "./executor.js";
 
 /** The messages between the executor and its sandbox workers; only strings and numbers cross. */
 
@@ -20,7 +20,7 @@ export type ToWorker =
 
 export type WorkerDone =
   | { ok: true; result: string; logs: string[] }
-  | { ok: false; kind: FailureKind; message: string; result?: string; logs: string[] };
+  | { ok: false; kind: FailureKind; message: string; result?: string; at?: ProgramPosition; logs: string[] };
 
 export type FromWorker =
   | { type: "call"; runId: number; callId: number; index: number; args: string }

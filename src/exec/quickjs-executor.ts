@@ -354,6 +354,7 @@ class HostRun {
             kind: done.kind,
             message: done.message,
             ...(done.result === undefined ? {} : { result: JSON.parse(done.result) as JsonValue }),
+            ...(done.at === undefined ? {} : { at: done.at }),
             logs: done.logs,
             calls,
             durationMs,

@@ -231,10 +231,12 @@ function settle(run: Run): void {
 function settledOutcome(run: Run, settled: string): WorkerDone {
   const body = settled.slice(1);
   if (settled.startsWith("E")) {
-    const { name, message } = JSON.parse(body) as { name: string; message: string };
+    const { name, message, at } = JSON.parse(body) as { name: string; message: string; at?: [number, number] };
     if (name === "InternalError" && message === "out of memory")
       return { ok: false, kind: "memory", message: "the program used more memory than its limit", logs: run.logs };
-    return { ok: false, kind: "uncaught", message: clip(name === "" ? message : `${name}: ${message}`), logs: run.logs };
+    // The program's first line follows the wrapper's opening on the same line.
+    const position = at === undefined ? {} : { at: { line: at[0], column: at[0] === 1 ? at[1] - PROGRAM_START.length : at[1] } };
+    return { ok: false, kind: "uncaught", message: clip(name === "" ? message : `${name}: ${message}`), ...position, logs: run.logs };
   }
   const depth = jsonDepth(body);
   if (depth > MAX_RESULT_DEPTH) {

@@ -6,11 +6,19 @@ import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic } from "./check-protocol.js"
 /** Programs are written by agents, a few dozen lines; anything this large is refused unread. */
 export const MAX_PROGRAM_BYTES = 100_000;
 
+/** A program with its types erased, as the sandbox runs it, and the source map back to the program's text. */
+export interface TranspiledProgram {
+  code: string;
+  sourceMap: string;
+  /** The emitted file's 0-based line that is the code's first ("use strict" and the wrapper come before). */
+  firstLine: number;
+}
+
 export interface ProgramChecker {
   /** Diagnostics of a program (the body of an async function), in strict mode; [] when it may run. */
   check(code: string): ProgramDiagnostic[];
   /** The program with its types erased: the body of an async function, as a sandbox runs it. */
-  transpile(code: string): string;
+  transpile(code: string): TranspiledProgram;
   /**
    * Replaces the declarations (a tool's type changed), keeping the compiler and its loaded
    * libraries; throws, keeping the old ones, when the new ones do not compile.
@@ -36,6 +44,8 @@ const OPTIONS: ts.CompilerOptions = {
   // Emitted from the checked program itself, so erasing the types costs no second parse.
   noEmit: false,
   removeComments: false,
+  // Maps an error's position in the JavaScript the sandbox runs back to the agent's own line.
+  sourceMap: true,
   noLib: false,
   moduleDetection: ts.ModuleDetectionKind.Legacy,
 };
@@ -127,10 +137,17 @@ export function createProgramChecker(declarations: string): ProgramChecker {
       const source = service.getProgram()?.getSourceFile(PROGRAM_FILE);
       const forbiddenHere = source === undefined ? undefined : forbidden(source)[0];
       if (forbiddenHere !== undefined) throw new PmcpError("INVALID_INPUT", forbiddenHere.message);
-      const output = service.getEmitOutput(PROGRAM_FILE).outputFiles.find((file) => file.name.endsWith(".js"))?.text;
-      if (output === undefined) throw new Error("the program emitted no JavaScript");
+      const emitted = service.getEmitOutput(PROGRAM_FILE).outputFiles;
+      const output = emitted.find((file) => file.name.endsWith(".js"))?.text;
+      const map = emitted.find((file) => file.name.endsWith(".js.map"))?.text;
+      if (output === undefined || map === undefined) throw new Error("the program emitted no JavaScript");
       // One function declaration, checked above: the body is between its first line and its last brace.
-      return output.slice(output.indexOf("{\n") + 2, output.lastIndexOf("}"));
+      const start = output.indexOf("{\n") + 2;
+      return {
+        code: output.slice(start, output.lastIndexOf("}")),
+        sourceMap: map,
+        firstLine: output.slice(0, start).split("\n").length - 1,
+      };
     },
     updateDeclarations(text) {
       const previous = files.get(DECLARATIONS_FILE)!.text;

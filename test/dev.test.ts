@@ -42,7 +42,7 @@ function startDev(cwd: string, args: readonly string[]): Dev {
 }
 
 /** Polls until `check` holds; the machine is loaded, so the limit is generous and no test depends on speed. */
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 20_000): Promise<T> {
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 45_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await check();

@@ -356,7 +356,16 @@ describe("the checker in its own thread", () => {
   it("stops a check at the program's time limit, and a check waiting behind it gets its turn", async () => {
     const worker = await ProgramCheckWorker.create("declare const x: number;");
     try {
-      const [bomb, next] = await Promise.all([worker.check(TYPE_BOMB, 1_500), worker.check("return x;", 60_000)]);
+      const order: string[] = [];
+      const settled = <T>(name: string, pending: Promise<T>) => pending.finally(() => order.push(name));
+      const [bomb, short, next] = await Promise.all([
+        settled("bomb", worker.check(TYPE_BOMB, 1_500)),
+        // Its own limit runs while it waits: it ends before the check ahead of it.
+        settled("short", worker.check("return x;", 300)),
+        settled("next", worker.check("return x;", 60_000)),
+      ]);
+      expect(order).toEqual(["short", "bomb", "next"]);
+      expect(short).toEqual({ ok: false, kind: "timeout", message: "type-checking the program took longer than 300 ms; nothing was run" });
       expect(bomb).toEqual({ ok: false, kind: "timeout", message: "type-checking the program took longer than 1500 ms; nothing was run" });
       expect(next).toEqual({ ok: true, program: expect.objectContaining({ code: "    return x;\n" }) });
     } finally {

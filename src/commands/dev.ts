@@ -68,18 +68,24 @@ async function dev(args: Args): Promise<void> {
     // pmcp.config may name another templates folder: the watcher follows it.
     const watched = () => watchedPaths(CONFIG_FILE_NAMES, args.config, session.templatesDir);
     let paths = watched();
-    const onChange = () => void follow();
+    // One follow at a time, so that two quick saves never leave a second watcher unclosed.
+    let following = Promise.resolve();
+    const onChange = () => {
+      following = following.then(follow);
+    };
     let watcher = watchInputs(paths, onChange);
     async function follow() {
       await session.reload();
       const next = watched();
       if (stopped.received || next.join("\0") === paths.join("\0")) return;
       await watcher.close();
+      if (stopped.received) return;
       paths = next;
       watcher = watchInputs(paths, onChange);
     }
     status(args, "watching for changes; Ctrl-C to stop");
     await stopped.signalled;
+    await following;
     await watcher.close();
   } finally {
     await session.stop();

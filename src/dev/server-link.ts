@@ -89,7 +89,12 @@ export class ServerLink {
       try {
         const connection = await connect(this.source, { signal: this.deadline() });
         this.connection = connection;
-        if (this.closing.signal.aborted) break;
+        // Closed while connecting: close() found nothing to close, so the connection (a child process) is closed here.
+        if (this.closing.signal.aborted) {
+          await connection.close();
+          this.connection = undefined;
+          break;
+        }
         // A server whose capabilities say `listChanged: false` may still send it; it is taken at its word either way.
         connection.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
           this.stale = true;

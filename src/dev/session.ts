@@ -74,7 +74,10 @@ export class DevSession {
    * server that cannot announce changes (no event stream) for its tools.
    */
   reload(): Promise<void> {
-    this.reloading = this.reloading.then(() => this.readInputs());
+    // A reload that fails is reported; the chain stays usable for the next one.
+    this.reloading = this.reloading
+      .then(() => this.readInputs())
+      .catch((error: unknown) => this.options.output.warn(`reloading failed: ${errorMessage(error)}`));
     return this.reloading;
   }
 
@@ -112,6 +115,8 @@ export class DevSession {
   }
 
   private connect(sources: readonly ServerSource[]): void {
+    // A start or a reload still under way when Ctrl-C came connects nothing that stop() would not close.
+    if (this.stopping) return;
     for (const source of sources) {
       const link = new ServerLink(source, this.options.timeoutMs, {
         changed: () => this.regenerations.request(),

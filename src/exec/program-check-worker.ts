@@ -22,9 +22,9 @@ const DEFAULT_MAX_CHECK_MS = 10_000;
 
 interface Job {
   request: CheckRequest;
-  /** In `Date.now()` time; Infinity for declaration updates. */
-  deadline: number;
   limitMs: number;
+  /** Whether its thread has it: then only ending the thread stops it. */
+  posted: boolean;
   settle(reply: CheckReply | { type: "stopped"; kind: "timeout" | "memory"; message: string }): void;
 }
 
@@ -69,8 +69,8 @@ export class ProgramCheckWorker {
     return new Promise((resolve) => {
       this.#enqueue({
         request: { type: "check", id: this.#nextId++, code },
-        deadline: Date.now() + limitMs,
         limitMs,
+        posted: false,
         settle: (reply) => {
           if (reply.type === "stopped") resolve({ ok: false, kind: reply.kind, message: reply.message });
           else if (reply.type === "failed") resolve({ ok: false, kind: "invalid_input", message: reply.message });
@@ -86,8 +86,9 @@ export class ProgramCheckWorker {
     return new Promise((resolve, reject) => {
       this.#enqueue({
         request: { type: "update", id: this.#nextId++, declarations: text },
-        deadline: Number.POSITIVE_INFINITY,
-        limitMs: Number.POSITIVE_INFINITY,
+        // Declarations that take TypeScript too long are refused like any that do not compile.
+        limitMs: this.#maxCheckMs,
+        posted: false,
         settle: (reply) => {
           if (reply.type === "updated") {
             this.#declarations = text;
@@ -131,13 +132,35 @@ export class ProgramCheckWorker {
     this.#ready.catch(() => undefined);
   }
 
+  /** Queues a job with its time limit running from now: waiting behind other checks counts. */
   #enqueue(job: Job): void {
     if (this.#closed) {
       job.settle({ type: "failed", id: job.request.id, message: "the checker was closed" });
       return;
     }
+    const timer = setTimeout(() => this.#expire(job), job.limitMs);
+    const settle = job.settle;
+    let settled = false;
+    job.settle = (reply) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      settle(reply);
+    };
     this.#queue.push(job);
     void this.#pump();
+  }
+
+  #expire(job: Job): void {
+    const queued = this.#queue.indexOf(job);
+    if (queued >= 0) {
+      this.#queue.splice(queued, 1);
+      job.settle(this.#timedOut(job));
+    } else if (this.#current === job) {
+      // TypeScript cannot be interrupted: its thread goes, and a fresh one (with the declarations in force) takes the queue.
+      if (job.posted) this.#restart();
+      this.#finish(job, this.#timedOut(job));
+    }
   }
 
   async #pump(): Promise<void> {
@@ -153,29 +176,14 @@ export class ProgramCheckWorker {
       return;
     }
     if (this.#current !== job || worker !== this.#worker) return;
-    const left = job.deadline - Date.now();
-    if (left <= 0) {
-      this.#finish(job, this.#timedOut(job));
-      return;
-    }
+    job.posted = true;
     worker.postMessage(job.request);
-    if (Number.isFinite(left)) {
-      const timer = setTimeout(() => {
-        if (this.#current !== job) return;
-        // TypeScript cannot be interrupted: its thread goes, a fresh one takes the queue.
-        this.#restart();
-        this.#finish(job, this.#timedOut(job));
-      }, left);
-      const settle = job.settle;
-      job.settle = (reply) => {
-        clearTimeout(timer);
-        settle(reply);
-      };
-    }
   }
 
   #timedOut(job: Job): { type: "stopped"; kind: "timeout"; message: string } {
-    return { type: "stopped", kind: "timeout", message: `type-checking the program took longer than ${job.limitMs} ms; nothing was run` };
+    const what = job.request.type === "check" ? "type-checking the program" : "checking the new declarations";
+    const after = job.request.type === "check" ? "; nothing was run" : "";
+    return { type: "stopped", kind: "timeout", message: `${what} took longer than ${job.limitMs} ms${after}` };
   }
 
   #answer(reply: CheckReply): void {

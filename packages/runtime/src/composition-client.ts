@@ -296,13 +296,15 @@ export class CompositionClient {
     const unwatch = signal === undefined ? undefined : whenAborted(signal, () => cancel?.abort(signal.reason));
     const started = performance.now();
     try {
-      return await connection.client.request(
-        { method: "tools/call", params: span.inject({ name: call.tool, arguments: call.args ?? {} }) },
-        CallResult,
-        {
-          timeout,
-          ...(cancel === undefined ? {} : { signal: cancel.signal }),
-        },
+      return await span.around(() =>
+        connection.client.request(
+          { method: "tools/call", params: span.inject({ name: call.tool, arguments: call.args ?? {} }) },
+          CallResult,
+          {
+            timeout,
+            ...(cancel === undefined ? {} : { signal: cancel.signal }),
+          },
+        ),
       );
     } catch (error) {
       if (signal?.aborted) throw aborted(call, signal);

@@ -158,6 +158,14 @@ export class ToolCallSpan {
     if (id !== undefined && this.span.isRecording()) this.span.setAttribute("jsonrpc.request.id", String(id));
   }
 
+  /**
+   * Runs `send` with this span current, so that spans of the transport underneath (HTTP, a
+   * child process) are its children; with no SDK, only calls it.
+   */
+  around<T>(send: () => T): T {
+    return this.span.spanContext().traceId === INVALID_TRACEID ? send() : context.with(this.context, send);
+  }
+
   /** A retry or a reconnect, as a span event. */
   event(name: string, attributes: Attributes): void {
     if (this.span.isRecording()) this.span.addEvent(name, attributes);

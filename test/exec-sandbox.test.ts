@@ -334,7 +334,7 @@ describe("every limit is its own kind, and the host carries on", () => {
       { i: 1, name: "item 1" },
     ]);
     expect(result.items.at(-1)).toMatch(/^…\[\d+ of 10000 items left out\]$/);
-    expect(result["…"]).toBe("1 of 2 keys left out");
+    expect(result["…"]).toBe('1 of 2 keys left out; "items" cut short');
     await expectHealthy();
   });
 

@@ -53,17 +53,21 @@ function truncateString(value: string, budget: number): string {
 function truncateArray(value: JsonValue[], budget: number): JsonValue[] {
   const kept: JsonValue[] = [];
   let used = 2 + MARKER_ROOM;
+  let cut = false;
   for (const item of value) {
     const size = jsonBytes(item) + 1;
     if (used + size > budget) {
       const room = budget - used - 1;
-      if (room >= MARKER_ROOM * 2) kept.push(truncateJson(item, room));
+      cut = room >= MARKER_ROOM * 2;
+      if (cut) kept.push(truncateJson(item, room));
       break;
     }
     kept.push(item);
     used += size;
   }
-  kept.push(`…[${value.length - kept.length} of ${value.length} items left out]`);
+  // A member cut down is kept, so it is not counted as left out; the marker names it.
+  const last = cut ? `; item ${kept.length - 1} cut short` : "";
+  kept.push(`…[${value.length - kept.length} of ${value.length} items left out${last}]`);
   return kept;
 }
 
@@ -71,12 +75,14 @@ function truncateObject(value: { [key: string]: JsonValue }, budget: number): { 
   const entries = Object.entries(value);
   const kept: [string, JsonValue][] = [];
   let used = 2 + MARKER_ROOM;
+  let cut = false;
   for (const [key, item] of entries) {
     const keySize = jsonBytes(key) + 2;
     const size = keySize + jsonBytes(item);
     if (used + size > budget) {
       const room = budget - used - keySize;
-      if (room >= MARKER_ROOM * 2) kept.push([key, truncateJson(item, room)]);
+      cut = room >= MARKER_ROOM * 2;
+      if (cut) kept.push([key, truncateJson(item, room)]);
       break;
     }
     kept.push([key, item]);
@@ -85,6 +91,7 @@ function truncateObject(value: { [key: string]: JsonValue }, budget: number): { 
   // defineProperty, not assignment, so that a "__proto__" key stays a plain key.
   const result: { [key: string]: JsonValue } = {};
   for (const [key, item] of kept) Object.defineProperty(result, key, { value: item, enumerable: true, writable: true, configurable: true });
-  result["…"] = `${entries.length - kept.length} of ${entries.length} keys left out`;
+  const last = cut ? `; ${JSON.stringify(kept.at(-1)?.[0])} cut short` : "";
+  result["…"] = `${entries.length - kept.length} of ${entries.length} keys left out${last}`;
   return result;
 }

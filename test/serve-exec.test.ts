@@ -1,4 +1,5 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
@@ -434,6 +435,16 @@ describe("pmcp exec", () => {
       code: 1,
       stderr: "pmcp: [Uncaught error] TypeError: cannot read property 'id' of null (line 5, column 8)\n",
     });
+  });
+
+  // Node's mkdir({ recursive: true }) never settles there: pmcp exec printed its result and spun forever.
+  it.runIf(existsSync("/proc/self"))("records nothing, with one warning, into an --observe folder that cannot be made", async () => {
+    const run = await runStdin(
+      ["exec", "-", "--observe", "/proc/pmcp-nope", ...sources],
+      'return (await behaviour.getItem({ id: "a" })).id;',
+    );
+    expect(run).toMatchObject({ code: 0, stdout: '"a"\n' });
+    expect(run.stderr).toMatch(/observations of behaviour\/get_item not recorded: ENOENT.*mkdir '\/proc\/pmcp-nope'/);
   });
 
   it("prints the whole outcome as JSON with --json, and what an output limit kept", async () => {

@@ -1,8 +1,9 @@
-import { mkdir, readFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Observed } from "./call-result.js";
 import { ConfigurationError } from "./errors.js";
 import { writeFilesAtomically } from "./fs/atomic-write.js";
+import { makeFolders } from "./fs/make-folders.js";
 import { OBSERVATION_FORMAT, type ObservationHeader, observationPath, parseObservationLog } from "./observation-log.js";
 
 export interface ObserveOptions {
@@ -124,7 +125,7 @@ export class ObservationRecorder {
    * samples are lost to another's rename.
    */
   async #append(path: string, state: ToolLog, batch: Recorded[]): Promise<void> {
-    await mkdir(dirname(path), { recursive: true });
+    await makeFolders(dirname(path));
     const { lock } = await loadLockfile();
     const release = await lock(path, {
       realpath: false,

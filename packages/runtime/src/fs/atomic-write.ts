@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { renameSync, rmSync } from "node:fs";
-import { lstat, mkdir, readdir, readlink, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { lstat, readdir, readlink, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { makeFolders } from "./make-folders.js";
 
 export interface FileToWrite {
   path: string;
@@ -139,7 +140,7 @@ async function linkedPath(path: string): Promise<string> {
 
 async function makeFolder(folder: string, path: string): Promise<void> {
   try {
-    await mkdir(folder, { recursive: true });
+    await makeFolders(folder);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "EEXIST" && code !== "ENOTDIR") throw error;

@@ -444,7 +444,9 @@ describe("pmcp exec", () => {
       'return (await behaviour.getItem({ id: "a" })).id;',
     );
     expect(run).toMatchObject({ code: 0, stdout: '"a"\n' });
-    expect(run.stderr).toMatch(/observations of behaviour\/get_item not recorded: ENOENT.*mkdir '\/proc\/pmcp-nope'/);
+    expect(run.stderr).toBe(
+      "warning: observations of behaviour/get_item not recorded: ENOENT: no such file or directory, mkdir '/proc/pmcp-nope'\n",
+    );
   });
 
   it("prints the whole outcome as JSON with --json, and what an output limit kept", async () => {

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { systemReason } from "./output.js";
+import { printable, systemReason } from "./output.js";
 import { run } from "./program.js";
 
 // A reader that went away (`pmcp ... | head`) ends the output quietly, as for any command line
@@ -12,6 +12,11 @@ process.stdout.on("error", (error: NodeJS.ErrnoException) => {
   process.stderr.write(`pmcp: cannot write to stdout: ${systemReason(error)}\n`);
   process.exitCode = 1;
 });
+
+// The runtime reports what it could not do (an observation not recorded, a type not learned) as
+// process warnings: printed as the CLI's other warnings are, not in Node's "(node:PID) Name:" dress.
+process.removeAllListeners("warning");
+process.on("warning", (warning) => process.stderr.write(`warning: ${printable(warning.message)}\n`));
 
 const code = await run(process.argv.slice(2));
 process.exitCode = Math.max(code, stdoutFailed ? 1 : 0);

@@ -8,28 +8,13 @@ import type { DevInputs, DevOutput } from "../dev/session.js";
 import type { BundleChange } from "../diff/bundle-diff.js";
 import { formatText } from "../diff/format.js";
 import { PmcpError } from "../errors.js";
+import { generateOptions } from "./generate.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  sourceOptions(yargs)
+  generateOptions(sourceOptions(yargs))
     .option("bundle", {
       type: "string",
       describe: "Bundle file kept up to date (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
-    })
-    .option("output", {
-      alias: "o",
-      type: "string",
-      describe: "Folder for the generated clients (default: pmcp.config output, else generated/)",
-    })
-    .option("templates", { type: "string", describe: "Folder of templates (server.ts.hbs, index.ts.hbs) overriding the built-in ones" })
-    .option("runtime-import", {
-      type: "string",
-      describe: "Module generated files import the runtime from (default: @pmcp-codegen/runtime)",
-    })
-    .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" })
-    .option("min-quality", {
-      choices: ["none", "low", "medium", "high"] as const,
-      default: "low" as const,
-      describe: "Use an inferred output schema (tools that declare none) only from this quality up",
     })
     .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed per server to connect, or to list its tools" })
     .option("debounce", {

@@ -7,17 +7,13 @@ import { warningLine } from "../codegen/generate-run.js";
 import type { GenerateWarning } from "../codegen/plan.js";
 import { PmcpError } from "../errors.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  schemaOption(yargs)
+/** Where and how clients are generated: the flags of `pmcp generate` and `pmcp dev`. */
+export function generateOptions<T>(yargs: Argv<T>) {
+  return yargs
     .option("output", {
       alias: "o",
       type: "string",
       describe: "Folder for the generated clients (default: pmcp.config output, else generated/)",
-    })
-    .option("check", {
-      type: "boolean",
-      default: false,
-      describe: "Exit 1 and list stale files when the output on disk differs; write nothing",
     })
     .option("templates", { type: "string", describe: "Folder of templates (server.ts.hbs, index.ts.hbs) overriding the built-in ones" })
     .option("runtime-import", {
@@ -29,6 +25,15 @@ const builder = (yargs: Argv<GlobalArgs>) =>
       choices: ["none", "low", "medium", "high"] as const,
       default: "low" as const,
       describe: "Use an inferred output schema (tools that declare none) only from this quality up",
+    });
+}
+
+const builder = (yargs: Argv<GlobalArgs>) =>
+  generateOptions(schemaOption(yargs))
+    .option("check", {
+      type: "boolean",
+      default: false,
+      describe: "Exit 1 and list stale files when the output on disk differs; write nothing",
     })
     .example("$0 generate", "Generate generated/ from schemas/mcp-bundle.json")
     .example("$0 generate --schema schemas/ -o src/clients --check", "Fail CI when the clients are stale");

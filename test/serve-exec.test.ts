@@ -435,6 +435,15 @@ describe("pmcp exec", () => {
       code: 1,
       stderr: "pmcp: [Uncaught error] TypeError: cannot read property 'id' of null (line 5, column 8)\n",
     });
+    // A failed tool call names the line of the call that failed, not the prelude's.
+    const failed = await runStdin(
+      ["exec", "-", ...sources],
+      'const ok = await behaviour.getItem({ id: "a" });\n\nawait behaviour.fail({});\nreturn ok;',
+    );
+    expect(failed).toMatchObject({
+      code: 1,
+      stderr: "pmcp: [Uncaught error] ToolCallError: behaviour/fail: warehouse offline (line 3, column 17) (2 tool calls made)\n",
+    });
   });
 
   // Node's mkdir({ recursive: true }) never settles there: pmcp exec printed its result and spun forever.

@@ -18,8 +18,8 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
   const ErrorType = Error;
   const globals = globalThis;
 
-  function callError(data) {
-    const error = new ErrorType(data.message);
+  function callError(data, error = new ErrorType()) {
+    error.message = data.message;
     error.name = data.name;
     error.code = data.code;
     error.serverId = data.serverId;
@@ -111,10 +111,12 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
 
   function method(binding) {
     return async function (args) {
+      // Made before the await, while the program's own frame is on the stack: a failed call names the line that made it.
+      const site = new ErrorType();
       const json = stringify(args === undefined ? {} : args);
       if (typeof json !== "string") throw new TypeError(binding.server + "/" + binding.tool + ": the arguments are not JSON");
       const answer = parse(await bridgeCall(binding.index, json));
-      if (!answer.ok) throw callError(answer.error);
+      if (!answer.ok) throw callError(answer.error, site);
       return binding.returns === "content" ? new ToolResult(binding.server, binding.tool, answer.value) : answer.value;
     };
   }

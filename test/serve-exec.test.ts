@@ -288,22 +288,25 @@ describe("pmcp serve exec --http", () => {
   });
 });
 
+/** `serve exec --learn` over the weather fixture, recording into `observations`. */
+async function learningServer(observations: string, stderr: "inherit" | "pipe"): Promise<Client> {
+  const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
+  const weather = `${process.execPath} ${join(FIXTURES, "weather-server.mjs")}`;
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "serve", "exec", "--stdio", weather, "--id", "weather", "--learn", "--observe", observations],
+      cwd: ROOT,
+      stderr,
+    }),
+  );
+  return client;
+}
+
 describe("pmcp serve exec --learn", () => {
   it("types a tool without an output schema by its observed results once inferred, and keeps the tools list", async () => {
     const observations = join(dir, "learned");
-    const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, "serve", "exec", "--stdio", `${process.execPath} ${join(FIXTURES, "weather-server.mjs")}`, "--id", "weather"].concat([
-          "--learn",
-          "--observe",
-          observations,
-        ]),
-        cwd: ROOT,
-        stderr: "inherit",
-      }),
-    );
+    const client = await learningServer(observations, "inherit");
     try {
       const program = "const listing = await weather.listStations();\nreturn listing.stations.map((station) => station.name);";
       const before = await execute(client, program);
@@ -332,19 +335,7 @@ describe("pmcp serve exec --learn", () => {
     const observations = join(dir, "broken-logs");
     await mkdir(join(observations, "weather"), { recursive: true });
     await writeFile(join(observations, "weather", "get_weather.jsonl"), "not an observation log\n");
-    const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [CLI, "serve", "exec", "--stdio", `${process.execPath} ${join(FIXTURES, "weather-server.mjs")}`, "--id", "weather"].concat([
-          "--learn",
-          "--observe",
-          observations,
-        ]),
-        cwd: ROOT,
-        stderr: "pipe",
-      }),
-    );
+    const client = await learningServer(observations, "pipe");
     try {
       const outcome = await execute(client, "return (await weather.listStations()).text.length > 0;");
       expect(outcome.isError).toBeUndefined();

@@ -88,7 +88,8 @@ export class QuickJsExecutor implements ProgramExecutor {
         resolve(slot ?? "closed");
       };
       const timer = setTimeout(() => {
-        this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
+        const index = this.#waiting.indexOf(waiter);
+        if (index >= 0) this.#waiting.splice(index, 1);
         resolve("timeout");
       }, deadline - Date.now());
       this.#waiting.push(waiter);

@@ -449,3 +449,16 @@ describe("1,000 concurrent calls", () => {
     120_000,
   );
 });
+
+describe("1,600 sequential calls over one Streamable HTTP session", () => {
+  it("print no warning: the session's AbortSignal does not collect a listener per request", async () => {
+    const script = fileURLToPath(new URL("./fixtures/sequential-http-calls.mjs", import.meta.url));
+    // A young generation big enough that no garbage collection removes fetch's listeners during the run.
+    const { stdout, stderr } = await execFileAsync(
+      process.execPath,
+      ["--min-semi-space-size=256", "--max-semi-space-size=256", script, "1600"],
+      { timeout: 120_000 },
+    );
+    expect([stdout, stderr]).toEqual([`${1600 * 7}\n`, ""]);
+  }, 120_000);
+});

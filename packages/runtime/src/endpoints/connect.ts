@@ -2,7 +2,7 @@ import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, type Implementation, McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage } from "../error-message.js";
 import { type ConnectionFacts, INSTRUMENTATION } from "../telemetry.js";
@@ -89,14 +89,23 @@ class HttpFailure extends ConnectFailure {
   }
 }
 
+/**
+ * fetch leaves an abort listener on a request's signal until the request is garbage-collected,
+ * and the SDK's HTTP transports pass one signal to every request of a session: a busy session
+ * collects thousands of listeners between collections, and Node warns past 1,500
+ * (MaxListenersExceededWarning). Each request gets a signal of its own that follows the session's.
+ */
+const fetchWithOwnSignal: FetchLike = (url, init) => fetch(url, init?.signal ? { ...init, signal: AbortSignal.any([init.signal]) } : init);
+
 function streamableTransport(source: HttpSource): Transport {
-  return new StreamableHTTPClientTransport(source.url, { requestInit: { headers: source.headers } });
+  return new StreamableHTTPClientTransport(source.url, { requestInit: { headers: source.headers }, fetch: fetchWithOwnSignal });
 }
 
 function sseTransport(source: HttpSource): Transport {
   // Headers go on the POSTs (requestInit) and on the event stream's GET (the fetch below).
   return new SSEClientTransport(source.url, {
     requestInit: { headers: source.headers },
+    fetch: fetchWithOwnSignal,
     eventSourceInit: {
       fetch: (url, init) =>
         fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), ...source.headers } }),

@@ -1,14 +1,20 @@
 // The program executor (QuickJS in worker threads): an empty program warm, a one-call program
 // against calling the bridge directly, and 100 sequential calls from a program against 100
-// direct calls. The bridge calls an in-process server through a CompositionClient.
+// direct calls: through the bridge to an in-process server (no I/O at all), then against SDK
+// callTool over stdio and Streamable HTTP.
 // Then what an agent sees: an SDK Client calling `pmcp serve exec`'s execute_program against the
 // same Client calling the upstream servers directly, in time and in bytes of context.
+import { spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { z } from "zod";
 import { QuickJsExecutor } from "../dist/exec/quickjs-executor.js";
 import { CompositionClient } from "../dist/runtime/index.js";
@@ -59,45 +65,84 @@ export async function benchExec() {
     hundred.ratio,
   );
 
-  // The same over stdio, the transport most upstream servers use.
-  const stdio = new CompositionClient({
-    servers: { typed: { command: process.execPath, args: [fileURLToPath(new URL("../test/fixtures/typed-server.mjs", import.meta.url))] } },
-  });
-  const stock = z.object({ sku: z.string(), quantity: z.number(), location: z.null() });
-  const overStdio = { call: (server, tool, args, signal) => stdio.callTool({ server, tool, args, parse: stock }, { signal }) };
-  const typed = { typed: { getStock: { server: "typed", tool: "get_stock", returns: "value" } } };
-  const overStdioRuns = await comparePerCall(
-    async () => {
-      const outcome = await executor.run(
-        { code: "for (let i = 0; i < 100; i++) await typed.getStock({ sku: 'SKU-1' }); return 1;", globals: typed },
-        overStdio,
-      );
-      if (!outcome.ok) throw new Error(`${outcome.kind}: ${outcome.message}`);
-    },
-    async () => {
-      for (let i = 0; i < 100; i++) await overStdio.call("typed", "get_stock", { sku: "SKU-1" });
-    },
-    2,
-    7,
-  );
-  report(
-    "exec: 100 sequential calls in a program over stdio",
-    overStdioRuns.ours / 1000,
-    overStdioRuns.peer / 1000,
-    "100 direct calls over stdio",
-    1.3,
-    "ms",
-    overStdioRuns.ratio,
-  );
-
+  await benchSequential(executor);
   await executor.close();
   await composition.close();
-  await stdio.close();
   await benchServeExec();
 }
 
 const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const fixture = (name) => fileURLToPath(new URL(`../test/fixtures/${name}`, import.meta.url));
+
+/**
+ * The issue's target: a program making 100 sequential calls against 100 direct SDK callTool
+ * calls over the same kind of transport, each side with a session of its own. A program's call
+ * costs two thread hand-offs and a QuickJS await on top of the call; the fixture's tool does no
+ * work at all, so it shows that cost at its largest; server-memory reads its file on each call.
+ */
+async function benchSequential(executor) {
+  const http = spawn(process.execPath, [fixture("typed-http-server.mjs")], { stdio: ["ignore", "pipe", "inherit"] });
+  const [url] = await once(createInterface({ input: http.stdout }), "line");
+  const memoryDir = await mkdtemp(join(tmpdir(), "pmcp-bench-memory-"));
+  const memory = {
+    command: process.execPath,
+    args: [createRequire(import.meta.url).resolve("@modelcontextprotocol/server-memory/dist/index.js")],
+    env: { MEMORY_FILE_PATH: join(memoryDir, "memory.jsonl") },
+  };
+  const typedStdio = { command: process.execPath, args: [fixture("typed-server.mjs")] };
+  const stock = z.object({ sku: z.string(), quantity: z.number(), location: z.null() });
+  const graph = z.object({ entities: z.array(z.object({ name: z.string() }).passthrough()), relations: z.array(z.unknown()) });
+  const upstreams = [
+    ["the typed fixture over stdio", typedStdio, "get_stock", { sku: "SKU-1" }, stock],
+    ["the typed fixture over Streamable HTTP", { url }, "get_stock", { sku: "SKU-1" }, stock],
+    ["server-memory over stdio", memory, "search_nodes", { query: "beans" }, graph],
+  ];
+  for (const [label, source, tool, args, parse] of upstreams) {
+    const composition = new CompositionClient({ servers: { up: source } });
+    const host = { call: (server, name, values, signal) => composition.callTool({ server, tool: name, args: values, parse }, { signal }) };
+    const peer = new Client({ name: "bench", version: "1.0.0" });
+    await peer.connect(
+      "url" in source
+        ? new StreamableHTTPClientTransport(new URL(source.url))
+        : new StdioClientTransport({ ...source, env: { ...getDefaultEnvironment(), ...source.env }, stderr: "ignore" }),
+    );
+    if (tool === "search_nodes") {
+      const entities = Array.from({ length: 20 }, (_, i) => ({
+        name: `beans-${i}`,
+        entityType: "product",
+        observations: ["1 kg", "roasted"],
+      }));
+      await peer.callTool({ name: "create_entities", arguments: { entities } });
+    }
+    const globals = { up: { call: { server: "up", tool, returns: "value" } } };
+    const code = `for (let i = 0; i < 100; i++) await up.call(${JSON.stringify(args)}); return 1;`;
+    const runs = await comparePerCall(
+      async () => {
+        const outcome = await executor.run({ code, globals }, host);
+        if (!outcome.ok) throw new Error(`${outcome.kind}: ${outcome.message}`);
+      },
+      async () => {
+        for (let i = 0; i < 100; i++) await peer.callTool({ name: tool, arguments: args });
+      },
+      2,
+      7,
+    );
+    report(
+      `exec: 100 sequential calls in a program, ${label}`,
+      runs.ours / 1000,
+      runs.peer / 1000,
+      "100 SDK callTool",
+      1.3,
+      "ms",
+      runs.ratio,
+    );
+    console.log(`  (${((runs.ours - runs.peer) / 100).toFixed(0)} µs more a call: ${(runs.peer / 100).toFixed(0)} µs a direct call)`);
+    await composition.close();
+    await peer.close();
+  }
+  http.kill();
+  await rm(memoryDir, { recursive: true, force: true });
+}
 
 const ONE_CALL = 'return await inventory.getStock({ sku: "SKU-1" });';
 const SUMMARY = `const { ids } = await records.listRecords({});

@@ -92,7 +92,27 @@ describe("pmcp serve exec over stdio", () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toEqual(["list_tools", "inspect_tool", "execute_program"]);
     expect(tools[2]?.outputSchema).toMatchObject({ type: "object", required: ["result", "logs", "calls", "durationMs"] });
-    expect(tools[2]?.inputSchema).toMatchObject({ required: ["code"] });
+    expect(tools[2]?.inputSchema).toEqual({
+      $schema: "http://json-schema.org/draft-07/schema#",
+      type: "object",
+      properties: {
+        code: { type: "string", description: "The program: TypeScript statements ending in `return <value>`" },
+        timeout_ms: { type: "integer", minimum: 1, description: "Wall time allowed in milliseconds (at most 30000, the default)" },
+      },
+      required: ["code"],
+    });
+  });
+
+  it.each([
+    [{}, "code must be the program's TypeScript as a string, got undefined"],
+    [{ code: 5 }, "code must be the program's TypeScript as a string, got number"],
+    [{ code: "return 1;", timeout_ms: "x" }, 'timeout_ms must be a whole number of milliseconds ≥ 1, got "x"'],
+    [{ code: "return 1;", timeout_ms: 2.5 }, "timeout_ms must be a whole number of milliseconds ≥ 1, got 2.5"],
+  ])("answers the arguments %j with [Invalid input] and the structured fields", async (args, message) => {
+    const failed = ProgramResult.parse(await client.callTool({ name: "execute_program", arguments: args }));
+    expect(failed.isError).toBe(true);
+    expect(failed.content[0]?.text).toBe(`[Invalid input] ${message}\n${JSON.stringify(failed.structuredContent)}`);
+    expect(failed.structuredContent).toEqual({ result: null, logs: [], calls: [], durationMs: 0 });
   });
 
   it("inspect_tool shows how a program calls the tool, with the types it uses", async () => {

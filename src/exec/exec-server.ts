@@ -53,10 +53,25 @@ export function createExecServer(session: ExecSession): McpServer {
         "Each server is a global whose methods call its tools, as inspect_tool's signature shows; console.log lines are returned. " +
         "No imports, no I/O besides the tool calls. Returns { result, logs, calls, durationMs }; on failure the text starts with a tag " +
         "([Type error], [Timeout], [Memory limit], [Call limit], [Output limit], [Uncaught error], [Invalid input]) and calls lists what already ran.",
-      inputSchema: {
-        code: z.string().describe("The program: TypeScript statements ending in `return <value>`"),
-        timeout_ms: z.number().optional().describe(`Wall time allowed in milliseconds (at most ${session.limits.timeoutMs}, the default)`),
-      },
+      // The schema the agent reads says what to send, but lets anything through: the session checks
+      // the values itself, so that wrong ones get execute_program's own [Invalid input] answer with
+      // its structured fields, not the SDK's bare validation error.
+      inputSchema: z
+        .object({
+          code: z
+            .unknown()
+            .optional()
+            .meta({ type: "string", description: "The program: TypeScript statements ending in `return <value>`" }),
+          timeout_ms: z
+            .unknown()
+            .optional()
+            .meta({
+              type: "integer",
+              minimum: 1,
+              description: `Wall time allowed in milliseconds (at most ${session.limits.timeoutMs}, the default)`,
+            }),
+        })
+        .meta({ required: ["code"] }),
       outputSchema: ProgramOutput,
       annotations: { openWorldHint: true },
     },

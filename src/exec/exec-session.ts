@@ -127,9 +127,11 @@ export class ExecSession {
 
   /**
    * Type-checks and runs one program; `timeoutMs` is capped by the session's limit. One span
-   * covers it, with the limits and the outcome; its tool calls are the span's children.
+   * covers it, with the limits and the outcome; its tool calls are the span's children. Both
+   * arguments come from an agent as they are: anything else than a string and a whole number
+   * is an `invalid_input` outcome.
    */
-  execute(code: string, timeoutMs?: number): Promise<ExecOutcome> {
+  execute(code: unknown, timeoutMs?: unknown): Promise<ExecOutcome> {
     return tracer.startActiveSpan("execute_program", { kind: SpanKind.INTERNAL }, async (span) => {
       // Ended also when the run throws (a sandbox that cannot start), or the trace would keep it open.
       try {
@@ -146,13 +148,13 @@ export class ExecSession {
     });
   }
 
-  async #execute(code: string, timeoutMs: number | undefined, span: Span): Promise<ExecOutcome> {
+  async #execute(code: unknown, timeoutMs: unknown, span: Span): Promise<ExecOutcome> {
     const state = this.#state;
     const limits = this.#options.limits;
-    if (timeoutMs !== undefined && !(Number.isInteger(timeoutMs) && timeoutMs >= 1)) {
-      const message = `timeout_ms must be a whole number of milliseconds ≥ 1, got ${String(timeoutMs)}`;
-      return { ok: false, kind: "invalid_input", message, logs: [], calls: [], durationMs: 0 };
-    }
+    if (typeof code !== "string")
+      return invalidInput(`code must be the program's TypeScript as a string, got ${code === null ? "null" : typeof code}`);
+    if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isInteger(timeoutMs) && timeoutMs >= 1))
+      return invalidInput(`timeout_ms must be a whole number of milliseconds ≥ 1, got ${clippedJson(timeoutMs)}`);
     const timeout = timeoutMs === undefined ? limits.timeoutMs : Math.min(timeoutMs, limits.timeoutMs);
     if (span.isRecording()) {
       span.setAttributes({
@@ -172,8 +174,7 @@ export class ExecSession {
       const diagnostics = checked.diagnostics.map((diagnostic) => withGlobals(diagnostic, state.declarations));
       const [first] = diagnostics;
       // Refused unread for its size: not a type error, there is nothing to fix in it but its length.
-      if (diagnostics.length === 1 && first?.code === PROGRAM_DIAGNOSTIC.TOO_LARGE)
-        return { ok: false, kind: "invalid_input", message: first.message, logs: [], calls: [], durationMs: 0 };
+      if (diagnostics.length === 1 && first?.code === PROGRAM_DIAGNOSTIC.TOO_LARGE) return invalidInput(first.message);
       const message = `${diagnostics.length === 1 ? "1 problem" : `${diagnostics.length} problems`}; nothing was run`;
       return { ok: false, kind: "type_error", message, diagnostics, logs: [], calls: [], durationMs: 0 };
     }
@@ -317,6 +318,16 @@ export function structuredOf(outcome: ExecOutcome): { result: JsonValue; logs: s
 }
 
 /** Where in the agent's own text a position of the JavaScript that ran is, by the emit's source map. */
+function invalidInput(message: string): ExecOutcome {
+  return { ok: false, kind: "invalid_input", message, logs: [], calls: [], durationMs: 0 };
+}
+
+/** An agent's value in a message: its JSON, cut short. */
+function clippedJson(value: unknown): string {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length <= 40 ? json : `${json.slice(0, 40)}…`;
+}
+
 function sourcePosition(at: ProgramPosition, program: TranspiledProgram): string {
   const map = new SourceMap(JSON.parse(program.sourceMap) as SourceMapPayload);
   const entry = map.findEntry(program.firstLine + at.line - 1, at.column - 1) as Partial<SourceMapping>;

@@ -426,6 +426,28 @@ describe("pmcp exec", () => {
     expect(JSON.parse(run.stdout)).toEqual({ id: "a", count: 3, tags: ["a"] });
   });
 
+  // Read as UTF-8 regardless, "café" in Latin-1 ran as "caf\uFFFD": a program other than the one written.
+  it("refuses a program that is not UTF-8 text, from a file or stdin, with exit 2 and nothing run", async () => {
+    const file = join(dir, "latin1.ts");
+    const latin1 = Buffer.from('return "caf\xe9";', "latin1");
+    await writeFile(file, latin1);
+    const run = await runCli(["exec", file, ...sources]);
+    expect(run).toMatchObject({ code: 2, stdout: "" });
+    expect(run.stderr.split("\n")[0]).toBe(`pmcp: ${file}: not UTF-8 text`);
+    const piped = await runStdin(["exec", "-", ...sources], latin1);
+    expect(piped).toMatchObject({ code: 2, stdout: "" });
+    expect(piped.stderr.split("\n")[0]).toBe("pmcp: <stdin>: not UTF-8 text");
+  });
+
+  // Logs carry tool results; written raw, a server's text could recolour, retitle or overwrite the terminal.
+  it("writes a program's logs to stderr with control characters escaped, and keeps them as they are under --json", async () => {
+    const program = 'console.log("\\u001b[31mred\\u0007\\rover");\nconsole.warn("tab\\there");\nreturn 1;';
+    const run = await runStdin(["exec", "-", ...sources], program);
+    expect(run).toMatchObject({ code: 0, stdout: "1\n", stderr: "\\u001b[31mred\\u0007\\u000dover\nwarn: tab\there\n" });
+    const json = await runStdin(["exec", "-", "--json", ...sources], program);
+    expect((JSON.parse(json.stdout) as { logs: string[] }).logs).toEqual(["\u001b[31mred\u0007\rover", "warn: tab\there"]);
+  });
+
   it("runs stdin with -, and exits 1 with the tagged error and each diagnostic as file:line:col", async () => {
     const run = await runStdin(["exec", "-", ...sources], 'const item = await behaviour.getItem({ id: "a" });\nreturn item.cont;');
     expect(run.code).toBe(1);
@@ -535,7 +557,7 @@ describe("pmcp exec", () => {
   });
 });
 
-function runStdin(args: string[], input: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runStdin(args: string[], input: string | Buffer): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT });
     let stdout = "";

@@ -2,7 +2,7 @@ import { timeoutProblem } from "@pmcp-codegen/runtime/internal/timeout";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { schemaOption } from "../cli/inputs.js";
-import { count, printJson, systemReason } from "../cli/output.js";
+import { count, printable, printJson, systemReason } from "../cli/output.js";
 import { sourceOptions } from "../cli/source-options.js";
 import { PmcpError } from "../errors.js";
 import { DEFAULT_MAX_PROGRAMS, MAX_HEAP_MB } from "../exec/executor.js";
@@ -68,24 +68,25 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
   const { FAILURE_TAGS, outcomeJson } = await import("../exec/exec-session.js");
   // yargs turns a lone `-` positional into "", which names no file either.
   const stdin = args.file === "-" || args.file === "";
-  const code = await (stdin ? readStdin() : readFile(args.file, "utf8")).catch((error: NodeJS.ErrnoException) => {
+  const where = stdin ? "<stdin>" : args.file;
+  const bytes = await (stdin ? readStdin() : readFile(args.file)).catch((error: NodeJS.ErrnoException) => {
     throw new PmcpError(
       error.code === "ENOENT" ? "NOT_FOUND" : "INVALID_ARGUMENT",
       `${args.file}: ${error.code === "ENOENT" ? "no such file" : systemReason(error)}`,
     );
   });
+  const code = utf8Text(bytes, where);
   const started = await startSession({ ...args, learn: false }, "run");
   try {
     const outcome = await started.session.execute(code);
     if (args.json) printJson(outcomeJson(outcome));
-    else for (const line of outcome.logs) process.stderr.write(`${line}\n`);
+    else for (const line of outcome.logs) process.stderr.write(`${printable(line)}\n`);
     if (outcome.ok) {
       if (!args.json) printJson(outcome.result);
       return;
     }
     // What an output limit kept, cut down structurally, is still the program's answer.
     if (!args.json && "result" in outcome && outcome.result !== undefined) printJson(outcome.result);
-    const where = stdin ? "<stdin>" : args.file;
     const details =
       outcome.kind === "type_error"
         ? outcome.diagnostics.map((diagnostic) => `\n${where}:${diagnostic.line}:${diagnostic.column} ${diagnostic.message}`).join("")
@@ -97,8 +98,17 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
   }
 }
 
-async function readStdin(): Promise<string> {
+async function readStdin(): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
+}
+
+/** The program's text; bytes that are not UTF-8 would otherwise run as U+FFFD, a program other than the one written. */
+function utf8Text(bytes: Buffer, where: string): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    throw new PmcpError("INVALID_ARGUMENT", `${where}: not UTF-8 text`);
+  }
 }

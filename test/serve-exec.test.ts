@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { createTypedServer } from "./fixtures/typed-server.mjs";
 import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
@@ -446,6 +446,26 @@ describe("pmcp exec", () => {
     expect(run).toMatchObject({ code: 0, stdout: "1\n", stderr: "\\u001b[31mred\\u0007\\u000dover\nwarn: tab\there\n" });
     const json = await runStdin(["exec", "-", "--json", ...sources], program);
     expect((JSON.parse(json.stdout) as { logs: string[] }).logs).toEqual(["\u001b[31mred\u0007\rover", "warn: tab\there"]);
+  });
+
+  // With Node's default for SIGINT, pmcp ended at once and its stdio server, busy with a slow call, lived on as an orphan.
+  it("closes its stdio servers when stopped by SIGINT mid-program, then exits 130", async () => {
+    const observations = join(dir, "signal-observations");
+    const child = spawn(process.execPath, [CLI, "exec", "-", "--observe", observations, ...sources], { cwd: ROOT });
+    const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+    child.stdin.end("await behaviour.pid({});\nawait behaviour.slow({ ms: 120000 });\nreturn 1;");
+    // The server's pid, from the observation of the first call: the program is then in its slow call.
+    const serverPid = await vi.waitFor(
+      async () => {
+        const lines = (await readFile(join(observations, "behaviour", "pid.jsonl"), "utf8")).split("\n");
+        return (JSON.parse(lines[1] ?? "") as { value: { pid: number } }).value.pid;
+      },
+      { timeout: 60_000, interval: 100 },
+    );
+    child.kill("SIGINT");
+    const exit = await exited;
+    expect(() => process.kill(serverPid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
+    expect(exit).toEqual({ code: 130, signal: null });
   });
 
   it("runs stdin with -, and exits 1 with the tagged error and each diagnostic as file:line:col", async () => {

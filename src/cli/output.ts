@@ -38,7 +38,7 @@ export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+export const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /**
  * Writes a command's output files all or nothing (writeFilesAtomically), naming `flag`, the

@@ -1,8 +1,9 @@
+import { constants } from "node:os";
 import { timeoutProblem } from "@pmcp-codegen/runtime/internal/timeout";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { schemaOption } from "../cli/inputs.js";
-import { count, printable, printJson, systemReason } from "../cli/output.js";
+import { count, ENDING_SIGNALS, printable, printJson, systemReason } from "../cli/output.js";
 import { sourceOptions } from "../cli/source-options.js";
 import { PmcpError } from "../errors.js";
 import { DEFAULT_MAX_PROGRAMS, MAX_HEAP_MB } from "../exec/executor.js";
@@ -77,6 +78,7 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
   });
   const code = utf8Text(bytes, where);
   const started = await startSession({ ...args, learn: false }, "run");
+  const release = closeOnSignal(started.close);
   try {
     const outcome = await started.session.execute(code);
     if (args.json) printJson(outcomeJson(outcome));
@@ -94,8 +96,28 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
     const calls = outcome.calls.length === 0 ? "" : ` (${count(outcome.calls.length, "tool call")} made)`;
     throw new PmcpError("PROGRAM_FAILED", `${FAILURE_TAGS[outcome.kind]} ${outcome.message}${calls}${details}`);
   } finally {
+    release();
     await started.close();
   }
+}
+
+/**
+ * Until released, a signal closes the session, its stdio servers with it (a server busy with a
+ * call would outlive a parent that just exits), then exits with the signal's shell code (130 for
+ * SIGINT) before the interrupted program is reported; a second signal exits at once.
+ */
+function closeOnSignal(close: () => Promise<void>): () => void {
+  let closing = false;
+  const exit = (signal: NodeJS.Signals) => process.exit(128 + constants.signals[signal]);
+  const end = (signal: NodeJS.Signals) => {
+    if (closing) exit(signal);
+    closing = true;
+    void close().finally(() => exit(signal));
+  };
+  for (const name of ENDING_SIGNALS) process.on(name, end);
+  return () => {
+    for (const name of ENDING_SIGNALS) process.off(name, end);
+  };
 }
 
 async function readStdin(): Promise<Buffer> {

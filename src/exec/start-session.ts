@@ -88,13 +88,20 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
     minQuality: flags.minQuality,
     ...(flags.learn && observeDir !== undefined ? { learnFrom: observeDir } : {}),
   });
+  let closing: Promise<void> | undefined;
+  const close = async () => {
+    await session.close();
+    await executor.close();
+    await client.close();
+    if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+  };
   return {
     session,
-    async close() {
-      await session.close();
-      await executor.close();
-      await client.close();
-      if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+    // One close for every caller: a second one, overlapping (a signal's and the command's own), found the
+    // servers already taken and returned while they were still being stopped.
+    close() {
+      closing ??= close();
+      return closing;
     },
   };
 }

@@ -306,7 +306,46 @@ describe("pmcp serve exec --http", () => {
     child.kill("SIGTERM");
     expect(await exited).toBe(0);
   });
+
+  // signal-exit (the observation files' locks) re-raised SIGINT once the server's own listener was gone: the
+  // process died unclosed, and its stdio server, busy with a call, lived on as an orphan.
+  it("closes its stdio servers on SIGINT mid-program while recording observations", async () => {
+    const observations = join(dir, "serve-signal-observations");
+    const behaviour = `${process.execPath} ${join(FIXTURES, "behaviour-server.mjs")}`;
+    const args = ["serve", "exec", "--http", "0", "--observe", observations, "--stdio", behaviour, "--id", "behaviour"];
+    const served = spawn(process.execPath, [CLI, ...args], { cwd: ROOT });
+    const exited = new Promise((resolve) => served.once("exit", (code, signal) => resolve({ code, signal })));
+    const address = await new Promise<string>((resolve) => {
+      let stderr = "";
+      served.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /^Serving exec on (\S+)$/m.exec(stderr);
+        if (match) resolve(match[1]!);
+      });
+    });
+    const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(address)));
+    const running = execute(client, "await behaviour.pid({});\nawait behaviour.slow({ ms: 120000 });\nreturn 1;").catch(() => undefined);
+    const serverPid = await observedPid(observations);
+    served.kill("SIGINT");
+    const exit = await exited;
+    expect(() => process.kill(serverPid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
+    expect(exit).toEqual({ code: 0, signal: null });
+    await running;
+    await client.close();
+  });
 });
+
+/** The behaviour server's pid, from the observation of a program's `pid` call: the program is then in its next call. */
+function observedPid(observations: string): Promise<number> {
+  return vi.waitFor(
+    async () => {
+      const lines = (await readFile(join(observations, "behaviour", "pid.jsonl"), "utf8")).split("\n");
+      return (JSON.parse(lines[1] ?? "") as { value: { pid: number } }).value.pid;
+    },
+    { timeout: 60_000, interval: 100 },
+  );
+}
 
 /** `serve exec --learn` over the weather fixture, recording into `observations`. */
 async function learningServer(observations: string, stderr: "inherit" | "pipe"): Promise<Client> {
@@ -454,14 +493,7 @@ describe("pmcp exec", () => {
     const child = spawn(process.execPath, [CLI, "exec", "-", "--observe", observations, ...sources], { cwd: ROOT });
     const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
     child.stdin.end("await behaviour.pid({});\nawait behaviour.slow({ ms: 120000 });\nreturn 1;");
-    // The server's pid, from the observation of the first call: the program is then in its slow call.
-    const serverPid = await vi.waitFor(
-      async () => {
-        const lines = (await readFile(join(observations, "behaviour", "pid.jsonl"), "utf8")).split("\n");
-        return (JSON.parse(lines[1] ?? "") as { value: { pid: number } }).value.pid;
-      },
-      { timeout: 60_000, interval: 100 },
-    );
+    const serverPid = await observedPid(observations);
     child.kill("SIGINT");
     const exit = await exited;
     expect(() => process.kill(serverPid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));

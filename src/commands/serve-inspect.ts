@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { constants } from "node:os";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
@@ -102,15 +103,20 @@ export async function serveHttp(create: () => McpServer, name: string, port: num
   await new Promise<void>((resolve) => http.close(() => resolve()));
 }
 
-/** Resolves on the first SIGINT or SIGTERM; handling them lets the server close before the process ends. */
+/**
+ * Resolves on the first SIGINT or SIGTERM; handling them lets the server close before the process ends.
+ * The listener stays: signal-exit (the observation files' locks) ends the process on a signal as soon as
+ * its own listeners are the only ones, which left stdio servers running. A second signal exits at once.
+ */
 function signalled(): Promise<void> {
   return new Promise((resolve) => {
-    const stop = () => {
-      process.off("SIGINT", stop);
-      process.off("SIGTERM", stop);
+    let stopping = false;
+    const stop = (signal: NodeJS.Signals) => {
+      if (stopping) process.exit(128 + constants.signals[signal]);
+      stopping = true;
       resolve();
     };
-    process.once("SIGINT", stop);
-    process.once("SIGTERM", stop);
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
   });
 }

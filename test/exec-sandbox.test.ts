@@ -241,6 +241,14 @@ describe("escapes end in a tagged outcome or a harmless value, and the next prog
 });
 
 describe("every limit is its own kind, and the host carries on", () => {
+  // The watchdog's delay (deadline + grace) passed Node's 32-bit timer limit, so it fired after 1 ms and ended every program.
+  it("the largest time limit accepted runs a program to its end", async () => {
+    const outcome = await run("const stock = await inventory.getStock({ sku: 'SKU-1' }); return stock.quantity;", {
+      timeoutMs: 2 ** 31 - 1,
+    });
+    expect(tagged(outcome)).toEqual({ ok: true, result: 7 });
+  });
+
   it("an endless loop before any await: timeout", async () => {
     expect(tagged(await run("while (true) {}", { timeoutMs: 1000 }))).toEqual({
       ok: false,

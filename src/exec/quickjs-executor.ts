@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import type { JsonValue } from "@pmcp-codegen/runtime";
+import { MAX_TIMEOUT_MS } from "@pmcp-codegen/runtime/internal/timeout";
 import type { QuickJSOptions } from "quickjs-wasi";
 import {
   type CallRecord,
@@ -247,8 +248,9 @@ class HostRun {
     Atomics.store(slot.stop, 0, 0);
     slot.worker.ref();
     this.#post({ type: "run", runId, code: program.code, bindings: JSON.stringify(bindings), limits, deadline });
-    // The worker stops its program at the deadline itself; this covers a worker that cannot.
-    this.#watchdog = setTimeout(() => this.#kill(), deadline - Date.now() + KILL_GRACE_MS);
+    // The worker stops its program at the deadline itself; this covers a worker that cannot. Node fires a
+    // longer delay than its timers hold after 1 ms, which ended every program given the largest time limit.
+    this.#watchdog = setTimeout(() => this.#kill(), Math.min(deadline - Date.now() + KILL_GRACE_MS, MAX_TIMEOUT_MS));
   }
 
   onMessage(message: FromWorker): void {

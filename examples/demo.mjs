@@ -6,8 +6,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const cli = join(root, "dist/cli/main.js");
@@ -27,7 +27,8 @@ pmcp("schema", "export", "--config", "examples/mcp.json");
 pmcp("generate");
 
 console.log("\n$ start examples/domain/server.ts and call plan_restock({ threshold: 50 })");
-const client = new Client({ name: "demo", version: "1.0.0" });
+// The domain server speaks both eras; the demo's client speaks 2026-07-28.
+const client = new Client({ name: "demo", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
 await client.connect(
   new StdioClientTransport({
     command: process.execPath,

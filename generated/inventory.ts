@@ -75,7 +75,7 @@ export class InventoryClient {
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
   getStock(args: GetStockArgs, options: rt.WithResult): Promise<rt.ParsedResult<StockLevel>>;
   getStock(args: GetStockArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<StockLevel | rt.ParsedResult<StockLevel>> {
-    return this.#client.callTool({ server: this.#serverId, tool: "get_stock", args, parse: StockLevelSchema, retryable: true }, options);
+    return this.#client.callTool({ server: this.#serverId, tool: "get_stock", args, parse: StockLevelSchema, retryable: true, protocol: "2026-07-28" }, options);
   }
 
   /**
@@ -89,7 +89,7 @@ export class InventoryClient {
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
   listLowStock(args: ListLowStockArgs | undefined, options: rt.WithResult): Promise<rt.ParsedResult<LowStockReport>>;
   listLowStock(args?: ListLowStockArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<LowStockReport | rt.ParsedResult<LowStockReport>> {
-    return this.#client.callTool({ server: this.#serverId, tool: "list_low_stock", args: args ?? {}, parse: LowStockReportSchema, retryable: true }, options);
+    return this.#client.callTool({ server: this.#serverId, tool: "list_low_stock", args: args ?? {}, parse: LowStockReportSchema, retryable: true, protocol: "2026-07-28" }, options);
   }
 }
-// pmcp-codegen-record: eyJ0eXBlRGlnZXN0cyI6W1siZ2V0X3N0b2NrIiwiMmMzYWZmYmNlNWMyMzhiYSJdLFsibGlzdF9sb3dfc3RvY2siLCJhM2YxNzFiMGI4YTI2ODdjIl1dfQ==
+// pmcp-codegen-record: eyJ0eXBlRGlnZXN0cyI6W1siZ2V0X3N0b2NrIiwiYmY0NzYzNGEwNDJhZDNhOSJdLFsibGlzdF9sb3dfc3RvY2siLCJhNjc5NzIyNzVhOWRlOGFiIl1dfQ==

@@ -289,7 +289,7 @@ export class MemoryClient {
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
   addObservations(args: AddObservationsArgs, options: rt.WithResult): Promise<rt.ParsedResult<AddObservationsResult>>;
   addObservations(args: AddObservationsArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<AddObservationsResult | rt.ParsedResult<AddObservationsResult>> {
-    return this.#client.callTool({ server: this.#serverId, tool: "add_observations", args, parse: AddObservationsResultSchema, retryable: false }, options);
+    return this.#client.callTool({ server: this.#serverId, tool: "add_observations", args, parse: AddObservationsResultSchema, retryable: false, protocol: "2025-11-25" }, options);
   }
 
   /**
@@ -303,7 +303,7 @@ export class MemoryClient {
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
   createEntities(args: CreateEntitiesArgs, options: rt.WithResult): Promise<rt.ParsedResult<CreateEntitiesResult>>;
   createEntities(args: CreateEntitiesArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<CreateEntitiesResult | rt.ParsedResult<CreateEntitiesResult>> {
-    return this.#client.callTool({ server: this.#serverId, tool: "create_entities", args, parse: CreateEntitiesResultSchema, retryable: false }, options);
+    return this.#client.callTool({ server: this.#serverId, tool: "create_entities", args, parse: CreateEntitiesResultSchema, retryable: false, protocol: "2025-11-25" }, options);
   }
 
   /**
@@ -317,7 +317,7 @@ export class MemoryClient {
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
   createRelations(args: CreateRelationsArgs, options: rt.WithResult): Promise<rt.ParsedResult<CreateRelationsResult>>;
   createRelations(args: CreateRelationsArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<CreateRelationsResult | rt.ParsedResult<CreateRelationsResult>> {
-    return this.#client.callTool({ server: this.#serverId, tool: "create_relations", args, parse: CreateRelationsResultSchema, retryable: false }, options);
+    return this.#client.callTool({ server: this.#serverId, tool: "create_relations", args, parse: CreateRelationsResultSchema, retryable: false, protocol: "2025-11-25" }, options);
   }
 
   /**
@@ -331,7 +331,7 @@ export class MemoryClient {
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
   deleteEntities(args: DeleteEntitiesArgs, options: rt.WithResult): Promise<rt.ParsedResult<DeleteEntitiesResult>>;
   deleteEntities(args: DeleteEntitiesArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<DeleteEntitiesResult | rt.ParsedResult<DeleteEntitiesResult>> {
-    return this.#client.callTool({ server: this.#serverId, tool: "delete_entities", args, parse: DeleteEntitiesResultSchema, retryable: true }, options);
+    return this.#client.callTool({ server: this.#serverId, tool: "delete_entities", args, parse: DeleteEntitiesResultSchema, retryable: true, protocol: "2025-11-25" }, options);
   }
 
   /**
@@ -345,7 +345,7 @@ export class MemoryClient {
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
   deleteObservations(args: DeleteObservationsArgs, options: rt.WithResult): Promise<rt.ParsedResult<DeleteObservationsResult>>;
   deleteObservations(args: DeleteObservationsArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<DeleteObservationsResult | rt.ParsedResult<DeleteObservationsResult>> {
-    return this.#client.callTool({ server: this.#serverId, tool: "delete_observations", args, parse: DeleteObservationsResultSchema, retryable: true }, options);
+    return this.#client.callTool({ server: this.#serverId, tool: "delete_observations", args, parse: DeleteObservationsResultSchema, retryable: true, protocol: "2025-11-25" }, options);
   }
 
   /**
@@ -359,7 +359,7 @@ export class MemoryClient {
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
   deleteRelations(args: DeleteRelationsArgs, options: rt.WithResult): Promise<rt.ParsedResult<DeleteRelationsResult>>;
   deleteRelations(args: DeleteRelationsArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<DeleteRelationsResult | rt.ParsedResult<DeleteRelationsResult>> {
-    return this.#client.callTool({ server: this.#serverId, tool: "delete_relations", args, parse: DeleteRelationsResultSchema, retryable: true }, options);
+    return this.#client.callTool({ server: this.#serverId, tool: "delete_relations", args, parse: DeleteRelationsResultSchema, retryable: true, protocol: "2025-11-25" }, options);
   }
 
   /**
@@ -373,7 +373,7 @@ export class MemoryClient {
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
   openNodes(args: OpenNodesArgs, options: rt.WithResult): Promise<rt.ParsedResult<OpenNodesResult>>;
   openNodes(args: OpenNodesArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<OpenNodesResult | rt.ParsedResult<OpenNodesResult>> {
-    return this.#client.callTool({ server: this.#serverId, tool: "open_nodes", args, parse: OpenNodesResultSchema, retryable: true }, options);
+    return this.#client.callTool({ server: this.#serverId, tool: "open_nodes", args, parse: OpenNodesResultSchema, retryable: true, protocol: "2025-11-25" }, options);
   }
 
   /**
@@ -387,7 +387,7 @@ export class MemoryClient {
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
   readGraph(args: ReadGraphArgs | undefined, options: rt.WithResult): Promise<rt.ParsedResult<ReadGraphResult>>;
   readGraph(args?: ReadGraphArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<ReadGraphResult | rt.ParsedResult<ReadGraphResult>> {
-    return this.#client.callTool({ server: this.#serverId, tool: "read_graph", args: args ?? {}, parse: ReadGraphResultSchema, retryable: true }, options);
+    return this.#client.callTool({ server: this.#serverId, tool: "read_graph", args: args ?? {}, parse: ReadGraphResultSchema, retryable: true, protocol: "2025-11-25" }, options);
   }
 
   /**
@@ -401,7 +401,7 @@ export class MemoryClient {
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
   searchNodes(args: SearchNodesArgs, options: rt.WithResult): Promise<rt.ParsedResult<SearchNodesResult>>;
   searchNodes(args: SearchNodesArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<SearchNodesResult | rt.ParsedResult<SearchNodesResult>> {
-    return this.#client.callTool({ server: this.#serverId, tool: "search_nodes", args, parse: SearchNodesResultSchema, retryable: true }, options);
+    return this.#client.callTool({ server: this.#serverId, tool: "search_nodes", args, parse: SearchNodesResultSchema, retryable: true, protocol: "2025-11-25" }, options);
   }
 }
 // pmcp-codegen-record: eyJ0eXBlRGlnZXN0cyI6W1siYWRkX29ic2VydmF0aW9ucyIsImM2ZGU1NTJkZjdjNDEwYWMiXSxbImNyZWF0ZV9lbnRpdGllcyIsIjJkNWIxYzBlMDllYmVhYjYiXSxbImNyZWF0ZV9yZWxhdGlvbnMiLCJmOTA2ZDg2MmYxZGExMzY0Il0sWyJkZWxldGVfZW50aXRpZXMiLCJjZTQzY2E0Njg3ZDdhMDE3Il0sWyJkZWxldGVfb2JzZXJ2YXRpb25zIiwiNmVkYTMyYTZhMGY3ODhhZSJdLFsiZGVsZXRlX3JlbGF0aW9ucyIsImNhNzUxZmYwYWE4ZDkyZmMiXSxbIm9wZW5fbm9kZXMiLCIxMjY1NjI3NDU1ZDgxYTQ4Il0sWyJyZWFkX2dyYXBoIiwiZWJlYjQ4NDY3YjJmZmJjOCJdLFsic2VhcmNoX25vZGVzIiwiMDYxOGJmNWY1ZDdjYzMwYSJdXX0=

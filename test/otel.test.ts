@@ -3,9 +3,8 @@ import { once } from "node:events";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { InMemoryTransport, LATEST_PROTOCOL_VERSION } from "@modelcontextprotocol/server";
 import { context, createTraceState, metrics, SpanKind, SpanStatusCode, TraceFlags, trace } from "@opentelemetry/api";
 import { type HistogramMetricData, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { InMemorySpanExporter, NodeTracerProvider, type ReadableSpan, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-node";
@@ -119,9 +118,9 @@ describe("client spans", () => {
       ...TOOL_CALL,
       "gen_ai.tool.name": "stock_report",
       "network.transport": "pipe",
-      "mcp.protocol.version": LATEST_PROTOCOL_VERSION,
-      // initialize was request 0.
-      "jsonrpc.request.id": "1",
+      // The fixture speaks 2026-07-28: no initialize took an id (the probe's id is its own).
+      "mcp.protocol.version": "2026-07-28",
+      "jsonrpc.request.id": "0",
     });
     expect(mine.events.map((event) => event.name)).toEqual(["connect"]);
 
@@ -140,18 +139,20 @@ describe("client spans", () => {
     expect(domainClient.parentSpanId).toBe(domainServer.spanId);
     expect(upstreamServer.parentSpanId).toBe(domainClient.spanId);
 
-    // Over stdio nothing on the server side tells the protocol version.
+    // A modern request names its version in its envelope, over stdio too.
     expect(domainServer.attributes).toEqual({
       ...TOOL_CALL,
       "gen_ai.tool.name": "stock_report",
       "network.transport": "pipe",
-      "jsonrpc.request.id": "1",
+      "mcp.protocol.version": "2026-07-28",
+      "jsonrpc.request.id": "0",
     });
     expect(upstreamServer.attributes).toEqual({
       ...TOOL_CALL,
       "gen_ai.tool.name": "get_stock",
       "network.transport": "pipe",
-      "jsonrpc.request.id": "1",
+      "mcp.protocol.version": "2026-07-28",
+      "jsonrpc.request.id": "0",
     });
   });
 
@@ -330,6 +331,7 @@ describe("execute_program", () => {
         id: undefined,
         header: [],
         maxMessageBytes: undefined,
+        protocol: undefined,
         schema: [],
         maxTimeMs: undefined,
         maxHeapMb: undefined,
@@ -404,9 +406,10 @@ describe("execute_program", () => {
     const points = durations.dataPoints
       .filter((point) => point.attributes["gen_ai.tool.name"] === "execute_program")
       .map((point) => [point.attributes, point.value.count]);
+    const connection = { "mcp.protocol.version": LATEST_PROTOCOL_VERSION };
     expect(points).toEqual([
-      [{ ...TOOL_CALL, "gen_ai.tool.name": "execute_program" }, 1],
-      [{ ...TOOL_CALL, "gen_ai.tool.name": "execute_program", "error.type": "tool_error" }, 1],
+      [{ ...TOOL_CALL, ...connection, "gen_ai.tool.name": "execute_program" }, 1],
+      [{ ...TOOL_CALL, ...connection, "gen_ai.tool.name": "execute_program", "error.type": "tool_error" }, 1],
     ]);
   });
 });

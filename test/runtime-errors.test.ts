@@ -23,7 +23,7 @@ import { serveDyingServer } from "./fixtures/dying-http-server.mjs";
 import { serveHttp } from "./helpers/http-server.js";
 
 const execFileAsync = promisify(execFile);
-const ENTRY_SHAPE = "expected {command, args?, env?, cwd?} or {url, type?, headers?}";
+const ENTRY_SHAPE = "expected {command, args?, env?, cwd?, protocol?} or {url, type?, headers?, protocol?}";
 
 function thrown(run: () => unknown): ConfigurationError {
   try {

@@ -3,7 +3,7 @@ import { cp, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { registerInventoryTools } from "../examples/servers/inventory-tools.js";
 import { ROOT } from "./helpers/cli.js";
@@ -80,7 +80,7 @@ describe("@pmcp-codegen/runtime, the package generated clients import", () => {
   });
 
   it("the probe sees child_process when the SDK's stdio transport is imported", async () => {
-    expect((await loadedBy("@modelcontextprotocol/sdk/client/stdio.js")).childProcess).toBe(true);
+    expect((await loadedBy("@modelcontextprotocol/client/stdio")).childProcess).toBe(true);
   });
 
   it("imports only the packages its package.json declares", async () => {
@@ -96,14 +96,10 @@ describe("@pmcp-codegen/runtime, the package generated clients import", () => {
         if (!scope!.startsWith("node:")) externals.add(scope!.startsWith("@") ? `${scope}/${name}` : scope!);
       }
     }
-    expect([...externals].sort()).toEqual(["@modelcontextprotocol/sdk", "@opentelemetry/api", "ajv-formats", "proper-lockfile", "zod"]);
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@modelcontextprotocol/sdk", "@opentelemetry/api", "ajv-formats", "zod"]);
+    // The MCP client package (v2), never the v1 SDK or the server package: no server code comes with the runtime.
+    expect([...externals].sort()).toEqual(["@modelcontextprotocol/client", "@opentelemetry/api", "proper-lockfile", "zod"]);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@modelcontextprotocol/client", "@opentelemetry/api", "zod"]);
     expect(manifest.peerDependenciesMeta).toEqual({ "proper-lockfile": { optional: true } });
-    // ajv-formats is declared with the SDK's own range, so it never adds a second copy.
-    const sdk = JSON.parse(await readFile(join(ROOT, "node_modules/@modelcontextprotocol/sdk/package.json"), "utf8")) as {
-      dependencies: Record<string, string>;
-    };
-    expect(manifest.dependencies["ajv-formats"]).toBe(sdk.dependencies["ajv-formats"]);
   });
 
   it("pmcp-codegen/runtime re-exports it: the same classes under both names, and nothing else imported", async () => {
@@ -164,14 +160,14 @@ describe("a generated client for an HTTP server under Deno", () => {
 
 describe("the runtime installed without proper-lockfile (an optional peer)", () => {
   it("loads, and observing reports how to get it instead of recording", async () => {
-    // A project with the runtime's files and its four dependencies, and no proper-lockfile anywhere above it.
+    // A project with the runtime's files and its three dependencies, and no proper-lockfile anywhere above it.
     const project = await mkdtemp(join(tmpdir(), "pmcp-runtime-alone-"));
     const modules = join(project, "node_modules");
     await cp(join(ROOT, "packages/runtime/package.json"), join(modules, "@pmcp-codegen/runtime/package.json"));
     await cp(RUNTIME_DIST, join(modules, "@pmcp-codegen/runtime/dist"), { recursive: true });
     await mkdir(join(modules, "@modelcontextprotocol"), { recursive: true });
     await mkdir(join(modules, "@opentelemetry"), { recursive: true });
-    for (const name of ["@modelcontextprotocol/sdk", "@opentelemetry/api", "zod", "ajv-formats"])
+    for (const name of ["@modelcontextprotocol/client", "@opentelemetry/api", "zod"])
       await symlink(join(ROOT, "node_modules", name), join(modules, name), "dir");
     await writeFile(
       join(project, "observe.mjs"),

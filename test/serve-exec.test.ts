@@ -93,7 +93,7 @@ describe("pmcp serve exec over stdio", () => {
     expect(tools.map((tool) => tool.name)).toEqual(["list_tools", "inspect_tool", "execute_program"]);
     expect(tools[2]?.outputSchema).toMatchObject({ type: "object", required: ["result", "logs", "calls", "durationMs"] });
     expect(tools[2]?.inputSchema).toEqual({
-      $schema: "http://json-schema.org/draft-07/schema#",
+      $schema: "https://json-schema.org/draft/2020-12/schema",
       type: "object",
       properties: {
         code: { type: "string", description: "The program: TypeScript statements ending in `return <value>`" },

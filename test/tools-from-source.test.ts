@@ -1,10 +1,8 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { type CallToolResult, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { Client } from "@modelcontextprotocol/client";
+import { type CallToolResult, InMemoryTransport, McpServer, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import * as catalog from "../examples/tools/catalog.js";
@@ -350,7 +348,7 @@ describe("registerFunctions: the catalogue served over MCP", () => {
 
   const call = async (name: string, args: Record<string, unknown>): Promise<CallToolResult> =>
     (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = (result: CallToolResult): string => (result.content[0]?.type === "text" ? result.content[0].text : "");
+  const text = (result: CallToolResult): string => (result.content?.[0]?.type === "text" ? result.content[0].text : "");
 
   it("lists exactly the manifest's tools and schemas", async () => {
     // A raw request: Client.listTools() would drop the pmcp:outputTypeName annotation.
@@ -436,7 +434,7 @@ describe("registerFunctions: the catalogue served over MCP", () => {
 
   it("answers an unknown tool with the protocol error the SDK uses", async () => {
     await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toMatchObject({
-      code: ErrorCode.InvalidParams,
+      code: ProtocolErrorCode.InvalidParams,
       message: expect.stringContaining("Tool no_such_tool not found"),
     });
   });

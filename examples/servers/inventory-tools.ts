@@ -1,7 +1,7 @@
 // The example upstream server's tools: a warehouse inventory whose tools are typed with
 // pmcp-codegen/server, so they publish output schemas and pmcp:outputTypeName, as PMCP's
 // TypedToolWithOutput does. The schemas are exported for the round-trip type test.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import { typedTool } from "pmcp-codegen/server";
 import { z } from "zod";
 

@@ -2,12 +2,15 @@
 // `node --import jiti/register examples/tools/server.ts`. The manifest is written by
 // `pmcp tools from-source examples/tools/catalog.ts -o examples/tools/catalog.tools.json`.
 import { readFileSync } from "node:fs";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { McpServer } from "@modelcontextprotocol/server";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { parseToolManifest, registerFunctions } from "pmcp-codegen/server";
 import * as catalog from "./catalog.js";
 
 const path = new URL("catalog.tools.json", import.meta.url);
-const server = new McpServer({ name: "catalog", version: "1.0.0" });
-registerFunctions(server, catalog, parseToolManifest(path.pathname, readFileSync(path, "utf8")));
-await server.connect(new StdioServerTransport());
+const manifest = parseToolManifest(path.pathname, readFileSync(path, "utf8"));
+serveStdio(() => {
+  const server = new McpServer({ name: "catalog", version: "1.0.0" });
+  registerFunctions(server, catalog, manifest);
+  return server;
+});

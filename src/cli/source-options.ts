@@ -30,6 +30,11 @@ export function sourceOptions<T>(yargs: Argv<T>) {
     .option("max-message-bytes", {
       type: "number",
       describe: "Largest message a stdio server may write (default 10485760, 10 MiB)",
+    })
+    .option("protocol", {
+      type: "string",
+      describe:
+        "Protocol era: auto (default: 2026-07-28 if the server speaks it, else the 2025 handshake), legacy (2025 only: servers that hang on the probe), or a version to require",
     });
 }
 

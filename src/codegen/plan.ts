@@ -1,4 +1,4 @@
-import { outputSchemaOf } from "../bundle/output-schema.js";
+import { isNonObjectOutput, outputSchemaOf } from "../bundle/output-schema.js";
 import { atLeast, type Quality } from "../bundle/quality.js";
 import { jsonText } from "../bundle/serialize.js";
 import type { BundleServer, InferredTool, Tool } from "../bundle/types.js";
@@ -66,6 +66,10 @@ export interface ToolPlan {
   retryable: boolean;
   /** The result schema was inferred from observations: a mismatch is reported, not thrown. */
   lenient: boolean;
+  /** The declared output schema's root is not an object: 2025-era answers wrap it as `{ result }`. */
+  nonObject: boolean;
+  /** The protocol version the bundle recorded for the server, as a literal; absent when none was recorded. */
+  protocolLiteral?: string;
 }
 
 export interface PlanOptions {
@@ -147,6 +151,8 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
       ...(parser === undefined ? {} : { parser: { name: `${claims.result.name}Schema`, code: parser.code } }),
       retryable: annotations.readOnlyHint === true || annotations.idempotentHint === true,
       lenient: output?.inferred !== undefined,
+      nonObject: output !== undefined && output.inferred === undefined && isNonObjectOutput(output.schema),
+      ...(server.protocolVersion === undefined ? {} : { protocolLiteral: literal(server.protocolVersion) }),
     };
   });
   for (const warning of builder.warnings) warn(warning.tool, warning.pointer, warning.message);

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { constants } from "node:os";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpServer } from "@modelcontextprotocol/server";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs, schemaOption } from "../cli/inputs.js";
@@ -40,31 +40,34 @@ async function serveInspect(args: ArgsOf<typeof builder>): Promise<void> {
   return serveHttp(create, "inspect", args.http, args);
 }
 
-/** stdout carries protocol messages only, so nothing else is printed here. */
+/**
+ * Both protocol eras on stdio: the client's opening message decides (`server/discover` or a
+ * modern request: 2026-07-28; `initialize`: 2025), one server from `create` per connection.
+ * stdout carries protocol messages only, so nothing else is printed here.
+ */
 export async function serveStdio(create: () => McpServer): Promise<void> {
-  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
-  const server = create();
-  // The transport does not watch for the end of stdin, the usual way a client stops its server:
+  const { serveStdio: serve } = await import("@modelcontextprotocol/server/stdio");
+  // The entry does not say when the client went away, the usual way a client stops its server:
   // without this the command would never return and Node would exit 13 on the pending await.
   const stdinEnded = new Promise<void>((resolve) => process.stdin.once("end", resolve));
-  const closed = new Promise<void>((resolve) => {
-    server.server.onclose = resolve;
-  });
-  await server.connect(new StdioServerTransport());
-  await Promise.race([stdinEnded, closed, signalled()]);
-  await server.close();
+  const handle = serve(create);
+  await Promise.race([stdinEnded, signalled()]);
+  await handle.close();
 }
 
 /**
- * Stateless Streamable HTTP: a fresh server and transport per POST, so requests share nothing
- * and no session needs expiring. The Host and Origin checks refuse DNS-rebinding pages that reach
+ * Streamable HTTP in both eras, keeping nothing between requests: a modern request is served
+ * by a fresh server (the era has no session), a 2025-era one statelessly, so replicas behind one
+ * load balancer answer alike. The Host and Origin checks refuse DNS-rebinding pages that reach
  * 127.0.0.1 under another name, and pages of other sites.
  */
 export async function serveHttp(create: () => McpServer, name: string, port: number, output: OutputOptions): Promise<void> {
-  const { StreamableHTTPServerTransport } = await import("@modelcontextprotocol/sdk/server/streamableHttp.js");
-  const { errorMessage } = await import("@pmcp-codegen/runtime/internal");
+  const { createMcpHandler } = await import("@modelcontextprotocol/server");
+  const { toNodeHandler } = await import("@modelcontextprotocol/node");
   const { createServer } = await import("node:http");
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const mcp = createMcpHandler(create);
+  const serve = toNodeHandler(mcp);
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const { port: bound } = http.address() as AddressInfo;
     const local = [`127.0.0.1:${bound}`, `localhost:${bound}`];
     // Host names are case-insensitive; an Origin other than our own MUST get 403 (MCP transport spec).
@@ -76,19 +79,10 @@ export async function serveHttp(create: () => McpServer, name: string, port: num
       return void res.writeHead(403, { "content-type": "text/plain" }).end("forbidden origin");
     }
     if (new URL(req.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void res.writeHead(404).end();
-    if (req.method !== "POST") return void res.writeHead(405, { allow: "POST" }).end();
-    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
-    const server = create();
-    // Closing the server closes its transport too.
-    res.on("close", () => void server.close());
-    await server.connect(transport);
-    await transport.handleRequest(req, res);
+    // Node types `method` and `url` as optional on any IncomingMessage; a server's requests always have both.
+    void serve(req as IncomingMessage & { method: string; url: string }, res);
   };
-  const http = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      if (!res.headersSent) res.writeHead(500, { "content-type": "text/plain" }).end(errorMessage(error));
-    });
-  });
+  const http = createServer(handle);
   await new Promise<void>((resolve, reject) => {
     http.once("error", (error: NodeJS.ErrnoException) =>
       reject(new PmcpError("IO_FAILED", `cannot listen on 127.0.0.1:${port}: ${error.code ?? error.message}`)),
@@ -99,6 +93,7 @@ export async function serveHttp(create: () => McpServer, name: string, port: num
   if (!output.quiet) process.stderr.write(`Serving ${name} on ${url}\n`);
   if (output.json) printJson({ url });
   await signalled();
+  await mcp.close();
   http.closeAllConnections();
   await new Promise<void>((resolve) => http.close(() => resolve()));
 }

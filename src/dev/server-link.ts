@@ -1,4 +1,3 @@
-import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
 import { type Connection, connect } from "@pmcp-codegen/runtime/internal/servers";
 import type { BundleServer } from "../bundle/types.js";
@@ -87,7 +86,7 @@ export class ServerLink {
     while (!this.closing.signal.aborted) {
       let problem: string;
       try {
-        const connection = await connect(this.source, { signal: this.deadline() });
+        const connection = await connect(this.source, { signal: this.deadline(), probeTimeoutMs: this.timeoutMs });
         this.connection = connection;
         // Closed while connecting: close() found nothing to close, so the connection (a child process) is closed here.
         if (this.closing.signal.aborted) {
@@ -96,10 +95,12 @@ export class ServerLink {
           break;
         }
         // A server whose capabilities say `listChanged: false` may still send it; it is taken at its word either way.
-        connection.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        connection.client.setNotificationHandler("notifications/tools/list_changed", () => {
           this.stale = true;
           this.events.changed();
         });
+        // The modern era sends changes only on a stream the client asked for; its end is a lost connection.
+        const subscription = connection.era === "modern" ? await connection.client.listen({ toolsListChanged: true }) : undefined;
         this.listing = await listServer(connection, this.source, this.deadline());
         this.events.status(
           `${this.label}: ${everConnected ? "reconnected" : "connected"} (${this.listing.tools.length} tools, ${connection.transport})`,
@@ -112,6 +113,9 @@ export class ServerLink {
         // Closing the connection ourselves silences `broken`: the close signal ends the wait instead.
         problem = await Promise.race([
           connection.broken.catch((error: unknown) => errorMessage(error)),
+          ...(subscription === undefined
+            ? []
+            : [subscription.closed.then((how) => `the server ended its subscriptions/listen stream (${how})`)]),
           this.closed,
           new Promise<string>((resolve) => {
             this.drop = resolve;

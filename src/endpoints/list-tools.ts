@@ -1,4 +1,4 @@
-import { McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { formatIssues, formatJsonPath } from "@pmcp-codegen/runtime/internal";
 import type { Connection } from "@pmcp-codegen/runtime/internal/servers";
 import { z } from "zod";
@@ -43,15 +43,22 @@ async function requestPage(connection: Connection, cursor: string | undefined, s
       timeout: 2 ** 31 - 1,
     });
   } catch (error) {
-    if (error instanceof McpError) {
-      // The SDK prefixes "MCP error <code>: " and servers built on it often send it prefixed already.
+    if (error instanceof ProtocolError) {
+      // v1 SDKs prefixed "MCP error <code>: " and servers built on them often send it prefixed already.
       throw new PmcpError(
         "SERVER_FAILED",
         `tools/list failed with JSON-RPC error ${error.code}: ${error.message.replace(/^(MCP error -?\d+: )+/, "")}`,
       );
     }
-    if (error instanceof z.ZodError)
-      throw new PmcpError("SERVER_FAILED", formatIssues("tools/list returned a malformed result", error.issues, { max: 1 }));
+    if (error instanceof SdkError && error.code === SdkErrorCode.InvalidResult) {
+      const issues = (error.cause as { issues?: unknown } | undefined)?.issues;
+      throw new PmcpError(
+        "SERVER_FAILED",
+        Array.isArray(issues)
+          ? formatIssues("tools/list returned a malformed result", issues as z.core.$ZodIssue[], { max: 1 })
+          : `tools/list returned a malformed result: ${error.message}`,
+      );
+    }
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 import { relative } from "node:path";
 import { interpolate, redactWrittenUrl, ServerIdSchema, type ServerSource } from "@pmcp-codegen/runtime/internal";
-import { httpTarget, parseUrl, readConfigFile, sourcesFromEntries } from "@pmcp-codegen/runtime/internal/servers";
+import { httpTarget, ProtocolChoiceSchema, parseUrl, readConfigFile, sourcesFromEntries } from "@pmcp-codegen/runtime/internal/servers";
 import { quote } from "shell-quote";
 import type { LoadedConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
@@ -15,6 +15,7 @@ export interface SourceFlags {
   id: string | undefined;
   header: string[];
   maxMessageBytes: number | undefined;
+  protocol: string | undefined;
 }
 
 export function hasSourceFlags(args: SourceFlags): boolean {
@@ -27,7 +28,12 @@ export async function resolveSources(args: SourceFlags, project: LoadedConfig | 
   if (maxMessageBytes !== undefined && !(Number.isSafeInteger(maxMessageBytes) && maxMessageBytes > 0))
     throw new PmcpError("INVALID_ARGUMENT", `--max-message-bytes must be a whole number of bytes ≥ 1, got ${maxMessageBytes}`);
   const limit = maxMessageBytes === undefined ? {} : { maxMessageBytes };
-  const limited = (source: ServerSource): ServerSource => (source.kind === "stdio" ? { ...source, ...limit } : source);
+  const protocol = protocolOf(args.protocol);
+  // --protocol applies to every server named, config entries too (it wins over their own `protocol`).
+  const limited = (source: ServerSource): ServerSource => ({
+    ...(source.kind === "stdio" ? { ...source, ...limit } : source),
+    ...protocol,
+  });
   if (!hasSourceFlags(args) && project?.config.servers !== undefined) {
     return sourcesFromEntries(project.config.servers, relative(process.cwd(), project.path), project.dir).map(limited);
   }
@@ -53,16 +59,17 @@ export async function resolveSources(args: SourceFlags, project: LoadedConfig | 
       recordedUrl,
       transport: "auto",
       ...idOf(args),
+      ...protocol,
     });
   }
   for (const line of args.stdio) {
     const command = splitCommandLine(line);
     const label = args.id ?? quote([command.recorded.command, ...command.recorded.args]);
-    sources.push({ kind: "stdio", label, ...command, env: {}, inheritEnv: true, ...limit, ...idOf(args) });
+    sources.push({ kind: "stdio", label, ...command, env: {}, inheritEnv: true, ...limit, ...idOf(args), ...protocol });
   }
   if (args.config !== undefined) {
     for (const source of await readConfigFile(args.config, args.server)) {
-      sources.push(source.kind === "http" ? { ...source, headers: { ...headers, ...source.headers } } : limited(source));
+      sources.push(source.kind === "http" ? { ...source, headers: { ...headers, ...source.headers }, ...protocol } : limited(source));
     }
   }
   if (sources.length === 0) {
@@ -75,6 +82,14 @@ export async function resolveSources(args: SourceFlags, project: LoadedConfig | 
   const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
   if (repeated.length > 0) throw new PmcpError("INVALID_ARGUMENT", `two servers have the id "${repeated[0]}"`);
   return sources;
+}
+
+/** `--protocol`, checked: `legacy`, `auto` or a protocol version. */
+function protocolOf(flag: string | undefined): { protocol?: string } {
+  if (flag === undefined) return {};
+  const check = ProtocolChoiceSchema.safeParse(flag);
+  if (!check.success) throw new PmcpError("INVALID_ARGUMENT", `--protocol ${JSON.stringify(flag)}: ${check.error.issues[0]?.message}`);
+  return { protocol: check.data };
 }
 
 function idOf(args: SourceFlags): { id?: string } {

@@ -98,7 +98,7 @@ const PRELUDE = `declare namespace rt {
   /** What a tool without an output schema returns: its result as it came (text, images, links or JSON). */
   interface ToolResult {
     /** The result as the server sent it. */
-    readonly raw: { content: ContentBlock[]; structuredContent?: Meta | undefined; isError?: boolean | undefined; _meta?: Meta | undefined };
+    readonly raw: { content: ContentBlock[]; structuredContent?: unknown; isError?: boolean | undefined; _meta?: Meta | undefined };
     readonly serverId: string;
     readonly toolName: string;
     readonly content: ContentBlock[];

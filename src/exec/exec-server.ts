@@ -1,11 +1,11 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { declareFixedToolList, registerInspectTools } from "../inspect/inspect-server.js";
 import { tracedToolCall } from "../server/traced-call.js";
 import { version } from "../version.js";
 import { type ExecSession, outcomeText, structuredOf } from "./exec-session.js";
 
-const ProgramOutput = {
+const ProgramOutput = z.object({
   result: z.unknown().describe("The value the program returned, as JSON (null when it failed)"),
   logs: z.array(z.string()).describe("The program's console lines, in order"),
   calls: z
@@ -20,7 +20,7 @@ const ProgramOutput = {
     )
     .describe("Every tool call the program made, also when it failed: never repeat a write blindly"),
   durationMs: z.number(),
-};
+});
 
 /**
  * Code mode: list_tools and inspect_tool as `serve inspect` has them (inspect also shows how a
@@ -75,8 +75,8 @@ export function createExecServer(session: ExecSession): McpServer {
       outputSchema: ProgramOutput,
       annotations: { openWorldHint: true },
     },
-    ({ code, timeout_ms }, extra) =>
-      tracedToolCall(server.server, "execute_program", extra, async () => {
+    ({ code, timeout_ms }, ctx) =>
+      tracedToolCall(server.server, "execute_program", ctx, async () => {
         const outcome = await session.execute(code, timeout_ms);
         return {
           content: [{ type: "text", text: outcomeText(outcome) }],

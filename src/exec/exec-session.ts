@@ -3,7 +3,7 @@ import { type Context, context, type Span, SpanKind, SpanStatusCode } from "@ope
 import type { CompositionClient, JsonValue } from "@pmcp-codegen/runtime";
 import { errorMessage, tracer } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
-import { outputSchemaOf } from "../bundle/output-schema.js";
+import { isNonObjectOutput, outputSchemaOf } from "../bundle/output-schema.js";
 import type { Quality } from "../bundle/quality.js";
 import type { Bundle } from "../bundle/types.js";
 import { compileSchema } from "../json-schema/validator.js";
@@ -77,6 +77,10 @@ interface HostTool {
   declaration: ToolDeclaration;
   serverId: string;
   parse: z.ZodType<unknown> | undefined;
+  /** The declared output is not an object: 2025-era answers come wrapped as `{ result }`. */
+  nonObject: boolean;
+  /** The protocol version the server spoke when listed: calls start in that era. */
+  protocol?: string;
 }
 
 /**
@@ -219,14 +223,14 @@ function stateOf(bundle: Bundle, minQuality: Quality): SessionState {
     for (const declaration of server.tools) {
       methods[declaration.method] = { server: server.serverId, tool: declaration.toolName, returns: declaration.returns };
       const tool = entry?.tools.find((candidate) => candidate.name === declaration.toolName);
-      const schema =
-        declaration.returns === "content" || tool === undefined
-          ? undefined
-          : (outputSchemaOf(tool)?.schema ?? entry?.inferred?.find((block) => block.tool === tool.name)?.schema);
+      const declared = declaration.returns === "content" || tool === undefined ? undefined : outputSchemaOf(tool)?.schema;
+      const schema = declared ?? (tool === undefined ? undefined : entry?.inferred?.find((block) => block.tool === tool.name)?.schema);
       tools.set(toolKey(server.serverId, declaration.toolName), {
         declaration,
         serverId: server.serverId,
-        parse: schema === undefined ? undefined : schemaParser(schema),
+        parse: declaration.returns === "content" || schema === undefined ? undefined : schemaParser(schema),
+        nonObject: declared !== undefined && isNonObjectOutput(declared),
+        ...(entry?.protocolVersion === undefined ? {} : { protocol: entry.protocolVersion }),
       });
     }
     globals[server.global] = methods;
@@ -288,9 +292,16 @@ async function callTool(
 ): Promise<JsonValue> {
   const entry = tools.get(toolKey(server, tool));
   if (entry === undefined) throw new Error(`${server}/${tool}: no such tool`);
-  const call = { server, tool, args: args as object, retryable: entry.declaration.retryable };
+  const call = {
+    server,
+    tool,
+    args: args as object,
+    retryable: entry.declaration.retryable,
+    ...(entry.protocol === undefined ? {} : { protocol: entry.protocol }),
+  };
   if (entry.parse !== undefined) {
-    return (await client.callTool({ ...call, parse: entry.parse, lenient: entry.declaration.lenient }, { signal })) as JsonValue;
+    const parsed = { ...call, parse: entry.parse, lenient: entry.declaration.lenient, nonObject: entry.nonObject };
+    return (await client.callTool(parsed, { signal })) as JsonValue;
   }
   return (await client.callToolForResult(call, { signal })).raw as unknown as JsonValue;
 }

@@ -1,4 +1,4 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { QUALITIES, SOURCES } from "../bundle/quality.js";
 import type { Bundle } from "../bundle/types.js";

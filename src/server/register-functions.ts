@@ -1,12 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import {
-  CallToolRequestSchema,
-  type CallToolResult,
-  ErrorCode,
-  ListToolsRequestSchema,
-  McpError,
-  type Tool,
-} from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, type McpServer, ProtocolError, ProtocolErrorCode, type Tool } from "@modelcontextprotocol/server";
 import { errorMessage, formatJsonPath } from "@pmcp-codegen/runtime/internal";
 import { itemSchema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
@@ -44,15 +36,15 @@ export function registerFunctions(server: McpServer, module: Record<string, unkn
   const tools = [...entries.values()].map((entry) => entry.definition);
 
   // Fails here, not on the first request, if registerTool already claimed these methods.
-  server.server.assertCanSetRequestHandler(ListToolsRequestSchema.shape.method.value);
-  server.server.assertCanSetRequestHandler(CallToolRequestSchema.shape.method.value);
+  server.server.assertCanSetRequestHandler("tools/list");
+  server.server.assertCanSetRequestHandler("tools/call");
   server.server.registerCapabilities({ tools: {} });
-  server.server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
-  server.server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+  server.server.setRequestHandler("tools/list", () => ({ tools }));
+  server.server.setRequestHandler("tools/call", (request, extra) => {
     const entry = entries.get(request.params.name);
     // The SDK's own message for an unknown tool, but as a protocol error, as the MCP spec asks.
     // No span: no tool ran, as with McpServer's own tools.
-    if (entry === undefined) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     return tracedToolCall(server.server, entry.definition.name, extra, () => call(entry, request.params.arguments ?? {}));
   });
 }
@@ -105,7 +97,7 @@ async function call(entry: Entry, args: Record<string, unknown>): Promise<CallTo
   if (!entry.validateOutput(json)) {
     return toolError(`Tool ${name} returned a result that does not match its outputSchema: ${describeErrors(entry.validateOutput.errors)}`);
   }
-  return { content: [{ type: "text", text: JSON.stringify(json) }], structuredContent: json as Record<string, unknown> };
+  return { content: [{ type: "text", text: JSON.stringify(json) }], structuredContent: json };
 }
 
 /** The wire form of a result: Dates become ISO strings, as their `format: "date-time"` schema says. */

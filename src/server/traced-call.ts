@@ -1,7 +1,10 @@
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  type CallToolResult,
+  InMemoryTransport,
+  PROTOCOL_VERSION_META_KEY,
+  type Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import { context } from "@opentelemetry/api";
 import { errorMessage, ToolCallSpan } from "@pmcp-codegen/runtime/internal";
 
@@ -13,19 +16,23 @@ import { errorMessage, ToolCallSpan } from "@pmcp-codegen/runtime/internal";
 export async function tracedToolCall(
   server: Server,
   tool: string,
-  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+  ctx: ServerContext,
   run: () => Promise<CallToolResult>,
 ): Promise<CallToolResult> {
-  const span = ToolCallSpan.server(tool, extra._meta);
-  const headers = extra.requestInfo?.headers;
-  // Over HTTP each request names the protocol version in a header; over stdio nothing tells it here.
-  const version = headers?.["mcp-protocol-version"];
+  const span = ToolCallSpan.server(tool, ctx.mcpReq._meta);
+  const request = ctx.http?.req;
+  // A modern request names its version in its envelope (over HTTP also in a header); a 2025-era one was set by `initialize`.
+  const version =
+    request?.headers.get("mcp-protocol-version") ??
+    (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[PROTOCOL_VERSION_META_KEY] ??
+    server.getNegotiatedProtocolVersion();
   span.connection({
-    transport: headers !== undefined ? "tcp" : server.transport instanceof StdioServerTransport ? "pipe" : undefined,
+    // Not over HTTP: stdio, however the SDK wraps it (serveStdio's per-connection channel), unless in-process.
+    transport: request !== undefined ? "tcp" : server.transport instanceof InMemoryTransport ? undefined : "pipe",
     protocolVersion: typeof version === "string" ? version : undefined,
-    sessionId: extra.sessionId,
+    sessionId: ctx.sessionId,
   });
-  span.requestId(extra.requestId);
+  span.requestId(ctx.mcpReq.id);
   try {
     const result = await context.with(span.context, run);
     span.end(result.isError === true ? { type: "tool_error", message: textOf(result) } : undefined);
@@ -37,7 +44,7 @@ export async function tracedToolCall(
 }
 
 function textOf(result: CallToolResult): string {
-  return result.content
+  return (result.content ?? [])
     .flatMap((block) => (block.type === "text" ? [block.text] : []))
     .join("\n")
     .slice(0, 200);

@@ -1,6 +1,4 @@
-import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, McpServer, RegisteredTool, ServerContext, ToolAnnotations } from "@modelcontextprotocol/server";
 import { formatIssues } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
 import { ToolDefinitionError } from "./errors.js";
@@ -12,7 +10,13 @@ export type ObjectSchema = z.ZodObject | z.ZodRawShape;
 /** The zod object schema an `ObjectSchema` stands for. */
 export type AsObject<S extends ObjectSchema> = S extends z.ZodObject ? S : S extends z.ZodRawShape ? z.ZodObject<S> : never;
 
-export interface TypedToolOptions<Input extends ObjectSchema, Output extends ObjectSchema> {
+/** What a tool may return: any zod schema (a non-object root is published as it is from protocol 2026-07-28 on), or a raw object shape. */
+export type OutputSchema = z.ZodType | z.ZodRawShape;
+
+/** The zod schema an `OutputSchema` stands for. */
+export type AsSchema<S extends OutputSchema> = S extends z.ZodType ? S : S extends z.ZodRawShape ? z.ZodObject<S> : never;
+
+export interface TypedToolOptions<Input extends ObjectSchema, Output extends OutputSchema> {
   name: string;
   title?: string;
   description: string;
@@ -25,29 +29,31 @@ export interface TypedToolOptions<Input extends ObjectSchema, Output extends Obj
   legacyAnnotations?: boolean;
 }
 
-export type TypedToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** The SDK's handler context (`ctx.mcpReq.signal`, `ctx.http?.req`, …). */
+export type TypedToolExtra = ServerContext;
 
 /**
  * Gets the parsed input; returns the value the output schema accepts. TypeScript types a
  * tuple literal in that value as an array here, so write the return type out when it has one.
  */
-export type TypedToolHandler<Input extends ObjectSchema, Output extends ObjectSchema> = (
+export type TypedToolHandler<Input extends ObjectSchema, Output extends OutputSchema> = (
   input: z.output<AsObject<Input>>,
   extra: TypedToolExtra,
-) => z.input<AsObject<Output>> | Promise<z.input<AsObject<Output>>>;
+) => z.input<AsSchema<Output>> | Promise<z.input<AsSchema<Output>>>;
 
 /**
- * Registers a tool whose input and output are zod object schemas, publishing the standard
- * `outputSchema` plus PMCP's `pmcp:outputTypeName` annotation, and answering with
- * `structuredContent` and the same JSON as a text block.
+ * Registers a tool whose input is a zod object schema and whose output is any zod schema,
+ * publishing the standard `outputSchema` plus PMCP's `pmcp:outputTypeName` annotation, and
+ * answering with `structuredContent` and the same JSON as a text block. A non-object output
+ * reaches 2025-era clients wrapped as `{ result }` (the SDK's codec), modern ones as it is.
  */
-export function typedTool<Input extends ObjectSchema, Output extends ObjectSchema>(
+export function typedTool<Input extends ObjectSchema, Output extends OutputSchema>(
   server: McpServer,
   options: TypedToolOptions<Input, Output>,
   handler: TypedToolHandler<Input, Output>,
 ): RegisteredTool {
   const input = asObject(options.input);
-  const output = asObject(options.output);
+  const output = asSchema(options.output);
   // The SDK converts the schemas only when a client lists tools, and one it cannot convert makes
   // the whole listing fail, hiding every tool of the server: refuse it here instead.
   for (const [side, schema, io] of [
@@ -66,7 +72,7 @@ export function typedTool<Input extends ObjectSchema, Output extends ObjectSchem
     ...options.annotations,
     "pmcp:outputTypeName": options.outputTypeName ?? defaultTypeName(options.name),
     // The same options the SDK uses for `outputSchema`, so both copies are identical.
-    ...(options.legacyAnnotations ? { "pmcp:outputSchema": z.toJSONSchema(output, { target: "draft-7", io: "output" }) } : {}),
+    ...(options.legacyAnnotations ? { "pmcp:outputSchema": z.toJSONSchema(output, { target: "draft-2020-12", io: "output" }) } : {}),
   };
   return server.registerTool(
     options.name,
@@ -88,8 +94,7 @@ export function typedTool<Input extends ObjectSchema, Output extends ObjectSchem
           const text = formatIssues(`output of tool "${options.name}" does not match its schema`, parsed.error.issues);
           return { content: [{ type: "text", text }], isError: true };
         }
-        const structured = parsed.data as Record<string, unknown>;
-        return { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+        return { content: [{ type: "text", text: JSON.stringify(parsed.data) }], structuredContent: parsed.data };
       }),
   );
 }
@@ -97,7 +102,7 @@ export function typedTool<Input extends ObjectSchema, Output extends ObjectSchem
 /** The first part of `schema` with no JSON Schema form (`z.date()`, `z.bigint()`), by its dotted path. */
 function unrepresentable(schema: z.ZodType, io: "input" | "output", path = ""): { path: string; message: string } | undefined {
   try {
-    z.toJSONSchema(schema, { target: "draft-7", io });
+    z.toJSONSchema(schema, { target: "draft-2020-12", io });
     return undefined;
   } catch (error) {
     if (schema instanceof z.ZodObject) {
@@ -112,6 +117,10 @@ function unrepresentable(schema: z.ZodType, io: "input" | "output", path = ""): 
 
 function asObject(schema: ObjectSchema): z.ZodObject {
   return schema instanceof z.ZodObject ? schema : z.object(schema);
+}
+
+function asSchema(schema: OutputSchema): z.ZodType {
+  return schema instanceof z.ZodType ? schema : z.object(schema);
 }
 
 /** `get_stock` → `GetStockResult`, `listItems` → `ListItemsResult`. */

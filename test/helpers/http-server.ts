@@ -1,8 +1,10 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { toNodeHandler } from "@modelcontextprotocol/node";
 import { SSEServerTransport } from "@modelcontextprotocol/sdk/server/sse.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 
 interface Connectable {
   connect(transport: Transport): Promise<void>;
@@ -18,13 +20,16 @@ export interface HttpFixture {
 /**
  * Serves a fixture server on 127.0.0.1 with an ephemeral port, over Streamable HTTP
  * (stateless: a fresh server per request) or the 2024-11-05 HTTP+SSE transport.
- * With `bearer`, requests without `Authorization: Bearer <bearer>` get 401.
+ * With `bearer`, requests without `Authorization: Bearer <bearer>` get 401. A server on the SDK's
+ * v2 line is served over Streamable HTTP as v2 serves it, in both eras (`createMcpHandler`).
  */
 export async function serveHttp(
   factory: () => Connectable,
   options: { transport: "streamable-http" | "sse"; bearer?: string },
 ): Promise<HttpFixture> {
   const sessions = new Map<string, SSEServerTransport>();
+  const v2 = options.transport === "streamable-http" && factory() instanceof McpServer;
+  const v2Handler = v2 ? toNodeHandler(createMcpHandler(factory as () => McpServer)) : undefined;
   const requests: HttpFixture["requests"] = [];
   const server = createServer((req, res) => {
     requests.push({ method: req.method ?? "", url: req.url ?? "", authorization: req.headers.authorization });
@@ -41,6 +46,7 @@ export async function serveHttp(
   async function handleStreamable(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path !== "/mcp") return void res.writeHead(404).end();
+    if (v2Handler !== undefined) return v2Handler(req as IncomingMessage & { method: string; url: string }, res);
     if (req.method !== "POST") return void res.writeHead(405, { allow: "POST" }).end();
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true });
     res.on("close", () => void transport.close());

@@ -1,6 +1,5 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import { ProtocolError, SdkError, SdkErrorCode, type Transport } from "@modelcontextprotocol/client";
+import type { z } from "zod";
 import { CallResult, observedResult, resultValue, throwIfError } from "./call-result.js";
 import { readConfigFile, type ServerEntry, sourcesFromEntries } from "./endpoints/config-file.js";
 import { type Connection, connect, connectTransport, overLimitMessage } from "./endpoints/connect.js";
@@ -20,7 +19,6 @@ import {
   ToolCallError,
   TransportError,
 } from "./errors.js";
-import { formatIssues } from "./issues.js";
 import { ObservationRecorder, type ObserveOptions } from "./observer.js";
 import { safeParseDeep } from "./schema-helpers.js";
 import { failureOf, ToolCallSpan } from "./telemetry.js";
@@ -72,6 +70,11 @@ export interface ResultCall {
   args?: object;
   /** Safe to repeat after a transport failure (the tool is read-only or idempotent). */
   retryable?: boolean;
+  /**
+   * The protocol version the bundle recorded for the server: a first connect starts in that era
+   * without a probe, and negotiates only if the server refuses it.
+   */
+  protocol?: string;
 }
 
 /** One call of a tool with an output schema, as a generated client method makes it. */
@@ -80,6 +83,11 @@ export interface ToolCall<T> extends ResultCall {
   parse: z.ZodType<T>;
   /** The parser was inferred from observations: a mismatch is reported, not thrown. */
   lenient?: boolean;
+  /**
+   * The declared output schema's root is not an object (allowed from protocol 2026-07-28 on):
+   * in the 2025 era a v2 server sends the value wrapped as `{ result }`, which is unwrapped.
+   */
+  nonObject?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -162,8 +170,8 @@ export class CompositionClient {
   callTool<T>(call: ToolCall<T>, options: WithResult): Promise<ParsedResult<T>>;
   callTool<T>(call: ToolCall<T>, options?: CallOptions & { withResult?: boolean }): Promise<T | ParsedResult<T>>;
   callTool<T>(call: ToolCall<T>, options: CallOptions & { withResult?: boolean } = {}): Promise<T | ParsedResult<T>> {
-    return this.#call(call, options, (result) => {
-      const value = this.#interpret(call, result);
+    return this.#call(call, options, (result, era) => {
+      const value = this.#interpret(call, result, era);
       return options.withResult === true ? new ParsedResult(call.server, call.tool, result, value) : value;
     });
   }
@@ -184,7 +192,7 @@ export class CompositionClient {
    * Sends the call, retrying a retryable one after a transport failure, and reads its result with
    * `read`; one span covers the call, its retries are events on it.
    */
-  async #call<R>(call: ResultCall, options: CallOptions, read: (result: CallResult) => R): Promise<R> {
+  async #call<R>(call: ResultCall, options: CallOptions, read: (result: CallResult, era: Connection["era"]) => R): Promise<R> {
     const span = ToolCallSpan.client(call.tool);
     try {
       const source = this.#sources.get(call.server);
@@ -204,7 +212,8 @@ export class CompositionClient {
       const attempts = call.retryable ? 1 + this.#retries : 1;
       for (let attempt = 1; ; attempt++) {
         try {
-          const value = read(await this.#request(source, call, options, span));
+          const [result, era] = await this.#request(source, call, options, span);
+          const value = read(result, era);
           span.end();
           return value;
         } catch (error) {
@@ -228,8 +237,8 @@ export class CompositionClient {
   }
 
   /** The result's value, observed, then parsed; a lenient parser's mismatch is reported and the value passed on. */
-  #interpret<T>(call: ToolCall<T>, result: CallResult): T {
-    const value = resultValue(call.server, call.tool, result);
+  #interpret<T>(call: ToolCall<T>, result: CallResult, era: Connection["era"]): T {
+    const value = resultValue(call.server, call.tool, call.nonObject && era === "legacy" ? unwrapped(result) : result);
     this.#observer?.recordObserved(call.server, call.tool, { value });
     const parsed = safeParseDeep(call.parse, value);
     if (parsed.success) return parsed.data;
@@ -276,7 +285,7 @@ export class CompositionClient {
     call: ResultCall,
     options: CallOptions,
     span: ToolCallSpan,
-  ): Promise<CallResult> {
+  ): Promise<[CallResult, Connection["era"]]> {
     const timeout = options.timeoutMs ?? this.#timeoutMs;
     const problem = timeoutProblem(timeout);
     if (problem !== undefined) throw new ConfigurationError(`the call's timeoutMs ${problem}, got ${timeout}`);
@@ -294,9 +303,8 @@ export class CompositionClient {
     // The SDK adds a listener to the signal it is given for each request and never removes it.
     const cancel = signal === undefined ? undefined : new AbortController();
     const unwatch = signal === undefined ? undefined : whenAborted(signal, () => cancel?.abort(signal.reason));
-    const started = performance.now();
     try {
-      return await span.around(() =>
+      const result = await span.around(() =>
         connection.client.request(
           { method: "tools/call", params: span.inject({ name: call.tool, arguments: call.args ?? {} }) },
           CallResult,
@@ -306,11 +314,10 @@ export class CompositionClient {
           },
         ),
       );
+      return [result, connection.era];
     } catch (error) {
       if (signal?.aborted) throw aborted(call, signal);
-      // The SDK's timer fires no earlier than `timeout` ms after the request (1 ms for clock rounding).
-      const timedOut = performance.now() - started >= timeout - 1;
-      const failure = callError(error, call, timeout, { timedOut, closed: connection.closed, exceededLimit: connection.exceededLimit });
+      const failure = callError(error, call, timeout, connection.exceededLimit);
       // The connection is no good (an HTTP session lost, a process gone): the next call reconnects.
       if (failure instanceof TransportError) this.#drop(call.server, connection);
       throw failure;
@@ -327,8 +334,8 @@ export class CompositionClient {
       const deadline = new AbortController();
       this.#connecting.add(deadline);
       const timer = setTimeout(() => deadline.abort(new DOMException(`no connection within ${timeout} ms`, "TimeoutError")), timeout);
-      const options = { signal: deadline.signal };
-      pending = (typeof source === "function" ? connectTransport(source(), options) : connect(source, options))
+      const options = { signal: deadline.signal, recorded: call.protocol, probeTimeoutMs: timeout };
+      pending = (typeof source === "function" ? connectTransport(source, options) : connect(source, options))
         .catch((error: unknown) => {
           throw new ConnectionError(errorMessage(error), id, call.tool, { cause: error });
         })
@@ -408,19 +415,24 @@ function whenAborted(signal: AbortSignal, onAbort: () => void): () => void {
 }
 
 /**
- * The SDK reports its own timeout and a closed connection as McpErrors -32001 and -32000, codes
- * JSON-RPC leaves to servers (-32000 is the usual generic server error). So what happened decides:
- * an error code without our timer fired or the transport closed is the server's answer, never
- * retried and never a reason to reconnect.
+ * v2's `{ result }` wrapper around a non-object value, as 2025-era clients get it, taken off;
+ * a result in any other shape is left as it is (the parser then says what is wrong).
  */
-function callError(
-  error: unknown,
-  call: ResultCall,
-  timeout: number,
-  happened: { timedOut: boolean; closed: boolean; exceededLimit: number | undefined },
-): CompositionError {
+function unwrapped(result: CallResult): CallResult {
+  const structured = result.structuredContent;
+  if (typeof structured !== "object" || structured === null || Array.isArray(structured)) return result;
+  const keys = Object.keys(structured);
+  return keys.length === 1 && keys[0] === "result" ? { ...result, structuredContent: (structured as { result: unknown }).result } : result;
+}
+
+/**
+ * The SDK's own failures (its timer, a closed connection, a result it could not read) are
+ * SdkErrors; a JSON-RPC error the server sent is a ProtocolError, never retried and never a
+ * reason to reconnect.
+ */
+function callError(error: unknown, call: ResultCall, timeout: number, exceededLimit: number | undefined): CompositionError {
   if (error instanceof CompositionError) return error;
-  if (error instanceof McpError) {
+  if (error instanceof ProtocolError) {
     if (error.data instanceof NonObjectResult)
       return new InvalidResponseError(
         `malformed tools/call result: expected an object, got ${JSON.stringify(error.data.value)?.slice(0, 80)}`,
@@ -428,21 +440,22 @@ function callError(
         call.tool,
         error.data.value,
       );
-    if (error.code === ErrorCode.RequestTimeout && happened.timedOut)
-      return new TimeoutError(`no answer within ${timeout} ms`, call.server, call.tool, { cause: error });
-    // The answer arrived, too large to read: running the tool again would only repeat that.
-    if (error.code === ErrorCode.ConnectionClosed && happened.exceededLimit !== undefined)
-      return new InvalidResponseError(overLimitMessage(happened.exceededLimit), call.server, call.tool, undefined);
-    if (error.code === ErrorCode.ConnectionClosed && happened.closed)
-      return new TransportError("the connection closed during the call", call.server, call.tool, { cause: error });
     return new ToolCallError(call.server, call.tool, error.message, { cause: error, rpcCode: error.code });
   }
-  if (error instanceof z.ZodError)
-    return new InvalidResponseError(
-      formatIssues("malformed tools/call result", error.issues, { max: 1 }),
-      call.server,
-      call.tool,
-      undefined,
-    );
+  if (error instanceof SdkError) {
+    if (error.code === SdkErrorCode.RequestTimeout)
+      return new TimeoutError(`no answer within ${timeout} ms`, call.server, call.tool, { cause: error });
+    // The answer arrived, too large to read: running the tool again would only repeat that.
+    if (error.code === SdkErrorCode.ConnectionClosed && exceededLimit !== undefined)
+      return new InvalidResponseError(overLimitMessage(exceededLimit), call.server, call.tool, undefined);
+    if (error.code === SdkErrorCode.ConnectionClosed)
+      return new TransportError("the connection closed during the call", call.server, call.tool, { cause: error });
+    if (error.code === SdkErrorCode.InvalidResult)
+      return new InvalidResponseError(`malformed tools/call result: ${firstLine(error.message)}`, call.server, call.tool, undefined);
+  }
   return new TransportError(errorMessage(error), call.server, call.tool, { cause: error });
+}
+
+function firstLine(text: string): string {
+  return (text.split("\n")[0] ?? "").slice(0, 200);
 }

@@ -6,6 +6,13 @@
 
 export { CallResult, observedResult, throwIfError } from "./call-result.js";
 export type { ServerEntry } from "./endpoints/config-file.js";
-export { httpTarget, parseUrl, readConfigFile, ServerEntrySchema, sourcesFromEntries } from "./endpoints/config-file.js";
+export {
+  httpTarget,
+  ProtocolChoiceSchema,
+  parseUrl,
+  readConfigFile,
+  ServerEntrySchema,
+  sourcesFromEntries,
+} from "./endpoints/config-file.js";
 export type { Connection, ConnectOptions, TransportKind } from "./endpoints/connect.js";
-export { ConnectFailure, connect, connectTransport } from "./endpoints/connect.js";
+export { ConnectFailure, connect, connectTransport, isModernVersion, MODERN_PROTOCOL_VERSION } from "./endpoints/connect.js";

@@ -1,4 +1,4 @@
-import { fullFormats } from "ajv-formats/dist/formats.js";
+import { addFormats } from "@modelcontextprotocol/client/validators/ajv";
 import { z } from "zod";
 
 /**
@@ -64,7 +64,17 @@ function codePoints(text: string): number {
 
 type Check = RegExp | ((value: never) => boolean);
 type FormatDefinition = boolean | Check | { type?: "string" | "number"; validate: Check };
-const FORMATS = fullFormats as unknown as Record<string, FormatDefinition | undefined>;
+
+/** ajv-formats' full-mode definition of a format, as the client package bundles it (undefined when unknown). */
+function formatDefinition(name: string): FormatDefinition | undefined {
+  // The lookup is a plain object's: `constructor` would find Object itself.
+  if (name in Object.prototype) return undefined;
+  try {
+    return addFormats.get(name as Parameters<typeof addFormats.get>[0]) as unknown as FormatDefinition;
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * Ajv's own format checks (ajv-formats, full mode), applied to the type each format is
@@ -72,7 +82,7 @@ const FORMATS = fullFormats as unknown as Record<string, FormatDefinition | unde
  * as Ajv does when not strict.
  */
 export function format(name: string): (value: string | number) => boolean {
-  const definition = Object.hasOwn(FORMATS, name) ? FORMATS[name] : undefined;
+  const definition = formatDefinition(name);
   if (definition === undefined || typeof definition === "boolean") return () => true;
   const { type = "string", validate } = typeof definition === "object" && "validate" in definition ? definition : { validate: definition };
   const test = validate instanceof RegExp ? (value: string) => validate.test(value) : (validate as (value: string | number) => boolean);

@@ -5,7 +5,7 @@ import type {
   EmbeddedResource,
   ImageContent,
   ResourceLink,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/client";
 import type { z } from "zod";
 import { type CallResult, contentOf, resultJson, textsOf } from "./call-result.js";
 import { InvalidResponseError, OutputValidationError } from "./errors.js";

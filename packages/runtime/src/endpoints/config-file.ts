@@ -10,12 +10,20 @@ import type { HttpTransportChoice, ServerSource } from "./source.js";
 
 const StringMap = z.record(z.string(), z.string());
 
+/** `legacy`, `auto` or a modern protocol version (`2026-07-28`): the era a server is spoken to in. */
+export const ProtocolChoiceSchema = z
+  .string()
+  .refine((choice) => choice === "legacy" || choice === "auto" || /^\d{4}-\d{2}-\d{2}$/.test(choice), {
+    error: 'expected "legacy", "auto" or a protocol version such as "2026-07-28"',
+  });
+
 const StdioEntry = z.object({
   type: z.literal("stdio").optional(),
   command: z.string().min(1),
   args: z.array(z.string()).optional(),
   env: StringMap.optional(),
   cwd: z.string().optional(),
+  protocol: ProtocolChoiceSchema.optional(),
 });
 
 const HttpKind = z.enum(["http", "streamable-http", "streamableHttp", "sse"]);
@@ -25,11 +33,12 @@ const HttpEntry = z.object({
   transport: HttpKind.optional(),
   url: z.string().min(1),
   headers: StringMap.optional(),
+  protocol: ProtocolChoiceSchema.optional(),
 });
 
 /** One `mcpServers` entry: a stdio command or an HTTP endpoint. */
 export const ServerEntrySchema = z.union([StdioEntry, HttpEntry], {
-  error: () => "expected {command, args?, env?, cwd?} or {url, type?, headers?}",
+  error: () => "expected {command, args?, env?, cwd?, protocol?} or {url, type?, headers?, protocol?}",
 });
 export type ServerEntry = z.input<typeof ServerEntrySchema>;
 const Entries = z.record(z.string(), ServerEntrySchema);
@@ -118,6 +127,7 @@ function toSource(id: string, entry: ConfigEntry, where: string, baseDir: string
       env: interpolateRecord(entry.env, `${where} env`),
       inheritEnv: false,
       cwd: resolve(baseDir, entry.cwd ?? "."),
+      ...(entry.protocol === undefined ? {} : { protocol: entry.protocol }),
     };
   }
   const url = parseUrl(interpolate(entry.url, `${where} url`), where);
@@ -128,6 +138,7 @@ function toSource(id: string, entry: ConfigEntry, where: string, baseDir: string
     ...httpTarget(url, interpolateRecord(entry.headers, `${where} header`), where),
     recordedUrl: redactWrittenUrl(entry.url, url),
     transport: transportOf(entry.transport ?? entry.type),
+    ...(entry.protocol === undefined ? {} : { protocol: entry.protocol }),
   };
 }
 

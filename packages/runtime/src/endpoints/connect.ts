@@ -1,9 +1,22 @@
-import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { SSEClientTransport, SseError } from "@modelcontextprotocol/sdk/client/sse.js";
-import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { FetchLike, Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, type Implementation, McpError, type ServerCapabilities } from "@modelcontextprotocol/sdk/types.js";
+import {
+  Client,
+  type DiscoverResult,
+  type FetchLike,
+  type Implementation,
+  type PriorDiscovery,
+  ProtocolError,
+  ProtocolErrorCode,
+  SdkError,
+  SdkErrorCode,
+  SdkHttpError,
+  type ServerCapabilities,
+  SSEClientTransport,
+  SseError,
+  StreamableHTTPClientTransport,
+  type Transport,
+  UnauthorizedError,
+  type VersionNegotiationMode,
+} from "@modelcontextprotocol/client";
 import { errorMessage } from "../error-message.js";
 import { type ConnectionFacts, INSTRUMENTATION } from "../telemetry.js";
 import type { HttpSource, ServerSource, StdioSource } from "./source.js";
@@ -16,20 +29,33 @@ const DEFAULT_MAX_MESSAGE_BYTES = 10 * 2 ** 20;
 
 export type TransportKind = "stdio" | "streamable-http" | "sse" | "custom";
 
-/** An initialized session with one server. */
+/** The first protocol revision of the modern era: no `initialize`, `server/discover` instead. */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+/** Whether a protocol version belongs to the modern era (2026-07-28 and later; versions are dates). */
+export function isModernVersion(version: string): boolean {
+  return version >= MODERN_PROTOCOL_VERSION;
+}
+
+/** An established session with one server, in either protocol era. */
 export interface Connection {
   client: Client;
   transport: TransportKind;
+  /** The server's name and version; a modern server that does not name itself (a SHOULD) gets `{ name: "", version: "" }`. */
   serverInfo: Implementation;
   capabilities: ServerCapabilities;
   protocolVersion: string;
+  /** `modern`: 2026-07-28 or later (`server/discover`, no session); `legacy`: the 2025 `initialize` handshake. */
+  era: "modern" | "legacy";
+  /** What `server/discover` answered, as sent, when the era is modern. */
+  discover: DiscoverResult | undefined;
   instructions: string | undefined;
   /**
    * Rejects as soon as the server breaks the protocol (non-JSON on stdout) or the
    * connection closes; race it against each request so a broken server fails fast.
    */
   broken: Promise<never>;
-  /** Whether the transport has closed: what tells the SDK's own "connection closed" error from a server's error -32000. */
+  /** Whether the transport has closed: what tells the SDK's own "connection closed" error from a server's error. */
   readonly closed: boolean;
   /**
    * The stdio message limit in bytes when the server wrote a message over it: the SDK then
@@ -43,14 +69,31 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+/**
+ * How the protocol era is chosen: `auto` negotiates (modern first, the 2025 handshake as
+ * fallback; on stdio the SDK probes on a short-lived second copy of the server), `legacy`
+ * runs the 2025 handshake only, a version (`2026-07-28`) speaks that modern revision only.
+ */
+export type ProtocolChoice = string;
+
 export interface ConnectOptions {
   signal: AbortSignal;
+  /** How long `server/discover` may take before a stdio server counts as 2025-era (default: the SDK's request timeout, 60 s). */
+  probeTimeoutMs?: number | undefined;
+  /**
+   * The protocol version a bundle recorded for this server: the connection starts in that era
+   * without a probe (modern: adopted, then confirmed with one `server/discover` on the same
+   * connection; 2025: `initialize`), and negotiates as `auto` does when the server refuses it.
+   * A source's own `protocol` wins over it.
+   */
+  recorded?: string | undefined;
 }
 
-/** Connects and initializes; for `auto` HTTP, falls back to HTTP+SSE when Streamable HTTP is refused. */
+/** Connects in the era the source forces, else the recorded one, else negotiates; for `auto` HTTP, falls back to HTTP+SSE when Streamable HTTP is refused. */
 export async function connect(source: ServerSource, options: ConnectOptions): Promise<Connection> {
-  if (source.kind === "stdio") return connectStdio(source, options);
-  const connection = await connectHttp(source, options);
+  const eras = erasToTry(source.protocol, options.recorded);
+  if (source.kind === "stdio") return connectStdio(source, eras, options);
+  const connection = await connectHttp(source, eras, options);
   const url = source.url;
   // The conventions want the host without the brackets an IPv6 address has in a URL.
   const address = url.hostname.replace(/^\[(.*)\]$/, "$1");
@@ -58,13 +101,43 @@ export async function connect(source: ServerSource, options: ConnectOptions): Pr
   return connection;
 }
 
-async function connectHttp(source: HttpSource, options: ConnectOptions): Promise<Connection> {
-  if (source.transport === "sse") return connectWith(sseTransport(source), "sse", options);
+/** One way of opening a session: the SDK's negotiation mode, a verdict adopted without a probe, and whether to confirm it. */
+interface EraAttempt {
+  mode: VersionNegotiationMode;
+  prior?: PriorDiscovery;
+  /** Send one `server/discover` on the connection: an adopted modern verdict is checked before any tool runs. */
+  confirm?: boolean;
+}
+
+const AUTO: EraAttempt = { mode: "auto" };
+const LEGACY: EraAttempt = { mode: "legacy" };
+/**
+ * Negotiation, then the 2025 handshake on a fresh connection: the probe runs on the session's
+ * own connection, and a server that closes it on a request before `initialize` (servers on SDKs
+ * that exit on anything else first) is a 2025-era server.
+ */
+const NEGOTIATE = [AUTO, LEGACY];
+
+/** The attempts in order; each later one runs only when the server refused the one before. */
+function erasToTry(forced: ProtocolChoice | undefined, recorded: string | undefined): EraAttempt[] {
+  if (forced === "legacy") return [LEGACY];
+  if (forced === "auto") return NEGOTIATE;
+  if (forced !== undefined) return [{ mode: { pin: forced } }];
+  if (recorded === undefined) return NEGOTIATE;
+  if (!isModernVersion(recorded)) return [LEGACY, ...NEGOTIATE];
+  const discover: DiscoverResult = { supportedVersions: [recorded], capabilities: { tools: {} } };
+  return [{ mode: "legacy", prior: { kind: "modern", discover }, confirm: true }, ...NEGOTIATE];
+}
+
+async function connectHttp(source: HttpSource, eras: EraAttempt[], options: ConnectOptions): Promise<Connection> {
+  // HTTP+SSE (protocol 2024-11-05) is a 2025-era transport: there is nothing to negotiate on it.
+  const sseEras = source.protocol === undefined ? [{ mode: "legacy" as const }] : eras;
+  if (source.transport === "sse") return connectWith(() => sseTransport(source), "sse", sseEras, options);
   try {
-    return await connectWith(streamableTransport(source), "streamable-http", options);
+    return await connectWith(() => streamableTransport(source), "streamable-http", eras, options);
   } catch (error) {
     if (source.transport === "auto" && isLegacyServerRefusal(error) && !options.signal.aborted) {
-      return connectWith(sseTransport(source), "sse", options);
+      return connectWith(() => sseTransport(source), "sse", sseEras, options);
     }
     throw error;
   }
@@ -113,43 +186,51 @@ function sseTransport(source: HttpSource): Transport {
   });
 }
 
-async function connectStdio(source: StdioSource, options: ConnectOptions): Promise<Connection> {
+async function connectStdio(source: StdioSource, eras: EraAttempt[], options: ConnectOptions): Promise<Connection> {
   // Loaded here, not at the top: it pulls in child_process, which Deno, Bun and edge
   // runtimes serving HTTP clients may not have.
-  const { StdioClientTransport } = await import("@modelcontextprotocol/sdk/client/stdio.js");
+  const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
+  // The SDK probes a server of its own stdio class on a second copy of the process, whose stdout
+  // it reads with its own buffer; a subclass is probed on the session's connection: one process,
+  // one round trip, and a server that prints garbage or dies shows it at once.
+  class SessionStdioTransport extends StdioClientTransport {}
   const env = source.inheritEnv ? { ...definedEnv(process.env), ...source.env } : source.env;
-  const transport = new StdioClientTransport({
-    command: source.command,
-    args: source.args,
-    env,
-    stderr: "pipe",
-    ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
-  });
-  // The SDK's transport reads through this field; its own buffer would close the connection
-  // on a result that is not an object (see StdioReadBuffer).
-  if (!("_readBuffer" in transport)) throw new Error("the MCP SDK's stdio transport has no _readBuffer: update connect.ts");
-  (transport as unknown as { _readBuffer: StdioReadBuffer })._readBuffer = new StdioReadBuffer(
-    source.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-  );
-  // The SDK's send waits for 'drain' with a listener of its own whenever stdin is full: queued,
-  // concurrent calls add one listener at a time (past ten, Node warns MaxListenersExceededWarning).
-  const send = transport.send.bind(transport);
-  let previous: Promise<unknown> = Promise.resolve();
-  transport.send = (message) => {
-    const sent = previous.then(() => send(message));
-    previous = sent.catch(() => {});
-    return sent;
-  };
   let stderrTail = "";
-  transport.stderr?.on("data", (chunk: Buffer) => {
-    stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
-  });
+  const makeTransport = () => {
+    const transport = new SessionStdioTransport({
+      command: source.command,
+      args: source.args,
+      env,
+      stderr: "pipe",
+      ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
+    });
+    // The SDK's transport reads through this field; its own buffer would close the connection
+    // on a result that is not an object and skip lines that are not JSON (see StdioReadBuffer).
+    if (!("_readBuffer" in transport)) throw new Error("the MCP SDK's stdio transport has no _readBuffer: update connect.ts");
+    (transport as unknown as { _readBuffer: StdioReadBuffer })._readBuffer = new StdioReadBuffer(
+      source.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
+    );
+    // The SDK's send waits for 'drain' with a listener of its own whenever stdin is full: queued,
+    // concurrent calls add one listener at a time (past ten, Node warns MaxListenersExceededWarning).
+    const send = transport.send.bind(transport);
+    let previous: Promise<unknown> = Promise.resolve();
+    transport.send = (message) => {
+      const sent = previous.then(() => send(message));
+      previous = sent.catch(() => {});
+      return sent;
+    };
+    stderrTail = "";
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
+    });
+    return transport;
+  };
   const withStderr = (message: string): string => {
     const tail = stderrSummary(stderrTail);
     return tail ? `${message} (stderr: ${tail})` : message;
   };
   try {
-    return await connectWith(transport, "stdio", options, withStderr);
+    return await connectWith(makeTransport, "stdio", eras, options, withStderr);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       throw new ConnectFailure(`cannot start "${source.command}": command not found`);
@@ -158,26 +239,76 @@ async function connectStdio(source: StdioSource, options: ConnectOptions): Promi
   }
 }
 
-/** Initializes over a transport the caller built (an in-process server, a test double). */
-export function connectTransport(transport: Transport, options: ConnectOptions): Promise<Connection> {
-  return connectWith(transport, "custom", options);
+/**
+ * Connects over transports the caller builds (an in-process server, a test double), one per
+ * attempt; `protocol` as a source's.
+ */
+export function connectTransport(
+  makeTransport: () => Transport,
+  options: ConnectOptions & { protocol?: ProtocolChoice | undefined },
+): Promise<Connection> {
+  return connectWith(makeTransport, "custom", erasToTry(options.protocol, options.recorded), options);
 }
 
+/** Tries each era in turn while the server refuses it; the last failure is explained in one line. */
 async function connectWith(
-  transport: Transport,
+  makeTransport: () => Transport,
   kind: TransportKind,
+  eras: EraAttempt[],
   options: ConnectOptions,
   describe: (message: string) => string = (message) => message,
 ): Promise<Connection> {
-  const client = new Client(CLIENT_INFO, { capabilities: {} });
-  let protocolVersion: string | undefined;
-  // The SDK tells HTTP transports the negotiated version; capture it for every transport.
-  const setVersion = transport.setProtocolVersion?.bind(transport);
-  transport.setProtocolVersion = (version: string) => {
-    protocolVersion = version;
-    setVersion?.(version);
-  };
+  for (let index = 0; ; index++) {
+    const era = eras[index] ?? LEGACY;
+    try {
+      return await connectInEra(makeTransport(), kind, era, options, describe);
+    } catch (error) {
+      const refused = error instanceof EraRefused;
+      if (refused && index + 1 < eras.length && !options.signal.aborted) continue;
+      throw refused ? error.explained : error;
+    }
+  }
+}
 
+/** A server refused the era an attempt offered; `explained` is the failure to report if no other era is left. */
+class EraRefused extends Error {
+  constructor(readonly explained: Error) {
+    super(explained.message);
+  }
+}
+
+/**
+ * Whether a failure says "not in this era" rather than "not at all": the server answered with a
+ * JSON-RPC error (-32022 to a 2025 `initialize`, -32601 to `server/discover`), a result without
+ * the modern era's fields, or closed the connection on a request it did not expect (servers on
+ * SDKs that exit on anything before `initialize`).
+ */
+function isRefusal(error: unknown): boolean {
+  if (error instanceof ProtocolError) return true;
+  // A server that cannot be reached is not there in any era.
+  if (networkCause(error) !== undefined) return false;
+  if (!(error instanceof SdkError)) return false;
+  return (
+    [
+      SdkErrorCode.InvalidResult,
+      SdkErrorCode.UnsupportedResultType,
+      SdkErrorCode.EraNegotiationFailed,
+      SdkErrorCode.ConnectionClosed,
+      SdkErrorCode.MethodNotSupportedByProtocolVersion,
+    ] as string[]
+  ).includes(error.code);
+}
+
+async function connectInEra(
+  transport: Transport,
+  kind: TransportKind,
+  era: EraAttempt,
+  options: ConnectOptions,
+  describe: (message: string) => string,
+): Promise<Connection> {
+  // The probe gets the connect's own time limit: the SDK's default (60 s) would outlast it.
+  const probe = options.probeTimeoutMs === undefined ? {} : { probe: { timeoutMs: options.probeTimeoutMs } };
+  const client = new Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: era.mode, ...probe } });
   let fail: (error: Error) => void = () => {};
   const broken = new Promise<never>((_resolve, reject) => {
     fail = reject;
@@ -187,19 +318,23 @@ async function connectWith(
   client.onerror = (error) => {
     // A dead HTTP server shows only here: the SDK waits on for answers from its broken stream.
     if (connected && isBrokenStream(kind, error))
-      return fail(new ConnectFailure(`the server's event stream broke: ${errorMessage(error).slice(0, 160)}`));
-    if (kind !== "stdio") return;
-    if (error instanceof MessageTooLarge) {
-      exceededLimit = error.limit;
-      fail(new ConnectFailure(overLimitMessage(error.limit)));
-    }
-    // stdout is the protocol channel: anything there that is not JSON-RPC is a broken server (spec: MUST NOT).
-    // After an oversized message the SDK reads on from its middle: that text is no fault of the server's.
-    else if (exceededLimit === undefined && (error instanceof SyntaxError || error.name === "ZodError")) {
-      fail(new ConnectFailure(describe(`server wrote something other than JSON-RPC to stdout: ${errorMessage(error).slice(0, 160)}`)));
-    }
+      fail(new ConnectFailure(`the server's event stream broke: ${errorMessage(error).slice(0, 160)}`));
   };
-  // While connecting, a close rejects the pending initialize request itself, with a better cause.
+  const buffer = (transport as { _readBuffer?: unknown })._readBuffer;
+  if (buffer instanceof StdioReadBuffer) {
+    buffer.onFault = (error) => {
+      if (error instanceof MessageTooLarge) {
+        exceededLimit = error.limit;
+        fail(new ConnectFailure(overLimitMessage(error.limit)));
+      }
+      // stdout is the protocol channel: anything there that is not JSON-RPC is a broken server (spec: MUST NOT).
+      // After an oversized message the SDK reads on from its middle: that text is no fault of the server's.
+      else if (exceededLimit === undefined) {
+        fail(new ConnectFailure(describe(`server wrote something other than JSON-RPC to stdout: ${errorMessage(error).slice(0, 160)}`)));
+      }
+    };
+  }
+  // While connecting, a close rejects the pending request itself, with a better cause.
   let connected = false;
   let closed = false;
   client.onclose = () => {
@@ -216,13 +351,20 @@ async function connectWith(
   });
   aborted.catch(() => {});
   try {
-    await Promise.race([client.connect(transport, { signal: options.signal }), broken, aborted]);
+    const opening = (async () => {
+      await client.connect(transport, { signal: options.signal, ...(era.prior === undefined ? {} : { prior: era.prior }) });
+      if (era.confirm) await client.discover({ signal: options.signal });
+    })();
+    await Promise.race([opening, broken, aborted]);
     connected = true;
   } catch (error) {
     await client.close().catch(() => {});
-    throw explainConnectError(error, describe, closed);
+    const explained = explainConnectError(error, describe, closed);
+    throw isRefusal(error) && !options.signal.aborted ? new EraRefused(explained) : explained;
   }
-  const serverInfo = client.getServerVersion();
+  const protocolVersion = client.getNegotiatedProtocolVersion();
+  const modern = client.getProtocolEra() === "modern";
+  const serverInfo = client.getServerVersion() ?? (modern ? { name: "", version: "" } : undefined);
   if (serverInfo === undefined || protocolVersion === undefined) {
     await client.close().catch(() => {});
     throw new ConnectFailure(describe("the server did not complete initialization"));
@@ -235,6 +377,8 @@ async function connectWith(
     serverInfo,
     capabilities: client.getServerCapabilities() ?? {},
     protocolVersion,
+    era: modern ? "modern" : "legacy",
+    discover: modern ? client.getDiscoverResult() : undefined,
     instructions: client.getInstructions(),
     broken,
     get closed() {
@@ -259,23 +403,42 @@ async function connectWith(
   };
 }
 
-/** `closed`: whether the transport really closed (a server may answer `initialize` with its own error -32000). */
+/** `closed`: whether the transport really closed (a server may answer a request with its own error). */
 function explainConnectError(error: unknown, describe: (message: string) => string, closed: boolean): Error {
   if (error instanceof ConnectFailure) return error;
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed && closed)
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed && closed)
     return new ConnectFailure(describe("the server closed the connection"));
+  if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UnsupportedProtocolVersion)
+    return new ConnectFailure(describe(`the server refused the protocol version offered: ${firstLine(error.message)}`));
   const status =
-    error instanceof UnauthorizedError ? 401 : error instanceof StreamableHTTPError || error instanceof SseError ? error.code : undefined;
+    error instanceof UnauthorizedError
+      ? 401
+      : error instanceof SdkHttpError
+        ? error.status
+        : error instanceof SseError
+          ? error.code
+          : undefined;
   if (status === 401 || status === 403) {
     const reason = status === 401 ? "Unauthorized" : "Forbidden";
     return new HttpFailure(status, `HTTP ${status} ${reason}: pass credentials, e.g. --header "Authorization: Bearer \${TOKEN}"`);
   }
   if (status !== undefined && status > 0) return new HttpFailure(status, `HTTP ${status}: ${firstLine((error as Error).message)}`);
-  // fetch reports network failures as TypeError("fetch failed") with the real reason in `cause`.
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  if (error instanceof TypeError && cause) return new ConnectFailure(`cannot reach the server: ${cause.code ?? cause.message}`);
+  const network = networkCause(error);
+  if (network !== undefined) return new ConnectFailure(`cannot reach the server: ${network}`);
   if ((error as NodeJS.ErrnoException).code === "ENOENT") return error as Error;
   return new ConnectFailure(describe(errorMessage(error)));
+}
+
+/**
+ * fetch reports network failures as TypeError("fetch failed") with the real reason in `cause`;
+ * the SDK may wrap that in errors of its own (a failed negotiation probe). The reason, if any.
+ */
+function networkCause(error: unknown): string | undefined {
+  for (let current = error, depth = 0; current instanceof Error && depth < 5; current = current.cause, depth++) {
+    const cause = current.cause as { code?: string; message?: string } | undefined;
+    if (current instanceof TypeError && cause) return cause.code ?? cause.message;
+  }
+  return undefined;
 }
 
 /**

@@ -9,6 +9,11 @@ interface SourceBase {
   id?: string;
   /** How the user named this server, for messages before the id is known. */
   label: string;
+  /**
+   * The protocol era forced by `--protocol` or a config entry's `protocol`: `legacy`, `auto` or a
+   * modern version such as `2026-07-28`. Absent: the era the bundle recorded, else `auto`.
+   */
+  protocol?: string;
 }
 
 export interface StdioSource extends SourceBase {

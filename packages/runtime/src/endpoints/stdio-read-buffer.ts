@@ -1,4 +1,4 @@
-import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/client";
 
 /** A message from the server outgrew the read buffer: the answer arrived, too large to read. */
 export class MessageTooLarge extends Error {
@@ -9,6 +9,11 @@ export class MessageTooLarge extends Error {
   }
 }
 
+/** A line on stdout that is not a JSON-RPC message: the server broke the protocol (stdout is its channel alone). */
+export class NotJsonRpc extends Error {
+  override readonly name = "NotJsonRpc";
+}
+
 /** What an answer to a request carried as its `result` when that was not an object (a JSON-RPC violation). */
 export class NonObjectResult {
   constructor(readonly value: unknown) {}
@@ -16,20 +21,26 @@ export class NonObjectResult {
 
 /**
  * Splits a stdio server's output into JSON-RPC messages, as the SDK's ReadBuffer does, with
- * two differences. An answer whose `result` is not an object (`5`, `null`) becomes an error
+ * three differences. A line that is not JSON-RPC throws a NotJsonRpc (v2's buffer skips lines
+ * that are not JSON, which hid a server printing to stdout until a call timed out). An answer whose `result` is not an object (`5`, `null`) becomes an error
  * answer to that request only, its data a NonObjectResult: the SDK's schema refuses the whole
  * line, which closed the connection under every call in flight. And a message over the limit
  * throws a MessageTooLarge, which names the limit.
  */
 export class StdioReadBuffer {
   #buffer: Buffer | undefined;
+  /**
+   * Told of each fault as it is thrown: the SDK hands what the buffer throws to whoever holds the
+   * transport's `onerror` at the time, which during version negotiation is not the client.
+   */
+  onFault: ((error: MessageTooLarge | NotJsonRpc) => void) | undefined;
 
   constructor(readonly maxBytes: number) {}
 
   append(chunk: Buffer): void {
     if ((this.#buffer?.length ?? 0) + chunk.length > this.maxBytes) {
       this.clear();
-      throw new MessageTooLarge(this.maxBytes);
+      throw this.#fault(new MessageTooLarge(this.maxBytes));
     }
     this.#buffer = this.#buffer === undefined ? chunk : Buffer.concat([this.#buffer, chunk]);
   }
@@ -39,9 +50,17 @@ export class StdioReadBuffer {
     if (this.#buffer === undefined || index === -1) return null;
     const line = this.#buffer.toString("utf8", 0, index).replace(/\r$/, "");
     this.#buffer = this.#buffer.subarray(index + 1);
-    const json: unknown = JSON.parse(line);
-    const parsed = JSONRPCMessageSchema.safeParse(json);
-    if (parsed.success) return parsed.data;
+    let json: unknown;
+    try {
+      json = JSON.parse(line);
+    } catch (error) {
+      throw this.#fault(new NotJsonRpc((error as Error).message));
+    }
+    try {
+      return parseJSONRPCMessage(json);
+    } catch {
+      // Not a message as the SDK reads them: an answer with a non-object result is still one.
+    }
     const answer = json as { jsonrpc?: unknown; id?: unknown; result?: unknown; error?: unknown } | null;
     const isAnswer =
       typeof answer === "object" &&
@@ -58,7 +77,12 @@ export class StdioReadBuffer {
         error: { code: -32603, message: "the result is not an object", data: new NonObjectResult(answer.result) },
       };
     }
-    throw parsed.error;
+    throw this.#fault(new NotJsonRpc(`not a JSON-RPC message: ${line.slice(0, 80)}`));
+  }
+
+  #fault<E extends MessageTooLarge | NotJsonRpc>(error: E): E {
+    this.onFault?.(error);
+    return error;
   }
 
   clear(): void {

@@ -1,0 +1,243 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CompositionClient } from "../src/runtime/index.js";
+import { FIXTURES, fixtureCommand, runCli, serverCommand } from "./helpers/cli.js";
+import { outputDir, typecheck } from "./helpers/typescript.js";
+
+/** A server on the SDK's v2 line: `dual` speaks both eras, `modern` 2026-07-28 only. */
+type Mode = "dual" | "modern";
+const V2 = join(FIXTURES, "v2-server.mjs");
+
+interface Listed {
+  servers: { id: string; protocolVersion?: string; tools: { name: string; outputSchema?: unknown }[] }[];
+}
+
+let dir: string;
+const httpServers: ChildProcess[] = [];
+
+/** Starts the v2 fixture over Streamable HTTP and resolves with its URL. */
+async function serveV2Http(mode: Mode): Promise<string> {
+  const child = spawn(process.execPath, [V2, mode, "http"], { stdio: ["ignore", "pipe", "inherit"] });
+  httpServers.push(child);
+  const [line] = await new Promise<string[]>((resolve) => createInterface({ input: child.stdout! }).once("line", (url) => resolve([url])));
+  return line!;
+}
+
+beforeAll(async () => {
+  dir = await outputDir("eras");
+});
+
+afterAll(() => {
+  for (const child of httpServers) child.kill();
+});
+
+async function exportBundle(name: string, args: string[]): Promise<Listed> {
+  const out = join(dir, `${name}.json`);
+  const result = await runCli(["schema", "export", ...args, "-o", out, "--quiet"]);
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(await readFile(out, "utf8")) as Listed;
+}
+
+const COUNT_SCHEMA = {
+  $schema: "https://json-schema.org/draft/2020-12/schema",
+  type: "integer",
+  minimum: -9007199254740991,
+  maximum: 9007199254740991,
+};
+
+describe("schema export negotiates the era the server speaks", () => {
+  it.each([
+    ["dual", "stdio"],
+    ["modern", "stdio"],
+    ["dual", "http"],
+    ["modern", "http"],
+  ] as const)("a %s v2 server over %s is exported in 2026-07-28, its non-object outputs as declared", async (mode, transport) => {
+    const source = transport === "stdio" ? ["--stdio", fixtureCommand("v2-server.mjs", mode)] : ["--endpoint", await serveV2Http(mode)];
+    const bundle = await exportBundle(`${mode}-${transport}`, [...source, "--id", "inv"]);
+    const [server] = bundle.servers;
+    expect(server?.protocolVersion).toBe("2026-07-28");
+    expect(Object.fromEntries(server!.tools.map((tool) => [tool.name, (tool.outputSchema as { type?: unknown }).type]))).toEqual({
+      count: "integer",
+      get_stock: "object",
+      names: "array",
+    });
+    expect(server?.tools.find((tool) => tool.name === "count")?.outputSchema).toEqual(COUNT_SCHEMA);
+  });
+
+  it("a 2025-only reference server (v1 SDK) is exported in its own era, with one process", async () => {
+    const bundle = await exportBundle("memory", ["--stdio", serverCommand("server-memory"), "--id", "memory"]);
+    expect(bundle.servers[0]?.protocolVersion).toBe("2025-11-25");
+    expect(bundle.servers[0]?.tools.length).toBe(9);
+  });
+
+  it("--protocol legacy records the 2025 handshake and v2's wrapper; a modern-only server refuses it in one line", async () => {
+    const dual = await exportBundle("dual-legacy", [
+      "--stdio",
+      fixtureCommand("v2-server.mjs", "dual"),
+      "--id",
+      "inv",
+      "--protocol",
+      "legacy",
+    ]);
+    expect(dual.servers[0]?.protocolVersion).toBe("2025-11-25");
+    expect(dual.servers[0]?.tools.find((tool) => tool.name === "count")?.outputSchema).toMatchObject({
+      type: "object",
+      properties: { result: { type: "integer" } },
+      required: ["result"],
+    });
+    const out = join(dir, "refused.json");
+    const refused = await runCli([
+      "schema",
+      "export",
+      "--stdio",
+      fixtureCommand("v2-server.mjs", "modern"),
+      "--id",
+      "inv",
+      "--protocol",
+      "legacy",
+      "-o",
+      out,
+    ]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.split("\n").filter((line) => line.startsWith("pmcp: "))[0]).toBe(
+      'pmcp: server "inv": the server refused the protocol version offered: Unsupported protocol version: 2025-11-25',
+    );
+    const usage = await runCli(["schema", "export", "--stdio", fixtureCommand("v2-server.mjs"), "--protocol", "2026", "-o", out]);
+    expect([usage.code, usage.stderr.split("\n")[0]]).toEqual([
+      2,
+      'pmcp: --protocol "2026": expected "legacy", "auto" or a protocol version such as "2026-07-28"',
+    ]);
+  });
+});
+
+describe("generated clients connect in the era the bundle recorded", () => {
+  let generated: { InvClient: new (client: CompositionClient) => { count(): Promise<number>; names(): Promise<string[]> } };
+
+  beforeAll(async () => {
+    const bundle = join(dir, "modern-stdio.json");
+    await writeFile(
+      bundle,
+      JSON.stringify(await exportBundle("for-generate", ["--stdio", fixtureCommand("v2-server.mjs", "modern"), "--id", "inv"])),
+    );
+    const result = await runCli(["generate", "--schema", bundle, "-o", join(dir, "generated")]);
+    expect(result.code, result.stderr).toBe(0);
+    generated = await import(join(dir, "generated/index.ts"));
+  });
+
+  it("types a non-object result exactly: count() is a number under tsc --strict", async () => {
+    const usage = join(dir, "usage.ts");
+    await writeFile(
+      usage,
+      [
+        'import type { CompositionClient } from "pmcp-codegen/runtime";',
+        'import { InvClient } from "./generated/index.js";',
+        "export async function next(client: CompositionClient): Promise<number> {",
+        "  const inv = new InvClient(client);",
+        "  const n: number = await inv.count();",
+        "  const names: string[] = await inv.names();",
+        "  return n + names.length;",
+        "}",
+      ].join("\n"),
+    );
+    expect(await typecheck(dir, [usage], "nodenext")).toBe("");
+  });
+
+  it.each([
+    ["modern", undefined, 1],
+    ["dual", undefined, 1],
+    ["dual", "legacy", 1],
+    ["modern", "auto", 1],
+  ] as const)("against a %s server (protocol %s): the same values, %i process", async (mode, protocol, processes) => {
+    const log = join(dir, `spawns-${mode}-${protocol}.log`);
+    const client = new CompositionClient({
+      servers: { inv: { command: process.execPath, args: [V2, mode], env: { SPAWN_LOG: log }, ...(protocol ? { protocol } : {}) } },
+    });
+    try {
+      const inv = new generated.InvClient(client);
+      expect([(await inv.count()) + 1, await inv.names()]).toEqual([8, ["a", "b"]]);
+    } finally {
+      await client.close();
+    }
+    expect((await readFile(log, "utf8")).split("\n").filter(Boolean).length).toBe(processes);
+  });
+
+  it("a stale verdict is corrected: a bundle's 2026-07-28 against a 2025-only server, its 2025 against a modern-only one", async () => {
+    const stale = new CompositionClient({
+      servers: {
+        v1: { command: process.execPath, args: [join(FIXTURES, "typed-server.mjs")] },
+        modern: { command: process.execPath, args: [V2, "modern"] },
+      },
+    });
+    try {
+      const stock = await stale.callToolForResult({ server: "v1", tool: "get_stock", args: { sku: "A" }, protocol: "2026-07-28" });
+      expect(stock.structuredContent).toEqual({ sku: "A", quantity: 7, location: null });
+      const names = await stale.callToolForResult({ server: "modern", tool: "names", protocol: "2025-11-25" });
+      expect(names.structuredContent).toEqual(["a", "b"]);
+    } finally {
+      await stale.close();
+    }
+  });
+});
+
+describe("code mode against a modern-only server", () => {
+  it("pmcp exec types count() as a number and runs n + 1", async () => {
+    const program = join(dir, "program.ts");
+    await writeFile(program, "const n = await inv.count();\nreturn n + 1;\n");
+    const result = await runCli(["exec", program, "--stdio", fixtureCommand("v2-server.mjs", "modern"), "--id", "inv", "--json"]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(result.stdout)).toMatchObject({ ok: true, result: 8 });
+  });
+});
+
+describe("serve exec speaks both eras", () => {
+  let child: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    child = spawn(
+      process.execPath,
+      [
+        join(FIXTURES, "..", "..", "dist/cli/main.js"),
+        "serve",
+        "exec",
+        "--http",
+        "0",
+        "--json",
+        "--stdio",
+        fixtureCommand("v2-server.mjs", "modern"),
+        "--id",
+        "inv",
+      ],
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
+    // "Serving exec on <url>", once it listens.
+    url = await new Promise<string>((resolve) =>
+      createInterface({ input: child.stderr! }).on("line", (line) => {
+        const found = /^Serving exec on (\S+)$/.exec(line)?.[1];
+        if (found !== undefined) resolve(found);
+      }),
+    );
+  });
+  afterAll(() => child?.kill());
+
+  it.each([
+    ["a 2026-07-28 client", { pin: "2026-07-28" }, "2026-07-28"],
+    ["a 2025-era client", "legacy", "2025-11-25"],
+  ] as const)("%s runs a program over HTTP", async (_name, mode, version) => {
+    const agent = new Client({ name: "agent", version: "1.0.0" }, { versionNegotiation: { mode } });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(url)));
+    try {
+      expect(agent.getNegotiatedProtocolVersion()).toBe(version);
+      const result = await agent.callTool({ name: "execute_program", arguments: { code: "return (await inv.count()) + 1;" } });
+      expect(result.structuredContent).toMatchObject({ result: 8, calls: [{ server: "inv", tool: "count", ok: true }] });
+    } finally {
+      await agent.close();
+    }
+  });
+});

@@ -104,6 +104,7 @@ describe("third-party servers", () => {
       'mcp-servers-everything/echo: the result has no structuredContent and its text is not JSON: "Echo: hi"',
     );
     expect(seen.sum).toBe("The sum of 1 and 2 is 3.");
+    expect(seen.research).toBe("# Research Report: tasks");
     expect(seen.annotated).toEqual({ text: "Operation completed successfully", types: ["text", "image"], mimeTypes: ["image/png"] });
     const image = seen.image as { text: string; types: string[]; images: { mimeType: string; data: string }[] };
     expect(image.text).toBe("Here's the image you requested:\nThe image above is the MCP logo.");
@@ -166,8 +167,8 @@ describe("third-party servers", () => {
     expect(infer.code, infer.stderr).toBe(0);
     const report = JSON.parse((await runCli(["report", "--json", "--schema", join(work, "inferred.json")])).stdout);
     const everything = report.servers.find((server: { id: string }) => server.id === "mcp-servers-everything");
-    expect(everything).toMatchObject({ bySource: { declared: 0, hybrid: 1, inferred: 1, unknown: 11 }, noJson: 10 });
-    expect(everything.byContent).toEqual({ text: 9, image: 2, resource_link: 2, resource: 2 });
+    expect(everything).toMatchObject({ bySource: { declared: 0, hybrid: 1, inferred: 1, unknown: 11 }, noJson: 11 });
+    expect(everything.byContent).toEqual({ text: 10, image: 2, resource_link: 2, resource: 2 });
     expect(report.noJson.map((line: { tool: string; content: object }) => [line.tool, line.content])).toEqual([
       ["echo", { text: 1 }],
       ["get-annotated-message", { text: 1, image: 1 }],
@@ -176,6 +177,7 @@ describe("third-party servers", () => {
       ["get-sum", { text: 1 }],
       ["get-tiny-image", { text: 1, image: 1 }],
       ["gzip-file-as-resource", { resource: 1, resource_link: 1 }],
+      ["simulate-research-query", { text: 1 }],
       ["toggle-simulated-logging", { text: 2 }],
       ["toggle-subscriber-updates", { text: 2 }],
       ["trigger-long-running-operation", { text: 1 }],
@@ -183,10 +185,22 @@ describe("third-party servers", () => {
   });
 });
 
+describe("a tool that runs only as a task, in code mode", () => {
+  it("pmcp exec calls simulate-research-query as a task and returns its report", async () => {
+    const program = join(dir, "research.ts");
+    await writeFile(
+      program,
+      'const report = await mcpServersEverything.simulateResearchQuery({ topic: "code mode" });\nreturn report.text.split("\\n")[0];\n',
+    );
+    const result = await runCli(["exec", program, "--stdio", serverCommand("server-everything")]);
+    expect([result.code, result.stdout.trim()], result.stderr).toEqual([0, '"# Research Report: code mode"']);
+  });
+});
+
 /**
- * Calls every tool of server-everything that needs nothing from outside: all but
- * simulate-research-query, which runs only as an MCP task (`taskSupport: "required"`).
- * The gzip tool reads a data: URL, so no network. Compiled with tsc --strict first: the
+ * Calls every tool of server-everything that needs nothing from outside, simulate-research-query
+ * too, which runs only as an MCP task (`taskSupport: "required"`): the generated method creates
+ * the task and waits for its result. The gzip tool reads a data: URL, so no network. Compiled with tsc --strict first: the
  * annotations below are the claim that no cast is needed.
  */
 const USAGE = `import * as rt from "@pmcp-codegen/runtime";
@@ -229,6 +243,7 @@ export async function callAll(client: rt.CompositionClient): Promise<Record<stri
   const logging = [(await everything.toggleSimulatedLogging()).text, (await everything.toggleSimulatedLogging()).text];
   const updates = [(await everything.toggleSubscriberUpdates()).text, (await everything.toggleSubscriberUpdates()).text];
   const longRunning = await everything.triggerLongRunningOperation({ duration: 0, steps: 1 });
+  const research: rt.ToolResult = await everything.simulateResearchQuery({ topic: "tasks" });
 
   const files = new SecureFilesystemServerClient(client);
   const directories = await files.listAllowedDirectories(undefined, { withResult: true });
@@ -241,6 +256,7 @@ export async function callAll(client: rt.CompositionClient): Promise<Record<stri
     echo: echo.text,
     echoJson: await failure(() => echo.json()),
     sum: sum.text,
+    research: research.text.split("\\n")[0],
     annotated: {
       text: annotated.text,
       types: annotated.content.map((block) => block.type),

@@ -1,6 +1,7 @@
 import { isNonObjectOutput, outputSchemaOf } from "../bundle/output-schema.js";
 import { atLeast, type Quality } from "../bundle/quality.js";
 import { jsonText } from "../bundle/serialize.js";
+import { requiresTask, TASK_NOTE } from "../bundle/task-support.js";
 import type { BundleServer, InferredTool, Tool } from "../bundle/types.js";
 import type { IRNode, NamedDefinition } from "../ir/ir.js";
 import { IRBuilder } from "../ir/json-schema-to-ir.js";
@@ -68,6 +69,8 @@ export interface ToolPlan {
   lenient: boolean;
   /** The declared output schema's root is not an object: 2025-era answers wrap it as `{ result }`. */
   nonObject: boolean;
+  /** The tool requires task augmentation: the call runs it as a task. */
+  task: boolean;
   /** The protocol version the bundle recorded for the server, as a literal; absent when none was recorded. */
   protocolLiteral?: string;
 }
@@ -152,6 +155,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
       retryable: annotations.readOnlyHint === true || annotations.idempotentHint === true,
       lenient: output?.inferred !== undefined,
       nonObject: output !== undefined && output.inferred === undefined && isNonObjectOutput(output.schema),
+      task: requiresTask(tool),
       ...(server.protocolVersion === undefined ? {} : { protocolLiteral: literal(server.protocolVersion) }),
     };
   });
@@ -257,6 +261,7 @@ function methodDocLines(tool: Tool, output: ResultSchema | undefined): string[] 
     ...(tool.description ? [...(title ? [""] : []), ...tool.description.split(/\r?\n/)] : []),
     "",
     `Calls the \`${tool.name}\` tool.${hints.length ? ` Hints: ${hints.join(", ")}.` : ""}`,
+    ...(requiresTask(tool) ? [TASK_NOTE] : []),
     ...(output === undefined
       ? ["The tool declares no output schema: the result is what it sent (`.text`, `.content`, `.json()`, `.images`, …)."]
       : []),

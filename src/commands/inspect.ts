@@ -59,6 +59,7 @@ export function formatInspection(inspection: ToolInspection): string {
             .map(([kind, results]) => `${printable(kind)} (${results})`)
             .join(", ")}`,
         ]),
+    ...(inspection.task === undefined ? [] : [`Task: ${inspection.task}`]),
     `Result type (source ${inspection.source}, quality ${inspection.quality}):\n${inspection.resultType}`,
   ];
   return sections.join("\n\n");

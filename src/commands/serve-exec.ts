@@ -27,7 +27,7 @@ async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
   const create = () => createExecServer(started.session);
   try {
     if (args.http === undefined) await serveStdio(create);
-    else await serveHttp(create, "exec", args.http, args);
+    else await serveHttp(create, "exec", { port: args.http, allowedHosts: args.allowedHost }, args);
   } finally {
     await started.close();
   }

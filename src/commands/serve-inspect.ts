@@ -8,10 +8,16 @@ import { resolveInputs, schemaOption } from "../cli/inputs.js";
 import { type OutputOptions, printJson } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 
-/** `--http <port>`, shared by every `pmcp serve` server. */
+/** `--http <port>` and `--allowed-host`, shared by every `pmcp serve` server. */
 export function httpOption<T>(yargs: Argv<T>) {
   return yargs
     .option("http", { type: "number", describe: "Serve Streamable HTTP on 127.0.0.1 at this port (0: any free port) instead of stdio" })
+    .option("allowed-host", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "Also answer requests for this Host (host:port), e.g. a reverse proxy's in front of replicas; repeatable",
+    })
     .check((args) => {
       if (args.http !== undefined && !(Number.isInteger(args.http) && args.http >= 0 && args.http <= 65535)) {
         throw new PmcpError("INVALID_ARGUMENT", "--http must be a port number");
@@ -37,7 +43,7 @@ async function serveInspect(args: ArgsOf<typeof builder>): Promise<void> {
   const { bundle } = await readSchemaFiles(schema);
   const create = () => createInspectServer(bundle);
   if (args.http === undefined) return serveStdio(create);
-  return serveHttp(create, "inspect", args.http, args);
+  return serveHttp(create, "inspect", { port: args.http, allowedHosts: args.allowedHost }, args);
 }
 
 /**
@@ -61,15 +67,21 @@ export async function serveStdio(create: () => McpServer): Promise<void> {
  * load balancer answer alike. The Host and Origin checks refuse DNS-rebinding pages that reach
  * 127.0.0.1 under another name, and pages of other sites.
  */
-export async function serveHttp(create: () => McpServer, name: string, port: number, output: OutputOptions): Promise<void> {
+export async function serveHttp(
+  create: () => McpServer,
+  name: string,
+  http: { port: number; allowedHosts: readonly string[] },
+  output: OutputOptions,
+): Promise<void> {
   const { createMcpHandler } = await import("@modelcontextprotocol/server");
   const { toNodeHandler } = await import("@modelcontextprotocol/node");
   const { createServer } = await import("node:http");
   const mcp = createMcpHandler(create);
   const serve = toNodeHandler(mcp);
+  const allowed = http.allowedHosts.map((host) => host.toLowerCase());
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
-    const { port: bound } = http.address() as AddressInfo;
-    const local = [`127.0.0.1:${bound}`, `localhost:${bound}`];
+    const { port: bound } = listener.address() as AddressInfo;
+    const local = [`127.0.0.1:${bound}`, `localhost:${bound}`, ...allowed];
     // Host names are case-insensitive; an Origin other than our own MUST get 403 (MCP transport spec).
     if (!local.includes(req.headers.host?.toLowerCase() ?? "")) {
       return void res.writeHead(403, { "content-type": "text/plain" }).end("forbidden host");
@@ -82,20 +94,20 @@ export async function serveHttp(create: () => McpServer, name: string, port: num
     // Node types `method` and `url` as optional on any IncomingMessage; a server's requests always have both.
     void serve(req as IncomingMessage & { method: string; url: string }, res);
   };
-  const http = createServer(handle);
+  const listener = createServer(handle);
   await new Promise<void>((resolve, reject) => {
-    http.once("error", (error: NodeJS.ErrnoException) =>
-      reject(new PmcpError("IO_FAILED", `cannot listen on 127.0.0.1:${port}: ${error.code ?? error.message}`)),
+    listener.once("error", (error: NodeJS.ErrnoException) =>
+      reject(new PmcpError("IO_FAILED", `cannot listen on 127.0.0.1:${http.port}: ${error.code ?? error.message}`)),
     );
-    http.listen(port, "127.0.0.1", resolve);
+    listener.listen(http.port, "127.0.0.1", resolve);
   });
-  const url = `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`;
+  const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
   if (!output.quiet) process.stderr.write(`Serving ${name} on ${url}\n`);
   if (output.json) printJson({ url });
   await signalled();
   await mcp.close();
-  http.closeAllConnections();
-  await new Promise<void>((resolve) => http.close(() => resolve()));
+  listener.closeAllConnections();
+  await new Promise<void>((resolve) => listener.close(() => resolve()));
 }
 
 /**

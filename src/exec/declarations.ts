@@ -37,6 +37,8 @@ export interface ToolDeclaration {
   lenient: boolean;
   /** Safe to repeat after a transport failure (read-only or idempotent). */
   retryable: boolean;
+  /** The tool requires task augmentation: calls run it as a task. */
+  task: boolean;
 }
 
 export interface DeclarationOptions {
@@ -178,6 +180,7 @@ export function buildDeclarations(bundle: Bundle, options: DeclarationOptions = 
         returns: tool.parser === undefined ? "content" : "value",
         lenient: tool.lenient,
         retryable: tool.retryable,
+        task: tool.task,
       })),
     });
   }

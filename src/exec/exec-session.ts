@@ -297,6 +297,7 @@ async function callTool(
     tool,
     args: args as object,
     retryable: entry.declaration.retryable,
+    task: entry.declaration.task,
     ...(entry.protocol === undefined ? {} : { protocol: entry.protocol }),
   };
   if (entry.parse !== undefined) {

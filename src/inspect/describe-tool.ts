@@ -1,5 +1,6 @@
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import { type Quality, type SchemaSource, schemaSourceOf } from "../bundle/quality.js";
+import { requiresTask, TASK_NOTE } from "../bundle/task-support.js";
 import type { Bundle, BundleServer, Drift, Tool } from "../bundle/types.js";
 import { resultTypeOf } from "./result-type.js";
 
@@ -16,6 +17,8 @@ export interface ToolInspection {
   inputSchema: unknown;
   outputSchema: unknown;
   note?: string;
+  /** Set when the server requires the tool to run as a task (`execution.taskSupport: "required"`). */
+  task?: string;
   inferredOutputSchema?: { schema: unknown; observations: number; quality: Quality; drift?: Drift[] };
   /** Observed results that held no JSON, by content block type: the tool answers in text, images or links. */
   observedContent?: Record<string, number>;
@@ -56,6 +59,7 @@ function inspectionOf(server: BundleServer, tool: Tool, index: number): ToolInsp
     inputSchema: tool.inputSchema ?? null,
     outputSchema: declared?.schema ?? null,
     ...(declared === undefined ? { note: NO_OUTPUT_SCHEMA_NOTE } : {}),
+    ...(requiresTask(tool) ? { task: TASK_NOTE } : {}),
     ...(inferred === undefined || inferred.observations === 0
       ? {}
       : {

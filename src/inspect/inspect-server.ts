@@ -24,6 +24,7 @@ const InspectToolOutput = z.object({
   inputSchema: z.unknown().describe("JSON Schema of the arguments, as the server declares it"),
   outputSchema: z.unknown().describe("JSON Schema of the structured result as the server declares it, or null when it declares none"),
   note: z.string().optional().describe("Present when outputSchema is null"),
+  task: z.string().optional().describe("Present when the server requires the tool to run as a task"),
   inferredOutputSchema: z
     .object({
       schema: z.unknown(),

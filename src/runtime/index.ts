@@ -61,4 +61,5 @@ export {
   unevaluatedItems,
   unevaluatedProperties,
   uniqueItems,
+  z,
 } from "@pmcp-codegen/runtime";

@@ -21,6 +21,7 @@ import {
 } from "./errors.js";
 import { ObservationRecorder, type ObserveOptions } from "./observer.js";
 import { safeParseDeep } from "./schema-helpers.js";
+import { callAsTask, TaskEnded } from "./task-call.js";
 import { failureOf, ToolCallSpan } from "./telemetry.js";
 import { timeoutProblem } from "./timeout.js";
 import { ParsedResult, ToolResult } from "./tool-result.js";
@@ -75,6 +76,11 @@ export interface ResultCall {
    * without a probe, and negotiates only if the server refuses it.
    */
   protocol?: string;
+  /**
+   * The tool requires task augmentation (`execution.taskSupport: "required"`): in the 2025 era it is
+   * called as a task (created, polled until it ends, its result read; cancelled on abort or timeout).
+   */
+  task?: boolean;
 }
 
 /** One call of a tool with an output schema, as a generated client method makes it. */
@@ -304,15 +310,15 @@ export class CompositionClient {
     const cancel = signal === undefined ? undefined : new AbortController();
     const unwatch = signal === undefined ? undefined : whenAborted(signal, () => cancel?.abort(signal.reason));
     try {
+      const params = span.inject({ name: call.tool, arguments: call.args ?? {} });
       const result = await span.around(() =>
-        connection.client.request(
-          { method: "tools/call", params: span.inject({ name: call.tool, arguments: call.args ?? {} }) },
-          CallResult,
-          {
-            timeout,
-            ...(cancel === undefined ? {} : { signal: cancel.signal }),
-          },
-        ),
+        // The modern era has no tasks: a tool that needed one there answers the plain call.
+        call.task && connection.era === "legacy"
+          ? callAsTask(connection.client, params, { timeoutMs: timeout, signal: cancel?.signal })
+          : connection.client.request({ method: "tools/call", params }, CallResult, {
+              timeout,
+              ...(cancel === undefined ? {} : { signal: cancel.signal }),
+            }),
       );
       return [result, connection.era];
     } catch (error) {
@@ -432,6 +438,7 @@ function unwrapped(result: CallResult): CallResult {
  */
 function callError(error: unknown, call: ResultCall, timeout: number, exceededLimit: number | undefined): CompositionError {
   if (error instanceof CompositionError) return error;
+  if (error instanceof TaskEnded) return new ToolCallError(call.server, call.tool, error.message, { cause: error });
   if (error instanceof ProtocolError) {
     if (error.data instanceof NonObjectResult)
       return new InvalidResponseError(

@@ -5,6 +5,11 @@
  * checks the built import graph).
  */
 
+/**
+ * The zod (4) the runtime is built on: generated files import `z` from here, so they get the zod
+ * their parsers were written for whatever zod the application itself has at its top level.
+ */
+export { z } from "zod";
 export type { Observed } from "./call-result.js";
 export type { CallOptions, CompositionClientOptions, ResultCall, ServerEntry, ToolCall, WithResult } from "./composition-client.js";
 export { CompositionClient } from "./composition-client.js";

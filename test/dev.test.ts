@@ -86,6 +86,31 @@ async function snapshot(path: string) {
 }
 
 describe("pmcp dev", () => {
+  it("follows a 2026-07-28 server's tool changes through subscriptions/listen", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-modern-"));
+    const pidFile = join(dir, "server.pid");
+    const server = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(FIXTURES, "v2-server.mjs"))} modern`;
+    const child = spawn(process.execPath, [CLI, "dev", "--stdio", server, "--id", "inv"], {
+      cwd: dir,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, PID_FILE: pidFile },
+    });
+    running.push(child);
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString("utf8");
+    });
+    await until("the first regeneration", () => out.includes("updated "));
+    const pid = await until("the server's pid", () => readPid(pidFile));
+    process.kill(pid, "SIGUSR2");
+    await until("the regeneration for the added tool", () => out.includes("SAFE      inv/added_1"));
+    expect(await readFile(join(dir, "generated/inv.ts"), "utf8")).toContain("  added1(args?: Added1Args");
+    const bundle = JSON.parse(await readFile(join(dir, "schemas/mcp-bundle.json"), "utf8"));
+    expect(bundle.servers[0].protocolVersion).toBe("2026-07-28");
+    child.kill("SIGINT");
+    expect(await once(child, "exit")).toEqual([0, null]);
+  });
+
   it("regenerates on list_changed over stdio, coalesces a burst, reconnects a killed server and leaves no process or temp file on SIGINT", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-"));
     const inventoryPid = join(dir, "inventory.pid");

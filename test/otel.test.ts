@@ -260,12 +260,18 @@ describe("client spans", () => {
     const timeout = await failure(
       agent.callTool({ server: "errors", tool: "get_stock", args: { sku: "C3", sleep_ms: 30_000 }, parse: Stock }),
     );
-    expect([toolError, rpcError, invalid, timeout].map((error) => error.name)).toEqual([
+    // Arguments the tool's input schema refuses: answered inside the tool's span, as a tool error.
+    const badInput = await failure(agent.callTool({ server: "errors", tool: "get_stock", args: { sku: 5 }, parse: Stock }));
+    expect([toolError, rpcError, invalid, timeout, badInput].map((error) => error.name)).toEqual([
       "ToolCallError",
       "ToolCallError",
       "OutputValidationError",
       "TimeoutError",
+      "ToolCallError",
     ]);
+    expect(badInput.message).toBe(
+      "errors/get_stock: Input validation error: Invalid arguments for tool get_stock at sku: Invalid input: expected string, received number",
+    );
 
     const failed = exporter
       .getFinishedSpans()
@@ -276,6 +282,7 @@ describe("client spans", () => {
       ["tools/call lookup", "-32000", "-32000", rpcError.message],
       ["tools/call get_stock", "OUTPUT_VALIDATION", undefined, invalid.message],
       ["tools/call get_stock", "TIMEOUT", undefined, timeout.message],
+      ["tools/call get_stock", "tool_error", undefined, badInput.message],
     ]);
 
     const durations = await histogram("mcp.client.operation.duration");
@@ -287,6 +294,7 @@ describe("client spans", () => {
       ["lookup", "-32000", 1],
       ["get_stock", "OUTPUT_VALIDATION", 1],
       ["get_stock", "TIMEOUT", 1],
+      ["get_stock", "tool_error", 1],
     ]);
 
     // The server's side of the same calls (the timed-out one is still sleeping there).
@@ -294,6 +302,7 @@ describe("client spans", () => {
     expect(served).toEqual([
       ["tools/call fail", "tool_error", { code: SpanStatusCode.ERROR, message: "out of stock" }],
       ["tools/call get_stock", undefined, { code: SpanStatusCode.UNSET }],
+      ["tools/call get_stock", "tool_error", { code: SpanStatusCode.ERROR, message: badInput.message.replace("errors/get_stock: ", "") }],
     ]);
   });
 

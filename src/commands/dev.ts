@@ -45,6 +45,8 @@ async function dev(args: Args): Promise<void> {
   const { DevSession } = await import("../dev/session.js");
   const { watchInputs } = await import("../dev/watch-inputs.js");
   const { CONFIG_FILE_NAMES } = await import("../config/pmcp-config.js");
+  const { startTelemetry } = await import("../cli/telemetry-sdk.js");
+  const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: false });
   const session = new DevSession(() => loadInputs(args), { timeoutMs: args.timeout, debounceMs: args.debounce, output: devOutput(args) });
   const stopped = untilSignal();
   try {
@@ -75,6 +77,7 @@ async function dev(args: Args): Promise<void> {
   } finally {
     await session.stop();
     stopped.release();
+    await stopTelemetry();
   }
 }
 

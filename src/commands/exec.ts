@@ -77,7 +77,12 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
     );
   });
   const code = utf8Text(bytes, where);
-  const started = await startSession({ ...args, learn: false }, "run");
+  const { startTelemetry } = await import("../cli/telemetry-sdk.js");
+  const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: false });
+  const started = await startSession({ ...args, learn: false }, "run").catch(async (error: unknown) => {
+    await stopTelemetry();
+    throw error;
+  });
   const release = closeOnSignal(started.close);
   try {
     const outcome = await started.session.execute(code);
@@ -98,6 +103,7 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
   } finally {
     release();
     await started.close();
+    await stopTelemetry();
   }
 }
 

@@ -23,12 +23,18 @@ export const serveExecCommand = defineCommand({
 async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
   const { startSession } = await import("../exec/start-session.js");
   const { createExecServer } = await import("../exec/exec-server.js");
-  const started = await startSession(args, "serve");
-  const create = () => createExecServer(started.session);
+  const { startTelemetry } = await import("../cli/telemetry-sdk.js");
+  const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: args.http === undefined });
   try {
-    if (args.http === undefined) await serveStdio(create);
-    else await serveHttp(create, "exec", { port: args.http, allowedHosts: args.allowedHost }, args);
+    const started = await startSession(args, "serve");
+    const create = () => createExecServer(started.session);
+    try {
+      if (args.http === undefined) await serveStdio(create);
+      else await serveHttp(create, "exec", { port: args.http, allowedHosts: args.allowedHost }, args);
+    } finally {
+      await started.close();
+    }
   } finally {
-    await started.close();
+    await stopTelemetry();
   }
 }

@@ -79,15 +79,21 @@ export function typedTool<Input extends ObjectSchema, Output extends OutputSchem
     {
       ...(options.title === undefined ? {} : { title: options.title }),
       description: options.description,
-      inputSchema: input,
+      inputSchema: checkedInHandler(input),
       outputSchema: output,
       annotations,
     },
     (args, extra): Promise<CallToolResult> =>
       tracedToolCall(server.server, options.name, extra, async () => {
+        // Checked here, inside the span, rather than by the SDK, which answers bad input before any
+        // handler runs (no span); the answer is the SDK's own.
+        const input_ = await input.safeParseAsync(args);
+        if (!input_.success) {
+          const text = `Input validation error: ${formatIssues(`Invalid arguments for tool ${options.name}`, input_.error.issues)}`;
+          return { content: [{ type: "text", text }], isError: true };
+        }
         // A throw here reaches the SDK, which answers with `isError` and the message.
-        // The SDK parsed `args` with `input`; it only lost the static type on the way.
-        const value = await handler(args as z.output<AsObject<Input>>, extra);
+        const value = await handler(input_.data as z.output<AsObject<Input>>, extra);
         // Checked here rather than by the SDK, whose own check answers with a protocol error.
         const parsed = await output.safeParseAsync(value);
         if (!parsed.success) {
@@ -97,6 +103,15 @@ export function typedTool<Input extends ObjectSchema, Output extends OutputSchem
         return { content: [{ type: "text", text: JSON.stringify(parsed.data) }], structuredContent: parsed.data };
       }),
   );
+}
+
+/**
+ * The same schema for the SDK to publish (its JSON Schema form), with a check that lets every value
+ * through: the handler checks the arguments itself, inside its span.
+ */
+function checkedInHandler<S extends z.ZodObject>(schema: S): S {
+  const standard = schema["~standard"];
+  return { "~standard": { ...standard, validate: (value: unknown) => ({ value }) } } as unknown as S;
 }
 
 /** The first part of `schema` with no JSON Schema form (`z.date()`, `z.bigint()`), by its dotted path. */

@@ -1,7 +1,8 @@
-// npm run bench:footprint: what a project installs to run generated clients. Packs
-// pmcp-codegen and @pmcp-codegen/runtime as they are built here, installs each into a fresh
-// project (from the npm registry, as a user would), and compares both with the SDK and zod
-// alone, at the versions this repository uses.
+// npm run bench:footprint (and part of npm run bench): what a project installs to run generated
+// clients. Packs pmcp-codegen and @pmcp-codegen/runtime as they are built here, installs each into a
+// fresh project (from the npm registry, as a user would), and compares both with the MCP client
+// package and zod alone, and with the v1 SDK and zod that the runtime depended on before, at the
+// versions this repository uses.
 import { execFileSync } from "node:child_process";
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,22 +55,31 @@ function install(name, specs) {
   return { name, ...measure(join(dir, "node_modules")) };
 }
 
-try {
-  const runtime = pack(join(ROOT, "packages/runtime"));
-  const full = pack(ROOT);
-  const results = [
-    install("sdk+zod", [`@modelcontextprotocol/sdk@${installedVersion("@modelcontextprotocol/sdk")}`, `zod@${installedVersion("zod")}`]),
-    install("runtime", [runtime]),
-    // pmcp-codegen depends on @pmcp-codegen/runtime, which the registry may not have yet: both tarballs.
-    install("pmcp-codegen", [full, runtime]),
-  ];
-  const [base] = results;
-  console.log("install footprint in a fresh project (node_modules: disk usage as du counts it, in MiB; packages as npm counts them)\n");
-  for (const { name, mb, packages } of results) {
-    console.log(
-      `${name.padEnd(14)} ${mb.toFixed(1).padStart(6)} MiB ${String(packages).padStart(4)} packages   ×${(mb / base.mb).toFixed(2)} the size, +${packages - base.packages} packages vs sdk+zod`,
-    );
+/** Prints each install against the first (the MCP client package and zod); the runtime's size against the 20 MiB it must stay within. */
+export function benchFootprint() {
+  try {
+    const runtime = pack(join(ROOT, "packages/runtime"));
+    const full = pack(ROOT);
+    const zod = `zod@${installedVersion("zod")}`;
+    const results = [
+      install("client+zod", [`@modelcontextprotocol/client@${installedVersion("@modelcontextprotocol/client")}`, zod]),
+      install("v1 sdk+zod", [`@modelcontextprotocol/sdk@${installedVersion("@modelcontextprotocol/sdk")}`, zod]),
+      install("runtime", [runtime]),
+      // pmcp-codegen depends on @pmcp-codegen/runtime, which the registry may not have yet: both tarballs.
+      install("pmcp-codegen", [full, runtime]),
+    ];
+    const [base] = results;
+    console.log("\ninstall footprint in a fresh project (node_modules: disk usage as du counts it, in MiB; packages as npm counts them)");
+    for (const { name, mb, packages } of results) {
+      console.log(
+        `${name.padEnd(14)} ${mb.toFixed(1).padStart(6)} MiB ${String(packages).padStart(4)} packages   ×${(mb / base.mb).toFixed(2)} the size, +${packages - base.packages} packages vs client+zod`,
+      );
+    }
+    const { mb } = results[2];
+    console.log(`the runtime installed alone: ${mb.toFixed(1)} MiB (target ≤ 20 MiB: ${mb <= 20 ? "meets" : "MISSES"})`);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
   }
-} finally {
-  rmSync(work, { recursive: true, force: true });
 }
+
+if (import.meta.url === `file://${process.argv[1]}`) benchFootprint();

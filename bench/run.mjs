@@ -3,8 +3,10 @@
 import { benchAgreement } from "./agreement.mjs";
 import { benchCall } from "./call.mjs";
 import { benchDev } from "./dev.mjs";
+import { benchEras } from "./eras.mjs";
 import { benchExec } from "./exec.mjs";
 import { benchExport } from "./export.mjs";
+import { benchFootprint } from "./footprint.mjs";
 import { benchGenerate } from "./generate.mjs";
 import { benchInfer } from "./infer.mjs";
 import { benchInspect } from "./inspect.mjs";
@@ -24,3 +26,5 @@ await benchAgreement();
 await benchExec();
 await benchTypeCheck();
 await benchOtel();
+await benchEras();
+benchFootprint();

@@ -98,8 +98,9 @@ describe("@pmcp-codegen/runtime, the package generated clients import", () => {
     }
     // The MCP client package (v2), never the v1 SDK or the server package: no server code comes with the runtime.
     expect([...externals].sort()).toEqual(["@modelcontextprotocol/client", "@opentelemetry/api", "proper-lockfile", "zod"]);
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@modelcontextprotocol/client", "@opentelemetry/api", "zod"]);
-    expect(manifest.peerDependenciesMeta).toEqual({ "proper-lockfile": { optional: true } });
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@modelcontextprotocol/client", "zod"]);
+    // Loaded only if the application has them: an OpenTelemetry setup installs the API, observing needs the lock.
+    expect(manifest.peerDependenciesMeta).toEqual({ "@opentelemetry/api": { optional: true }, "proper-lockfile": { optional: true } });
   });
 
   it("pmcp-codegen/runtime re-exports it: the same classes under both names, and nothing else imported", async () => {
@@ -158,21 +159,22 @@ describe("a generated client for an HTTP server under Deno", () => {
   });
 });
 
-describe("the runtime installed without proper-lockfile (an optional peer)", () => {
-  it("loads, and observing reports how to get it instead of recording", async () => {
-    // A project with the runtime's files and its three dependencies, and no proper-lockfile anywhere above it.
+describe("the runtime installed without its optional peers (proper-lockfile, @opentelemetry/api)", () => {
+  it("calls a tool, and observing reports how to get proper-lockfile instead of recording", async () => {
+    // A project with the runtime's files and its two dependencies, and neither optional peer anywhere above it.
     const project = await mkdtemp(join(tmpdir(), "pmcp-runtime-alone-"));
     const modules = join(project, "node_modules");
     await cp(join(ROOT, "packages/runtime/package.json"), join(modules, "@pmcp-codegen/runtime/package.json"));
     await cp(RUNTIME_DIST, join(modules, "@pmcp-codegen/runtime/dist"), { recursive: true });
     await mkdir(join(modules, "@modelcontextprotocol"), { recursive: true });
-    await mkdir(join(modules, "@opentelemetry"), { recursive: true });
-    for (const name of ["@modelcontextprotocol/client", "@opentelemetry/api", "zod"])
-      await symlink(join(ROOT, "node_modules", name), join(modules, name), "dir");
+    for (const name of ["@modelcontextprotocol/client", "zod"]) await symlink(join(ROOT, "node_modules", name), join(modules, name), "dir");
     await writeFile(
       join(project, "observe.mjs"),
-      `import { ObservationRecorder } from "@pmcp-codegen/runtime";
-const errors = [];
+      `import { CompositionClient, ObservationRecorder, z } from "@pmcp-codegen/runtime";
+const client = new CompositionClient({ servers: { inv: { command: process.execPath, args: [${JSON.stringify(join(ROOT, "test/fixtures/v2-server.mjs"))}] } } });
+const count = await client.callTool({ server: "inv", tool: "count", parse: z.number(), nonObject: true });
+await client.close();
+const errors = [count];
 const recorder = new ObservationRecorder({ dir: "observations", onError: (error) => errors.push(error.message) });
 recorder.record("shop", "list", { n: 1 });
 await recorder.flush();
@@ -183,6 +185,7 @@ console.log(JSON.stringify(errors));`,
     });
     expect(result.stderr).toBe("");
     expect(JSON.parse(result.stdout)).toEqual([
+      7,
       "observations of shop/list not recorded: observing needs the optional peer dependency proper-lockfile: npm install proper-lockfile",
     ]);
   });

@@ -1,7 +1,7 @@
 import { SourceMap, type SourceMapPayload, type SourceMapping } from "node:module";
-import { type Context, context, type Span, SpanKind, SpanStatusCode } from "@opentelemetry/api";
+import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { CompositionClient, JsonValue } from "@pmcp-codegen/runtime";
-import { errorMessage, tracer } from "@pmcp-codegen/runtime/internal";
+import { errorMessage, INSTRUMENTATION } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
 import { isNonObjectOutput, outputSchemaOf } from "../bundle/output-schema.js";
 import type { Quality } from "../bundle/quality.js";
@@ -136,20 +136,22 @@ export class ExecSession {
    * is an `invalid_input` outcome.
    */
   execute(code: unknown, timeoutMs?: unknown): Promise<ExecOutcome> {
-    return tracer.startActiveSpan("execute_program", { kind: SpanKind.INTERNAL }, async (span) => {
-      // Ended also when the run throws (a sandbox that cannot start), or the trace would keep it open.
-      try {
-        const outcome = await this.#execute(code, timeoutMs, span);
-        if (span.isRecording()) {
-          span.setAttributes({ "pmcp.program.outcome": outcome.ok ? "ok" : outcome.kind, "pmcp.program.calls": outcome.calls.length });
-          if (!outcome.ok)
-            span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message }).setAttribute("error.type", outcome.kind);
+    return trace
+      .getTracer(INSTRUMENTATION.name, INSTRUMENTATION.version)
+      .startActiveSpan("execute_program", { kind: SpanKind.INTERNAL }, async (span) => {
+        // Ended also when the run throws (a sandbox that cannot start), or the trace would keep it open.
+        try {
+          const outcome = await this.#execute(code, timeoutMs, span);
+          if (span.isRecording()) {
+            span.setAttributes({ "pmcp.program.outcome": outcome.ok ? "ok" : outcome.kind, "pmcp.program.calls": outcome.calls.length });
+            if (!outcome.ok)
+              span.setStatus({ code: SpanStatusCode.ERROR, message: outcome.message }).setAttribute("error.type", outcome.kind);
+          }
+          return outcome;
+        } finally {
+          span.end();
         }
-        return outcome;
-      } finally {
-        span.end();
-      }
-    });
+      });
   }
 
   async #execute(code: unknown, timeoutMs: unknown, span: Span): Promise<ExecOutcome> {

@@ -1,6 +1,6 @@
 /**
- * @pmcp-codegen/runtime: what generated clients import. Only the MCP client package, zod
- * (which the SDK installs anyway) and @opentelemetry/api behind it, plus proper-lockfile once observing; never
+ * @pmcp-codegen/runtime: what generated clients import. Only the MCP client package and zod,
+ * plus @opentelemetry/api when the application has it and proper-lockfile once observing; never
  * generator or CLI code, and no child_process until a stdio server is connected (a test
  * checks the built import graph).
  */

@@ -19,4 +19,4 @@ export type { JsonFileErrorCode, JsonFileOptions } from "./json-file.js";
 export { JsonFileError, parseJsonText, parseJsonValue, readJsonFile } from "./json-file.js";
 export { formatObservationLog } from "./observation-log.js";
 export type { ConnectionFacts, Failure } from "./telemetry.js";
-export { failureOf, ToolCallSpan, tracer } from "./telemetry.js";
+export { failureOf, INSTRUMENTATION, ToolCallSpan } from "./telemetry.js";

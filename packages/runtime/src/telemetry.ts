@@ -1,33 +1,41 @@
-import {
-  type Attributes,
-  type Context,
-  context,
-  createNoopMeter,
-  type Histogram,
-  INVALID_TRACEID,
-  type Link,
-  type MeterProvider,
-  metrics,
-  propagation,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type TextMapGetter,
-  trace,
-  ValueType,
-} from "@opentelemetry/api";
+import type { Attributes, Context, Histogram, Link, MeterProvider, Span, TextMapGetter } from "@opentelemetry/api";
 import { CompositionError, ToolCallError } from "./errors.js";
 
 /**
- * OpenTelemetry for tool calls, by the semantic conventions for MCP (semantic-conventions
- * v1.41.0, docs/gen-ai/mcp.md, development status). Only the API: with no SDK registered every
- * span is a non-recording one and the histograms are no-ops, so a call pays for next to nothing.
+ * OpenTelemetry for tool calls, by the semantic conventions for MCP (semantic-conventions-genai,
+ * docs/gen-ai/mcp.md, development status). Only the API, an optional peer dependency: whoever
+ * registers an SDK has it installed, and a runtime installed alone stays small. Without it, or with
+ * no SDK registered, every span is a non-recording one and the histograms are no-ops, so a call
+ * pays for next to nothing.
  */
+const api = await import("@opentelemetry/api").catch(() => undefined);
 
 export const INSTRUMENTATION = { name: "pmcp-codegen", version: "0.1.0" } as const;
 
-/** The tracer of the runtime and of pmcp-codegen's servers; a proxy, so an SDK registered later is used. */
-export const tracer = trace.getTracer(INSTRUMENTATION.name, INSTRUMENTATION.version);
+/** The tracer of the runtime; a proxy, so an SDK registered later is used. */
+const tracer = api?.trace.getTracer(INSTRUMENTATION.name, INSTRUMENTATION.version);
+
+/** The trace id of a span that records nothing (the API's `INVALID_TRACEID`). */
+const INVALID_TRACEID = "00000000000000000000000000000000";
+
+/** What a span is when the API is not installed: records nothing, passes no context on. */
+const NOT_RECORDING = {
+  isRecording: () => false,
+  spanContext: () => ({ traceId: INVALID_TRACEID, spanId: "0000000000000000", traceFlags: 0 }),
+  setAttributes() {
+    return this;
+  },
+  setAttribute() {
+    return this;
+  },
+  addEvent() {
+    return this;
+  },
+  setStatus() {
+    return this;
+  },
+  end: () => {},
+} as unknown as Span;
 
 const TOOLS_CALL = "tools/call";
 /** The conventions' advice for both duration histograms, in seconds. */
@@ -40,19 +48,20 @@ interface Durations {
 /** The histograms of the last meter provider seen, undefined for the API's no-op one. */
 let durations: { provider: MeterProvider; histograms: Durations | undefined } | undefined;
 /** What the API's meter is when no SDK is registered. */
-const NoopMeter = createNoopMeter().constructor;
+const NoopMeter = api?.createNoopMeter().constructor;
 
 /** The histograms of the meter provider registered now: unlike the tracer, the API's meter is no proxy. */
 function histograms(): Durations | undefined {
-  const provider = metrics.getMeterProvider();
+  if (api === undefined) return undefined;
+  const provider = api.metrics.getMeterProvider();
   if (durations?.provider === provider) return durations.histograms;
   const meter = provider.getMeter(INSTRUMENTATION.name, INSTRUMENTATION.version);
   const histogram = (name: string, description: string) =>
-    meter.createHistogram(name, { unit: "s", description, valueType: ValueType.DOUBLE, advice: { explicitBucketBoundaries: BUCKETS } });
+    meter.createHistogram(name, { unit: "s", description, valueType: api.ValueType.DOUBLE, advice: { explicitBucketBoundaries: BUCKETS } });
   durations = {
     provider,
     histograms:
-      meter instanceof NoopMeter
+      NoopMeter !== undefined && meter instanceof NoopMeter
         ? undefined
         : {
             client: histogram("mcp.client.operation.duration", "The duration of the MCP request as observed on the sender"),
@@ -101,15 +110,18 @@ export class ToolCallSpan {
   readonly #metric: Attributes | undefined;
   readonly #started: number;
 
-  private constructor(side: "client" | "server", tool: string, parent: Context, links?: Link[]) {
+  private constructor(side: "client" | "server", tool: string, parent: Context | undefined, links?: Link[]) {
     const registered = histograms();
     this.#histogram = side === "client" ? registered?.client : registered?.server;
     this.#started = this.#histogram === undefined ? 0 : performance.now();
-    this.span = tracer.startSpan(
-      `${TOOLS_CALL} ${tool}`,
-      { kind: side === "client" ? SpanKind.CLIENT : SpanKind.SERVER, ...(links === undefined ? {} : { links }) },
-      parent,
-    );
+    this.span =
+      api === undefined || tracer === undefined
+        ? NOT_RECORDING
+        : tracer.startSpan(
+            `${TOOLS_CALL} ${tool}`,
+            { kind: side === "client" ? api.SpanKind.CLIENT : api.SpanKind.SERVER, ...(links === undefined ? {} : { links }) },
+            parent,
+          );
     const recording = this.span.isRecording();
     if (!recording && this.#histogram === undefined) return;
     this.#metric = { "mcp.method.name": TOOLS_CALL, "gen_ai.tool.name": tool, "gen_ai.operation.name": "execute_tool" };
@@ -118,7 +130,7 @@ export class ToolCallSpan {
 
   /** A call made from the current context. */
   static client(tool: string): ToolCallSpan {
-    return new ToolCallSpan("client", tool, context.active());
+    return new ToolCallSpan("client", tool, api?.context.active());
   }
 
   /**
@@ -126,7 +138,9 @@ export class ToolCallSpan {
    * current here (a transport's span, if any) becomes a link, as the conventions ask.
    */
   static server(tool: string, meta: unknown): ToolCallSpan {
-    const ambient = context.active();
+    if (api === undefined) return new ToolCallSpan("server", tool, undefined);
+    const { propagation, trace } = api;
+    const ambient = api.context.active();
     const sent = isRecord(meta) ? propagation.extract(ambient, meta, META_GETTER) : ambient;
     const remote = trace.getSpanContext(sent);
     if (sent === ambient || remote === undefined || !trace.isSpanContextValid(remote)) return new ToolCallSpan("server", tool, ambient);
@@ -135,9 +149,9 @@ export class ToolCallSpan {
     return new ToolCallSpan("server", tool, sent, links);
   }
 
-  /** The context with this span current: calls made under it become its children. */
+  /** The context with this span current: calls made under it become its children (undefined without the API). */
   get context(): Context {
-    return trace.setSpan(context.active(), this.span);
+    return api?.trace.setSpan(api.context.active(), this.span) as Context;
   }
 
   connection(facts: ConnectionFacts): void {
@@ -163,7 +177,7 @@ export class ToolCallSpan {
    * child process) are its children; with no SDK, only calls it.
    */
   around<T>(send: () => T): T {
-    return this.span.spanContext().traceId === INVALID_TRACEID ? send() : context.with(this.context, send);
+    return api === undefined || this.span.spanContext().traceId === INVALID_TRACEID ? send() : api.context.with(this.context, send);
   }
 
   /** A retry or a reconnect, as a span event. */
@@ -178,9 +192,9 @@ export class ToolCallSpan {
    */
   inject<P extends { [key: string]: unknown; _meta?: Record<string, unknown> }>(params: P): P {
     // The API's no-op span has the invalid context; the propagator checks the rest.
-    if (this.span.spanContext().traceId === INVALID_TRACEID) return params;
+    if (api === undefined || this.span.spanContext().traceId === INVALID_TRACEID) return params;
     const carrier: Record<string, string> = {};
-    propagation.inject(this.context, carrier);
+    api.propagation.inject(this.context, carrier);
     if (Object.keys(carrier).length === 0) return params;
     return { ...params, _meta: { ...params._meta, ...carrier } };
   }
@@ -192,7 +206,8 @@ export class ToolCallSpan {
       if (failure.rpcCode !== undefined) metric["rpc.response.status_code"] = String(failure.rpcCode);
       if (this.span.isRecording()) {
         this.span.setAttributes(metric);
-        this.span.setStatus({ code: SpanStatusCode.ERROR, message: failure.message });
+        // 2: SpanStatusCode.ERROR; a span records only when the API is there.
+        this.span.setStatus({ code: 2, message: failure.message });
       }
     }
     this.span.end();

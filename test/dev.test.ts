@@ -86,6 +86,23 @@ async function snapshot(path: string) {
 }
 
 describe("pmcp dev", () => {
+  it("lists a stateless HTTP server again when its tools/list ttlMs runs out", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-ttl-"));
+    const pidFile = join(dir, "server.pid");
+    const server = spawn(process.execPath, [join(FIXTURES, "v2-server.mjs"), "modern", "http"], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, TOOLS_TTL_MS: "1000", PID_FILE: pidFile },
+    });
+    running.push(server);
+    const [url] = (await once(server.stdout!, "data")).map((chunk: Buffer) => chunk.toString("utf8").trim());
+    const dev = startDev(dir, ["--endpoint", url!, "--id", "inv"]);
+    await until("the first regeneration", () => updates(dev) === 1);
+    process.kill(Number(await readFile(pidFile, "utf8")), "SIGUSR2");
+    await until("the regeneration for the added tool", () => dev.stdout().includes("SAFE      inv/added_1: tool added [tool-added]"));
+    dev.process.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+  });
+
   it("follows a 2026-07-28 server's tool changes through subscriptions/listen", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-modern-"));
     const pidFile = join(dir, "server.pid");

@@ -241,3 +241,52 @@ describe("serve exec speaks both eras", () => {
     }
   });
 });
+
+describe("a listing's ttlMs decides when long-lived sessions list again", () => {
+  it("serve exec lists a stateless HTTP server again when its tools/list ttlMs runs out", async () => {
+    const pidFile = join(dir, "ttl-server.pid");
+    const server = spawn(process.execPath, [V2, "modern", "http"], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, TOOLS_TTL_MS: "1000", PID_FILE: pidFile },
+    });
+    httpServers.push(server);
+    const upstream = await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once("line", resolve));
+    const exec = spawn(
+      process.execPath,
+      [join(FIXTURES, "..", "..", "dist/cli/main.js"), "serve", "exec", "--http", "0", "--endpoint", upstream, "--id", "inv"],
+      {
+        stdio: ["ignore", "ignore", "pipe"],
+      },
+    );
+    httpServers.push(exec);
+    const url = await new Promise<string>((resolve) =>
+      createInterface({ input: exec.stderr! }).on("line", (line) => {
+        const found = /^Serving exec on (\S+)$/.exec(line)?.[1];
+        if (found !== undefined) resolve(found);
+      }),
+    );
+    const agent = new Client({ name: "agent", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+    await agent.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const names = async () => {
+      const listed = await agent.callTool({ name: "list_tools", arguments: {} });
+      return (listed.structuredContent as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+    };
+    try {
+      expect(await names()).toEqual(["inv/count", "inv/get_stock", "inv/names"]);
+      // Over stateless HTTP there is no stream to announce the change on: only the ttl brings it.
+      process.kill(Number(await readFile(pidFile, "utf8")), "SIGUSR2");
+      const end = Date.now() + 30_000;
+      while (!(await names()).includes("inv/added_1")) {
+        if (Date.now() > end) throw new Error("the added tool never showed");
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      const result = await agent.callTool({
+        name: "execute_program",
+        arguments: { code: "const added = await inv.added1(); return added.content.length;" },
+      });
+      expect(result.structuredContent).toMatchObject({ result: 0 });
+    } finally {
+      await agent.close();
+    }
+  });
+});

@@ -1,8 +1,13 @@
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
 import { type Connection, connect } from "@pmcp-codegen/runtime/internal/servers";
 import type { BundleServer } from "../bundle/types.js";
-import { listServer } from "../export/export-servers.js";
+import { listServer, type ServerListing } from "../export/export-servers.js";
 import { retryDelay } from "./backoff.js";
+
+/** Lists again no more often than this, whatever `ttlMs` a server sends. */
+const MIN_RELIST_MS = 1000;
+/** The longest a Node timer waits. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface LinkEvents {
   /** The server's listing may differ from the last one: a (re)connection, or a `list_changed` to act on. */
@@ -22,6 +27,8 @@ export class ServerLink {
   private connection: Connection | undefined;
   /** A `list_changed` arrived since the last listing. */
   private stale = false;
+  /** Lists again when the last listing's `ttlMs` runs out. */
+  private expiry: NodeJS.Timeout | undefined;
   /** Ends the current connection's wait, so that the loop reconnects: a listing failed on a connection that looks open. */
   private drop: (problem: string) => void = () => {};
   private readonly closing = new AbortController();
@@ -62,7 +69,7 @@ export class ServerLink {
     if (!this.stale || connection === undefined) return;
     this.stale = false;
     try {
-      this.listing = await listServer(connection, this.source, this.deadline());
+      this.listed(await listServer(connection, this.source, this.deadline()));
     } catch (error) {
       this.drop(`cannot list tools: ${errorMessage(error)}`);
     }
@@ -70,9 +77,27 @@ export class ServerLink {
 
   /** Closes the connection (a stdio server's process goes with it) and stops reconnecting. */
   async close(): Promise<void> {
+    clearTimeout(this.expiry);
     this.closing.abort();
     await this.connection?.close();
     await this.loop;
+  }
+
+  /**
+   * Keeps a listing; a server that says how long it stays good (`ttlMs`, 2026-07-28) is listed
+   * again when that runs out, at most once a second. A server that announces its changes needs none.
+   */
+  private listed(listing: ServerListing): void {
+    this.listing = listing.server;
+    clearTimeout(this.expiry);
+    if (listing.ttlMs === undefined || listing.ttlMs === 0) return;
+    this.expiry = setTimeout(
+      () => {
+        this.stale = true;
+        this.events.changed();
+      },
+      Math.min(Math.max(listing.ttlMs, MIN_RELIST_MS), MAX_TIMER_MS),
+    );
   }
 
   private deadline(): AbortSignal {
@@ -101,9 +126,10 @@ export class ServerLink {
         });
         // The modern era sends changes only on a stream the client asked for; its end is a lost connection.
         const subscription = connection.era === "modern" ? await connection.client.listen({ toolsListChanged: true }) : undefined;
-        this.listing = await listServer(connection, this.source, this.deadline());
+        const listing = await listServer(connection, this.source, this.deadline());
+        this.listed(listing);
         this.events.status(
-          `${this.label}: ${everConnected ? "reconnected" : "connected"} (${this.listing.tools.length} tools, ${connection.transport})`,
+          `${this.label}: ${everConnected ? "reconnected" : "connected"} (${listing.server.tools.length} tools, ${connection.transport})`,
         );
         everConnected = true;
         attempt = 0;

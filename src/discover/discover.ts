@@ -41,7 +41,8 @@ export async function discoverServer(source: ServerSource, options: DiscoverOpti
   }
   try {
     const serverId = source.id ?? slugServerId(connection.serverInfo.name);
-    const raw = connection.capabilities.tools === undefined ? [] : await listAllTools(connection, AbortSignal.timeout(options.timeoutMs));
+    const raw =
+      connection.capabilities.tools === undefined ? [] : (await listAllTools(connection, AbortSignal.timeout(options.timeoutMs))).tools;
     const checked = raw.map(checkTool);
     const listed = checked.flatMap((entry) => ("tool" in entry ? [entry.tool] : []));
     // Unlike export, one malformed tool does not stop discovery of the others; it is reported and skipped.

@@ -13,22 +13,33 @@ import { PmcpError } from "../errors.js";
 const ListPage = z.looseObject({
   tools: z.array(z.unknown()),
   nextCursor: z.string().optional(),
+  /** 2026-07-28: how long the listing may be kept, in milliseconds; anything else than a number ≥ 0 is ignored. */
+  ttlMs: z.unknown().optional(),
 });
+
+/** A server's tools, as sent, and how long the server says the listing stays good (the shortest of its pages'). */
+export interface ToolListing {
+  tools: unknown[];
+  ttlMs: number | undefined;
+}
 
 export const MAX_PAGES = 1000;
 
-/** Follows `nextCursor` to the end and returns every tool object as sent. */
-export async function listAllTools(connection: Connection, signal: AbortSignal): Promise<unknown[]> {
+/** Follows `nextCursor` to the end and returns every tool object as sent, with the listing's `ttlMs`. */
+export async function listAllTools(connection: Connection, signal: AbortSignal): Promise<ToolListing> {
   const tools: unknown[] = [];
+  let ttlMs: number | undefined;
   const seen = new Set<string>();
   let cursor: string | undefined;
   for (let page = 1; ; page++) {
     if (page > MAX_PAGES) throw new PmcpError("SERVER_FAILED", `tools/list did not end after ${MAX_PAGES} pages`);
     const result = await Promise.race([requestPage(connection, cursor, signal), connection.broken]);
     tools.push(...result.tools);
+    if (typeof result.ttlMs === "number" && Number.isFinite(result.ttlMs) && result.ttlMs >= 0)
+      ttlMs = Math.min(ttlMs ?? Number.POSITIVE_INFINITY, result.ttlMs);
     cursor = result.nextCursor;
     // A missing cursor ends the listing (spec); an empty string is treated the same way.
-    if (!cursor) return tools;
+    if (!cursor) return { tools, ttlMs };
     if (seen.has(cursor))
       throw new PmcpError("SERVER_FAILED", `tools/list repeated cursor ${JSON.stringify(cursor.slice(0, 60))} (cursor loop)`);
     seen.add(cursor);

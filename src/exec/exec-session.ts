@@ -197,19 +197,32 @@ export class ExecSession {
 
   /** One learning round at a time: concurrent programs each wait for the round that covers their calls. */
   #learn(dir: string): Promise<void> {
+    return this.#replace(`learning from ${dir}`, async () => {
+      const { inferBundle } = await import("../infer/infer-bundle.js");
+      await this.#options.client.flushObservations();
+      return (await inferBundle(this.#state.bundle, dir)).bundle;
+    });
+  }
+
+  /** The servers listed again (their listing's ttlMs ran out): their tools replace the ones in use, as learning's do. */
+  replaceBundle(bundle: Bundle): Promise<void> {
+    return this.#replace("listing the servers again", async () => bundle);
+  }
+
+  /**
+   * Swaps the declarations, bindings and bundle for those of `next`, one swap at a time; a program
+   * keeps the set it started with. A swap that fails (an unreadable log, types that do not compile)
+   * keeps the types in use, with a warning, and the next one tries again.
+   */
+  #replace(what: string, next: () => Promise<Bundle>): Promise<void> {
     this.#learning = this.#learning
       .then(async () => {
-        const { inferBundle } = await import("../infer/infer-bundle.js");
-        await this.#options.client.flushObservations();
-        const { bundle } = await inferBundle(this.#state.bundle, dir);
-        const next = stateOf(bundle, this.#options.minQuality);
-        if (next.declarations.text !== this.#state.declarations.text) await this.#checker.updateDeclarations(next.declarations.text);
-        this.#state = next;
+        const state = stateOf(await next(), this.#options.minQuality);
+        if (state.declarations.text !== this.#state.declarations.text) await this.#checker.updateDeclarations(state.declarations.text);
+        this.#state = state;
       })
-      // A round that fails (an unreadable log, types that do not compile) keeps the types in use;
-      // the program's own outcome stands, and the next round tries again.
       .catch((error: unknown) => {
-        process.emitWarning(`learning from ${dir} failed: ${errorMessage(error)}`, "PmcpLearnWarning");
+        process.emitWarning(`${what} failed: ${errorMessage(error)}`, "PmcpLearnWarning");
       });
     return this.#learning;
   }

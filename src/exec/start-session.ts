@@ -6,12 +6,14 @@ import { carryInferred } from "../bundle/carry-inferred.js";
 import type { Quality } from "../bundle/quality.js";
 import { readSchemaFiles } from "../bundle/read.js";
 import { canonicalBundle } from "../bundle/serialize.js";
+import type { BundleServer } from "../bundle/types.js";
 import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { resolveSources, type SourceFlags } from "../endpoints/source-flags.js";
 import { PmcpError } from "../errors.js";
 import { exportServers } from "../export/export-servers.js";
 import { ExecSession } from "./exec-session.js";
 import { DEFAULT_LIMITS, DEFAULT_MAX_PROGRAMS, type Limits } from "./executor.js";
+import { type ListedServer, ListingRefresh } from "./listing-refresh.js";
 import { QuickJsExecutor } from "./quickjs-executor.js";
 
 /** The flags of `pmcp serve exec` and `pmcp exec`, as parsed. */
@@ -49,8 +51,8 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
     outcome.ok ? [] : [`server "${outcome.source.id ?? outcome.source.label}": ${outcome.message}`],
   );
   if (failures.length > 0) throw new PmcpError("SERVER_FAILED", failures.join("\n"));
-  const listed = outcomes.flatMap((outcome) =>
-    outcome.ok ? [{ id: outcome.server.id, source: outcome.source, server: outcome.server }] : [],
+  const listed = outcomes.flatMap((outcome): ListedServer[] =>
+    outcome.ok ? [{ id: outcome.server.id, source: outcome.source, server: outcome.server, ttlMs: outcome.ttlMs }] : [],
   );
   const ids = listed.map((entry) => entry.id);
   const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
@@ -58,7 +60,8 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
     throw new PmcpError("INVALID_ARGUMENT", `two servers have the id "${repeated}"; name them with --id or a --config file`);
 
   const given = flags.schema.length === 0 ? undefined : (await readSchemaFiles(flags.schema)).bundle;
-  const bundle = carryInferred(canonicalBundle(listed.map((entry) => entry.server)), given && canonicalBundle(given.servers));
+  const build = (servers: BundleServer[]) => carryInferred(canonicalBundle(servers), given && canonicalBundle(given.servers));
+  const bundle = build(listed.map((entry) => entry.server));
   const config = project?.config.exec ?? {};
   const limits: Limits = {
     timeoutMs: flags.maxTimeMs ?? config.maxTimeMs ?? DEFAULT_LIMITS.timeoutMs,
@@ -88,8 +91,11 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
     minQuality: flags.minQuality,
     ...(flags.learn && observeDir !== undefined ? { learnFrom: observeDir } : {}),
   });
+  // Servers whose listing says how long it stays good are listed again when it runs out.
+  const refresh = new ListingRefresh(listed, { timeoutMs: LISTING_TIMEOUT_MS, build, apply: (next) => session.replaceBundle(next) });
   let closing: Promise<void> | undefined;
   const close = async () => {
+    refresh.close();
     await session.close();
     await executor.close();
     await client.close();

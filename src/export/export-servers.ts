@@ -13,8 +13,14 @@ export type ServerProgress =
   | { state: "failed"; message: string };
 
 export type ServerOutcome =
-  | { ok: true; source: ServerSource; server: BundleServer; transport: string }
+  | { ok: true; source: ServerSource; server: BundleServer; transport: string; ttlMs: number | undefined }
   | { ok: false; source: ServerSource; message: string };
+
+/** A server as listed now, and how long the server says the listing stays good (`ttlMs`, 2026-07-28 only). */
+export interface ServerListing {
+  server: BundleServer;
+  ttlMs: number | undefined;
+}
 
 export interface ExportOptions {
   /** Budget for one server: connect, initialize and every tools/list page. */
@@ -34,10 +40,10 @@ export async function exportServers(sources: readonly ServerSource[], options: E
       const source = sources[index]!;
       options.onProgress?.(index, { state: "connecting" });
       try {
-        const { server, transport } = await exportOne(source, options.timeoutMs, (transport) =>
+        const { server, ttlMs, transport } = await exportOne(source, options.timeoutMs, (transport) =>
           options.onProgress?.(index, { state: "listing", transport }),
         );
-        outcomes[index] = { ok: true, source, server, transport };
+        outcomes[index] = { ok: true, source, server, transport, ttlMs };
         options.onProgress?.(index, { state: "done", id: server.id, tools: server.tools.length });
       } catch (error) {
         const message = errorMessage(error);
@@ -55,7 +61,7 @@ async function exportOne(
   source: ServerSource,
   timeoutMs: number,
   onListing: (transport: string) => void,
-): Promise<{ server: BundleServer; transport: string }> {
+): Promise<ServerListing & { transport: string }> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_resolve, reject) => {
@@ -70,7 +76,7 @@ async function exportOne(
     try {
       if (controller.signal.aborted) throw new PmcpError("SERVER_FAILED", "aborted");
       onListing(connection.transport);
-      return { transport: connection.transport, server: await listServer(connection, source, controller.signal) };
+      return { transport: connection.transport, ...(await listServer(connection, source, controller.signal)) };
     } finally {
       await connection.close();
     }
@@ -86,16 +92,18 @@ async function exportOne(
 }
 
 /** A connected server as the bundle records it: its every tool, listed now. `pmcp dev` lists again on `list_changed`. */
-export async function listServer(connection: Connection, source: ServerSource, signal: AbortSignal): Promise<BundleServer> {
-  const raw = connection.capabilities.tools === undefined ? [] : await listAllTools(connection, signal);
-  return {
+export async function listServer(connection: Connection, source: ServerSource, signal: AbortSignal): Promise<ServerListing> {
+  const { tools, ttlMs } =
+    connection.capabilities.tools === undefined ? { tools: [], ttlMs: undefined } : await listAllTools(connection, signal);
+  const server: BundleServer = {
     id: source.id ?? slugServerId(connection.serverInfo.name),
     serverInfo: connection.serverInfo,
     protocolVersion: connection.protocolVersion,
     ...(connection.instructions === undefined ? {} : { instructions: connection.instructions }),
     endpoint: recordEndpoint(source, connection.transport),
-    tools: raw.map((tool, index) => validTool(tool, index)),
+    tools: tools.map((tool, index) => validTool(tool, index)),
   };
+  return { server, ttlMs };
 }
 
 /** Export keeps a server's listing whole or not at all, so one malformed tool fails the server. */

@@ -111,6 +111,35 @@ describe("schema export negotiates the era the server speaks", () => {
       2,
       'pmcp: --protocol "2026": expected "legacy", "auto" or a protocol version such as "2026-07-28"',
     ]);
+    const old = await runCli(["schema", "export", "--stdio", fixtureCommand("v2-server.mjs"), "--protocol", "2025-06-18", "-o", out]);
+    expect([old.code, old.stderr.split("\n")[0]]).toEqual([
+      2,
+      'pmcp: --protocol "2025-06-18": 2025-06-18 is a 2025-era version: use "legacy"',
+    ]);
+  });
+
+  it("over HTTP too, a modern-only server refuses --protocol legacy in one line (no fall back to HTTP+SSE)", async () => {
+    const out = join(dir, "refused-http.json");
+    const url = await serveV2Http("modern");
+    const refused = await runCli(["schema", "export", "--endpoint", url, "--id", "inv", "--protocol", "legacy", "-o", out]);
+    expect([refused.code, refused.stderr.split("\n").find((line) => line.startsWith("pmcp: "))]).toEqual([
+      1,
+      'pmcp: server "inv": the server refused the protocol version offered: Unsupported protocol version: 2025-11-25',
+    ]);
+  });
+
+  it("a server that prints to stdout before its first answer fails in one line while negotiating, and leaves no process", async () => {
+    const out = join(dir, "banner.json");
+    const pidFile = join(dir, "banner.pid");
+    const result = await runCli(["schema", "export", "--stdio", fixtureCommand("v2-server.mjs", "modern"), "--id", "inv", "-o", out], {
+      env: { BANNER: "Inventory server starting...", PID_FILE: pidFile },
+    });
+    expect([result.code, result.stderr.split("\n").find((line) => line.startsWith("pmcp: "))]).toEqual([
+      1,
+      'pmcp: server "inv": server wrote something other than JSON-RPC to stdout: Unexpected token \'I\', "Inventory "... is not valid JSON',
+    ]);
+    const pid = Number(await readFile(pidFile, "utf8"));
+    expect(() => process.kill(pid, 0)).toThrow();
   });
 });
 

@@ -113,6 +113,26 @@ describe("naming", () => {
   });
 });
 
+describe("PMCP's two shapes of an output schema", () => {
+  it("a tool as PMCP wrote it before 1.14 (annotation) and as 1.14 writes it (top-level outputSchema) generate the same module", async () => {
+    const schema = { type: "object", properties: { quantity: { type: "integer" } }, required: ["quantity"] };
+    const before: BundleServer = {
+      id: "pmcp",
+      tools: [{ name: "get_stock", annotations: { "pmcp:outputTypeName": "StockLevel", "pmcp:outputSchema": schema } }],
+    };
+    const now: BundleServer = {
+      id: "pmcp",
+      tools: [{ name: "get_stock", outputSchema: schema, annotations: { "pmcp:outputTypeName": "StockLevel" } }],
+    };
+    const [old, current] = [before, now].map((server) => planServerModule(server, { strictObjects: false, minQuality: "low" }));
+    expect(old!.tools.map((tool) => [tool.resultType, tool.resultTypeCode, tool.parser?.code])).toEqual(
+      current!.tools.map((tool) => [tool.resultType, tool.resultTypeCode, tool.parser?.code]),
+    );
+    expect(current!.tools[0]!.resultType).toBe("StockLevel");
+    expect(current!.tools[0]!.resultTypeCode).toBe("{\n  quantity: number;\n}");
+  });
+});
+
 describe("pmcp generate end to end with the reference servers", () => {
   it("exports, generates, compiles, and calls a read-only tool of each", async () => {
     const dir = await outputDir("third-party");

@@ -82,12 +82,14 @@ export async function serveHttp(
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     const { port: bound } = listener.address() as AddressInfo;
     const local = [`127.0.0.1:${bound}`, `localhost:${bound}`, ...allowed];
+    // Pages of this server itself, or of a proxy in front of it, which may well serve https.
+    const origins = [...local.map((host) => `http://${host}`), ...allowed.map((host) => `https://${host}`)];
     // Host names are case-insensitive; an Origin other than our own MUST get 403 (MCP transport spec).
     if (!local.includes(req.headers.host?.toLowerCase() ?? "")) {
       return void res.writeHead(403, { "content-type": "text/plain" }).end("forbidden host");
     }
     const origin = req.headers.origin?.toLowerCase();
-    if (origin !== undefined && !local.some((host) => origin === `http://${host}`)) {
+    if (origin !== undefined && !origins.includes(origin)) {
       return void res.writeHead(403, { "content-type": "text/plain" }).end("forbidden origin");
     }
     if (new URL(req.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void res.writeHead(404).end();

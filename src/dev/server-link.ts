@@ -111,7 +111,7 @@ export class ServerLink {
     while (!this.closing.signal.aborted) {
       let problem: string;
       try {
-        const connection = await connect(this.source, { signal: this.deadline(), probeTimeoutMs: this.timeoutMs });
+        const connection = await connect(this.source, { signal: this.deadline(), timeoutMs: this.timeoutMs });
         this.connection = connection;
         // Closed while connecting: close() found nothing to close, so the connection (a child process) is closed here.
         if (this.closing.signal.aborted) {
@@ -125,7 +125,13 @@ export class ServerLink {
           this.events.changed();
         });
         // The modern era sends changes only on a stream the client asked for; its end is a lost connection.
-        const subscription = connection.era === "modern" ? await connection.client.listen({ toolsListChanged: true }) : undefined;
+        // A server without one (subscriptions/listen unknown) is followed by its listings' ttlMs and config saves only.
+        const subscription =
+          connection.era === "modern"
+            ? await connection.client
+                .listen({ toolsListChanged: true }, { signal: this.deadline(), timeout: this.timeoutMs })
+                .catch(() => undefined)
+            : undefined;
         const listing = await listServer(connection, this.source, this.deadline());
         this.listed(listing);
         this.events.status(

@@ -35,7 +35,7 @@ export type DiscoverOutcome =
 export async function discoverServer(source: ServerSource, options: DiscoverOptions): Promise<DiscoverOutcome> {
   let connection: Connection;
   try {
-    connection = await connect(source, { signal: AbortSignal.timeout(options.timeoutMs), probeTimeoutMs: options.timeoutMs });
+    connection = await connect(source, { signal: AbortSignal.timeout(options.timeoutMs), timeoutMs: options.timeoutMs });
   } catch (error) {
     return { ok: false, source, message: errorMessage(error) };
   }
@@ -87,7 +87,7 @@ export async function discoverServer(source: ServerSource, options: DiscoverOpti
           // A call that stopped the server must not fail every later one: reconnect, as the runtime does.
           if (connection.closed) {
             await connection.close();
-            connection = await connect(source, { signal: AbortSignal.timeout(options.timeoutMs), probeTimeoutMs: options.timeoutMs });
+            connection = await connect(source, { signal: AbortSignal.timeout(options.timeoutMs), timeoutMs: options.timeoutMs });
           }
         }
       }

@@ -72,7 +72,7 @@ async function exportOne(
   });
   deadline.catch(() => {});
   const work = (async () => {
-    const connection = await connect(source, { signal: controller.signal, probeTimeoutMs: timeoutMs });
+    const connection = await connect(source, { signal: controller.signal, timeoutMs });
     try {
       if (controller.signal.aborted) throw new PmcpError("SERVER_FAILED", "aborted");
       onListing(connection.transport);

@@ -340,7 +340,7 @@ export class CompositionClient {
       const deadline = new AbortController();
       this.#connecting.add(deadline);
       const timer = setTimeout(() => deadline.abort(new DOMException(`no connection within ${timeout} ms`, "TimeoutError")), timeout);
-      const options = { signal: deadline.signal, recorded: call.protocol, probeTimeoutMs: timeout };
+      const options = { signal: deadline.signal, recorded: call.protocol, timeoutMs: timeout };
       pending = (typeof source === "function" ? connectTransport(source, options) : connect(source, options))
         .catch((error: unknown) => {
           throw new ConnectionError(errorMessage(error), id, call.tool, { cause: error });

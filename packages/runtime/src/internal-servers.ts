@@ -15,4 +15,4 @@ export {
   sourcesFromEntries,
 } from "./endpoints/config-file.js";
 export type { Connection, ConnectOptions, TransportKind } from "./endpoints/connect.js";
-export { ConnectFailure, connect, connectTransport, isModernVersion, MODERN_PROTOCOL_VERSION } from "./endpoints/connect.js";
+export { ConnectFailure, connect, connectTransport } from "./endpoints/connect.js";

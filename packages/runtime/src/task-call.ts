@@ -1,4 +1,4 @@
-import type { Client } from "@modelcontextprotocol/client";
+import { type Client, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import { CallResult } from "./call-result.js";
 
@@ -32,7 +32,12 @@ export async function callAsTask(
   options: { timeoutMs: number; signal?: AbortSignal | undefined },
 ): Promise<CallResult> {
   const deadline = performance.now() + options.timeoutMs;
-  const remaining = () => Math.max(1, Math.ceil(deadline - performance.now()));
+  /** What is left of the call's time; past the deadline, the SDK's own timeout error, as a plain call's. */
+  const remaining = () => {
+    const left = Math.ceil(deadline - performance.now());
+    if (left <= 0) throw new SdkError(SdkErrorCode.RequestTimeout, "Request timed out", { timeout: options.timeoutMs });
+    return left;
+  };
   const requestOptions = () => ({ timeout: remaining(), ...(options.signal === undefined ? {} : { signal: options.signal }) });
   const created = await client.request(
     { method: "tools/call", params: { ...params, task: { ttl: options.timeoutMs } } },

@@ -4,6 +4,7 @@ import { ConfigurationError } from "../errors.js";
 import { formatIssues } from "../issues.js";
 import { JsonFileError, parseJsonValue, readJsonFile } from "../json-file.js";
 import { interpolate, interpolateRecord } from "./interpolate.js";
+import { isModernVersion } from "./protocol-version.js";
 import { redactWrittenUrl } from "./redact.js";
 import { ServerIdSchema } from "./server-id.js";
 import type { HttpTransportChoice, ServerSource } from "./source.js";
@@ -11,11 +12,13 @@ import type { HttpTransportChoice, ServerSource } from "./source.js";
 const StringMap = z.record(z.string(), z.string());
 
 /** `legacy`, `auto` or a modern protocol version (`2026-07-28`): the era a server is spoken to in. */
-export const ProtocolChoiceSchema = z
-  .string()
-  .refine((choice) => choice === "legacy" || choice === "auto" || /^\d{4}-\d{2}-\d{2}$/.test(choice), {
-    error: 'expected "legacy", "auto" or a protocol version such as "2026-07-28"',
-  });
+export const ProtocolChoiceSchema = z.string().superRefine((choice, context) => {
+  if (choice === "legacy" || choice === "auto") return;
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(choice))
+    context.addIssue({ code: "custom", message: 'expected "legacy", "auto" or a protocol version such as "2026-07-28"' });
+  // A 2025 version is the 2025 handshake, which offers the newest 2025 revision and takes the server's answer.
+  else if (!isModernVersion(choice)) context.addIssue({ code: "custom", message: `${choice} is a 2025-era version: use "legacy"` });
+});
 
 const StdioEntry = z.object({
   type: z.literal("stdio").optional(),

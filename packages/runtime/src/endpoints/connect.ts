@@ -9,6 +9,7 @@ import {
   SdkError,
   SdkErrorCode,
   SdkHttpError,
+  SERVER_INFO_META_KEY,
   type ServerCapabilities,
   SSEClientTransport,
   SseError,
@@ -19,6 +20,7 @@ import {
 } from "@modelcontextprotocol/client";
 import { errorMessage } from "../error-message.js";
 import { type ConnectionFacts, INSTRUMENTATION } from "../telemetry.js";
+import { isModernVersion } from "./protocol-version.js";
 import type { HttpSource, ServerSource, StdioSource } from "./source.js";
 import { MessageTooLarge, StdioReadBuffer } from "./stdio-read-buffer.js";
 
@@ -29,13 +31,8 @@ const DEFAULT_MAX_MESSAGE_BYTES = 10 * 2 ** 20;
 
 export type TransportKind = "stdio" | "streamable-http" | "sse" | "custom";
 
-/** The first protocol revision of the modern era: no `initialize`, `server/discover` instead. */
-export const MODERN_PROTOCOL_VERSION = "2026-07-28";
-
-/** Whether a protocol version belongs to the modern era (2026-07-28 and later; versions are dates). */
-export function isModernVersion(version: string): boolean {
-  return version >= MODERN_PROTOCOL_VERSION;
-}
+/** The longest the `server/discover` probe waits. */
+const MAX_PROBE_MS = 10_000;
 
 /** An established session with one server, in either protocol era. */
 export interface Connection {
@@ -78,8 +75,11 @@ export type ProtocolChoice = string;
 
 export interface ConnectOptions {
   signal: AbortSignal;
-  /** How long `server/discover` may take before a stdio server counts as 2025-era (default: the SDK's request timeout, 60 s). */
-  probeTimeoutMs?: number | undefined;
+  /**
+   * The connect's time limit (the signal enforces it): `server/discover` gets half of it, at most
+   * 10 s, before a silent stdio server counts as 2025-era (default: the SDK's 60 s).
+   */
+  timeoutMs?: number | undefined;
   /**
    * The protocol version a bundle recorded for this server: the connection starts in that era
    * without a probe (modern: adopted, then confirmed with one `server/discover` on the same
@@ -91,7 +91,7 @@ export interface ConnectOptions {
 
 /** Connects in the era the source forces, else the recorded one, else negotiates; for `auto` HTTP, falls back to HTTP+SSE when Streamable HTTP is refused. */
 export async function connect(source: ServerSource, options: ConnectOptions): Promise<Connection> {
-  const eras = erasToTry(source.protocol, options.recorded);
+  const eras = firstEra(source.protocol, options.recorded);
   if (source.kind === "stdio") return connectStdio(source, eras, options);
   const connection = await connectHttp(source, eras, options);
   const url = source.url;
@@ -111,27 +111,38 @@ interface EraAttempt {
 
 const AUTO: EraAttempt = { mode: "auto" };
 const LEGACY: EraAttempt = { mode: "legacy" };
-/**
- * Negotiation, then the 2025 handshake on a fresh connection: the probe runs on the session's
- * own connection, and a server that closes it on a request before `initialize` (servers on SDKs
- * that exit on anything else first) is a 2025-era server.
- */
-const NEGOTIATE = [AUTO, LEGACY];
 
-/** The attempts in order; each later one runs only when the server refused the one before. */
-function erasToTry(forced: ProtocolChoice | undefined, recorded: string | undefined): EraAttempt[] {
-  if (forced === "legacy") return [LEGACY];
-  if (forced === "auto") return NEGOTIATE;
-  if (forced !== undefined) return [{ mode: { pin: forced } }];
-  if (recorded === undefined) return NEGOTIATE;
-  if (!isModernVersion(recorded)) return [LEGACY, ...NEGOTIATE];
+/**
+ * How a server turned an era down: `refused`, it answered that it does not speak it (a JSON-RPC
+ * error such as -32022 or -32601, a result without the modern era's fields); `closed`, it closed the
+ * connection on `server/discover`, as servers on SDKs that exit on anything before `initialize` do.
+ */
+type Refusal = "refused" | "closed";
+
+/** The first attempt, and whether another era may follow a refusal (not when `--protocol` forced one). */
+function firstEra(forced: ProtocolChoice | undefined, recorded: string | undefined): { era: EraAttempt; fallback: boolean } {
+  if (forced === "legacy") return { era: LEGACY, fallback: false };
+  if (forced === "auto") return { era: AUTO, fallback: true };
+  if (forced !== undefined) return { era: { mode: { pin: forced } }, fallback: false };
+  if (recorded === undefined) return { era: AUTO, fallback: true };
+  if (!isModernVersion(recorded)) return { era: LEGACY, fallback: true };
   const discover: DiscoverResult = { supportedVersions: [recorded], capabilities: { tools: {} } };
-  return [{ mode: "legacy", prior: { kind: "modern", discover }, confirm: true }, ...NEGOTIATE];
+  return { era: { mode: "legacy", prior: { kind: "modern", discover }, confirm: true }, fallback: true };
 }
 
-async function connectHttp(source: HttpSource, eras: EraAttempt[], options: ConnectOptions): Promise<Connection> {
+/**
+ * The era to try after `era` was turned down: a server that closed the connection on
+ * `server/discover` gets the 2025 handshake on a fresh one; a refused recorded era gets
+ * negotiation; negotiation itself, which ends in the 2025 handshake, has nothing after it.
+ */
+function nextEra(era: EraAttempt, refusal: Refusal): EraAttempt | undefined {
+  if (refusal === "closed") return era === LEGACY ? undefined : LEGACY;
+  return era === AUTO ? undefined : AUTO;
+}
+
+async function connectHttp(source: HttpSource, eras: EraPlan, options: ConnectOptions): Promise<Connection> {
   // HTTP+SSE (protocol 2024-11-05) is a 2025-era transport: there is nothing to negotiate on it.
-  const sseEras = source.protocol === undefined ? [{ mode: "legacy" as const }] : eras;
+  const sseEras = source.protocol === undefined ? { era: LEGACY, fallback: false } : eras;
   if (source.transport === "sse") return connectWith(() => sseTransport(source), "sse", sseEras, options);
   try {
     return await connectWith(() => streamableTransport(source), "streamable-http", eras, options);
@@ -186,7 +197,7 @@ function sseTransport(source: HttpSource): Transport {
   });
 }
 
-async function connectStdio(source: StdioSource, eras: EraAttempt[], options: ConnectOptions): Promise<Connection> {
+async function connectStdio(source: StdioSource, eras: EraPlan, options: ConnectOptions): Promise<Connection> {
   // Loaded here, not at the top: it pulls in child_process, which Deno, Bun and edge
   // runtimes serving HTTP clients may not have.
   const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
@@ -247,56 +258,79 @@ export function connectTransport(
   makeTransport: () => Transport,
   options: ConnectOptions & { protocol?: ProtocolChoice | undefined },
 ): Promise<Connection> {
-  return connectWith(makeTransport, "custom", erasToTry(options.protocol, options.recorded), options);
+  return connectWith(makeTransport, "custom", firstEra(options.protocol, options.recorded), options);
 }
 
-/** Tries each era in turn while the server refuses it; the last failure is explained in one line. */
+/** The first era to try, and whether others may follow. */
+interface EraPlan {
+  era: EraAttempt;
+  fallback: boolean;
+}
+
+/**
+ * Tries the planned era, then, while the server turns eras down and `fallback` allows, the next
+ * one (three attempts at most: recorded, negotiated, 2025); the last failure is explained in one line.
+ */
 async function connectWith(
   makeTransport: () => Transport,
   kind: TransportKind,
-  eras: EraAttempt[],
+  plan: EraPlan,
   options: ConnectOptions,
   describe: (message: string) => string = (message) => message,
 ): Promise<Connection> {
-  for (let index = 0; ; index++) {
-    const era = eras[index] ?? LEGACY;
+  for (let era: EraAttempt | undefined = plan.era; ; ) {
     try {
       return await connectInEra(makeTransport(), kind, era, options, describe);
     } catch (error) {
-      const refused = error instanceof EraRefused;
-      if (refused && index + 1 < eras.length && !options.signal.aborted) continue;
-      throw refused ? error.explained : error;
+      if (!(error instanceof EraRefused)) throw error;
+      era = plan.fallback && !options.signal.aborted ? nextEra(era, error.refusal) : undefined;
+      if (era === undefined) throw error.explained;
     }
   }
 }
 
-/** A server refused the era an attempt offered; `explained` is the failure to report if no other era is left. */
+/** A server turned down the era an attempt offered; `explained` is the failure to report if no other era is left. */
 class EraRefused extends Error {
-  constructor(readonly explained: Error) {
+  constructor(
+    readonly refusal: Refusal,
+    readonly explained: Error,
+  ) {
     super(explained.message);
   }
 }
 
 /**
- * Whether a failure says "not in this era" rather than "not at all": the server answered with a
- * JSON-RPC error (-32022 to a 2025 `initialize`, -32601 to `server/discover`), a result without
- * the modern era's fields, or closed the connection on a request it did not expect (servers on
- * SDKs that exit on anything before `initialize`).
+ * Whether a failure says "not in this era" rather than "not at all" (see Refusal). A server that
+ * cannot be reached, fails (HTTP 5xx), asks for credentials, or closes the connection on the 2025
+ * `initialize` itself, is not there in any era.
  */
-function isRefusal(error: unknown): boolean {
-  if (error instanceof ProtocolError) return true;
-  // A server that cannot be reached is not there in any era.
-  if (networkCause(error) !== undefined) return false;
-  if (!(error instanceof SdkError)) return false;
-  return (
-    [
-      SdkErrorCode.InvalidResult,
-      SdkErrorCode.UnsupportedResultType,
-      SdkErrorCode.EraNegotiationFailed,
-      SdkErrorCode.ConnectionClosed,
-      SdkErrorCode.MethodNotSupportedByProtocolVersion,
-    ] as string[]
-  ).includes(error.code);
+function refusalOf(error: unknown, era: EraAttempt): Refusal | undefined {
+  if (networkCause(error) !== undefined) return undefined;
+  if (error instanceof SdkHttpError) return error.status === 400 && jsonRpcErrorIn(error) !== undefined ? "refused" : undefined;
+  if (error instanceof ProtocolError) return "refused";
+  if (!(error instanceof SdkError)) return undefined;
+  const refused: string[] = [
+    SdkErrorCode.InvalidResult,
+    SdkErrorCode.UnsupportedResultType,
+    SdkErrorCode.MethodNotSupportedByProtocolVersion,
+  ];
+  if (refused.includes(error.code)) return "refused";
+  const closed: string[] = [SdkErrorCode.ConnectionClosed, SdkErrorCode.EraNegotiationFailed];
+  return closed.includes(error.code) && era !== LEGACY ? "closed" : undefined;
+}
+
+/** The JSON-RPC error an HTTP 2025-era exchange carried in a 400's body (a modern-only server's -32022). */
+function jsonRpcErrorIn(error: SdkHttpError): { code: number; message: string } | undefined {
+  const body = error.data.text;
+  if (typeof body !== "string") return undefined;
+  try {
+    const parsed = (JSON.parse(body) as { error?: { code?: unknown; message?: unknown } }).error;
+    return typeof parsed?.code === "number" && typeof parsed.message === "string"
+      ? { code: parsed.code, message: parsed.message }
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 async function connectInEra(
@@ -306,8 +340,9 @@ async function connectInEra(
   options: ConnectOptions,
   describe: (message: string) => string,
 ): Promise<Connection> {
-  // The probe gets the connect's own time limit: the SDK's default (60 s) would outlast it.
-  const probe = options.probeTimeoutMs === undefined ? {} : { probe: { timeoutMs: options.probeTimeoutMs } };
+  // The probe gets half the connect's time, at most 10 s (the SDK's default is 60): a 2025 server
+  // that never answers an unknown request before `initialize` still gets its handshake in time.
+  const probe = options.timeoutMs === undefined ? {} : { probe: { timeoutMs: Math.max(1, Math.min(options.timeoutMs / 2, MAX_PROBE_MS)) } };
   const client = new Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: era.mode, ...probe } });
   let fail: (error: Error) => void = () => {};
   const broken = new Promise<never>((_resolve, reject) => {
@@ -359,12 +394,19 @@ async function connectInEra(
     connected = true;
   } catch (error) {
     await client.close().catch(() => {});
+    // Still the transport's own while the SDK probes: the client's close does not reach it, and a
+    // child process left running would outlive the command. Not awaited: a stdio close may wait 2 s.
+    transport.close().catch(() => {});
     const explained = explainConnectError(error, describe, closed);
-    throw isRefusal(error) && !options.signal.aborted ? new EraRefused(explained) : explained;
+    const refusal = options.signal.aborted ? undefined : refusalOf(error, era);
+    throw refusal === undefined ? explained : new EraRefused(refusal, explained);
   }
   const protocolVersion = client.getNegotiatedProtocolVersion();
   const modern = client.getProtocolEra() === "modern";
-  const serverInfo = client.getServerVersion() ?? (modern ? { name: "", version: "" } : undefined);
+  const discover = modern ? client.getDiscoverResult() : undefined;
+  // After an adopted verdict the client keeps the placeholder; the confirming discover has the server's own.
+  const discovered = discover?._meta?.[SERVER_INFO_META_KEY] as Implementation | undefined;
+  const serverInfo = client.getServerVersion() ?? discovered ?? (modern ? { name: "", version: "" } : undefined);
   if (serverInfo === undefined || protocolVersion === undefined) {
     await client.close().catch(() => {});
     throw new ConnectFailure(describe("the server did not complete initialization"));
@@ -375,11 +417,11 @@ async function connectInEra(
     client,
     transport: kind,
     serverInfo,
-    capabilities: client.getServerCapabilities() ?? {},
+    capabilities: (era.confirm ? discover?.capabilities : undefined) ?? client.getServerCapabilities() ?? {},
     protocolVersion,
     era: modern ? "modern" : "legacy",
-    discover: modern ? client.getDiscoverResult() : undefined,
-    instructions: client.getInstructions(),
+    discover,
+    instructions: client.getInstructions() ?? discover?.instructions,
     broken,
     get closed() {
       return closed;
@@ -410,6 +452,14 @@ function explainConnectError(error: unknown, describe: (message: string) => stri
     return new ConnectFailure(describe("the server closed the connection"));
   if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UnsupportedProtocolVersion)
     return new ConnectFailure(describe(`the server refused the protocol version offered: ${firstLine(error.message)}`));
+  // Over HTTP a 2025-era request's JSON-RPC error comes in a 400: it is the server's answer, no reason to try HTTP+SSE.
+  const answer = error instanceof SdkHttpError && error.status === 400 ? jsonRpcErrorIn(error) : undefined;
+  if (answer !== undefined)
+    return new ConnectFailure(
+      answer.code === ProtocolErrorCode.UnsupportedProtocolVersion
+        ? `the server refused the protocol version offered: ${firstLine(answer.message)}`
+        : `the server answered with JSON-RPC error ${answer.code}: ${firstLine(answer.message)}`,
+    );
   const status =
     error instanceof UnauthorizedError
       ? 401

@@ -1,6 +1,6 @@
 // A call through a generated client against a raw SDK callTool over InMemoryTransport, and
 // the generated parser on a ~1 KB result against JSON.parse of its text.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "@modelcontextprotocol/client";
 import { createJiti } from "jiti";
 import { CompositionClient } from "../dist/runtime/index.js";
 import { comparePerCall, inMemoryInventory, report } from "./lib.mjs";

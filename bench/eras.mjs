@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
 import { CompositionClient } from "../dist/runtime/index.js";
-import { median, timeProcess } from "./lib.mjs";
+import { median, referenceExport, timeProcess } from "./lib.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const require = createRequire(import.meta.url);
@@ -90,27 +90,10 @@ export async function benchEras() {
   const work = await mkdtemp(join(tmpdir(), "pmcp-bench-eras-work-"));
   try {
     console.log(`\nthe v2 SDK line against ${commit} (the v1 line), in this run`);
-    const servers = [
-      [process.execPath, main("server-everything")],
-      [process.execPath, main("server-filesystem"), work],
-      [process.execPath, main("server-memory")],
-    ];
-    const exportArgs = (cli) => [
-      cli,
-      "schema",
-      "export",
-      "--quiet",
-      "-o",
-      join(work, "bundle.json"),
-      ...servers.flatMap((words) => ["--stdio", words.map((word) => JSON.stringify(word)).join(" ")]),
-    ];
-    const env = { MEMORY_FILE_PATH: join(work, "memory.jsonl") };
-    line(
-      "export of 3 reference servers (2025-only)",
-      timeProcess(exportArgs(join(ROOT, "dist/cli/main.js")), 7, env),
-      timeProcess(exportArgs(before.cli), 7, env),
-      "ms",
-    );
+    const ours = referenceExport(join(ROOT, "dist/cli/main.js"), work);
+    const theirs = referenceExport(before.cli, work);
+    const env = ours.env;
+    line("export of 3 reference servers (2025-only)", timeProcess(ours.args, 7, env), timeProcess(theirs.args, 7, env), "ms");
 
     const memory = { command: process.execPath, args: [main("server-memory")], env };
     const dual = { command: process.execPath, args: [V2_SERVER, "dual"] };

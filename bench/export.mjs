@@ -2,35 +2,17 @@
 // that lists them one after another (and a bare concurrent one: the floor on this machine);
 // and `pmcp --help` against `node -e 0`.
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { report, timeProcess } from "./lib.mjs";
+import { referenceExport, report, timeProcess } from "./lib.mjs";
 
-const require = createRequire(import.meta.url);
 const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const peer = fileURLToPath(new URL("./sdk-list.mjs", import.meta.url));
-const node = process.execPath;
 
 export function benchExport() {
   const work = mkdtempSync(join(tmpdir(), "pmcp-bench-"));
-  const env = { MEMORY_FILE_PATH: join(work, "memory.jsonl") };
-  const main = (name) => join(dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), "dist/index.js");
-  const servers = [
-    [node, main("server-everything")],
-    [node, main("server-filesystem"), work],
-    [node, main("server-memory")],
-  ];
-  const exportArgs = [
-    cli,
-    "schema",
-    "export",
-    "--quiet",
-    "-o",
-    join(work, "bundle.json"),
-    ...servers.flatMap((words) => ["--stdio", words.map((word) => JSON.stringify(word)).join(" ")]),
-  ];
+  const { servers, args: exportArgs, env } = referenceExport(cli, work);
   const exported = timeProcess(exportArgs, 7, env);
   report(
     "export of 3 reference servers",

@@ -1,6 +1,10 @@
 import { execFileSync } from "node:child_process";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
+import { z } from "zod";
+
+const require = createRequire(import.meta.url);
 
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -69,11 +73,35 @@ export function report(name, ours, theirs, peerName, target, unit = "ms", ratio 
 export function inMemoryInventory() {
   const server = new McpServer({ name: "bench", version: "1.0.0" });
   const value = { sku: "SKU-1", name: "Espresso beans 1 kg", quantity: 42, warehouse: "north", status: "in_stock" };
-  server.registerTool("get_stock", { inputSchema: {} }, async () => ({
+  server.registerTool("get_stock", { inputSchema: z.object({}) }, async () => ({
     content: [{ type: "text", text: JSON.stringify(value) }],
     structuredContent: value,
   }));
   const [client, serverSide] = InMemoryTransport.createLinkedPair();
   void server.connect(serverSide);
   return client;
+}
+
+/**
+ * The three reference servers (server-everything, -filesystem on `work`, -memory) as command
+ * lines, the arguments of a `pmcp schema export` of all three with the CLI at `cli`, and the
+ * environment both need (the memory server's file in `work`).
+ */
+export function referenceExport(cli, work) {
+  const main = (name) => join(dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), "dist/index.js");
+  const servers = [
+    [process.execPath, main("server-everything")],
+    [process.execPath, main("server-filesystem"), work],
+    [process.execPath, main("server-memory")],
+  ];
+  const args = [
+    cli,
+    "schema",
+    "export",
+    "--quiet",
+    "-o",
+    join(work, "bundle.json"),
+    ...servers.flatMap((words) => ["--stdio", words.map((word) => JSON.stringify(word)).join(" ")]),
+  ];
+  return { servers, args, env: { MEMORY_FILE_PATH: join(work, "memory.jsonl") } };
 }

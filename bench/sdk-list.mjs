@@ -1,8 +1,8 @@
 // Peers for the export benchmark: a plain SDK script that connects to each server and calls
 // listTools(), either one after another (what people write today) or all at once (the
 // lower bound for any exporter on this machine). Usage: node sdk-list.mjs <sequential|concurrent> <json [[command, ...args], ...]>
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const [mode, json] = process.argv.slice(2);
 const commands = JSON.parse(json);

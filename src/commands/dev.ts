@@ -61,6 +61,7 @@ async function dev(args: Args): Promise<void> {
       following = following.then(follow);
     };
     let watcher = watchInputs(paths, onChange);
+    await Promise.race([watcher.ready, stopped.signalled]);
     async function follow() {
       await session.reload();
       const next = watched();
@@ -69,6 +70,7 @@ async function dev(args: Args): Promise<void> {
       if (stopped.received) return;
       paths = next;
       watcher = watchInputs(paths, onChange);
+      await Promise.race([watcher.ready, stopped.signalled]);
     }
     status(args, "watching for changes; Ctrl-C to stop");
     await stopped.signalled;

@@ -6,10 +6,12 @@ import { watch } from "chokidar";
  * it over the original, which `fs.watch` on the file loses; chokidar's `atomic` mode sees it as
  * one change.
  */
-export function watchInputs(paths: readonly string[], changed: () => void): { close(): Promise<void> } {
+export function watchInputs(paths: readonly string[], changed: () => void): { ready: Promise<void>; close(): Promise<void> } {
   const watcher = watch([...paths], { ignoreInitial: true, atomic: true });
   watcher.on("all", () => changed());
   // A folder that cannot be read is no reason to stop watching the rest.
   watcher.on("error", () => {});
-  return { close: () => watcher.close() };
+  // Until its first scan is done a change can pass for a file that was already there, and be missed.
+  const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+  return { ready, close: () => watcher.close() };
 }

@@ -42,12 +42,18 @@ function startDev(cwd: string, args: readonly string[]): Dev {
 }
 
 /** Polls until `check` holds; the machine is loaded, so the limit is generous and no test depends on speed. */
-async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, ms = 45_000): Promise<T> {
+async function until<T>(
+  what: string,
+  check: () => T | undefined | false | Promise<T | undefined | false>,
+  ms = 45_000,
+  /** What the process printed, for the failure's message. */
+  printed?: () => string,
+): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${printed === undefined ? "" : `; it printed:\n${printed()}`}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -333,7 +339,12 @@ export default {
     await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
 
     await writeConfig(["inventory", "billing"]);
-    await until("the added server", () => updates(dev) === 2);
+    await until(
+      "the added server",
+      () => updates(dev) === 2,
+      45_000,
+      () => [...dev.stdout(), ...dev.stderr()].join("\n"),
+    );
     expect(regeneration(dev.stdout(), 1)).toEqual([
       "SAFE      billing: server added with 1 tools [server-added]",
       "updated schemas/mcp-bundle.json, generated/billing.ts, generated/index.ts",

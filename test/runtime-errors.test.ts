@@ -407,6 +407,34 @@ describe("an HTTP server whose stream breaks mid-call", () => {
   });
 });
 
+describe("a tool that runs as a task", () => {
+  it.each([
+    ["a timeout", () => ({ timeoutMs: 600 }), "TimeoutError"],
+    ["an abort", () => ({ signal: AbortSignal.timeout(400) }), "AbortError"],
+  ] as const)("cancels the task on %s: tasks/cancel reaches the server, and polling stops", async (_name, options, error) => {
+    const log = join(await mkdtemp(join(tmpdir(), "pmcp-task-")), "requests.log");
+    const fixture = fileURLToPath(new URL("./fixtures/task-server.mjs", import.meta.url));
+    const client = new CompositionClient({ servers: { tasks: { command: process.execPath, args: [fixture], env: { LOG: log } } } });
+    try {
+      const failure = await client.callToolForResult({ server: "tasks", tool: "slow", task: true, protocol: "2025-11-25" }, options()).then(
+        () => undefined,
+        (reason: Error) => reason,
+      );
+      expect(failure?.name).toBe(error);
+      const seen = async () => (await readFile(log, "utf8")).split("\n").filter((line) => line !== "" && line !== "tasks/get t1");
+      for (const end = Date.now() + 10_000; !(await seen()).includes("tasks/cancel t1") && Date.now() < end; )
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await seen()).toEqual(["initialize", "notifications/initialized", "tools/call", "tasks/cancel t1"]);
+      // Nothing polls after the cancel.
+      const polls = (await readFile(log, "utf8")).split("\n").filter((line) => line === "tasks/get t1").length;
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect((await readFile(log, "utf8")).split("\n").filter((line) => line === "tasks/get t1").length).toBe(polls);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("arguments that are not JSON", () => {
   it("a BigInt or a cycle is an ArgumentError before anything is sent; the connection stays", async () => {
     const fixture = fileURLToPath(new URL("./fixtures/rpc-error-server.mjs", import.meta.url));

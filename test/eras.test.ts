@@ -3,6 +3,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CompositionClient } from "../src/runtime/index.js";
 import { FIXTURES, fixtureCommand, runCli, serverCommand } from "./helpers/cli.js";
@@ -13,7 +14,13 @@ type Mode = "dual" | "modern";
 const V2 = join(FIXTURES, "v2-server.mjs");
 
 interface Listed {
-  servers: { id: string; protocolVersion?: string; tools: { name: string; outputSchema?: unknown }[] }[];
+  servers: {
+    id: string;
+    protocolVersion?: string;
+    serverInfo?: unknown;
+    instructions?: string;
+    tools: { name: string; outputSchema?: unknown }[];
+  }[];
 }
 
 let dir: string;
@@ -140,6 +147,42 @@ describe("schema export negotiates the era the server speaks", () => {
     ]);
     const pid = Number(await readFile(pidFile, "utf8"));
     expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+describe("export of v2 servers is as lossless and as stable as of 2025 ones", () => {
+  it("two exports of modern-only and dual servers (stdio and HTTP) give the same bytes, --check agrees, and the bundle is valid", async () => {
+    const config = join(dir, "v2.json");
+    await writeFile(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          modern: { command: process.execPath, args: [V2, "modern"] },
+          dual: { command: process.execPath, args: [V2, "dual"] },
+          "modern-http": { url: await serveV2Http("modern") },
+          "dual-http": { url: await serveV2Http("dual") },
+        },
+      }),
+    );
+    const out = join(dir, "v2-bundle.json");
+    expect((await runCli(["schema", "export", "--config", config, "-o", out, "--quiet"])).code).toBe(0);
+    const first = await readFile(out, "utf8");
+    const bundle = JSON.parse(first) as Listed;
+    expect(bundle.servers.map((server) => [server.id, server.protocolVersion, server.serverInfo, server.instructions])).toEqual(
+      ["dual", "dual-http", "modern", "modern-http"].map((id) => [
+        id,
+        "2026-07-28",
+        { name: "Inventory V2", version: "2.0.0" },
+        "A v2 fixture.",
+      ]),
+    );
+    expect((await runCli(["schema", "export", "--config", config, "-o", out, "--quiet"])).code).toBe(0);
+    expect(await readFile(out, "utf8")).toBe(first);
+    const check = await runCli(["schema", "export", "--config", config, "-o", out, "--check"]);
+    expect([check.code, check.stdout]).toEqual([0, expect.stringMatching(/up to date/)]);
+    const ajv = new Ajv2020({ strict: false });
+    const validate = ajv.compile(JSON.parse(await readFile(join(FIXTURES, "..", "..", "schemas/bundle.schema.json"), "utf8")));
+    expect(validate(bundle), JSON.stringify(validate.errors)).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { InMemoryTransport, McpServer, type RegisteredTool } from "@modelcontextprotocol/server";
+import { createMcpHandler, InMemoryTransport, McpServer, type RegisteredTool } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from "vitest";
 import { z } from "zod";
 import { defaultTypeName, ToolDefinitionError, type TypedToolExtra, typedTool } from "../src/server/index.js";
@@ -132,6 +132,33 @@ describe("typedTool types", () => {
     // @ts-expect-error the input has no field `count`
     typedTool(server, { name: "wrong_input", description: "", input, output }, ({ count }) => ({ quantity: count }));
     expect(tool.enabled).toBe(true);
+  });
+});
+
+describe("typedTool with a non-object output (2026-07-28)", () => {
+  it("publishes the schema as it is to a modern client and answers 7; a 2025-era client gets v2's { result } wrapper", async () => {
+    const create = () => {
+      const server = new McpServer({ name: "count", version: "1.0.0" });
+      typedTool(server, { name: "count", description: "How many", input: {}, output: z.number().int() }, () => 7);
+      return server;
+    };
+    // createMcpHandler serves both eras in process: its fetch function stands in for the network.
+    const handler = createMcpHandler(create);
+    const fetch = (url: string | URL, init?: RequestInit) => handler.fetch(new Request(url, init));
+    const answers: unknown[] = [];
+    for (const mode of [{ pin: "2026-07-28" }, "legacy"] as const) {
+      const client = new Client({ name: "t", version: "1.0.0" }, { versionNegotiation: { mode } });
+      await client.connect(new StreamableHTTPClientTransport(new URL("http://in-process.test/mcp"), { fetch }));
+      const { tools } = await client.request({ method: "tools/list", params: {} }, Listing);
+      const result = CallResult.parse(await client.callTool({ name: "count", arguments: {} }));
+      answers.push([tools[0]?.outputSchema, result.structuredContent]);
+      await client.close();
+    }
+    expect(answers).toEqual([
+      [expect.objectContaining({ type: "integer" }), 7],
+      [expect.objectContaining({ type: "object", properties: { result: expect.objectContaining({ type: "integer" }) } }), { result: 7 }],
+    ]);
+    await handler.close();
   });
 });
 

@@ -240,13 +240,13 @@ describe("generated clients connect in the era the bundle recorded", () => {
   it("a stale verdict is corrected: a bundle's 2026-07-28 against a 2025-only server, its 2025 against a modern-only one", async () => {
     const stale = new CompositionClient({
       servers: {
-        v1: { command: process.execPath, args: [join(FIXTURES, "typed-server.mjs")] },
+        v1: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] },
         modern: { command: process.execPath, args: [V2, "modern"] },
       },
     });
     try {
-      const stock = await stale.callToolForResult({ server: "v1", tool: "get_stock", args: { sku: "A" }, protocol: "2026-07-28" });
-      expect(stock.structuredContent).toEqual({ sku: "A", quantity: 7, location: null });
+      const weather = await stale.callToolForResult({ server: "v1", tool: "get_weather", args: { city: "Oslo" }, protocol: "2026-07-28" });
+      expect(weather.json()).toMatchObject({ city: "Oslo", temperature: 20.5, conditions: "sunny" });
       const names = await stale.callToolForResult({ server: "modern", tool: "names", protocol: "2025-11-25" });
       expect(names.structuredContent).toEqual(["a", "b"]);
     } finally {

@@ -1,13 +1,8 @@
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
 import { type Connection, connect } from "@pmcp-codegen/runtime/internal/servers";
 import type { BundleServer } from "../bundle/types.js";
-import { listServer, type ServerListing } from "../export/export-servers.js";
+import { listServer, relistDelay, type ServerListing } from "../export/export-servers.js";
 import { retryDelay } from "./backoff.js";
-
-/** Lists again no more often than this, whatever `ttlMs` a server sends. */
-const MIN_RELIST_MS = 1000;
-/** The longest a Node timer waits. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 export interface LinkEvents {
   /** The server's listing may differ from the last one: a (re)connection, or a `list_changed` to act on. */
@@ -90,14 +85,12 @@ export class ServerLink {
   private listed(listing: ServerListing): void {
     this.listing = listing.server;
     clearTimeout(this.expiry);
-    if (listing.ttlMs === undefined || listing.ttlMs === 0) return;
-    this.expiry = setTimeout(
-      () => {
-        this.stale = true;
-        this.events.changed();
-      },
-      Math.min(Math.max(listing.ttlMs, MIN_RELIST_MS), MAX_TIMER_MS),
-    );
+    const delay = relistDelay(listing.ttlMs);
+    if (delay === undefined) return;
+    this.expiry = setTimeout(() => {
+      this.stale = true;
+      this.events.changed();
+    }, delay);
   }
 
   private deadline(): AbortSignal {

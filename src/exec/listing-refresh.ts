@@ -1,6 +1,6 @@
 import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import type { Bundle, BundleServer } from "../bundle/types.js";
-import { exportServers } from "../export/export-servers.js";
+import { exportServers, relistDelay } from "../export/export-servers.js";
 
 /** A server as listed, with how long the server says the listing stays good (`ttlMs`, 2026-07-28). */
 export interface ListedServer {
@@ -9,11 +9,6 @@ export interface ListedServer {
   server: BundleServer;
   ttlMs: number | undefined;
 }
-
-/** Lists again no more often than this, whatever `ttlMs` a server sends. */
-const MIN_RELIST_MS = 1000;
-/** The longest a Node timer waits. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * Keeps a long-lived session's listing as fresh as its servers ask: a server whose listing has a
@@ -47,22 +42,20 @@ export class ListingRefresh {
   }
 
   #schedule(id: string, source: ServerSource, ttlMs: number | undefined): void {
-    if (this.#closed || ttlMs === undefined || ttlMs === 0) return;
-    const timer = setTimeout(
-      () => {
-        this.#timers.delete(timer);
-        void this.#relist(id, source, ttlMs);
-      },
-      Math.min(Math.max(ttlMs, MIN_RELIST_MS), MAX_TIMER_MS),
-    );
+    const delay = relistDelay(ttlMs);
+    if (this.#closed || delay === undefined) return;
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      void this.#relist(id, source, delay);
+    }, delay);
     timer.unref();
     this.#timers.add(timer);
   }
 
-  async #relist(id: string, source: ServerSource, previousTtlMs: number): Promise<void> {
+  async #relist(id: string, source: ServerSource, previousDelay: number): Promise<void> {
     const [outcome] = await exportServers([source], { timeoutMs: this.options.timeoutMs, concurrency: 1 });
     if (this.#closed || outcome === undefined) return;
-    if (!outcome.ok) return this.#schedule(id, source, previousTtlMs);
+    if (!outcome.ok) return this.#schedule(id, source, previousDelay);
     this.#servers.set(id, { ...outcome.server, id });
     await this.options.apply(this.options.build([...this.#servers.values()]));
     this.#schedule(id, source, outcome.ttlMs);

@@ -22,6 +22,20 @@ export interface ServerListing {
   ttlMs: number | undefined;
 }
 
+/** Lists again no more often than this, whatever `ttlMs` a server sends. */
+const MIN_RELIST_MS = 1000;
+/** The longest a Node timer waits. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * When a long-lived session (pmcp dev, serve exec) lists a server again: when its listing's `ttlMs`
+ * runs out, at most once a second; never for a server that gives none, or 0 (its changes come as
+ * notifications, or a config save).
+ */
+export function relistDelay(ttlMs: number | undefined): number | undefined {
+  return ttlMs === undefined || ttlMs === 0 ? undefined : Math.min(Math.max(ttlMs, MIN_RELIST_MS), MAX_TIMER_MS);
+}
+
 export interface ExportOptions {
   /** Budget for one server: connect, initialize and every tools/list page. */
   timeoutMs: number;

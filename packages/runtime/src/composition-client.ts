@@ -5,7 +5,7 @@ import { readConfigFile, type ServerEntry, sourcesFromEntries } from "./endpoint
 import { type Connection, connect, connectTransport, overLimitMessage } from "./endpoints/connect.js";
 import type { ServerSource } from "./endpoints/source.js";
 import { NonObjectResult } from "./endpoints/stdio-read-buffer.js";
-import { errorMessage } from "./error-message.js";
+import { errorMessage, firstLine } from "./error-message.js";
 import {
   AbortError,
   ArgumentError,
@@ -461,8 +461,4 @@ function callError(error: unknown, call: ResultCall, timeout: number, exceededLi
       return new InvalidResponseError(`malformed tools/call result: ${firstLine(error.message)}`, call.server, call.tool, undefined);
   }
   return new TransportError(errorMessage(error), call.server, call.tool, { cause: error });
-}
-
-function firstLine(text: string): string {
-  return (text.split("\n")[0] ?? "").slice(0, 200);
 }

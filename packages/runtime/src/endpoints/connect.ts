@@ -18,7 +18,7 @@ import {
   UnauthorizedError,
   type VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
-import { errorMessage } from "../error-message.js";
+import { errorMessage, firstLine } from "../error-message.js";
 import { type ConnectionFacts, INSTRUMENTATION } from "../telemetry.js";
 import { isModernVersion } from "./protocol-version.js";
 import type { HttpSource, ServerSource, StdioSource } from "./source.js";
@@ -44,15 +44,13 @@ export interface Connection {
   protocolVersion: string;
   /** `modern`: 2026-07-28 or later (`server/discover`, no session); `legacy`: the 2025 `initialize` handshake. */
   era: "modern" | "legacy";
-  /** What `server/discover` answered, as sent, when the era is modern. */
-  discover: DiscoverResult | undefined;
   instructions: string | undefined;
   /**
    * Rejects as soon as the server breaks the protocol (non-JSON on stdout) or the
    * connection closes; race it against each request so a broken server fails fast.
    */
   broken: Promise<never>;
-  /** Whether the transport has closed: what tells the SDK's own "connection closed" error from a server's error. */
+  /** Whether the transport has closed (a server may also answer with an error of its own while the connection stays). */
   readonly closed: boolean;
   /**
    * The stdio message limit in bytes when the server wrote a message over it: the SDK then
@@ -68,10 +66,10 @@ export interface Connection {
 
 /**
  * How the protocol era is chosen: `auto` negotiates (modern first, the 2025 handshake as
- * fallback; on stdio the SDK probes on a short-lived second copy of the server), `legacy`
- * runs the 2025 handshake only, a version (`2026-07-28`) speaks that modern revision only.
+ * fallback, probed on the session's own connection), `legacy` runs the 2025 handshake only, a
+ * version (`2026-07-28`) speaks that modern revision only.
  */
-export type ProtocolChoice = string;
+type ProtocolChoice = string;
 
 export interface ConnectOptions {
   signal: AbortSignal;
@@ -119,8 +117,14 @@ const LEGACY: EraAttempt = { mode: "legacy" };
  */
 type Refusal = "refused" | "closed";
 
+/** The first era to try, and whether others may follow. */
+interface EraPlan {
+  era: EraAttempt;
+  fallback: boolean;
+}
+
 /** The first attempt, and whether another era may follow a refusal (not when `--protocol` forced one). */
-function firstEra(forced: ProtocolChoice | undefined, recorded: string | undefined): { era: EraAttempt; fallback: boolean } {
+function firstEra(forced: ProtocolChoice | undefined, recorded: string | undefined): EraPlan {
   if (forced === "legacy") return { era: LEGACY, fallback: false };
   if (forced === "auto") return { era: AUTO, fallback: true };
   if (forced !== undefined) return { era: { mode: { pin: forced } }, fallback: false };
@@ -259,12 +263,6 @@ export function connectTransport(
   options: ConnectOptions & { protocol?: ProtocolChoice | undefined },
 ): Promise<Connection> {
   return connectWith(makeTransport, "custom", firstEra(options.protocol, options.recorded), options);
-}
-
-/** The first era to try, and whether others may follow. */
-interface EraPlan {
-  era: EraAttempt;
-  fallback: boolean;
 }
 
 /**
@@ -420,7 +418,6 @@ async function connectInEra(
     capabilities: (era.confirm ? discover?.capabilities : undefined) ?? client.getServerCapabilities() ?? {},
     protocolVersion,
     era: modern ? "modern" : "legacy",
-    discover,
     instructions: client.getInstructions() ?? discover?.instructions,
     broken,
     get closed() {
@@ -522,10 +519,6 @@ function isBrokenStream(kind: TransportKind, error: Error): boolean {
 
 export function overLimitMessage(limit: number): string {
   return `the server wrote a message over the stdio limit of ${limit} bytes (${(limit / 2 ** 20).toFixed(1)} MiB); raise it with maxMessageBytes (CLI: --max-message-bytes)`;
-}
-
-function firstLine(text: string): string {
-  return (text.split("\n")[0] ?? "").slice(0, 200);
 }
 
 function definedEnv(env: NodeJS.ProcessEnv): Record<string, string> {

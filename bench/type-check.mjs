@@ -96,13 +96,13 @@ export async function benchTypeCheck() {
   console.log(`  warm check ${warm.toFixed(1)} ms, CPU ${median(cpu).toFixed(1)} ms (target ≤ 30 ms: ${verdict(warm, 30)})`);
 
   // As serve exec runs it: the same checker in its own thread, the program and its answer crossing.
-  const { ProgramCheckWorker } = await import("../dist/exec/program-check-worker.js");
+  const { CheckerHost } = await import("../dist/exec/checker-host.js");
   const created = [];
   let worker;
   for (let i = 0; i < 3; i++) {
     await worker?.close();
     const start = performance.now();
-    worker = await ProgramCheckWorker.create(declarations.text);
+    worker = await CheckerHost.create(declarations.text);
     created.push(performance.now() - start);
   }
   const threaded = [];

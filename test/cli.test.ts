@@ -122,12 +122,13 @@ describe("pmcp command line", () => {
       /templates folder test has neither server\.ts\.hbs nor index\.ts\.hbs/,
     ],
     [["serve", "frobnicate"], /name a server: inspect or exec/],
-    [["serve", "inspect", "--http", "99999"], /--http must be a port number/],
+    [["serve", "inspect", "--http", "99999"], /^pmcp: --http must be a whole number from 0 to 65535, got 99999$/],
+    [["schema", "export", "--stdio", "node x.js", "--concurrency", "1.5"], /^pmcp: --concurrency must be a whole number ≥ 1, got 1.5$/],
     [["tools", "from-source"], /Not enough non-option arguments/],
     [["tools", "from-source", "/no/such/tools.ts"], /\/no\/such\/tools\.ts: no such file/],
     [
       ["schema", "discover", "--stdio", "node x.js", "--observations", "o", "--max-samples", "0"],
-      /--max-samples must be a positive whole number/,
+      /^pmcp: --max-samples must be a whole number ≥ 1, got 0$/,
     ],
   ])("usage error %j exits 2 with one clear line", async (args, expected) => {
     const result = await runInProcess(args);

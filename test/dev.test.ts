@@ -395,7 +395,7 @@ export default {
     const bad = await runCli(["dev", "--stdio", "node x.js", "--debounce", "-5"], { cwd: dir });
     expect([bad.code, bad.stderr]).toEqual([
       2,
-      "pmcp: --debounce must be a whole number of milliseconds from 0 to 60000\npmcp: run 'pmcp --help' for usage\n",
+      "pmcp: --debounce must be a whole number of milliseconds from 0 to 60000, got -5\npmcp: run 'pmcp --help' for usage\n",
     ]);
     const nothing = await runCli(["dev"], { cwd: dir });
     expect([nothing.code, nothing.stderr]).toEqual([

@@ -4,7 +4,8 @@ import { promisify } from "node:util";
 import { CompositionClient, type JsonValue } from "@pmcp-codegen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { CompiledProgram, HostBridge, Limits, RunOutcome } from "../dist/exec/executor.js";
+import type { CompiledProgram, HostBridge, RunOutcome } from "../dist/exec/executor.js";
+import type { Limits } from "../dist/exec/limits.js";
 import { QuickJsExecutor } from "../dist/exec/quickjs-executor.js";
 import { FIXTURES } from "./helpers/cli.js";
 

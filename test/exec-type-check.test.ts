@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProgramCheckWorker } from "../dist/exec/program-check-worker.js";
+import { CheckerHost } from "../dist/exec/checker-host.js";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
 import { PROGRAM_DIAGNOSTIC } from "../src/exec/check-protocol.js";
@@ -332,7 +332,7 @@ describe("the checker in its own thread", () => {
   const TYPE_BOMB = `type N = ${union};\ntype Trip = { [A in N]: { [B in N]: { [C in N]: [A, B, C] }[N] }[N] }[N];\nreturn [1, 2, 3] as Trip;`;
 
   it("stops a check that needs more than its heap, and checks the next program on a fresh thread", async () => {
-    const worker = await ProgramCheckWorker.create("declare const x: number;", { heapMb: 256, maxCheckMs: 120_000 });
+    const worker = await CheckerHost.create("declare const x: number;", { heapMb: 256, maxCheckMs: 120_000 });
     try {
       expect(await worker.check(TYPE_BOMB, 120_000)).toEqual({
         ok: false,
@@ -354,7 +354,7 @@ describe("the checker in its own thread", () => {
   });
 
   it("stops a check at the program's time limit, and a check waiting behind it gets its turn", async () => {
-    const worker = await ProgramCheckWorker.create("declare const x: number;");
+    const worker = await CheckerHost.create("declare const x: number;");
     try {
       const order: string[] = [];
       const settled = <T>(name: string, pending: Promise<T>) => pending.finally(() => order.push(name));
@@ -374,10 +374,10 @@ describe("the checker in its own thread", () => {
   });
 
   it("refuses declarations that do not compile, and keeps the old ones when an update does not", async () => {
-    await expect(ProgramCheckWorker.create("declare const x: Missing;")).rejects.toThrow(
+    await expect(CheckerHost.create("declare const x: Missing;")).rejects.toThrow(
       "the clients' declarations do not compile: Cannot find name 'Missing'. (TS2304)",
     );
-    const worker = await ProgramCheckWorker.create("declare const x: number;");
+    const worker = await CheckerHost.create("declare const x: number;");
     try {
       await expect(worker.updateDeclarations("declare const x: Missing;")).rejects.toThrow(/Cannot find name 'Missing'/);
       expect(await worker.check("return x + 1;", 60_000)).toEqual({

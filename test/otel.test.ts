@@ -11,8 +11,8 @@ import { InMemorySpanExporter, NodeTracerProvider, type ReadableSpan, SimpleSpan
 import { CompositionClient, type ServerEntry } from "@pmcp-codegen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { type StartedSession, startSession } from "../dist/commands/start-exec-session.js";
 import { createExecServer } from "../dist/exec/exec-server.js";
-import { type StartedSession, startSession } from "../dist/exec/start-session.js";
 import { FIXTURES } from "./helpers/cli.js";
 
 // The agent's side, instrumented as a user would: every span in memory, metrics read on demand.

@@ -596,11 +596,11 @@ describe("pmcp exec", () => {
   it.each([
     [["exec"], "pmcp: Not enough non-option arguments: got 0, need at least 1"],
     [["exec", "/no/such/program.ts", ...sources], "pmcp: /no/such/program.ts: no such file"],
-    [["exec", "x.ts", "--max-calls", "0", ...sources], "pmcp: --max-calls must be a positive whole number"],
-    [["serve", "exec", "--max-time-ms", "1.5", ...sources], "pmcp: --max-time-ms must be a positive whole number"],
+    [["exec", "x.ts", "--max-calls", "0", ...sources], "pmcp: --max-calls must be a whole number ≥ 1, got 0"],
+    [["serve", "exec", "--max-time-ms", "1.5", ...sources], "pmcp: --max-time-ms must be a whole number from 1 to 2147483647, got 1.5"],
     [["exec", "x.ts", ...sources, "--max-time-ms"], "pmcp: Not enough arguments following: max-time-ms"],
-    [["exec", "x.ts", "--max-heap-mb", "100000", ...sources], "pmcp: --max-heap-mb must be at most 2048"],
-    [["exec", "x.ts", "--max-programs", "0", ...sources], "pmcp: --max-programs must be a positive whole number"],
+    [["exec", "x.ts", "--max-heap-mb", "100000", ...sources], "pmcp: --max-heap-mb must be a whole number from 1 to 2048, got 100000"],
+    [["exec", "x.ts", "--max-programs", "0", ...sources], "pmcp: --max-programs must be a whole number ≥ 1, got 0"],
     [["exec", CLI], 'pmcp: nothing to run: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config'],
   ])("%j is a usage error: exit 2, one line", async (args, line) => {
     const run = await runCli(args);

@@ -1,7 +1,7 @@
 import { formatIssues, formatJsonPath, interpolate, redactUrl, redactWrittenUrl } from "@pmcp-codegen/runtime/internal";
 import { describe, expect, it } from "vitest";
 import { findSchemaWarnings } from "../src/bundle/schema-warnings.js";
-import { slugServerId } from "../src/bundle/server-id.js";
+import { slugServerId } from "../src/bundle/server-naming.js";
 import { splitCommandLine } from "../src/endpoints/command-line.js";
 
 describe("redactUrl", () => {

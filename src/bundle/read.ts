@@ -1,7 +1,7 @@
 import { formatJsonPath } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
 import { PmcpError } from "../errors.js";
-import { parseJsonText, parseJsonValue, readJsonFile } from "../json-file.js";
+import { parseJsonText, parseJsonValue, readJsonFile } from "../files/read-json.js";
 import { camelTool, fromFoundationFile } from "./foundation.js";
 import { schemaFilePaths } from "./schema-files.js";
 import { canonicalBundle } from "./serialize.js";

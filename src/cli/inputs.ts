@@ -1,8 +1,8 @@
-import { relative, resolve } from "node:path";
 import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import type { LoadedConfig } from "../config/pmcp-config.js";
 import { type OutputOptions, warn } from "./output.js";
+import { resolvePathSetting } from "./settings.js";
 
 /**
  * Where every command finds its inputs, in one order: the flag, else `pmcp.config`, else the
@@ -21,13 +21,8 @@ export async function resolveInputs(schema: readonly string[], options: { projec
   if (schema.length > 0 && options.project !== "always") return { project: undefined, schema: [...schema] };
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
   const project = await loadPmcpConfig();
-  const configured = projectPath(project, project?.config.bundle);
-  return { project, schema: schema.length > 0 ? [...schema] : [configured ?? DEFAULT_BUNDLE_PATH] };
-}
-
-/** A path from `pmcp.config`, relative to the working directory; undefined when not configured. */
-export function projectPath(project: LoadedConfig | undefined, path: string | undefined): string | undefined {
-  return path === undefined || project === undefined ? undefined : relative(process.cwd(), resolve(project.dir, path));
+  const bundle = resolvePathSetting({ name: "--schema", value: undefined }, project, "bundle", DEFAULT_BUNDLE_PATH);
+  return { project, schema: schema.length > 0 ? [...schema] : [bundle.value] };
 }
 
 /** An old spelling still accepted for one release: one warning line saying what to write instead. */

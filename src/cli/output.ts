@@ -1,6 +1,7 @@
 import type { FileToWrite, WriteOptions } from "@pmcp-codegen/runtime/internal";
 import { toJsonText } from "../bundle/serialize.js";
 import { PmcpError } from "../errors.js";
+import { ENDING_SIGNALS, raiseUnlessWatched } from "../signals.js";
 
 /** Global output switches shared by every command. */
 export interface OutputOptions {
@@ -38,8 +39,6 @@ export function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-export const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-
 /**
  * Writes a command's output files all or nothing (writeFilesAtomically), naming `flag`, the
  * option or setting that chose the path, in any failure. A signal meanwhile removes the staged
@@ -52,7 +51,7 @@ export async function writeOutput(flag: string, files: readonly FileToWrite[], o
   let backstop: NodeJS.Timeout | undefined;
   const endNow = () => {
     for (const name of ENDING_SIGNALS) process.off(name, end);
-    if (interrupted !== undefined) process.kill(process.pid, interrupted);
+    if (interrupted !== undefined) raiseUnlessWatched(interrupted);
   };
   const end = (signal: NodeJS.Signals) => {
     interrupted ??= signal;

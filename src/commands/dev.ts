@@ -1,31 +1,31 @@
 import { resolve } from "node:path";
+import { wholeNumberProblem } from "@pmcp-codegen/runtime/internal/numbers";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { projectPath } from "../cli/inputs.js";
+import { sourceOptions, timeoutOption } from "../cli/options.js";
 import { printable, say, warn } from "../cli/output.js";
-import { checkTimeout, sourceOptions } from "../cli/source-options.js";
+import { resolvePathSetting } from "../cli/settings.js";
 import type { DevInputs, DevOutput } from "../dev/session.js";
 import type { BundleChange } from "../diff/bundle-diff.js";
 import { formatText } from "../diff/format.js";
 import { PmcpError } from "../errors.js";
+import { watchSignals } from "../signals.js";
 import { generateOptions } from "./generate.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  generateOptions(sourceOptions(yargs))
+  generateOptions(timeoutOption(sourceOptions(yargs), "per server to connect, or to list its tools"))
     .option("bundle", {
       type: "string",
       describe: "Bundle file kept up to date (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
     })
-    .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed per server to connect, or to list its tools" })
     .option("debounce", {
       type: "number",
       default: 100,
       describe: "Milliseconds during which further changes join one regeneration",
     })
     .check((args) => {
-      checkTimeout(args.timeout);
-      if (!(Number.isInteger(args.debounce) && args.debounce >= 0 && args.debounce <= 60_000))
-        throw new PmcpError("INVALID_ARGUMENT", "--debounce must be a whole number of milliseconds from 0 to 60000");
+      const problem = wholeNumberProblem(args.debounce, { min: 0, max: 60_000, unit: "milliseconds" });
+      if (problem !== undefined) throw new PmcpError("INVALID_ARGUMENT", `--debounce ${problem}`);
       return true;
     })
     .example("$0 dev", "Keep the bundle and generated/ up to date with the servers of pmcp.config")
@@ -48,7 +48,7 @@ async function dev(args: Args): Promise<void> {
   const { startTelemetry } = await import("../cli/telemetry-sdk.js");
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: false });
   const session = new DevSession(() => loadInputs(args), { timeoutMs: args.timeout, debounceMs: args.debounce, output: devOutput(args) });
-  const stopped = untilSignal();
+  const stopped = watchSignals();
   try {
     await Promise.race([session.start(), stopped.signalled]);
     if (stopped.received) return;
@@ -86,13 +86,13 @@ async function dev(args: Args): Promise<void> {
 /** The servers, bundle path and generate settings, from the flags, else pmcp.config, else the defaults: read afresh on each change. */
 async function loadInputs(args: Args): Promise<DevInputs> {
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
-  const { resolveSources } = await import("../endpoints/source-flags.js");
+  const { resolveSources } = await import("../cli/source-flags.js");
   const { DEFAULT_BUNDLE_PATH } = await import("../bundle/defaults.js");
   const { expectFolder, generateSettings } = await import("../codegen/generate-run.js");
   const project = await loadPmcpConfig();
   const sources = await resolveSources(args, project, "watch");
-  const bundlePath = args.bundle ?? projectPath(project, project?.config.bundle) ?? DEFAULT_BUNDLE_PATH;
-  const bundleFlag = args.bundle !== undefined ? "--bundle" : project?.config.bundle !== undefined ? "pmcp.config bundle" : "bundle";
+  const bundle = resolvePathSetting({ name: "--bundle", value: args.bundle }, project, "bundle", DEFAULT_BUNDLE_PATH);
+  const [bundlePath, bundleFlag] = [bundle.value, bundle.name];
   const settings = generateSettings(args, project, bundlePath);
   await expectFolder(settings.outDir, settings.outFlag);
   return { sources, bundlePath, bundleFlag, settings };
@@ -127,32 +127,4 @@ function devOutput(args: Args): DevOutput {
 
 function status(args: Args, line: string): void {
   if (!args.quiet) process.stderr.write(`${printable(line)}\n`);
-}
-
-/**
- * Resolves on SIGINT, SIGTERM or SIGHUP, and keeps listening until released: a write in progress
- * ends by raising the signal again once its temp files are gone (writeOutput), which must not end
- * the process before the connections are closed.
- */
-function untilSignal(): { signalled: Promise<void>; readonly received: boolean; release(): void } {
-  const names = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
-  let received = false;
-  let resolveSignal!: () => void;
-  const signalled = new Promise<void>((resolve) => {
-    resolveSignal = resolve;
-  });
-  const onSignal = () => {
-    received = true;
-    resolveSignal();
-  };
-  for (const name of names) process.on(name, onSignal);
-  return {
-    signalled,
-    get received() {
-      return received;
-    },
-    release: () => {
-      for (const name of names) process.off(name, onSignal);
-    },
-  };
 }

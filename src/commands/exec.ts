@@ -1,49 +1,20 @@
-import { constants } from "node:os";
-import { timeoutProblem } from "@pmcp-codegen/runtime/internal/timeout";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { schemaOption } from "../cli/inputs.js";
-import { count, ENDING_SIGNALS, printable, printJson, systemReason } from "../cli/output.js";
-import { sourceOptions } from "../cli/source-options.js";
+import { execSettingOptions, minQualityOption, sourceOptions } from "../cli/options.js";
+import { count, printable, printJson, systemReason } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
-import { DEFAULT_MAX_PROGRAMS, MAX_HEAP_MB } from "../exec/executor.js";
-
-const LIMIT_FLAGS = ["maxTimeMs", "maxHeapMb", "maxCalls", "maxConcurrentCalls", "maxOutputBytes", "maxPrograms"] as const;
+import { exitAsSignalled, watchSignals } from "../signals.js";
 
 /** The servers, bundle, limits and observation flags of `pmcp serve exec` and `pmcp exec`. */
 export function execOptions<T>(yargs: Argv<T>) {
-  return sourceOptions(schemaOption(yargs, "Bundle whose inferred blocks type the tools that declare no output schema"))
-    .option("max-time-ms", { type: "number", describe: "Wall time of a program, also its CPU deadline (default 30000)" })
-    .option("max-heap-mb", { type: "number", describe: `Memory a program's VM may allocate, in MB (default 64, at most ${MAX_HEAP_MB})` })
-    .option("max-calls", { type: "number", describe: "Tool calls one program may make (default 200)" })
-    .option("max-concurrent-calls", { type: "number", describe: "Tool calls of one program in flight at once (default 16)" })
-    .option("max-output-bytes", { type: "number", describe: "Bytes of result JSON plus logs a program may return (default 65536)" })
-    .option("max-programs", {
-      type: "number",
-      describe: `Programs that run at once, each in its own sandbox thread; more wait, and waiting counts against their time (default ${DEFAULT_MAX_PROGRAMS})`,
-    })
-    .option("observe", { type: "string", describe: "Record every tool call's result in observation logs in this folder" })
-    .option("min-quality", {
-      choices: ["none", "low", "medium", "high"] as const,
-      default: "low" as const,
-      describe: "Type a tool by its inferred output schema (tools that declare none) only from this quality up",
-    })
-    .check((args) => {
-      for (const key of LIMIT_FLAGS) {
-        const value: unknown = args[key];
-        if (value !== undefined && !(typeof value === "number" && Number.isSafeInteger(value) && value > 0))
-          throw new PmcpError("INVALID_ARGUMENT", `--${kebab(key)} must be a positive whole number`);
-      }
-      if (typeof args.maxHeapMb === "number" && args.maxHeapMb > MAX_HEAP_MB)
-        throw new PmcpError("INVALID_ARGUMENT", `--max-heap-mb must be at most ${MAX_HEAP_MB}`);
-      const problem = args.maxTimeMs === undefined ? undefined : timeoutProblem(args.maxTimeMs);
-      if (problem !== undefined) throw new PmcpError("INVALID_ARGUMENT", `--max-time-ms ${problem}`);
-      return true;
-    });
-}
-
-function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  const limited = execSettingOptions(
+    sourceOptions(schemaOption(yargs, "Bundle whose inferred blocks type the tools that declare no output schema")),
+  );
+  return minQualityOption(
+    limited.option("observe", { type: "string", describe: "Record every tool call's result in observation logs in this folder" }),
+    "Type a tool by its inferred output schema (tools that declare none) only from this quality up",
+  );
 }
 
 const builder = (yargs: Argv<GlobalArgs>) =>
@@ -65,7 +36,7 @@ export const execCommand = defineCommand({
 /** `pmcp exec`: prints the result JSON on stdout and the logs on stderr; a failure is one tagged error. */
 async function exec(args: ArgsOf<typeof builder>): Promise<void> {
   const { readFile } = await import("node:fs/promises");
-  const { startSession } = await import("../exec/start-session.js");
+  const { startSession } = await import("./start-exec-session.js");
   const { FAILURE_TAGS, outcomeJson } = await import("../exec/exec-session.js");
   // yargs turns a lone `-` positional into "", which names no file either.
   const stdin = args.file === "-" || args.file === "";
@@ -113,17 +84,9 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
  * SIGINT) before the interrupted program is reported; a second signal exits at once.
  */
 function closeOnSignal(close: () => Promise<void>): () => void {
-  let closing = false;
-  const exit = (signal: NodeJS.Signals) => process.exit(128 + constants.signals[signal]);
-  const end = (signal: NodeJS.Signals) => {
-    if (closing) exit(signal);
-    closing = true;
-    void close().finally(() => exit(signal));
-  };
-  for (const name of ENDING_SIGNALS) process.on(name, end);
-  return () => {
-    for (const name of ENDING_SIGNALS) process.off(name, end);
-  };
+  const watch = watchSignals();
+  void watch.signalled.then(() => close().finally(() => exitAsSignalled(watch.received!)));
+  return watch.release;
 }
 
 async function readStdin(): Promise<Buffer> {

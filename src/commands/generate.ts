@@ -2,6 +2,7 @@ import { join } from "node:path";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs, schemaOption } from "../cli/inputs.js";
+import { minQualityOption } from "../cli/options.js";
 import { count, printJson, say, warn } from "../cli/output.js";
 import { warningLine } from "../codegen/generate-run.js";
 import type { GenerateWarning } from "../codegen/plan.js";
@@ -9,7 +10,7 @@ import { PmcpError } from "../errors.js";
 
 /** Where and how clients are generated: the flags of `pmcp generate` and `pmcp dev`. */
 export function generateOptions<T>(yargs: Argv<T>) {
-  return yargs
+  const named = yargs
     .option("output", {
       alias: "o",
       type: "string",
@@ -20,12 +21,8 @@ export function generateOptions<T>(yargs: Argv<T>) {
       type: "string",
       describe: "Module generated files import the runtime from (default: @pmcp-codegen/runtime)",
     })
-    .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" })
-    .option("min-quality", {
-      choices: ["none", "low", "medium", "high"] as const,
-      default: "low" as const,
-      describe: "Use an inferred output schema (tools that declare none) only from this quality up",
-    });
+    .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" });
+  return minQualityOption(named, "Use an inferred output schema (tools that declare none) only from this quality up");
 }
 
 const builder = (yargs: Argv<GlobalArgs>) =>

@@ -1,13 +1,14 @@
+import { DEFAULT_MAX_SAMPLES } from "@pmcp-codegen/runtime/internal/numbers";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
+import { sourceOptions, timeoutOption, wholeNumberOption } from "../cli/options.js";
 import { count, printJson, say, warn } from "../cli/output.js";
-import { checkTimeout, sourceOptions } from "../cli/source-options.js";
 import type { DiscoverOutcome } from "../discover/discover.js";
 import type { SamplesFile } from "../discover/plan-calls.js";
 import { PmcpError } from "../errors.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  sourceOptions(yargs)
+const builder = (yargs: Argv<GlobalArgs>) => {
+  const named = sourceOptions(yargs)
     .option("samples", { type: "string", describe: 'JSON file of arguments per tool: {"tool": [{...}], "server/tool": [...]}' })
     .option("observations", {
       type: "string",
@@ -21,24 +22,20 @@ const builder = (yargs: Argv<GlobalArgs>) =>
       describe:
         "Also call this tool (name or server/tool) though not annotated read-only: you vouch it is harmless; one annotated destructiveHint: true is never called; repeatable",
     })
-    .option("max-samples", { type: "number", describe: "Samples kept per tool, reservoir-sampled (default 200)" })
     .option("redact", {
       type: "boolean",
       default: false,
       describe: "Keep structure only: strings become length classes, numbers their kind",
-    })
-    .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed to connect, and for each call" })
-    .check((args) => {
-      checkTimeout(args.timeout);
-      if (args["max-samples"] !== undefined && !(Number.isInteger(args["max-samples"]) && args["max-samples"] > 0)) {
-        throw new PmcpError("INVALID_ARGUMENT", "--max-samples must be a positive whole number");
-      }
-      return true;
-    })
-    .example(
-      "$0 schema discover --config .mcp.json --samples samples.json --observations observations/",
-      "Call the safe tools with the sample arguments",
-    );
+    });
+  const counted = wholeNumberOption(named, "max-samples", {
+    default: DEFAULT_MAX_SAMPLES,
+    describe: "Samples kept per tool, reservoir-sampled",
+  });
+  return timeoutOption(counted, "to connect, and for each call").example(
+    "$0 schema discover --config .mcp.json --samples samples.json --observations observations/",
+    "Call the safe tools with the sample arguments",
+  );
+};
 
 export const schemaDiscoverCommand = defineCommand({
   command: "discover",
@@ -52,7 +49,7 @@ type Args = ArgsOf<typeof builder>;
 /** `pmcp schema discover`: call the tools that are safe to call and log what they return. */
 async function schemaDiscover(args: Args): Promise<void> {
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
-  const { hasSourceFlags, resolveSources } = await import("../endpoints/source-flags.js");
+  const { hasSourceFlags, resolveSources } = await import("../cli/source-flags.js");
   const { discoverServer } = await import("../discover/discover.js");
   const { unmatchedSamples } = await import("../discover/plan-calls.js");
   const { ObservationRecorder } = await import("@pmcp-codegen/runtime");
@@ -111,7 +108,7 @@ function describe(outcome: DiscoverOutcome): string[] {
 }
 
 async function readSamples(path: string): Promise<SamplesFile> {
-  const { readJsonFile } = await import("../json-file.js");
+  const { readJsonFile } = await import("../files/read-json.js");
   const { SamplesFileSchema } = await import("../discover/plan-calls.js");
   // The samples file is part of the command line: any problem with it is a usage error.
   return readJsonFile(path, SamplesFileSchema, { what: "--samples", code: "INVALID_ARGUMENT" });

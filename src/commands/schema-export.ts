@@ -1,20 +1,21 @@
 import { join } from "node:path";
 import type { FileToWrite, ServerSource } from "@pmcp-codegen/runtime/internal";
 import type { Argv } from "yargs";
+import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { projectPath } from "../cli/inputs.js";
+import { sourceOptions, timeoutOption, wholeNumberOption } from "../cli/options.js";
 import { count, printJson, say, warn, writeOutput } from "../cli/output.js";
-import { checkTimeout, sourceOptions } from "../cli/source-options.js";
+import { resolvePathSetting } from "../cli/settings.js";
 import { PmcpError } from "../errors.js";
 import type { ServerOutcome } from "../export/export-servers.js";
 
 const DEFAULT_FOUNDATION_DIR = "schemas";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  sourceOptions(yargs)
-    .option("timeout", { type: "number", default: 30_000, describe: "Milliseconds allowed per server" })
-    .option("concurrency", { type: "number", describe: "Servers contacted at once (default: all)" })
+  wholeNumberOption(timeoutOption(sourceOptions(yargs), "per server"), "concurrency", {
+    describe: "Servers contacted at once (default: all)",
+  })
     .option("output", {
       alias: "o",
       type: "string",
@@ -31,13 +32,6 @@ const builder = (yargs: Argv<GlobalArgs>) =>
       describe: "Compare with the files on disk instead of writing; exit 1 when they differ",
     })
     .option("allow-partial", { type: "boolean", default: false, describe: "Write the servers that succeeded even if others failed" })
-    .check((args) => {
-      checkTimeout(args.timeout);
-      if (args.concurrency !== undefined && !(Number.isInteger(args.concurrency) && args.concurrency > 0)) {
-        throw new PmcpError("INVALID_ARGUMENT", "--concurrency must be a positive whole number");
-      }
-      return true;
-    })
     .example("$0 schema export --config .mcp.json", "Export every server of a config file")
     .example('$0 schema export --stdio "node server.js" --id inventory', "Export one stdio server")
     .example('$0 schema export --endpoint http://127.0.0.1:3000/mcp --header "Authorization: Bearer ${TOKEN}"', "Export an HTTP server");
@@ -54,7 +48,7 @@ type Args = ArgsOf<typeof builder>;
 /** `pmcp schema export`: list every tool of every server and write (or `--check`) the bundle. */
 async function schemaExport(args: Args): Promise<void> {
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
-  const { hasSourceFlags, resolveSources } = await import("../endpoints/source-flags.js");
+  const { hasSourceFlags, resolveSources } = await import("../cli/source-flags.js");
   const { exportServers } = await import("../export/export-servers.js");
   const { DEFAULT_BUNDLE_PATH } = await import("../bundle/defaults.js");
   const { toJsonText } = await import("../bundle/serialize.js");
@@ -75,8 +69,9 @@ async function schemaExport(args: Args): Promise<void> {
   const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [`${serverLabel(outcome.source)}: ${outcome.message}`]));
   rejectDuplicateIds(outcomes);
   const target =
-    args.output ??
-    (args.format === "bundle" ? (projectPath(project, project?.config.bundle) ?? DEFAULT_BUNDLE_PATH) : DEFAULT_FOUNDATION_DIR);
+    args.format === "bundle"
+      ? resolvePathSetting({ name: "-o", value: args.output }, project, "bundle", DEFAULT_BUNDLE_PATH).value
+      : (args.output ?? DEFAULT_FOUNDATION_DIR);
   if (failures.length > 0 && (!args.allowPartial || servers.length === 0)) {
     throw new PmcpError("SERVER_FAILED", [...failures, `${target} left unchanged`].join("\n"));
   }
@@ -126,18 +121,10 @@ function serverLabel(source: ServerSource): string {
 
 /** Ids derived from `serverInfo.name` can only collide once the servers have answered. */
 function rejectDuplicateIds(outcomes: readonly ServerOutcome[]): void {
-  const seen = new Map<string, ServerSource>();
-  for (const outcome of outcomes) {
-    if (!outcome.ok) continue;
-    const other = seen.get(outcome.server.id);
-    if (other !== undefined) {
-      throw new PmcpError(
-        "INVALID_ARGUMENT",
-        `two servers have the id "${outcome.server.id}" (${other.label} and ${outcome.source.label}); name them with --id or a --config file`,
-      );
-    }
-    seen.set(outcome.server.id, outcome.source);
-  }
+  const repeated = duplicateIdProblem(
+    outcomes.flatMap((outcome) => (outcome.ok ? [{ id: outcome.server.id, label: outcome.source.label }] : [])),
+  );
+  if (repeated !== undefined) throw new PmcpError("INVALID_ARGUMENT", repeated);
 }
 
 /** The drift gate: exit 0 when every file on disk already has these bytes, else 1 with what changed. */

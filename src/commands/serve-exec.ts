@@ -21,7 +21,7 @@ export const serveExecCommand = defineCommand({
 
 /** `pmcp serve exec`: code mode over live servers, on stdio or local HTTP, until stopped. */
 async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
-  const { startSession } = await import("../exec/start-session.js");
+  const { startSession } = await import("./start-exec-session.js");
   const { createExecServer } = await import("../exec/exec-server.js");
   const { startTelemetry } = await import("../cli/telemetry-sdk.js");
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: args.http === undefined });

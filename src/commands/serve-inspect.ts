@@ -1,29 +1,26 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { constants } from "node:os";
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs, schemaOption } from "../cli/inputs.js";
+import { wholeNumberOption } from "../cli/options.js";
 import { type OutputOptions, printJson } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
+import { watchSignals } from "../signals.js";
 
 /** `--http <port>` and `--allowed-host`, shared by every `pmcp serve` server. */
 export function httpOption<T>(yargs: Argv<T>) {
-  return yargs
-    .option("http", { type: "number", describe: "Serve Streamable HTTP on 127.0.0.1 at this port (0: any free port) instead of stdio" })
-    .option("allowed-host", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "Also answer requests for this Host (host:port), e.g. a reverse proxy's in front of replicas; repeatable",
-    })
-    .check((args) => {
-      if (args.http !== undefined && !(Number.isInteger(args.http) && args.http >= 0 && args.http <= 65535)) {
-        throw new PmcpError("INVALID_ARGUMENT", "--http must be a port number");
-      }
-      return true;
-    });
+  return wholeNumberOption(yargs, "http", {
+    min: 0,
+    max: 65535,
+    describe: "Serve Streamable HTTP on 127.0.0.1 at this port (0: any free port) instead of stdio",
+  }).option("allowed-host", {
+    type: "string",
+    array: true,
+    default: [] as string[],
+    describe: "Also answer requests for this Host (host:port), e.g. a reverse proxy's in front of replicas; repeatable",
+  });
 }
 
 const builder = (yargs: Argv<GlobalArgs>) => httpOption(schemaOption(yargs));
@@ -57,8 +54,13 @@ export async function serveStdio(create: () => McpServer): Promise<void> {
   // without this the command would never return and Node would exit 13 on the pending await.
   const stdinEnded = new Promise<void>((resolve) => process.stdin.once("end", resolve));
   const handle = serve(create);
-  await Promise.race([stdinEnded, signalled()]);
-  await handle.close();
+  const stop = watchSignals();
+  try {
+    await Promise.race([stdinEnded, stop.signalled]);
+    await handle.close();
+  } finally {
+    stop.release();
+  }
 }
 
 /**
@@ -106,26 +108,13 @@ export async function serveHttp(
   const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
   if (!output.quiet) process.stderr.write(`Serving ${name} on ${url}\n`);
   if (output.json) printJson({ url });
-  await signalled();
-  await mcp.close();
-  listener.closeAllConnections();
-  await new Promise<void>((resolve) => listener.close(() => resolve()));
-}
-
-/**
- * Resolves on the first SIGINT or SIGTERM; handling them lets the server close before the process ends.
- * The listener stays: signal-exit (the observation files' locks) ends the process on a signal as soon as
- * its own listeners are the only ones, which left stdio servers running. A second signal exits at once.
- */
-function signalled(): Promise<void> {
-  return new Promise((resolve) => {
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
-      if (stopping) process.exit(128 + constants.signals[signal]);
-      stopping = true;
-      resolve();
-    };
-    process.on("SIGINT", stop);
-    process.on("SIGTERM", stop);
-  });
+  const stop = watchSignals();
+  try {
+    await stop.signalled;
+    await mcp.close();
+    listener.closeAllConnections();
+    await new Promise<void>((resolve) => listener.close(() => resolve()));
+  } finally {
+    stop.release();
+  }
 }

@@ -1,9 +1,10 @@
 import { access, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { WholeNumberRange } from "@pmcp-codegen/runtime/internal/numbers";
 import type { ServerEntry } from "@pmcp-codegen/runtime/internal/servers";
 import { PmcpError } from "../errors.js";
-import { MAX_HEAP_MB } from "../exec/executor.js";
+import { EXEC_SETTINGS, type ExecSettings } from "../exec/limits.js";
 
 /** `pmcp.config.ts` / `.json`: the servers to export and where the bundle and clients go. */
 export interface PmcpConfig {
@@ -20,18 +21,7 @@ export interface PmcpConfig {
   /** Folder of templates overriding the built-in ones, relative to the config file. */
   templates?: string;
   /** Limits of `pmcp serve exec` and `pmcp exec` programs; their flags override these. */
-  exec?: ExecLimitsConfig;
-}
-
-/** Each a positive whole number; see `pmcp serve exec --help` for the defaults. */
-export interface ExecLimitsConfig {
-  maxTimeMs?: number;
-  maxHeapMb?: number;
-  maxCalls?: number;
-  maxConcurrentCalls?: number;
-  maxOutputBytes?: number;
-  /** Programs that run at once (more wait their turn). */
-  maxPrograms?: number;
+  exec?: Partial<ExecSettings>;
 }
 
 /** Typed identity for `pmcp.config.ts`: `export default defineConfig({ ... })`. */
@@ -41,7 +31,15 @@ export function defineConfig(config: PmcpConfig): PmcpConfig {
 
 /** Built on first use: most runs have no config file, and a no-op `generate` should not pay for loading zod. */
 async function configSchema() {
-  const { z } = await import("zod");
+  const [{ z }, { wholeNumberProblem }] = await Promise.all([import("zod"), import("@pmcp-codegen/runtime/internal/numbers")]);
+  const wholeNumber = (range: WholeNumberRange) =>
+    z
+      .unknown()
+      .superRefine((value, context) => {
+        const problem = wholeNumberProblem(value, range);
+        if (problem !== undefined) context.addIssue({ code: "custom", message: problem });
+      })
+      .optional();
   return z.strictObject({
     servers: z.record(z.string(), z.unknown()).optional(),
     bundle: z.string().optional(),
@@ -49,16 +47,7 @@ async function configSchema() {
     runtimeImport: z.string().optional(),
     strictObjects: z.boolean().optional(),
     templates: z.string().optional(),
-    exec: z
-      .strictObject({
-        maxTimeMs: z.int().positive().optional(),
-        maxHeapMb: z.int().positive().max(MAX_HEAP_MB).optional(),
-        maxCalls: z.int().positive().optional(),
-        maxConcurrentCalls: z.int().positive().optional(),
-        maxOutputBytes: z.int().positive().optional(),
-        maxPrograms: z.int().positive().optional(),
-      })
-      .optional(),
+    exec: z.strictObject(Object.fromEntries(Object.entries(EXEC_SETTINGS).map(([key, setting]) => [key, wholeNumber(setting)]))).optional(),
   });
 }
 
@@ -81,7 +70,7 @@ export async function loadPmcpConfig(cwd: string = process.cwd()): Promise<Loade
       () => false,
     );
     if (!exists) continue;
-    const [{ parseJsonValue, readJsonFile }, schema] = await Promise.all([import("../json-file.js"), configSchema()]);
+    const [{ parseJsonValue, readJsonFile }, schema] = await Promise.all([import("../files/read-json.js"), configSchema()]);
     const config = name.endsWith(".json")
       ? await readJsonFile(path, schema, { code: "INVALID_CONFIG" })
       : parseJsonValue(await loadModule(path, name), name, schema, { code: "INVALID_CONFIG" });

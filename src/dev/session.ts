@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
 import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
+import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
 import { type GenerateSettings, renderRun, warningLine, writeRun } from "../codegen/generate-run.js";
 import { type BundleChange, diffBundles } from "../diff/bundle-diff.js";
@@ -164,15 +165,13 @@ export class DevSession {
    * server that is slow to start does not lose its module. The first of two servers with one id wins.
    */
   private servers(links: readonly ServerLink[]): BundleServer[] {
-    const byId = new Map<string, BundleServer>();
-    for (const link of links) {
+    const listed = links.flatMap((link) => {
       const server = link.listing ?? this.current.servers.find((candidate) => candidate.id === link.source.id);
-      if (server === undefined) continue;
-      if (byId.has(server.id))
-        this.warnOnce(`two servers have the id "${server.id}"; keeping the first, name them with --id or a --config file`);
-      else byId.set(server.id, server);
-    }
-    return [...byId.values()];
+      return server === undefined ? [] : [{ server, label: link.source.label }];
+    });
+    const repeated = duplicateIdProblem(listed.map(({ server, label }) => ({ id: server.id, label })));
+    if (repeated !== undefined) this.warnOnce(`${repeated}; keeping the first`);
+    return listed.map(({ server }) => server).filter((server, index, all) => all.findIndex((other) => other.id === server.id) === index);
   }
 
   /** The servers of `bundle` whose listing changed since the last write: diffing the other 49 of 50 would find nothing, slowly. */

@@ -1,4 +1,4 @@
-import { jsonEquals } from "@pmcp-codegen/runtime";
+import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import type { Bundle, Tool } from "../bundle/types.js";
 import { resultTypeName } from "../ir/naming.js";

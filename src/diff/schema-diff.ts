@@ -1,4 +1,4 @@
-import { jsonEquals } from "@pmcp-codegen/runtime";
+import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
 import type { IRNode, NamedDefinition, ObjectNode } from "../ir/ir.js";
 import { IRBuilder } from "../ir/json-schema-to-ir.js";
 import { NameScope } from "../ir/naming.js";

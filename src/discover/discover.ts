@@ -1,7 +1,7 @@
 import type { ObservationRecorder } from "@pmcp-codegen/runtime";
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
 import { CallResult, type Connection, connect, observedResult, throwIfError } from "@pmcp-codegen/runtime/internal/servers";
-import { slugServerId } from "../bundle/server-id.js";
+import { slugServerId } from "../bundle/server-naming.js";
 import type { Tool } from "../bundle/types.js";
 import { checkTool, listAllTools } from "../endpoints/list-tools.js";
 import { planCalls, type SamplesFile } from "./plan-calls.js";

@@ -1,4 +1,4 @@
-import type { TranspiledProgram } from "./type-check.js";
+/** The checker's protocol: what it reports, and the messages between its host and its thread. */
 
 /** One problem in a program, at 1-based line and column of the program's own text. */
 export interface ProgramDiagnostic {
@@ -7,6 +7,14 @@ export interface ProgramDiagnostic {
   /** TypeScript's error code, or one of PROGRAM_DIAGNOSTIC's for what programs may not do. */
   code: number;
   message: string;
+}
+
+/** A program with its types erased, as the sandbox runs it, and the source map back to the program's text. */
+export interface TranspiledProgram {
+  code: string;
+  sourceMap: string;
+  /** The emitted file's 0-based line that is the code's first ("use strict" and the wrapper come before). */
+  firstLine: number;
 }
 
 /** Codes of the diagnostics this checker adds to TypeScript's own (outside TypeScript's range). */
@@ -19,7 +27,7 @@ export const PROGRAM_DIAGNOSTIC = {
   OUTSIDE_BODY: 90003,
 } as const;
 
-/** The messages between a ProgramCheckWorker and its thread. */
+/** The messages between a ProgramChecker and its thread. */
 export type CheckRequest = { type: "check"; id: number; code: string } | { type: "update"; id: number; declarations: string };
 
 export type CheckReply =

@@ -2,25 +2,18 @@ import { SourceMap, type SourceMapPayload, type SourceMapping } from "node:modul
 import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { CompositionClient, JsonValue } from "@pmcp-codegen/runtime";
 import { errorMessage, INSTRUMENTATION } from "@pmcp-codegen/runtime/internal";
+import { wholeNumberProblem } from "@pmcp-codegen/runtime/internal/numbers";
 import { z } from "zod";
 import { isNonObjectOutput, outputSchemaOf } from "../bundle/output-schema.js";
 import type { Quality } from "../bundle/quality.js";
 import type { Bundle } from "../bundle/types.js";
 import { compileSchema } from "../json-schema/validator.js";
+import type { TranspiledProgram } from "./check-protocol.js";
 import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic } from "./check-protocol.js";
+import type { CheckerHost, CheckerHostOptions } from "./checker-host.js";
 import { buildDeclarations, type ClientDeclarations, type ToolDeclaration } from "./declarations.js";
-import type {
-  CallRecord,
-  CompiledProgram,
-  FailureKind,
-  HostBridge,
-  Limits,
-  ProgramExecutor,
-  ProgramPosition,
-  RunOutcome,
-} from "./executor.js";
-import type { ProgramCheckWorker, ProgramCheckWorkerOptions } from "./program-check-worker.js";
-import type { TranspiledProgram } from "./type-check.js";
+import type { CallRecord, CompiledProgram, FailureKind, HostBridge, ProgramExecutor, ProgramPosition, RunOutcome } from "./executor.js";
+import type { Limits } from "./limits.js";
 
 /** What a program run ends as: the sandbox's outcome, or refused by the type-check before anything ran. */
 export type ExecOutcome =
@@ -61,7 +54,7 @@ export interface ExecSessionOptions {
   /** Folder of the client's observation logs: after each program, newly inferred types join the declarations. */
   learnFrom?: string;
   /** The type-checker's own limits (its heap, its longest check). */
-  checker?: ProgramCheckWorkerOptions;
+  checker?: CheckerHostOptions;
 }
 
 /** What changes together when a type is learned. */
@@ -91,11 +84,11 @@ interface HostTool {
  */
 export class ExecSession {
   readonly #options: ExecSessionOptions;
-  readonly #checker: ProgramCheckWorker;
+  readonly #checker: CheckerHost;
   #state: SessionState;
   #learning: Promise<void> = Promise.resolve();
 
-  private constructor(options: ExecSessionOptions, checker: ProgramCheckWorker, state: SessionState) {
+  private constructor(options: ExecSessionOptions, checker: CheckerHost, state: SessionState) {
     this.#options = options;
     this.#checker = checker;
     this.#state = state;
@@ -103,9 +96,9 @@ export class ExecSession {
 
   /** Builds the declarations and pre-warms the type-checker in its own thread (TypeScript takes most of a second to load). */
   static async create(options: ExecSessionOptions): Promise<ExecSession> {
-    const { ProgramCheckWorker } = await import("./program-check-worker.js");
+    const { CheckerHost } = await import("./checker-host.js");
     const state = stateOf(options.bundle, options.minQuality);
-    return new ExecSession(options, await ProgramCheckWorker.create(state.declarations.text, options.checker), state);
+    return new ExecSession(options, await CheckerHost.create(state.declarations.text, options.checker), state);
   }
 
   /** Ends the checker's thread; the executor and the client belong to the caller. */
@@ -159,9 +152,9 @@ export class ExecSession {
     const limits = this.#options.limits;
     if (typeof code !== "string")
       return invalidInput(`code must be the program's TypeScript as a string, got ${code === null ? "null" : typeof code}`);
-    if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && Number.isInteger(timeoutMs) && timeoutMs >= 1))
-      return invalidInput(`timeout_ms must be a whole number of milliseconds ≥ 1, got ${clippedJson(timeoutMs)}`);
-    const timeout = timeoutMs === undefined ? limits.timeoutMs : Math.min(timeoutMs, limits.timeoutMs);
+    const timeoutProblem = timeoutMs === undefined ? undefined : wholeNumberProblem(timeoutMs, { unit: "milliseconds" });
+    if (timeoutProblem !== undefined) return invalidInput(`timeout_ms ${timeoutProblem}`);
+    const timeout = typeof timeoutMs === "number" ? Math.min(timeoutMs, limits.timeoutMs) : limits.timeoutMs;
     if (span.isRecording()) {
       span.setAttributes({
         "pmcp.program.timeout_ms": timeout,
@@ -344,17 +337,11 @@ export function structuredOf(outcome: ExecOutcome): { result: JsonValue; logs: s
   };
 }
 
-/** Where in the agent's own text a position of the JavaScript that ran is, by the emit's source map. */
 function invalidInput(message: string): ExecOutcome {
   return { ok: false, kind: "invalid_input", message, logs: [], calls: [], durationMs: 0 };
 }
 
-/** An agent's value in a message: its JSON, cut short. */
-function clippedJson(value: unknown): string {
-  const json = JSON.stringify(value) ?? String(value);
-  return json.length <= 40 ? json : `${json.slice(0, 40)}…`;
-}
-
+/** Where in the agent's own text a position of the JavaScript that ran is, by the emit's source map. */
 function sourcePosition(at: ProgramPosition, program: TranspiledProgram): string {
   const map = new SourceMap(JSON.parse(program.sourceMap) as SourceMapPayload);
   const entry = map.findEntry(program.firstLine + at.line - 1, at.column - 1) as Partial<SourceMapping>;

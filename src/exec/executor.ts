@@ -1,4 +1,5 @@
-import type { JsonValue } from "@pmcp-codegen/runtime";
+import type { JsonValue } from "@pmcp-codegen/runtime/internal/json";
+import type { Limits } from "./limits.js";
 
 /** How a program calls one tool: the upstream server and tool, and the shape its result takes inside. */
 export interface ToolBinding {
@@ -27,36 +28,6 @@ export interface CompiledProgram {
 export interface HostBridge {
   call(server: string, tool: string, args: JsonValue, signal: AbortSignal): Promise<JsonValue>;
 }
-
-export interface Limits {
-  /** Wall time of the program from its arrival (waiting for a sandbox counts), also the deadline of the CPU interrupt. */
-  timeoutMs: number;
-  /** Memory the program's VM may allocate. */
-  heapBytes: number;
-  /** Tool calls one program may make. */
-  maxCalls: number;
-  /** Tool calls of one program in flight at once; further calls wait their turn. */
-  maxConcurrentCalls: number;
-  /** UTF-8 bytes of the result's JSON plus the log lines. */
-  maxOutputBytes: number;
-}
-
-/** A VM's heap lives in 32-bit WASM memory; past this a limit only lets one program take the host's memory. */
-export const MAX_HEAP_MB = 2048;
-
-/**
- * Programs mostly wait for tool calls, holding their sandbox thread meanwhile, so the pool is
- * sized for waiting programs, not for cores.
- */
-export const DEFAULT_MAX_PROGRAMS = 8;
-
-export const DEFAULT_LIMITS: Limits = {
-  timeoutMs: 30_000,
-  heapBytes: 64 * 1024 * 1024,
-  maxCalls: 200,
-  maxConcurrentCalls: 16,
-  maxOutputBytes: 64 * 1024,
-};
 
 /** One tool call a program made; `code` is the error's code when it failed ("ABORTED" when the program stopped first). */
 export interface CallRecord {

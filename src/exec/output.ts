@@ -1,4 +1,4 @@
-import type { JsonValue } from "@pmcp-codegen/runtime";
+import type { JsonValue } from "@pmcp-codegen/runtime/internal/json";
 
 /** Room kept for the marker that says what was left out. */
 const MARKER_ROOM = 64;

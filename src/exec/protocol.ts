@@ -1,4 +1,5 @@
-import type { FailureKind, Limits, ProgramPosition } from "./executor.js";
+import type { FailureKind, ProgramPosition } from "./executor.js";
+import type { Limits } from "./limits.js";
 
 /** The messages between the executor and its sandbox workers; only strings and numbers cross. */
 

@@ -1,19 +1,11 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
-import type { JsonValue } from "@pmcp-codegen/runtime";
-import { MAX_TIMEOUT_MS } from "@pmcp-codegen/runtime/internal/timeout";
+import type { JsonValue } from "@pmcp-codegen/runtime/internal/json";
+import { MAX_TIMEOUT_MS, wholeNumberProblem } from "@pmcp-codegen/runtime/internal/numbers";
 import type { QuickJSOptions } from "quickjs-wasi";
-import {
-  type CallRecord,
-  type CompiledProgram,
-  DEFAULT_LIMITS,
-  DEFAULT_MAX_PROGRAMS,
-  type HostBridge,
-  type Limits,
-  type ProgramExecutor,
-  type RunOutcome,
-} from "./executor.js";
+import type { CallRecord, CompiledProgram, HostBridge, ProgramExecutor, RunOutcome } from "./executor.js";
+import { DEFAULT_LIMITS, DEFAULT_MAX_PROGRAMS, type Limits } from "./limits.js";
 import { type FromWorker, type MethodSpec, type STOP_REASONS, stopCode, type ToWorker, type WorkerDone } from "./protocol.js";
 
 export interface QuickJsExecutorOptions {
@@ -164,7 +156,8 @@ async function loadModule(): Promise<WasmModule> {
 
 function limitsProblem(limits: Limits): string | undefined {
   for (const [name, value] of Object.entries(limits)) {
-    if (!Number.isInteger(value) || value < 1) return `the limit ${name} must be a whole number ≥ 1, got ${String(value)}`;
+    const problem = wholeNumberProblem(value);
+    if (problem !== undefined) return `the limit ${name} ${problem}`;
   }
   return undefined;
 }

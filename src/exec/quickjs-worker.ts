@@ -2,8 +2,9 @@
 // linear memory) that is disposed when the program ends, however it ends.
 import { parentPort, workerData } from "node:worker_threads";
 import { type Deferred, type JSValueHandle, MAX_STACK_SIZE, QuickJS, type QuickJSOptions } from "quickjs-wasi";
-import type { FailureKind, Limits } from "./executor.js";
+import type { FailureKind } from "./executor.js";
 import { GUEST_PRELUDE } from "./guest-prelude.js";
+import type { Limits } from "./limits.js";
 import { jsonDepth, MAX_RESULT_DEPTH, truncateJson } from "./output.js";
 import { type FromWorker, stopKind, type ToWorker, type WorkerDone } from "./protocol.js";
 

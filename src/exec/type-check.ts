@@ -1,18 +1,10 @@
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { PmcpError } from "../errors.js";
-import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic } from "./check-protocol.js";
+import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic, type TranspiledProgram } from "./check-protocol.js";
 
 /** Programs are written by agents, a few dozen lines; anything this large is refused unread. */
 export const MAX_PROGRAM_BYTES = 100_000;
-
-/** A program with its types erased, as the sandbox runs it, and the source map back to the program's text. */
-export interface TranspiledProgram {
-  code: string;
-  sourceMap: string;
-  /** The emitted file's 0-based line that is the code's first ("use strict" and the wrapper come before). */
-  firstLine: number;
-}
 
 export interface ProgramChecker {
   /** Diagnostics of a program (the body of an async function), in strict mode; [] when it may run. */

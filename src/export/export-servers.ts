@@ -1,7 +1,7 @@
 import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import { type Connection, connect } from "@pmcp-codegen/runtime/internal/servers";
-import { slugServerId } from "../bundle/server-id.js";
+import { slugServerId } from "../bundle/server-naming.js";
 import type { BundleServer, Endpoint, Tool } from "../bundle/types.js";
 import { checkTool, listAllTools } from "../endpoints/list-tools.js";
 import { PmcpError } from "../errors.js";

@@ -1,7 +1,6 @@
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type ObservationLog, parseObservationLog, type Sample } from "@pmcp-codegen/runtime";
-import { errorMessage } from "@pmcp-codegen/runtime/internal";
+import { errorMessage, type ObservationLog, parseObservationLog, type Sample } from "@pmcp-codegen/runtime/internal";
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import type { Bundle, BundleServer, InferredTool } from "../bundle/types.js";

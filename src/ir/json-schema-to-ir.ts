@@ -1,4 +1,4 @@
-import { jsonEquals } from "@pmcp-codegen/runtime";
+import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
 import { jsonText } from "../bundle/serialize.js";
 import { escapePointer, isObject } from "../json-schema/pointer.js";
 import { valueDeeperThan } from "../json-schema/predicates.js";

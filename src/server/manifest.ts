@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { parseJsonText } from "../json-file.js";
+import { parseJsonText } from "../files/read-json.js";
 import { ToolDefinitionError } from "./errors.js";
 
 /**

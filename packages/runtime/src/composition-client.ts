@@ -19,11 +19,11 @@ import {
   ToolCallError,
   TransportError,
 } from "./errors.js";
+import { timeoutProblem, wholeNumberProblem } from "./number-rules.js";
 import { ObservationRecorder, type ObserveOptions } from "./observer.js";
 import { safeParseDeep } from "./schema-helpers.js";
 import { callAsTask, TaskEnded } from "./task-call.js";
 import { failureOf, ToolCallSpan } from "./telemetry.js";
-import { timeoutProblem } from "./timeout.js";
 import { ParsedResult, ToolResult } from "./tool-result.js";
 
 export type { ServerEntry };
@@ -121,13 +121,13 @@ export class CompositionClient {
   constructor(options: CompositionClientOptions) {
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.#retries = options.retries ?? 1;
-    if (!Number.isInteger(this.#retries) || this.#retries < 0)
-      throw new ConfigurationError(`retries must be a whole number ≥ 0, got ${this.#retries}`);
+    const retriesProblem = wholeNumberProblem(this.#retries, { min: 0 });
+    if (retriesProblem !== undefined) throw new ConfigurationError(`retries ${retriesProblem}`);
     const problem = timeoutProblem(this.#timeoutMs);
     if (problem !== undefined) throw new ConfigurationError(`timeoutMs ${problem}, got ${this.#timeoutMs}`);
     const { maxMessageBytes } = options;
-    if (maxMessageBytes !== undefined && !(Number.isSafeInteger(maxMessageBytes) && maxMessageBytes > 0))
-      throw new ConfigurationError(`maxMessageBytes must be a whole number of bytes ≥ 1, got ${maxMessageBytes}`);
+    const sizeProblem = maxMessageBytes === undefined ? undefined : wholeNumberProblem(maxMessageBytes, { unit: "bytes" });
+    if (sizeProblem !== undefined) throw new ConfigurationError(`maxMessageBytes ${sizeProblem}`);
     this.#maxMessageBytes = maxMessageBytes;
     const sources = sourcesFromEntries(options.servers, "CompositionClient servers", options.baseDir ?? process.cwd());
     this.#sources = new Map<string, ServerSource | (() => Transport)>([

@@ -27,11 +27,13 @@ export {
   ToolCallError,
   TransportError,
 } from "./errors.js";
+export type { JsonValue } from "./json-value.js";
+export { jsonEquals } from "./json-value.js";
 export type { ObservationHeader, ObservationLog, Sample } from "./observation-log.js";
 export { observationPath, parseObservationLog } from "./observation-log.js";
 export type { ObserveOptions } from "./observer.js";
 export { ObservationRecorder, redactValue } from "./observer.js";
-export type { Evaluation, EvaluationBranch, JsonValue } from "./schema-helpers.js";
+export type { Evaluation, EvaluationBranch } from "./schema-helpers.js";
 export {
   allOf,
   conditional,
@@ -41,7 +43,6 @@ export {
   format,
   isOneOfValues,
   JsonValueSchema,
-  jsonEquals,
   maxCodePoints,
   minCodePoints,
   multipleOf,

@@ -3,7 +3,8 @@
  * runtime that reads and writes files: JSON files and their issues, atomic writes, server ids,
  * `${VAR}` interpolation, URL redaction, and the tool-call spans its servers record. It carries no compatibility promise: it changes with
  * pmcp-codegen, in any release. Reaching servers lives in `internal/servers`, so that what only
- * reads and writes files never loads the SDK's client or builds the config-file schemas.
+ * reads and writes files never loads the SDK's client or builds the config-file schemas; JSON
+ * values and their equality live in `internal/json`, which loads nothing at all.
  */
 
 export { interpolate, interpolateRecord } from "./endpoints/interpolate.js";
@@ -17,6 +18,7 @@ export type { FormatIssuesOptions } from "./issues.js";
 export { DEFAULT_MAX_ISSUES, formatIssues, formatJsonPath } from "./issues.js";
 export type { JsonFileErrorCode, JsonFileOptions } from "./json-file.js";
 export { JsonFileError, parseJsonText, parseJsonValue, readJsonFile } from "./json-file.js";
-export { formatObservationLog } from "./observation-log.js";
+export type { ObservationLog, Sample } from "./observation-log.js";
+export { formatObservationLog, parseObservationLog } from "./observation-log.js";
 export type { ConnectionFacts, Failure } from "./telemetry.js";
 export { failureOf, INSTRUMENTATION, ToolCallSpan } from "./telemetry.js";

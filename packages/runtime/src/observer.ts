@@ -4,6 +4,7 @@ import type { Observed } from "./call-result.js";
 import { ConfigurationError } from "./errors.js";
 import { writeFilesAtomically } from "./fs/atomic-write.js";
 import { makeFolders } from "./fs/make-folders.js";
+import { DEFAULT_MAX_SAMPLES, wholeNumberProblem } from "./number-rules.js";
 import { OBSERVATION_FORMAT, type ObservationHeader, observationPath, parseObservationLog } from "./observation-log.js";
 
 export interface ObserveOptions {
@@ -16,8 +17,6 @@ export interface ObserveOptions {
   /** Told when a log cannot be read or written; observing never fails a call (default: a process warning). */
   onError?: (error: Error) => void;
 }
-
-export const DEFAULT_MAX_SAMPLES = 200;
 
 /** A lock older than this is taken to belong to a process that died holding it (proper-lockfile refreshes live ones). */
 const LOCK_STALE_MS = 10_000;
@@ -63,8 +62,8 @@ export class ObservationRecorder {
     this.#max = options.maxSamples ?? DEFAULT_MAX_SAMPLES;
     this.#redact = options.redact ?? false;
     this.#onError = options.onError ?? ((error) => process.emitWarning(error.message, "PmcpObservationWarning"));
-    if (!Number.isInteger(this.#max) || this.#max < 1)
-      throw new ConfigurationError(`observe.maxSamples must be a whole number ≥ 1, got ${this.#max}`);
+    const problem = wholeNumberProblem(this.#max);
+    if (problem !== undefined) throw new ConfigurationError(`observe.maxSamples ${problem}`);
   }
 
   /** Queues one JSON result of `server`/`tool` for its log. */

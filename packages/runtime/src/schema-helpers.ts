@@ -1,5 +1,6 @@
 import { addFormats } from "@modelcontextprotocol/client/validators/ajv";
 import { z } from "zod";
+import { isJsonValue, type JsonValue, jsonEquals } from "./json-value.js";
 
 /**
  * Checks used by generated parsers where zod's built-ins mean something else than
@@ -8,8 +9,6 @@ import { z } from "zod";
  * keywords zod has no form for (`not`, `if`, `contains`, `dependent*`, `propertyNames`,
  * `patternProperties`, `unevaluated*`). Each applies only to its own JSON type; others pass.
  */
-
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /**
  * Any JSON value: what a tool without an output schema returns. Checked with an explicit stack,
@@ -29,23 +28,6 @@ export function safeParseDeep<T>(schema: z.ZodType<T>, value: unknown): z.ZodSaf
     const issues: z.core.$ZodIssue[] = [{ code: "custom", message: "nested too deep to check", path: [], input: value }];
     return { success: false, error: new z.ZodError(issues) as z.ZodError<T> };
   }
-}
-
-function isJsonValue(value: unknown): boolean {
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const next = pending.pop();
-    if (next === null || typeof next === "string" || typeof next === "boolean") continue;
-    if (typeof next === "number") {
-      if (!Number.isFinite(next)) return false;
-      continue;
-    }
-    if (Array.isArray(next)) pending.push(...next);
-    else if (typeof next === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(next)))
-      pending.push(...Object.values(next));
-    else return false;
-  }
-  return true;
 }
 
 export function minCodePoints(min: number): (text: string) => boolean {
@@ -113,31 +95,6 @@ export function allOf<A extends z.ZodType, B extends z.ZodType>(left: A, right: 
         for (const issue of result.error.issues) context.addIssue({ code: "custom", message: issue.message, path: issue.path });
     }
   }) as unknown as z.ZodType<z.output<A> & z.output<B>>;
-}
-
-/** Deep equality of JSON values; key order does not matter. An explicit stack: values may nest thousands deep. */
-export function jsonEquals(a: unknown, b: unknown): boolean {
-  const pending: [unknown, unknown][] = [[a, b]];
-  while (pending.length > 0) {
-    const [x, y] = pending.pop()!;
-    if (x === y) continue;
-    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
-    if (Array.isArray(x) !== Array.isArray(y)) return false;
-    if (Array.isArray(x) && Array.isArray(y)) {
-      if (x.length !== y.length) return false;
-      for (const [index, item] of x.entries()) pending.push([item, y[index]]);
-      continue;
-    }
-    const left = x as Record<string, unknown>;
-    const right = y as Record<string, unknown>;
-    const keys = Object.keys(left);
-    if (keys.length !== Object.keys(right).length) return false;
-    for (const key of keys) {
-      if (!Object.hasOwn(right, key)) return false;
-      pending.push([left[key], right[key]]);
-    }
-  }
-  return true;
 }
 
 export function isOneOfValues(values: readonly unknown[]): (value: unknown) => boolean {

@@ -9,7 +9,8 @@ import type {
 import type { z } from "zod";
 import { type CallResult, contentOf, resultJson, textsOf } from "./call-result.js";
 import { InvalidResponseError, OutputValidationError } from "./errors.js";
-import { type JsonValue, safeParseDeep } from "./schema-helpers.js";
+import type { JsonValue } from "./json-value.js";
+import { safeParseDeep } from "./schema-helpers.js";
 
 /**
  * A tool's result as it came: what a tool without an output schema returns (most tools

@@ -19,6 +19,7 @@ import {
   type VersionNegotiationMode,
 } from "@modelcontextprotocol/client";
 import { errorMessage, firstLine } from "../error-message.js";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../number-rules.js";
 import { type ConnectionFacts, INSTRUMENTATION } from "../telemetry.js";
 import { isModernVersion } from "./protocol-version.js";
 import type { HttpSource, ServerSource, StdioSource } from "./source.js";
@@ -27,7 +28,6 @@ import { MessageTooLarge, StdioReadBuffer } from "./stdio-read-buffer.js";
 const CLIENT_INFO = { ...INSTRUMENTATION };
 const STDERR_TAIL_BYTES = 2000;
 /** The SDK's own limit for one stdio message. */
-const DEFAULT_MAX_MESSAGE_BYTES = 10 * 2 ** 20;
 
 export type TransportKind = "stdio" | "streamable-http" | "sse" | "custom";
 

@@ -6,25 +6,21 @@ import { carryInferred } from "../bundle/carry-inferred.js";
 import type { Quality } from "../bundle/quality.js";
 import { readSchemaFiles } from "../bundle/read.js";
 import { canonicalBundle } from "../bundle/serialize.js";
+import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { BundleServer } from "../bundle/types.js";
+import { resolveSetting } from "../cli/settings.js";
+import { resolveSources, type SourceFlags } from "../cli/source-flags.js";
 import { loadPmcpConfig } from "../config/pmcp-config.js";
-import { resolveSources, type SourceFlags } from "../endpoints/source-flags.js";
 import { PmcpError } from "../errors.js";
+import { ExecSession } from "../exec/exec-session.js";
+import { EXEC_SETTINGS, type ExecSettingKey, type ExecSettings, limitsOf } from "../exec/limits.js";
+import { type ListedServer, ListingRefresh } from "../exec/listing-refresh.js";
+import { QuickJsExecutor } from "../exec/quickjs-executor.js";
 import { exportServers } from "../export/export-servers.js";
-import { ExecSession } from "./exec-session.js";
-import { DEFAULT_LIMITS, DEFAULT_MAX_PROGRAMS, type Limits } from "./executor.js";
-import { type ListedServer, ListingRefresh } from "./listing-refresh.js";
-import { QuickJsExecutor } from "./quickjs-executor.js";
 
 /** The flags of `pmcp serve exec` and `pmcp exec`, as parsed. */
-export interface ExecFlags extends SourceFlags {
+export interface ExecFlags extends SourceFlags, Partial<Record<ExecSettingKey, number | undefined>> {
   schema: string[];
-  maxTimeMs: number | undefined;
-  maxHeapMb: number | undefined;
-  maxCalls: number | undefined;
-  maxConcurrentCalls: number | undefined;
-  maxOutputBytes: number | undefined;
-  maxPrograms: number | undefined;
   observe: string | undefined;
   minQuality: Quality;
   learn: boolean;
@@ -32,7 +28,6 @@ export interface ExecFlags extends SourceFlags {
 
 /** Budget for listing each server's tools at start-up. */
 const LISTING_TIMEOUT_MS = 30_000;
-const MB = 1024 * 1024;
 
 export interface StartedSession {
   session: ExecSession;
@@ -54,22 +49,20 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
   const listed = outcomes.flatMap((outcome): ListedServer[] =>
     outcome.ok ? [{ id: outcome.server.id, source: outcome.source, server: outcome.server, ttlMs: outcome.ttlMs }] : [],
   );
-  const ids = listed.map((entry) => entry.id);
-  const repeated = ids.find((id, index) => ids.indexOf(id) !== index);
-  if (repeated !== undefined)
-    throw new PmcpError("INVALID_ARGUMENT", `two servers have the id "${repeated}"; name them with --id or a --config file`);
+  const repeated = duplicateIdProblem(listed.map((entry) => ({ id: entry.id, label: entry.source.label })));
+  if (repeated !== undefined) throw new PmcpError("INVALID_ARGUMENT", repeated);
 
   const given = flags.schema.length === 0 ? undefined : (await readSchemaFiles(flags.schema)).bundle;
   const build = (servers: BundleServer[]) => carryInferred(canonicalBundle(servers), given && canonicalBundle(given.servers));
   const bundle = build(listed.map((entry) => entry.server));
   const config = project?.config.exec ?? {};
-  const limits: Limits = {
-    timeoutMs: flags.maxTimeMs ?? config.maxTimeMs ?? DEFAULT_LIMITS.timeoutMs,
-    heapBytes: (flags.maxHeapMb ?? config.maxHeapMb ?? DEFAULT_LIMITS.heapBytes / MB) * MB,
-    maxCalls: flags.maxCalls ?? config.maxCalls ?? DEFAULT_LIMITS.maxCalls,
-    maxConcurrentCalls: flags.maxConcurrentCalls ?? config.maxConcurrentCalls ?? DEFAULT_LIMITS.maxConcurrentCalls,
-    maxOutputBytes: flags.maxOutputBytes ?? config.maxOutputBytes ?? DEFAULT_LIMITS.maxOutputBytes,
-  };
+  const settings = Object.fromEntries(
+    (Object.keys(EXEC_SETTINGS) as ExecSettingKey[]).map((key) => [
+      key,
+      resolveSetting({ name: key, value: flags[key] }, { key: `exec.${key}`, value: config[key] }, EXEC_SETTINGS[key].default).value,
+    ]),
+  ) as ExecSettings;
+  const limits = limitsOf(settings);
   // Learning needs the observations: without --observe they go to a folder removed at the end.
   const scratch = flags.learn && flags.observe === undefined ? await mkdtemp(join(tmpdir(), "pmcp-learn-")) : undefined;
   const observeDir = flags.observe ?? scratch;
@@ -82,7 +75,7 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
       ...(observeDir === undefined ? {} : { observe: { dir: observeDir } }),
     },
   );
-  const executor = new QuickJsExecutor({ limits, workers: flags.maxPrograms ?? config.maxPrograms ?? DEFAULT_MAX_PROGRAMS });
+  const executor = new QuickJsExecutor({ limits, workers: settings.maxPrograms });
   const session = await ExecSession.create({
     bundle,
     client,

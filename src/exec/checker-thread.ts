@@ -7,7 +7,7 @@ import type { CheckReply, CheckRequest } from "./check-protocol.js";
 import { createProgramChecker } from "./type-check.js";
 
 const port = parentPort;
-if (port === null) throw new Error("check-worker runs only as a worker thread");
+if (port === null) throw new Error("checker-thread runs only as a worker thread");
 
 const reply = (message: CheckReply) => port.postMessage(message);
 

@@ -2,11 +2,12 @@ import { relative } from "node:path";
 import { interpolate, redactWrittenUrl, ServerIdSchema, type ServerSource } from "@pmcp-codegen/runtime/internal";
 import { httpTarget, ProtocolChoiceSchema, parseUrl, readConfigFile, sourcesFromEntries } from "@pmcp-codegen/runtime/internal/servers";
 import { quote } from "shell-quote";
+import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { LoadedConfig } from "../config/pmcp-config.js";
+import { splitCommandLine } from "../endpoints/command-line.js";
 import { PmcpError } from "../errors.js";
-import { splitCommandLine } from "./command-line.js";
 
-/** The flags that name servers, shared by every command that talks to live servers. */
+/** The flags that name servers (`sourceOptions`), as parsed. */
 export interface SourceFlags {
   endpoint: string[];
   stdio: string[];
@@ -25,8 +26,6 @@ export function hasSourceFlags(args: SourceFlags): boolean {
 /** The servers the flags name, or pmcp.config's `servers` when no flag names any. */
 export async function resolveSources(args: SourceFlags, project: LoadedConfig | undefined, verb: string): Promise<ServerSource[]> {
   const { maxMessageBytes } = args;
-  if (maxMessageBytes !== undefined && !(Number.isSafeInteger(maxMessageBytes) && maxMessageBytes > 0))
-    throw new PmcpError("INVALID_ARGUMENT", `--max-message-bytes must be a whole number of bytes ≥ 1, got ${maxMessageBytes}`);
   const limit = maxMessageBytes === undefined ? {} : { maxMessageBytes };
   const protocol = protocolOf(args.protocol);
   // --protocol applies to every server named, config entries too (it wins over their own `protocol`).
@@ -78,9 +77,10 @@ export async function resolveSources(args: SourceFlags, project: LoadedConfig | 
       `nothing to ${verb}: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config`,
     );
   }
-  const ids = sources.flatMap((source) => (source.id === undefined ? [] : [source.id]));
-  const repeated = ids.filter((id, index) => ids.indexOf(id) !== index);
-  if (repeated.length > 0) throw new PmcpError("INVALID_ARGUMENT", `two servers have the id "${repeated[0]}"`);
+  const repeated = duplicateIdProblem(
+    sources.flatMap((source) => (source.id === undefined ? [] : [{ id: source.id, label: source.label }])),
+  );
+  if (repeated !== undefined) throw new PmcpError("INVALID_ARGUMENT", repeated);
   return sources;
 }
 

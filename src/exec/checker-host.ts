@@ -1,7 +1,6 @@
 import { Worker } from "node:worker_threads";
 import { PmcpError } from "../errors.js";
-import type { CheckReply, CheckRequest, ProgramDiagnostic } from "./check-protocol.js";
-import type { TranspiledProgram } from "./type-check.js";
+import type { CheckReply, CheckRequest, ProgramDiagnostic, TranspiledProgram } from "./check-protocol.js";
 
 /** A program's check: runnable (its types erased), refused with diagnostics, or stopped by a limit. */
 export type CheckOutcome =
@@ -9,7 +8,7 @@ export type CheckOutcome =
   | { ok: false; kind: "type_error"; diagnostics: ProgramDiagnostic[] }
   | { ok: false; kind: "timeout" | "memory" | "invalid_input"; message: string };
 
-export interface ProgramCheckWorkerOptions {
+export interface CheckerHostOptions {
   /** TypeScript's heap in the checker's thread; the clients of 300 tools need ~150 MB. */
   heapMb?: number;
   /** The longest one check may take, whatever the program's own time limit. */
@@ -33,7 +32,7 @@ interface Job {
  * time. A check that passes its deadline or the heap limit ends the thread; a new one, with
  * the same declarations, takes the next check. The server's own thread never runs TypeScript.
  */
-export class ProgramCheckWorker {
+export class CheckerHost {
   readonly #heapMb: number;
   readonly #maxCheckMs: number;
   #declarations: string;
@@ -44,7 +43,7 @@ export class ProgramCheckWorker {
   #nextId = 0;
   #closed = false;
 
-  private constructor(declarations: string, options: ProgramCheckWorkerOptions) {
+  private constructor(declarations: string, options: CheckerHostOptions) {
     this.#declarations = declarations;
     this.#heapMb = options.heapMb ?? DEFAULT_HEAP_MB;
     this.#maxCheckMs = options.maxCheckMs ?? DEFAULT_MAX_CHECK_MS;
@@ -52,8 +51,8 @@ export class ProgramCheckWorker {
   }
 
   /** A checker pre-warmed with `declarations`; rejects when they do not compile. */
-  static async create(declarations: string, options: ProgramCheckWorkerOptions = {}): Promise<ProgramCheckWorker> {
-    const checker = new ProgramCheckWorker(declarations, options);
+  static async create(declarations: string, options: CheckerHostOptions = {}): Promise<CheckerHost> {
+    const checker = new CheckerHost(declarations, options);
     try {
       await checker.#ready;
     } catch (error) {
@@ -108,7 +107,7 @@ export class ProgramCheckWorker {
   }
 
   #start(): void {
-    const worker = new Worker(new URL("./check-worker.js", import.meta.url), {
+    const worker = new Worker(new URL("./checker-thread.js", import.meta.url), {
       workerData: { declarations: this.#declarations },
       // The host's flags (a loader, --input-type) are not the checker's business.
       execArgv: [],

@@ -6,7 +6,7 @@ import {
   readJsonFile as readWithRuntime,
 } from "@pmcp-codegen/runtime/internal";
 import type { z } from "zod";
-import { PmcpError, type PmcpErrorCode } from "./errors.js";
+import { PmcpError, type PmcpErrorCode } from "../errors.js";
 
 /**
  * The runtime's one JSON-file reader (and its one issue formatter), with its failures turned

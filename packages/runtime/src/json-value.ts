@@ -1,0 +1,50 @@
+/**
+ * JSON values: their type, the check that a value is one, and equality. A leaf: it imports
+ * nothing, so that pmcp-codegen's pure layers (the IR, diff) can use it without loading zod or
+ * the MCP client (`@pmcp-codegen/runtime/internal/json`).
+ */
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+/** A plain JSON value all the way down: finite numbers, plain objects and arrays. An explicit stack: values may nest thousands deep. */
+export function isJsonValue(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (next === null || typeof next === "string" || typeof next === "boolean") continue;
+    if (typeof next === "number") {
+      if (!Number.isFinite(next)) return false;
+      continue;
+    }
+    if (Array.isArray(next)) pending.push(...next);
+    else if (typeof next === "object" && [Object.prototype, null].includes(Object.getPrototypeOf(next)))
+      pending.push(...Object.values(next));
+    else return false;
+  }
+  return true;
+}
+
+/** Deep equality of JSON values; key order does not matter. An explicit stack: values may nest thousands deep. */
+export function jsonEquals(a: unknown, b: unknown): boolean {
+  const pending: [unknown, unknown][] = [[a, b]];
+  while (pending.length > 0) {
+    const [x, y] = pending.pop()!;
+    if (x === y) continue;
+    if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    if (Array.isArray(x) && Array.isArray(y)) {
+      if (x.length !== y.length) return false;
+      for (const [index, item] of x.entries()) pending.push([item, y[index]]);
+      continue;
+    }
+    const left = x as Record<string, unknown>;
+    const right = y as Record<string, unknown>;
+    const keys = Object.keys(left);
+    if (keys.length !== Object.keys(right).length) return false;
+    for (const key of keys) {
+      if (!Object.hasOwn(right, key)) return false;
+      pending.push([left[key], right[key]]);
+    }
+  }
+  return true;
+}

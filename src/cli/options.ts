@@ -1,0 +1,105 @@
+// The flags several commands share, each declared once, with its help derived from the constants it
+// describes and its check in the one shape (`--x must be a whole number ≥ 1, got 0`). Loaded for every
+// command: it imports no SDK and no zod (hence the runtime's `internal/numbers`, not `internal`).
+import {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  timeoutProblem,
+  type WholeNumberRange,
+  wholeNumberProblem,
+} from "@pmcp-codegen/runtime/internal/numbers";
+import type { Argv } from "yargs";
+import { DEFAULT_MIN_QUALITY, QUALITIES } from "../bundle/quality.js";
+import { PmcpError } from "../errors.js";
+import { EXEC_SETTINGS, type ExecSettingKey } from "../exec/limits.js";
+
+/** The default of `--timeout` wherever it appears. */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** The flags that name live servers, for every command that talks to them (export, discover). */
+export function sourceOptions<T>(yargs: Argv<T>) {
+  const named = yargs
+    .option("endpoint", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "Streamable HTTP URL (falls back to HTTP+SSE); repeatable",
+    })
+    .option("stdio", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "Command line of a server to spawn over stdio; repeatable",
+    })
+    .option("config", { type: "string", describe: "mcpServers config file (Claude, Cursor, .mcp.json, VS Code)" })
+    .option("server", { type: "string", array: true, default: [] as string[], describe: "Only these ids of the --config file; repeatable" })
+    .option("id", { type: "string", describe: "Server id for a single --endpoint or --stdio (default: slug of serverInfo.name)" })
+    .option("header", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: 'HTTP header "Name: value" (${VAR} allowed, never recorded); repeatable',
+    });
+  return wholeNumberOption(named, "max-message-bytes", {
+    unit: "bytes",
+    default: DEFAULT_MAX_MESSAGE_BYTES,
+    describe: "Largest message a stdio server may write",
+  }).option("protocol", {
+    type: "string",
+    describe:
+      "Protocol era: auto (default: 2026-07-28 if the server speaks it, else the 2025 handshake), legacy (2025 only: servers that hang on the probe), or a version to require",
+  });
+}
+
+/** `--timeout`: milliseconds a timer can wait, `what` saying what they bound. */
+export function timeoutOption<T>(yargs: Argv<T>, what: string) {
+  return yargs
+    .option("timeout", { type: "number", default: DEFAULT_TIMEOUT_MS, describe: `Milliseconds allowed ${what}` })
+    .check((args) => {
+      const problem = timeoutProblem(args.timeout);
+      if (problem !== undefined) throw new PmcpError("INVALID_ARGUMENT", `--timeout ${problem}`);
+      return true;
+    });
+}
+
+/** `--min-quality`: the lowest quality of inferred output schema that types a tool declaring none. */
+export function minQualityOption<T>(yargs: Argv<T>, describe: string) {
+  return yargs.option("min-quality", {
+    choices: QUALITIES,
+    default: DEFAULT_MIN_QUALITY,
+    describe,
+  });
+}
+
+/** A number flag that must be a whole number in `range`; `describe` gets the range and default appended when they say something. */
+export function wholeNumberOption<T, K extends string>(
+  yargs: Argv<T>,
+  name: K,
+  spec: WholeNumberRange & { describe: string; default?: number },
+) {
+  const notes = [
+    ...(spec.default === undefined ? [] : [`default ${spec.default}`]),
+    ...(spec.max === undefined ? [] : [`at most ${spec.max}`]),
+  ];
+  return yargs
+    .option(name, { type: "number", describe: notes.length === 0 ? spec.describe : `${spec.describe} (${notes.join(", ")})` })
+    .check((args) => {
+      const value: unknown = (args as Record<string, unknown>)[name];
+      const problem = value === undefined ? undefined : wholeNumberProblem(value, spec);
+      if (problem !== undefined) throw new PmcpError("INVALID_ARGUMENT", `--${name} ${problem}`);
+      return true;
+    });
+}
+
+/**
+ * `--max-time-ms`, `--max-heap-mb`, …: one flag per code-mode setting, without a yargs default, so
+ * that an absent flag leaves the setting to `pmcp.config` (the default shows in the help instead).
+ */
+export function execSettingOptions<T>(yargs: Argv<T>): Argv<T & Partial<Record<ExecSettingKey, number | undefined>>> {
+  let built: Argv<unknown> = yargs;
+  for (const [key, setting] of Object.entries(EXEC_SETTINGS)) built = wholeNumberOption(built, kebab(key), setting);
+  return built as Argv<T & Partial<Record<ExecSettingKey, number | undefined>>>;
+}
+
+function kebab(name: string): string {
+  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+}

@@ -13,13 +13,12 @@ import {
 } from "@pmcp-codegen/runtime";
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { schemaSourceOf } from "../src/bundle/quality.js";
+import { qualityOf, schemaSourceOf } from "../src/bundle/quality.js";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
 import { fieldStats } from "../src/infer/field-stats.js";
 import { inferBundle } from "../src/infer/infer-bundle.js";
 import { inferSchema } from "../src/infer/infer-schema.js";
-import { qualityOf } from "../src/infer/quality.js";
 import { FIXTURES, fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
 

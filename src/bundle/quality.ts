@@ -31,3 +31,11 @@ export function schemaSourceOf(tool: Tool, inferred: InferredTool | undefined): 
   if (observed) return { source: "inferred", quality: inferred.quality };
   return { source: "unknown", quality: "none" };
 }
+
+/** `high` from 100 consistent observations, `medium` from 10, `low` from 1. */
+export function qualityOf(consistentObservations: number): Quality {
+  if (consistentObservations >= 100) return "high";
+  if (consistentObservations >= 10) return "medium";
+  if (consistentObservations >= 1) return "low";
+  return "none";
+}

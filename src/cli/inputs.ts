@@ -36,6 +36,6 @@ export function schemaOption<T>(yargs: Argv<T>, what = "Bundle or PMCP schema fi
     type: "string",
     array: true,
     default: [] as string[],
-    describe: `${what} (default: pmcp.config bundle, else schemas/mcp-bundle.json)`,
+    describe: `${what} (default: pmcp.config bundle, else ${DEFAULT_BUNDLE_PATH})`,
   });
 }

@@ -4,8 +4,8 @@ import { httpTarget, ProtocolChoiceSchema, parseUrl, readConfigFile, sourcesFrom
 import { quote } from "shell-quote";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { LoadedConfig } from "../config/pmcp-config.js";
-import { splitCommandLine } from "../endpoints/command-line.js";
 import { PmcpError } from "../errors.js";
+import { splitCommandLine } from "./stdio-command-line.js";
 
 /** The flags that name servers (`sourceOptions`), as parsed. */
 export interface SourceFlags {

@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import { wholeNumberProblem } from "@pmcp-codegen/runtime/internal/numbers";
 import type { Argv } from "yargs";
+import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { sourceOptions, timeoutOption } from "../cli/options.js";
 import { printable, say, warn } from "../cli/output.js";
@@ -16,7 +17,7 @@ const builder = (yargs: Argv<GlobalArgs>) =>
   generateOptions(timeoutOption(sourceOptions(yargs), "per server to connect, or to list its tools"))
     .option("bundle", {
       type: "string",
-      describe: "Bundle file kept up to date (default: pmcp.config bundle, else schemas/mcp-bundle.json)",
+      describe: `Bundle file kept up to date (default: pmcp.config bundle, else ${DEFAULT_BUNDLE_PATH})`,
     })
     .option("debounce", {
       type: "number",
@@ -87,7 +88,6 @@ async function dev(args: Args): Promise<void> {
 async function loadInputs(args: Args): Promise<DevInputs> {
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
   const { resolveSources } = await import("../cli/source-flags.js");
-  const { DEFAULT_BUNDLE_PATH } = await import("../bundle/defaults.js");
   const { expectFolder, generateSettings } = await import("../codegen/generate-run.js");
   const project = await loadPmcpConfig();
   const sources = await resolveSources(args, project, "watch");

@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { FileToWrite, ServerSource } from "@pmcp-codegen/runtime/internal";
 import type { Argv } from "yargs";
+import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
@@ -19,7 +20,7 @@ const builder = (yargs: Argv<GlobalArgs>) =>
     .option("output", {
       alias: "o",
       type: "string",
-      describe: "Bundle file, or folder for pmcp-foundation (default: pmcp.config bundle, else schemas/mcp-bundle.json; schemas/)",
+      describe: `Bundle file, or folder for pmcp-foundation (default: pmcp.config bundle, else ${DEFAULT_BUNDLE_PATH}; ${DEFAULT_FOUNDATION_DIR}/)`,
     })
     .option("format", {
       choices: ["bundle", "pmcp-foundation"] as const,
@@ -50,7 +51,6 @@ async function schemaExport(args: Args): Promise<void> {
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
   const { hasSourceFlags, resolveSources } = await import("../cli/source-flags.js");
   const { exportServers } = await import("../export/export-servers.js");
-  const { DEFAULT_BUNDLE_PATH } = await import("../bundle/defaults.js");
   const { toJsonText } = await import("../bundle/serialize.js");
   const { assembleBundle, serversOnDisk } = await import("../export/assemble.js");
   const { toFoundationFile } = await import("../bundle/foundation.js");

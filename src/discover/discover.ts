@@ -3,7 +3,7 @@ import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal"
 import { CallResult, type Connection, connect, observedResult, throwIfError } from "@pmcp-codegen/runtime/internal/servers";
 import { slugServerId } from "../bundle/server-naming.js";
 import type { Tool } from "../bundle/types.js";
-import { checkTool, listAllTools } from "../endpoints/list-tools.js";
+import { checkTool, listAllTools } from "../export/list-all-tools.js";
 import { planCalls, type SamplesFile } from "./plan-calls.js";
 
 export interface DiscoverOptions {

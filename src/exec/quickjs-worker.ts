@@ -5,8 +5,8 @@ import { type Deferred, type JSValueHandle, MAX_STACK_SIZE, QuickJS, type QuickJ
 import type { FailureKind } from "./executor.js";
 import { GUEST_PRELUDE } from "./guest-prelude.js";
 import type { Limits } from "./limits.js";
-import { jsonDepth, MAX_RESULT_DEPTH, truncateJson } from "./output.js";
 import { type FromWorker, stopKind, type ToWorker, type WorkerDone } from "./protocol.js";
+import { jsonDepth, MAX_RESULT_DEPTH, truncateJson } from "./result-json.js";
 
 const { module, stop, heapBytes } = workerData as { module: QuickJSOptions["wasm"]; stop: Int32Array; heapBytes: number };
 const port = parentPort;

@@ -3,8 +3,8 @@ import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import { type Connection, connect } from "@pmcp-codegen/runtime/internal/servers";
 import { slugServerId } from "../bundle/server-naming.js";
 import type { BundleServer, Endpoint, Tool } from "../bundle/types.js";
-import { checkTool, listAllTools } from "../endpoints/list-tools.js";
 import { PmcpError } from "../errors.js";
+import { checkTool, listAllTools } from "./list-all-tools.js";
 
 export type ServerProgress =
   | { state: "connecting" }

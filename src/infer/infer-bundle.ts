@@ -2,13 +2,13 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage, type ObservationLog, parseObservationLog, type Sample } from "@pmcp-codegen/runtime/internal";
 import { outputSchemaOf } from "../bundle/output-schema.js";
+import { qualityOf } from "../bundle/quality.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import type { Bundle, BundleServer, InferredTool } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
 import { findDrift } from "./drift.js";
 import { fieldStats } from "./field-stats.js";
 import { inferSchema } from "./infer-schema.js";
-import { qualityOf } from "./quality.js";
 
 export interface InferResult {
   bundle: Bundle;

@@ -1,6 +1,7 @@
 import { jsonEquals } from "@pmcp-codegen/runtime";
 import { jsonText } from "../bundle/serialize.js";
-import { escapePointer, isObject } from "../json-schema/pointer.js";
+import { isDraft07OrOlder } from "../json-schema/dialect.js";
+import { escapePointer, isObject, unescapePointer } from "../json-schema/pointer.js";
 import { valueDeeperThan } from "../json-schema/predicates.js";
 import { isSingleResource, resolveRef } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
@@ -76,7 +77,8 @@ export class IRBuilder {
   build(schema: unknown, tool: string, pointer: string): IRNode {
     this.tool = tool;
     this.root = schema;
-    this.modern = isModernDialect(schema);
+    // Draft-04 to -07 keep their older `$ref` rule.
+    this.modern = !isDraft07OrOlder(schema);
     this.singleResource = isSingleResource(schema);
     return this.node(schema, pointer, schema, 0);
   }
@@ -374,8 +376,7 @@ export class IRBuilder {
     // An anchor names its target; a pointer's last segment does.
     const fragment = decodeURIComponent(ref.slice(1));
     const last = fragment === "" || fragment.startsWith("/") ? (resolved.pointer.split("/").pop() ?? "") : fragment;
-    const suggested =
-      typeof target.title === "string" && target.title.trim() !== "" ? target.title : last.replace(/~1/g, "/").replace(/~0/g, "~");
+    const suggested = typeof target.title === "string" && target.title.trim() !== "" ? target.title : unescapePointer(last);
     const { name } = this.scope.claim(pascalCase(suggested, "Definition"), ["Schema"]);
     this.defined.set(target, name);
     if (content !== undefined) this.definedByContent.set(content, name);
@@ -396,7 +397,7 @@ export class IRBuilder {
 function nearestProperty(pointer: string): string {
   const segments = pointer.split("/");
   for (let index = segments.length - 1; index > 0; index--) {
-    if (segments[index - 1] === "properties") return segments[index]!.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (segments[index - 1] === "properties") return unescapePointer(segments[index]!);
   }
   return "part";
 }
@@ -587,11 +588,6 @@ function admitsNull(node: IRNode): boolean {
   if (node.kind === "literals") return node.values.includes(null);
   if (node.kind === "union") return node.members.some(admitsNull);
   return false;
-}
-
-/** No `$schema` means 2020-12 (MCP 2025-11-25); draft-04 to -07 keep their older `$ref` rule. */
-function isModernDialect(schema: unknown): boolean {
-  return !(isObject(schema) && typeof schema.$schema === "string" && /draft-0[4-7]/.test(schema.$schema));
 }
 
 function isCount(value: unknown): value is number {

@@ -1,3 +1,4 @@
+import { inlineRefs } from "../json-schema/inline-refs.js";
 import {
   ANTHROPIC_STRICT_FORMATS,
   anthropicStrictRejects,
@@ -15,7 +16,6 @@ import {
   dynamicRefsAsRefs,
   emptyPropertiesRemoved,
   enumsToStrings,
-  inlineRefs,
   mergeAllOf,
   type NoteKind,
   nullUnions,

@@ -1,12 +1,8 @@
 import type { IRNode, ObjectNode, PropertyNode } from "./ir.js";
 
 /**
- * The IR's algebra: the intersection of parts, simplified where the instances allow it. The
- * builder intersects what a schema's keywords say side by side (`$ref`, `type`, `allOf`, checks).
- */
-
-/**
- * All of `parts` at once. When one part is an object, union members of other kinds
+ * All of `nested` at once, as the builder takes what a schema's keywords say side by side
+ * (`$ref`, `type`, `allOf`, checks). When one part is an object, union members of other kinds
  * cannot match and are dropped, and open objects (no `additionalProperties`) merge into
  * one: the same instances, and one type literal instead of an intersection.
  */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { isDraft07OrOlder, isKnownDialect } from "../src/json-schema/dialect.js";
 import { childrenOf, itemSchema, mapChildren, type Schema, shapeOf } from "../src/json-schema/keywords.js";
-import { escapePointer, joinPointer, resolvePointer } from "../src/json-schema/pointer.js";
+import { escapePointer, joinPointer, pointerKeys, resolvePointer, unescapePointer } from "../src/json-schema/pointer.js";
 import { describesObject, isBareNull, isNullTyped, typeIncludes } from "../src/json-schema/predicates.js";
 import { followRefs, resolveRef } from "../src/json-schema/refs.js";
 import { mapSchemas, walkSchemas } from "../src/json-schema/traverse.js";
@@ -98,6 +99,12 @@ describe("JSON pointers", () => {
     expect(escapePointer(key)).toBe(escaped);
     expect(joinPointer("/properties", [key])).toBe(`/properties/${escaped}`);
     expect(resolvePointer({ properties: { [key]: 1 } }, `/properties/${escaped}`)).toBe(1);
+    expect(unescapePointer(escaped)).toBe(key);
+    expect(pointerKeys(`/properties/${escaped}`)).toEqual(["properties", key]);
+  });
+
+  it("reads the root pointer as no keys", () => {
+    expect(pointerKeys("")).toEqual([]);
   });
 });
 
@@ -263,5 +270,21 @@ describe("schema predicates: two meanings of object, two of null", () => {
     [null, false, false],
   ])("%j: null-typed %s, bare null %s", (member, typed, bare) => {
     expect([isNullTyped(member), isBareNull(member)]).toEqual([typed, bare]);
+  });
+});
+
+describe("dialects", () => {
+  it.each([
+    [{ $schema: "http://json-schema.org/draft-04/schema#" }, true, true],
+    [{ $schema: "http://json-schema.org/draft-07/schema" }, true, true],
+    [{ $schema: "https://json-schema.org/draft/2019-09/schema" }, false, true],
+    [{ $schema: "https://json-schema.org/draft/2020-12/schema#" }, false, true],
+    [{ $schema: "https://example.com/my-dialect" }, false, false],
+  ])("%j: draft-07 or older %s, known %s", (schema, older, known) => {
+    expect([isDraft07OrOlder(schema), isKnownDialect(schema.$schema)]).toEqual([older, known]);
+  });
+
+  it("reads a schema without $schema as 2020-12", () => {
+    expect([isDraft07OrOlder({ type: "object" }), isDraft07OrOlder({ $schema: 7 }), isDraft07OrOlder(true)]).toEqual([false, false, false]);
   });
 });

@@ -6,6 +6,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { inlineRefs } from "../src/json-schema/inline-refs.js";
 import { normalizeSchema, normalizeSchemaWithNotes, PROFILES } from "../src/normalize/normalize.js";
 import {
   arrayItems,
@@ -14,7 +15,6 @@ import {
   dropKeywords,
   emptyPropertiesRemoved,
   enumsToStrings,
-  inlineRefs,
   mergeAllOf,
   nullUnions,
   objectProperties,
@@ -83,6 +83,20 @@ describe("passes", () => {
     expect(notes[0]).toMatch(/recursion through #\/\$defs\/Node cut after 2 levels/);
     expect(inlineRefs({ properties: { a: { $ref: "https://x/y.json" } } }, { cycles: "keep", depth: 3 }, quiet)).toEqual({
       properties: { a: { $ref: "https://x/y.json" } },
+    });
+  });
+
+  it("inlineRefs unrolls a recursive definition once on each path, then refers to it by name", () => {
+    const list: Schema = {
+      type: "object",
+      properties: { head: { $ref: "#/definitions/Cell" }, spare: { $ref: "#/definitions/Cell" } },
+      definitions: { Cell: { type: "object", properties: { next: { $ref: "#/definitions/Cell" }, value: { type: "integer" } } } },
+    };
+    const cell = { type: "object", properties: { next: { $ref: "#/$defs/Cell" }, value: { type: "integer" } } };
+    expect(inlineRefs(list, { cycles: "unroll", depth: 1 }, quiet)).toEqual({
+      type: "object",
+      properties: { head: cell, spare: cell },
+      $defs: { Cell: cell },
     });
   });
 

@@ -1,3 +1,4 @@
+import { isKnownDialect } from "../json-schema/dialect.js";
 import { isObject } from "../json-schema/pointer.js";
 import { resolveRef } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
@@ -11,14 +12,6 @@ export interface SchemaWarning {
   pointer: string;
   message: string;
 }
-
-const KNOWN_DIALECTS = new Set([
-  "http://json-schema.org/draft-04/schema",
-  "http://json-schema.org/draft-06/schema",
-  "http://json-schema.org/draft-07/schema",
-  "https://json-schema.org/draft/2019-09/schema",
-  "https://json-schema.org/draft/2020-12/schema",
-]);
 
 /** Where a tool may carry a schema: the standard places and PMCP's legacy annotation. */
 function schemaLocations(tool: Tool): [string, unknown][] {
@@ -48,8 +41,7 @@ export function findSchemaWarnings(server: BundleServer): SchemaWarning[] {
 
 function checkDialect(schema: unknown, pointer: string, report: (at: string, message: string) => void): void {
   if (!isObject(schema) || schema.$schema === undefined) return;
-  const dialect = typeof schema.$schema === "string" ? schema.$schema.replace(/#$/, "") : undefined;
-  if (dialect === undefined || !KNOWN_DIALECTS.has(dialect)) {
+  if (typeof schema.$schema !== "string" || !isKnownDialect(schema.$schema)) {
     report(`${pointer}/$schema`, `unknown JSON Schema dialect ${JSON.stringify(schema.$schema)}`);
   }
 }

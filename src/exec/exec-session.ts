@@ -7,6 +7,7 @@ import { z } from "zod";
 import { isNonObjectOutput, outputSchemaOf } from "../bundle/output-schema.js";
 import type { Quality } from "../bundle/quality.js";
 import type { Bundle } from "../bundle/types.js";
+import { pointerKeys } from "../json-schema/pointer.js";
 import { compileSchema } from "../json-schema/validator.js";
 import type { TranspiledProgram } from "./check-protocol.js";
 import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic } from "./check-protocol.js";
@@ -270,10 +271,7 @@ function schemaParser(schema: unknown): z.ZodType<unknown> {
       context.addIssue({
         code: "custom",
         message: error.message ?? "does not match the schema",
-        path: error.instancePath
-          .split("/")
-          .slice(1)
-          .map((part) => part.replaceAll("~1", "/").replaceAll("~0", "~")),
+        path: pointerKeys(error.instancePath),
       });
     }
   });

@@ -1,7 +1,7 @@
+import { inlineRefs } from "../json-schema/inline-refs.js";
 import { mapChildren, type Schema } from "../json-schema/keywords.js";
-import { escapePointer, isObject } from "../json-schema/pointer.js";
+import { isObject } from "../json-schema/pointer.js";
 import { isBareNull } from "../json-schema/predicates.js";
-import { resolveRef } from "../json-schema/refs.js";
 
 /**
  * A JSON Schema for the values a tool returned, inferred by quicktype-core (loaded on
@@ -51,53 +51,21 @@ function renameKeys(value: unknown, from: string, to: string): unknown {
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [key === from ? to : key, renameKeys(item, from, to)]));
 }
 
-/** Keywords of quicktype's output that a caller is better without. */
-const DROPPED = new Set(["title", "$schema", "definitions"]);
-
 function tidy(raw: Schema): Schema {
-  const recursive = new Set<string>();
-  const stack: string[] = [];
-  const definition = (ref: string): unknown => {
-    const target = resolveRef(raw, ref);
-    return target.kind === "found" ? target.node : undefined;
-  };
+  // The dialect goes first: beside the root's `$ref` it would hold the inlined root in an `allOf`.
+  const { $schema: _dialect, ...rest } = raw;
+  // quicktype's references are all local and resolve: nothing to note.
+  const inlined = inlineRefs(rest, { cycles: "unroll", depth: 1, budget: Number.POSITIVE_INFINITY }, { note: () => {} });
   const clean = (node: unknown, inUnion: boolean): unknown => {
     if (!isObject(node)) return node;
-    if (typeof node.$ref === "string") {
-      const ref = node.$ref;
-      if (stack.includes(ref)) {
-        recursive.add(ref);
-        return { $ref: `#/$defs/${escapePointer(definitionName(ref))}` };
-      }
-      stack.push(ref);
-      const inlined = clean(definition(ref), inUnion);
-      stack.pop();
-      return inlined;
-    }
     if (!inUnion && isBareNull(node)) return {};
     const kept = Object.fromEntries(
-      Object.entries(node).filter(([key, value]) => !DROPPED.has(key) && !(key === "additionalProperties" && value === false)),
+      // quicktype's titles are guesses from property names, and it closes every object.
+      Object.entries(node).filter(([key, value]) => key !== "title" && !(key === "additionalProperties" && value === false)),
     );
     return mapChildren(kept, ({ keyword, schema }) => clean(schema, keyword === "anyOf"));
   };
-  const root = clean(raw, false) as Schema;
-  // Cleaning a kept definition can find further recursive ones; go on until none is new.
-  const defs: Schema = {};
-  for (let added = true; added; ) {
-    added = false;
-    for (const ref of [...recursive].filter((candidate) => !Object.hasOwn(defs, definitionName(candidate)))) {
-      stack.push(ref);
-      defs[definitionName(ref)] = clean(definition(ref), false);
-      stack.pop();
-      added = true;
-    }
-  }
-  return Object.keys(defs).length === 0
-    ? root
-    : { ...root, $defs: Object.fromEntries(Object.entries(defs).sort(([a], [b]) => (a < b ? -1 : 1))) };
-}
-
-/** quicktype refers to its definitions as `#/definitions/<Name>`. */
-function definitionName(ref: string): string {
-  return (ref.split("/").pop() ?? "").replace(/~1/g, "/").replace(/~0/g, "~");
+  // The root is no field: a root seen only as null stays null.
+  const { $defs, ...root } = clean(inlined, true) as Schema;
+  return isObject($defs) ? { ...root, $defs: Object.fromEntries(Object.entries($defs).sort(([a], [b]) => (a < b ? -1 : 1))) } : root;
 }

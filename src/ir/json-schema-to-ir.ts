@@ -1,9 +1,11 @@
 import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
 import { jsonText } from "../bundle/serialize.js";
-import { escapePointer, isObject } from "../json-schema/pointer.js";
+import { isDraft07OrOlder } from "../json-schema/dialect.js";
+import { escapePointer, isObject, unescapePointer } from "../json-schema/pointer.js";
 import { valueDeeperThan } from "../json-schema/predicates.js";
 import { isSingleResource, resolveRef } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
+import { intersect } from "./algebra.js";
 import { checksOf, compiles } from "./checks.js";
 import type { IRNode, JsonValue, NamedDefinition, NumberNode, ObjectNode, PatternNode, PropertyNode, StringNode } from "./ir.js";
 import { type NameScope, pascalCase } from "./naming.js";
@@ -76,7 +78,8 @@ export class IRBuilder {
   build(schema: unknown, tool: string, pointer: string): IRNode {
     this.tool = tool;
     this.root = schema;
-    this.modern = isModernDialect(schema);
+    // Draft-04 to -07 keep their older `$ref` rule.
+    this.modern = !isDraft07OrOlder(schema);
     this.singleResource = isSingleResource(schema);
     return this.node(schema, pointer, schema, 0);
   }
@@ -324,23 +327,22 @@ export class IRBuilder {
   }
 
   /**
-   * A `$ref` target's pointer within the schema being built: the fragment itself when it is a
-   * pointer into the root resource; else (anchors, nested `$id` resources) found by identity.
+   * A definition's pointer within the root schema: `within` itself in the root resource; in a
+   * nested `$id` resource (found by identity), that resource's own pointer comes first.
    */
-  /** The definition's pointer within the root schema: a nested `$id` resource's own pointer comes first. */
   private pointerOf(within: string, resource: unknown): string {
     if (resource === this.root) return within;
     for (const visit of walkSchemas(this.root)) if (visit.node === resource) return `${visit.pointer}${within}`;
     return within;
   }
 
-  /** A local `$ref` as a reference to a hoisted definition; anything else is unknown with a warning. */
   /** A local `$ref`'s target schema (an object or a boolean); undefined when it has none. */
   private target(ref: string, resource: unknown): Schema | boolean | undefined {
     const resolved = resolveRef(resource, ref);
     return resolved.kind === "found" && (isObject(resolved.node) || typeof resolved.node === "boolean") ? resolved.node : undefined;
   }
 
+  /** A local `$ref` as a reference to a hoisted definition; anything else is unknown with a warning. */
   private ref(ref: string, pointer: string, resource: unknown, depth: number): IRNode {
     const resolved = resolveRef(resource, ref);
     if (resolved.kind === "remote") {
@@ -374,8 +376,7 @@ export class IRBuilder {
     // An anchor names its target; a pointer's last segment does.
     const fragment = decodeURIComponent(ref.slice(1));
     const last = fragment === "" || fragment.startsWith("/") ? (resolved.pointer.split("/").pop() ?? "") : fragment;
-    const suggested =
-      typeof target.title === "string" && target.title.trim() !== "" ? target.title : last.replace(/~1/g, "/").replace(/~0/g, "~");
+    const suggested = typeof target.title === "string" && target.title.trim() !== "" ? target.title : unescapePointer(last);
     const { name } = this.scope.claim(pascalCase(suggested, "Definition"), ["Schema"]);
     this.defined.set(target, name);
     if (content !== undefined) this.definedByContent.set(content, name);
@@ -396,7 +397,7 @@ export class IRBuilder {
 function nearestProperty(pointer: string): string {
   const segments = pointer.split("/");
   for (let index = segments.length - 1; index > 0; index--) {
-    if (segments[index - 1] === "properties") return segments[index]!.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (segments[index - 1] === "properties") return unescapePointer(segments[index]!);
   }
   return "part";
 }
@@ -450,148 +451,11 @@ function hasType(value: JsonValue, type: JsonType): boolean {
   }
 }
 
-/**
- * All of `parts` at once. When one part is an object, union members of other kinds
- * cannot match and are dropped, and open objects (no `additionalProperties`) merge into
- * one: the same instances, and one type literal instead of an intersection.
- */
-function intersect(nested: IRNode[]): IRNode {
-  const parts = nested.flatMap((part) => (part.kind === "intersection" ? part.members : [part]));
-  let meaningful: IRNode[] = parts.filter((part) => part.kind !== "unknown");
-  if (meaningful.length > 1) {
-    // The same part twice (a typeless schema beside its `allOf`) constrains once.
-    const texts = meaningful.map((part) => JSON.stringify(part));
-    meaningful = meaningful.filter((_part, index) => texts.indexOf(texts[index]!) === index);
-  }
-  if (meaningful.some((part) => part.kind === "object")) {
-    meaningful = meaningful.map((part) => (part.kind === "union" ? onlyObjectMembers(part) : part));
-  }
-  if (meaningful.some((part) => part.kind === "never")) return { kind: "never" };
-  // A bare `string` (or `boolean`, `null`) beside a constrained one of its kind adds nothing.
-  meaningful = meaningful.filter(
-    (part) => !(Object.keys(part).length === 1 && meaningful.some((other) => other !== part && other.kind === part.kind)),
-  );
-  const distributed = distribute(meaningful);
-  if (distributed !== undefined) return distributed;
-  const open = meaningful.filter((part): part is ObjectNode => part.kind === "object" && part.additional === true);
-  if (open.length > 1) meaningful = [mergeObjects(open), ...meaningful.filter((part) => !open.includes(part as ObjectNode))];
-  if (meaningful.length === 0) return { kind: "unknown" };
-  return meaningful.length === 1 ? meaningful[0]! : { kind: "intersection", members: meaningful };
-}
-
-/**
- * An intersection with `anyOf`s of several JSON types (what typeless schemas produce), as
- * one union member per JSON type: `(string | {a}) & (string | {b})` is `string | ({a} & {b})`.
- * Each member then types as one object or one primitive, as the parsers infer it; exact,
- * since an instance has one JSON type. Checks stay outside.
- */
-function distribute(parts: IRNode[]): IRNode | undefined {
-  const typed = parts.filter((part) => part.kind !== "check");
-  const unions = typed.filter((part): part is Extract<IRNode, { kind: "union" }> => part.kind === "union" && !part.exactlyOne);
-  const single = (member: IRNode) => jsonTypes([member]).size === 1;
-  if (typed.length < 2 || !unions.some((union) => new Set(union.members.map((member) => [...jsonTypes([member])].join())).size > 1)) {
-    return undefined;
-  }
-  if (!unions.every((union) => union.members.every(single))) return undefined;
-  const members = ALL_TYPES.flatMap((type) => {
-    const restricted = typed.map((part) => {
-      if (!unions.includes(part as Extract<IRNode, { kind: "union" }>)) return jsonTypes([part]).has(type) ? part : undefined;
-      const kept = (part as Extract<IRNode, { kind: "union" }>).members.filter((member) => jsonTypes([member]).has(type));
-      return kept.length === 0
-        ? undefined
-        : kept.length === 1
-          ? kept[0]
-          : { ...(part as Extract<IRNode, { kind: "union" }>), members: kept };
-    });
-    if (restricted.some((part) => part === undefined)) return [];
-    const member = intersect(restricted as IRNode[]);
-    return member.kind === "never" ? [] : [member];
-  });
-  const union: IRNode =
-    members.length === 0 ? { kind: "never" } : members.length === 1 ? members[0]! : { kind: "union", members, exactlyOne: false };
-  const checks = parts.filter((part) => part.kind === "check");
-  return checks.length === 0 || union.kind === "never" ? union : { kind: "intersection", members: [union, ...checks] };
-}
-
-const ALL_TYPES = ["null", "boolean", "number", "string", "array", "object"];
-
-/** The JSON types all of `nodes` admit at once (integers count as numbers). */
-function jsonTypes(nodes: IRNode[]): Set<string> {
-  const of = (node: IRNode): string[] => {
-    switch (node.kind) {
-      case "null":
-      case "boolean":
-      case "string":
-      case "number":
-      case "array":
-      case "object":
-        return [node.kind];
-      case "tuple":
-        return ["array"];
-      case "never":
-        return [];
-      case "literals":
-        return node.values.map((value) =>
-          value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "object" ? "object" : typeof value,
-        );
-      case "union":
-        return node.members.flatMap(of);
-      case "intersection":
-        return [...jsonTypes(node.members)];
-      default:
-        return ALL_TYPES;
-    }
-  };
-  return new Set(nodes.reduce((shared, node) => shared.filter((type) => of(node).includes(type)), ALL_TYPES));
-}
-
-/** A union seen through an object: only members that can be objects remain. */
-function onlyObjectMembers(union: Extract<IRNode, { kind: "union" }>): IRNode {
-  const members = union.members
-    .map((member) => (member.kind === "union" ? onlyObjectMembers(member) : member))
-    .filter((member) => !["null", "boolean", "string", "number", "array", "tuple", "never"].includes(member.kind));
-  if (members.length === 0) return { kind: "never" };
-  // One member left: "at least one" and "exactly one" mean the same.
-  if (members.length === 1) return members[0]!;
-  return { ...union, members };
-}
-
-function mergeObjects(objects: ObjectNode[]): ObjectNode {
-  const properties = new Map<string, PropertyNode>();
-  for (const object of objects) {
-    for (const property of object.properties) {
-      const seen = properties.get(property.name);
-      properties.set(
-        property.name,
-        seen === undefined
-          ? property
-          : { ...seen, node: intersect([seen.node, property.node]), required: seen.required || property.required },
-      );
-    }
-  }
-  const patterns = objects.flatMap((object) => object.patterns ?? []);
-  const mins = objects.flatMap((object) => (object.minProperties === undefined ? [] : [object.minProperties]));
-  const maxes = objects.flatMap((object) => (object.maxProperties === undefined ? [] : [object.maxProperties]));
-  return {
-    kind: "object",
-    properties: [...properties.values()],
-    additional: true,
-    ...(patterns.length ? { patterns } : {}),
-    ...(mins.length ? { minProperties: Math.max(...mins) } : {}),
-    ...(maxes.length ? { maxProperties: Math.min(...maxes) } : {}),
-  };
-}
-
 function admitsNull(node: IRNode): boolean {
   if (node.kind === "null" || node.kind === "unknown") return true;
   if (node.kind === "literals") return node.values.includes(null);
   if (node.kind === "union") return node.members.some(admitsNull);
   return false;
-}
-
-/** No `$schema` means 2020-12 (MCP 2025-11-25); draft-04 to -07 keep their older `$ref` rule. */
-function isModernDialect(schema: unknown): boolean {
-  return !(isObject(schema) && typeof schema.$schema === "string" && /draft-0[4-7]/.test(schema.$schema));
 }
 
 function isCount(value: unknown): value is number {

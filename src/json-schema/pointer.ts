@@ -8,16 +8,25 @@ export function escapePointer(key: string): string {
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 
+/** The key one escaped segment of a pointer names. */
+export function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, "/").replace(/~0/g, "~");
+}
+
 /** `pointer` extended by the (unescaped) keys of `path`. */
 export function joinPointer(pointer: string, path: readonly string[]): string {
   return path.reduce((at, key) => `${at}/${escapePointer(key)}`, pointer);
 }
 
+/** The unescaped keys of a pointer, from the root: none for `""`. */
+export function pointerKeys(pointer: string): string[] {
+  return pointer.split("/").slice(1).map(unescapePointer);
+}
+
 /** The value at a JSON pointer (`""` is the root), or undefined when a step is missing. */
 export function resolvePointer(root: unknown, pointer: string): unknown {
   let node = root;
-  for (const raw of pointer.split("/").slice(1)) {
-    const key = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+  for (const key of pointerKeys(pointer)) {
     if (Array.isArray(node)) node = node[Number(key)];
     else if (isObject(node) && Object.hasOwn(node, key)) node = node[key];
     else return undefined;

@@ -1,5 +1,5 @@
 import type { Schema } from "./keywords.js";
-import { isObject, joinPointer, resolvePointer } from "./pointer.js";
+import { isObject, joinPointer, pointerKeys, resolvePointer } from "./pointer.js";
 import { walkSchemas } from "./traverse.js";
 
 /**
@@ -36,11 +36,7 @@ export function resolveRef(resource: unknown, ref: string): RefTarget {
   const node = resolvePointer(resource, fragment);
   if (node === undefined) return { kind: "dangling" };
   // Re-escaped from the keys it names, so that every spelling of one target gives one pointer.
-  const keys = fragment
-    .split("/")
-    .slice(1)
-    .map((key) => key.replace(/~1/g, "/").replace(/~0/g, "~"));
-  return { kind: "found", node, pointer: joinPointer("", keys) };
+  return { kind: "found", node, pointer: joinPointer("", pointerKeys(fragment)) };
 }
 
 /** The subschema declaring `$anchor`, `$dynamicAnchor` or a fragment `$id` with this name; only schema positions are searched. */

@@ -2,6 +2,7 @@ import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { isDraft07OrOlder } from "./dialect.js";
 
 export type { ErrorObject, ValidateFunction };
 
@@ -12,8 +13,7 @@ const OPTIONS: Options = { strict: false, allErrors: true, logger: false, valida
  * else 2020-12 (MCP's default). Remote `$ref`s are never fetched; such a schema fails to compile.
  */
 export function compileSchema(schema: unknown): ValidateFunction {
-  const dialect = typeof (schema as { $schema?: unknown })?.$schema === "string" ? (schema as { $schema: string }).$schema : "";
-  const ajv = /draft-0[4-7]/.test(dialect) ? new Ajv(OPTIONS) : new Ajv2020(OPTIONS);
+  const ajv = isDraft07OrOlder(schema) ? new Ajv(OPTIONS) : new Ajv2020(OPTIONS);
   addFormats.default(ajv);
   return ajv.compile(schema as object);
 }

@@ -9,11 +9,12 @@ import {
   anthropicStrictRejects,
   GEMINI_FIELDS,
   GEMINI_UNSUPPORTED_CONSTRAINTS,
-  KNOWN_FORMATS,
+  type LintRule,
   OPENAI_STRICT_LIMITS,
   OPENAI_STRICT_UNSUPPORTED,
-  PROFILES,
+  PROVIDER_FACTS,
   type Profile,
+  type Severity,
 } from "../providers/facts.js";
 
 /**
@@ -22,11 +23,9 @@ import {
  * normalizing for the same profile and linting again, not by a hand-kept list.
  */
 
-export type Severity = "error" | "warning";
-
 export interface LintFinding {
   profile: Profile;
-  rule: string;
+  rule: LintRule;
   severity: Severity;
   pointer: string;
   message: string;
@@ -34,16 +33,12 @@ export interface LintFinding {
 }
 
 interface Rule {
-  name: string;
-  /** Severity per profile; a profile not listed does not have this rule. */
-  severity: Partial<Record<Profile, Severity>>;
+  name: LintRule;
   /** Only the root schema. */
   root?: boolean;
   check(node: Schema, profile: Profile): string | undefined;
 }
 
-const ALL_STRICT: Partial<Record<Profile, Severity>> = { "openai-strict": "error", "anthropic-strict": "error" };
-const EVERY_PROFILE = Object.fromEntries(PROFILES.map((profile) => [profile, "error"])) as Record<Profile, Severity>;
 const list = (keys: string[]) => keys.join(", ");
 /** Keys outside Gemini's Schema that a more specific rule already reports. */
 const GEMINI_REPORTED_ELSEWHERE = new Set([
@@ -64,14 +59,12 @@ const RULES: Rule[] = [
   {
     name: "root-not-object",
     root: true,
-    severity: EVERY_PROFILE,
     check: (node) =>
       node.type === "object" ? undefined : `the root must be {"type": "object"}, got ${JSON.stringify(node.type ?? "no type")}`,
   },
   {
     name: "root-combinator",
     root: true,
-    severity: { openai: "error", "openai-strict": "error", anthropic: "error", "anthropic-strict": "error", portable: "error" },
     check: (node, profile) => {
       // Anthropic's error names only these ("input_schema does not support oneOf, allOf, or anyOf at the top level"); a root `not` is reported accepted.
       const keys = profile === "anthropic" ? ["anyOf", "oneOf", "allOf"] : ["anyOf", "oneOf", "allOf", "enum", "not"];
@@ -81,12 +74,10 @@ const RULES: Rule[] = [
   },
   {
     name: "object-without-properties",
-    severity: { openai: "error", "openai-strict": "error" },
     check: (node) => (typeIncludes(node, "object") && !isObject(node.properties) ? 'an object needs "properties"' : undefined),
   },
   {
     name: "empty-object",
-    severity: { gemini: "error", portable: "error" },
     check: (node, profile) => {
       if (!typeIncludes(node, "object")) return undefined;
       const count = isObject(node.properties) ? Object.keys(node.properties).length : undefined;
@@ -102,7 +93,6 @@ const RULES: Rule[] = [
   },
   {
     name: "properties-on-non-object",
-    severity: { gemini: "error", portable: "error" },
     check: (node) => {
       const keys = ["properties", "required"].filter((key) => key in node);
       return keys.length > 0 && !typeIncludes(node, "object")
@@ -112,7 +102,6 @@ const RULES: Rule[] = [
   },
   {
     name: "unknown-keyword",
-    severity: { gemini: "error", portable: "error" },
     check: (node) => {
       // Gemini's Schema is a protobuf message: unknown fields are rejected ("Unknown name … Cannot find field").
       const keys = Object.keys(node).filter((key) => !GEMINI_FIELDS.has(key) && !GEMINI_REPORTED_ELSEWHERE.has(key));
@@ -121,8 +110,6 @@ const RULES: Rule[] = [
   },
   {
     name: "anyof-with-siblings",
-    // Vertex AI only: "When using any_of, it must be the only field set."
-    severity: { gemini: "warning" },
     check: (node) => {
       const siblings = Object.keys(node).filter((key) => key !== "anyOf");
       return Array.isArray(node.anyOf) && siblings.length > 0
@@ -132,7 +119,6 @@ const RULES: Rule[] = [
   },
   {
     name: "ref",
-    severity: { gemini: "error", portable: "error" },
     check: (node) =>
       typeof node.$ref === "string" && node.$ref.startsWith("#")
         ? `$ref ${JSON.stringify(node.$ref)} is not understood; it must be inlined`
@@ -140,7 +126,6 @@ const RULES: Rule[] = [
   },
   {
     name: "remote-ref",
-    severity: EVERY_PROFILE,
     check: (node) =>
       typeof node.$ref === "string" && !node.$ref.startsWith("#")
         ? `$ref ${JSON.stringify(node.$ref)} points outside the schema`
@@ -148,7 +133,6 @@ const RULES: Rule[] = [
   },
   {
     name: "null-union",
-    severity: { gemini: "error", portable: "error" },
     check: (node) =>
       ["anyOf", "oneOf"].some((key) => Array.isArray(node[key]) && (node[key] as unknown[]).some(isNullTyped))
         ? "a union with null must be written as nullable: true"
@@ -156,17 +140,14 @@ const RULES: Rule[] = [
   },
   {
     name: "type-array",
-    severity: { gemini: "error", portable: "error" },
     check: (node) => (Array.isArray(node.type) ? `type must be one string, got ${JSON.stringify(node.type)}` : undefined),
   },
   {
     name: "one-of",
-    severity: { "openai-strict": "error", gemini: "error", "anthropic-strict": "error", openai: "warning", portable: "error" },
     check: (node) => (Array.isArray(node.oneOf) ? "oneOf is not supported here (anyOf is)" : undefined),
   },
   {
     name: "all-of",
-    severity: { "openai-strict": "error", gemini: "error", "anthropic-strict": "error", openai: "warning", portable: "error" },
     check: (node, profile) => {
       if (!Array.isArray(node.allOf)) return undefined;
       // Anthropic strict supports allOf, "with limitations - allOf with $ref not supported".
@@ -179,7 +160,6 @@ const RULES: Rule[] = [
   },
   {
     name: "tuple",
-    severity: { "openai-strict": "error", gemini: "error", anthropic: "error", "anthropic-strict": "error", portable: "error" },
     check: (node, profile) => {
       // Anthropic is reported to reject only the draft-07 form ("must match JSON Schema draft 2020-12"); prefixItems is unconfirmed.
       if (profile === "anthropic")
@@ -191,13 +171,11 @@ const RULES: Rule[] = [
   },
   {
     name: "array-without-items",
-    severity: { openai: "error", "openai-strict": "error", gemini: "error", portable: "error" },
     check: (node) =>
       typeIncludes(node, "array") && node.items === undefined && node.prefixItems === undefined ? 'an array needs "items"' : undefined,
   },
   {
     name: "strict-additional-properties",
-    severity: ALL_STRICT,
     check: (node) =>
       typeIncludes(node, "object") && node.additionalProperties !== false
         ? "strict mode needs additionalProperties: false on every object"
@@ -205,7 +183,6 @@ const RULES: Rule[] = [
   },
   {
     name: "strict-all-required",
-    severity: { "openai-strict": "error" },
     check: (node) => {
       if (!typeIncludes(node, "object") || !isObject(node.properties)) return undefined;
       const required = new Set(Array.isArray(node.required) ? node.required : []);
@@ -215,26 +192,22 @@ const RULES: Rule[] = [
   },
   {
     name: "additional-properties",
-    severity: { gemini: "error", portable: "error" },
     check: (node) => ("additionalProperties" in node ? "additionalProperties is not accepted" : undefined),
   },
   {
     name: "non-string-enum",
-    severity: { gemini: "error", portable: "error" },
     check: (node) =>
       Array.isArray(node.enum) && node.enum.some((value) => typeof value !== "string") ? "enum values must be strings" : undefined,
   },
   {
     name: "const",
-    severity: { gemini: "error", portable: "error" },
     check: (node) => ("const" in node ? "const is not accepted (use a one-value enum)" : undefined),
   },
   {
     name: "unsupported-format",
-    severity: { "openai-strict": "error", gemini: "warning", "anthropic-strict": "error", openai: "warning", portable: "warning" },
     check: (node, profile) => {
       if (typeof node.format !== "string") return undefined;
-      const allowed = KNOWN_FORMATS[profile];
+      const allowed = PROVIDER_FACTS[profile].formats;
       return allowed === undefined || allowed.has(node.format)
         ? undefined
         : `format "${node.format}" is ${profile === "openai" ? "rejected by some models" : "not supported"}`;
@@ -242,7 +215,6 @@ const RULES: Rule[] = [
   },
   {
     name: "unsupported-constraint",
-    severity: { gemini: "error", "anthropic-strict": "error", portable: "error" },
     check: (node, profile) => {
       const found = Object.entries(node)
         .filter(([key, value]) =>
@@ -254,7 +226,6 @@ const RULES: Rule[] = [
   },
   {
     name: "strict-unsupported-keyword",
-    severity: { "openai-strict": "error" },
     check: (node) => {
       // openai-node refuses these: "uses unsupported keyword … cannot be represented in strict Structured Outputs".
       const found = Object.keys(node).filter((key) => OPENAI_STRICT_UNSUPPORTED.has(key));
@@ -263,7 +234,6 @@ const RULES: Rule[] = [
   },
   {
     name: "complex-enum",
-    severity: { "anthropic-strict": "error" },
     check: (node) =>
       Array.isArray(node.enum) && node.enum.some((value) => typeof value === "object" && value !== null)
         ? "enum values must be strings, numbers, booleans or null"
@@ -271,7 +241,6 @@ const RULES: Rule[] = [
   },
   {
     name: "regex-features",
-    severity: { "anthropic-strict": "warning" },
     check: (node) =>
       typeof node.pattern === "string" && ANTHROPIC_STRICT_UNSUPPORTED_REGEX.test(node.pattern)
         ? "pattern uses backreferences, lookaround or \\b/\\B, which strict mode does not support"
@@ -279,7 +248,6 @@ const RULES: Rule[] = [
   },
   {
     name: "schema-metadata",
-    severity: { gemini: "error", portable: "warning" },
     check: (node) => (["$schema", "$id"].some((key) => key in node) ? "$schema and $id are not accepted" : undefined),
   },
 ];
@@ -386,25 +354,27 @@ function anthropicStrictLimits(schema: Schema): Problem[] {
   return problems;
 }
 
-const LIMITS: Partial<Record<Profile, { severity: Severity; check: (schema: Schema) => Problem[] }>> = {
-  "openai-strict": { severity: "error", check: openAiStrictLimits },
-  "anthropic-strict": { severity: "warning", check: anthropicStrictLimits },
+/** The limits of the profiles that have the strict-limits rule. */
+const LIMITS: Partial<Record<Profile, (schema: Schema) => Problem[]>> = {
+  "openai-strict": openAiStrictLimits,
+  "anthropic-strict": anthropicStrictLimits,
 };
 
 function findings(schema: unknown, profile: Profile): Omit<LintFinding, "fixable">[] {
   const out: Omit<LintFinding, "fixable">[] = [];
+  const severities = PROVIDER_FACTS[profile].rules;
   for (const [node, pointer] of subschemas(schema)) {
     for (const rule of RULES) {
-      const severity = rule.severity[profile];
+      const severity = severities[rule.name];
       if (severity === undefined || (rule.root === true && pointer !== "")) continue;
       const message = rule.check(node, profile);
       if (message !== undefined) out.push({ profile, rule: rule.name, severity, pointer: pointer || "/", message });
     }
   }
   const limits = LIMITS[profile];
-  if (limits !== undefined && isObject(schema)) {
-    for (const { pointer, message } of limits.check(schema))
-      out.push({ profile, rule: "strict-limits", severity: limits.severity, pointer, message });
+  const severity = severities["strict-limits"];
+  if (limits !== undefined && severity !== undefined && isObject(schema)) {
+    for (const { pointer, message } of limits(schema)) out.push({ profile, rule: "strict-limits", severity, pointer, message });
   }
   return out;
 }

@@ -13,15 +13,15 @@ export interface ToolOutcome {
 }
 
 /**
- * Every input and output schema of `bundle` rewritten for `profile`, tool by tool: a tool that
- * cannot be normalized is left as exported and reported, and the others go on.
- */
-/**
  * The passes recurse, and overflow the stack near a thousand levels; a schema deeper than this is
  * left as exported, with the pointer where it goes too deep. No provider accepts nesting near it.
  */
 const MAX_NORMALIZE_DEPTH = 256;
 
+/**
+ * Every input and output schema of `bundle` rewritten for `profile`, tool by tool: a tool that
+ * cannot be normalized is left as exported and reported, and the others go on.
+ */
 export function normalizeBundle(bundle: Bundle, profile: Profile): { servers: BundleServer[]; outcomes: ToolOutcome[] } {
   const outcomes: ToolOutcome[] = [];
   const servers = bundle.servers.map((server) => ({

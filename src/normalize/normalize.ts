@@ -1,12 +1,5 @@
-import {
-  ANTHROPIC_STRICT_FORMATS,
-  anthropicStrictRejects,
-  GEMINI_FIELDS,
-  GEMINI_FORMATS,
-  OPENAI_STRICT_FORMATS,
-  OPENAI_STRICT_UNSUPPORTED,
-  type Profile,
-} from "../providers/facts.js";
+import { inlineRefs } from "../json-schema/inline-refs.js";
+import { anthropicStrictRejects, GEMINI_FIELDS, OPENAI_STRICT_UNSUPPORTED, PROVIDER_FACTS, type Profile } from "../providers/facts.js";
 import {
   arrayItems,
   constToEnum,
@@ -15,7 +8,6 @@ import {
   dynamicRefsAsRefs,
   emptyPropertiesRemoved,
   enumsToStrings,
-  inlineRefs,
   mergeAllOf,
   type NoteKind,
   nullUnions,
@@ -51,9 +43,14 @@ const drop =
   (unsupported: (keyword: string, value: unknown) => boolean, formats?: ReadonlySet<string>): Step =>
   (schema, context) =>
     dropKeywords(schema, unsupported, formats, context);
+/** The keywords `profile`'s facts list as dropped, and the formats its provider does not know. */
+const dropListed = (profile: Profile): Step => {
+  const { dropped = new Set<string>(), formats } = PROVIDER_FACTS[profile];
+  return drop((keyword) => dropped.has(keyword), formats);
+};
 
 /** Gemini's OpenAPI subset, up to the question of empty objects (where gemini and portable differ). */
-const GEMINI_COMMON: Step[] = [
+const geminiCommon = (profile: "gemini" | "portable"): Step[] => [
   inline("cut"),
   mergeAllOf,
   oneOfToAnyOf,
@@ -64,7 +61,7 @@ const GEMINI_COMMON: Step[] = [
   // An allow-list, not a deny-list: every key outside the Schema message is rejected. After the
   // rewrites of keywords outside it, and before rootUnion: a root union's member that only a dropped
   // keyword (`if`, `not`) keeps from merging must merge in the first run, not in a second.
-  drop((keyword) => !GEMINI_FIELDS.has(keyword), GEMINI_FORMATS),
+  drop((keyword) => !GEMINI_FIELDS.has(keyword), PROVIDER_FACTS[profile].formats),
   // Before nullUnions, which rewrites the unions with null that merging members makes.
   rootUnion,
   (schema) => nullUnions(schema, "nullable"),
@@ -94,9 +91,9 @@ const STEPS: Record<Profile, Step[]> = {
     // Before strictObjects, which closes the object it makes.
     objectRoot,
     strictObjects,
-    drop((keyword) => ["$schema", "$id", "examples", "default"].includes(keyword), OPENAI_STRICT_FORMATS),
+    dropListed("openai-strict"),
   ],
-  gemini: [...GEMINI_COMMON, emptyPropertiesRemoved, (schema, context) => objectRoot(schema, context, "leave")],
+  gemini: [...geminiCommon("gemini"), emptyPropertiesRemoved, (schema, context) => objectRoot(schema, context, "leave")],
   "gemini-json": [inline("keep"), rootUnion, (schema) => arrayItems(schema), objectRoot],
   // Only the draft-07 tuple form is reported rejected ("must match JSON Schema draft 2020-12").
   anthropic: [inline("keep"), rootUnion, (schema) => draft07Tuples(schema), objectRoot],
@@ -110,12 +107,12 @@ const STEPS: Record<Profile, Step[]> = {
     // Before strictObjects, which closes the object it makes.
     objectRoot,
     strictObjects,
-    drop(anthropicStrictRejects, ANTHROPIC_STRICT_FORMATS),
+    drop(anthropicStrictRejects, PROVIDER_FACTS["anthropic-strict"].formats),
   ],
   // The intersection: Gemini's OpenAPI subset is the narrowest, and OpenAI wants `properties` on
   // every object. An object with no properties has no portable form (Gemini rejects an empty
   // `properties`, OpenAI a missing one); lint reports it as not fixable.
-  portable: [...GEMINI_COMMON, (schema) => objectProperties(schema), objectRoot],
+  portable: [...geminiCommon("portable"), (schema) => objectProperties(schema), objectRoot],
 };
 
 /** Rewrites a tool schema so that `profile`'s provider accepts it and reads it the same way. */

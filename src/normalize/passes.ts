@@ -1,5 +1,8 @@
-import { isSchema, mapChildren, type Schema } from "../json-schema/keywords.js";
-import { isObject, joinPointer } from "../json-schema/pointer.js";
+import { ANNOTATIONS, appendText } from "../json-schema/annotations.js";
+import { DRAFT_2020_12, isDraft07OrOlder } from "../json-schema/dialect.js";
+import type { InlineNoteKind } from "../json-schema/inline-refs.js";
+import type { Schema } from "../json-schema/keywords.js";
+import { isObject } from "../json-schema/pointer.js";
 import { describesObject, isNullTyped, typeIncludes } from "../json-schema/predicates.js";
 import { isSingleResource, resolveRef } from "../json-schema/refs.js";
 import { mapSchemas, walkSchemas } from "../json-schema/traverse.js";
@@ -12,14 +15,9 @@ import { mapSchemas, walkSchemas } from "../json-schema/traverse.js";
 
 export type { Schema } from "../json-schema/keywords.js";
 
-const DRAFT_2020_12 = "https://json-schema.org/draft/2020-12/schema";
-
 /** What a note is about, so that a reader can count notes by kind. */
 export type NoteKind =
-  | "remote-ref"
-  | "dangling-ref"
-  | "recursion-cut"
-  | "size-cut"
+  | InlineNoteKind
   | "allof-conflict"
   | "oneof-to-anyof"
   | "enum-to-strings"
@@ -35,23 +33,6 @@ export interface PassContext {
   /** Records a change of meaning (or a thing left as it was) at a JSON pointer. */
   note(pointer: string, message: string, kind: NoteKind): void;
 }
-
-export interface InlineOptions {
-  /** A recursive reference is kept in `$defs` (`keep`) or cut after `depth` expansions of its target on one path (`cut`). */
-  cycles: "keep" | "cut";
-  depth: number;
-  /** Subschemas the inlining may add to the input's own; beyond it, references are inlined less deeply. */
-  budget?: number;
-}
-
-/**
- * Enough for every real schema whose references form a tree; mutually recursive definitions
- * (Microsoft Graph's OneNote types refer to each other by the dozen) grow exponentially with
- * the depth they are inlined to, and would otherwise exhaust memory.
- */
-const INLINE_BUDGET = 5_000;
-/** Limits on nested references tried in turn while the result exceeds the budget; 0 inlines none. */
-const NESTING_LIMITS = [Number.POSITIVE_INFINITY, 8, 6, 4, 3, 2, 1];
 
 /**
  * In a schema that is one resource, `$dynamicRef` means what `$ref` means. No provider knows the
@@ -74,151 +55,6 @@ export function dynamicRefsAsRefs(schema: Schema): Schema {
     if (dynamic !== undefined && !("$ref" in node)) return { ...rest, $ref: dynamic };
     return { ...rest, ...(plain === undefined ? {} : { $ref: plain }), ...($dynamicRef === undefined ? {} : { $dynamicRef }) };
   });
-}
-
-/** Thrown inside `inlineRefs` only, to try the next nesting limit. */
-class OverBudget extends Error {}
-
-/**
- * Inlines local `$ref`s and drops `$defs`/`definitions`. A recursive reference is kept or cut
- * (see `InlineOptions`); so is every reference nested deeper than the largest limit that keeps
- * the result within the budget: kept, the meaning is the same; cut, it is replaced by an
- * unconstrained schema whose description says so. Remote refs are never fetched.
- */
-export function inlineRefs(schema: Schema, options: InlineOptions, context: PassContext): Schema {
-  const recursion = new Map<string, boolean>();
-  const budget = (options.budget ?? INLINE_BUDGET) + [...walkSchemas(schema)].length;
-  for (const nesting of NESTING_LIMITS) {
-    const notes: Parameters<PassContext["note"]>[] = [];
-    try {
-      const result = inlineWithin(schema, options, { nesting, budget, recursion }, { note: (...note) => notes.push(note) });
-      for (const note of notes) context.note(...note);
-      return result;
-    } catch (error) {
-      if (!(error instanceof OverBudget)) throw error;
-    }
-  }
-  // With no reference inlined the result is no larger than the input.
-  return inlineWithin(schema, options, { nesting: 0, budget: Number.POSITIVE_INFINITY, recursion }, context);
-}
-
-interface Limits {
-  /** References nested deeper than this are cut (or kept in `$defs`). */
-  nesting: number;
-  /** Subschemas the result may hold. */
-  budget: number;
-  /** Whether a target's references lead back to it, by the target's pointer: shared between attempts. */
-  recursion: Map<string, boolean>;
-}
-
-function inlineWithin(schema: Schema, options: InlineOptions, limits: Limits, context: PassContext): Schema {
-  /** Kept definitions by name; a Map, so that a definition named "__proto__" is kept like any other. */
-  const kept = new Map<string, Schema | boolean>();
-  /** Kept definitions' names, by their target's pointer: one target, however it is referred to, has one name. */
-  const names = new Map<string, string>();
-  let written = 0;
-  /** Whether following local refs from the target at `start` leads back to it. */
-  const recursive = (start: string, node: unknown): boolean => {
-    const known = limits.recursion.get(start);
-    if (known !== undefined) return known;
-    const seen = new Set<string>();
-    const pending = [node];
-    let found = false;
-    for (let next = pending.pop(); next !== undefined && !found; next = pending.pop()) {
-      for (const { node: sub } of walkSchemas(next)) {
-        if (typeof sub.$ref !== "string") continue;
-        const target = resolveRef(schema, sub.$ref);
-        if (target.kind !== "found") continue;
-        if (target.pointer === start) found = true;
-        if (!seen.has(target.pointer)) {
-          seen.add(target.pointer);
-          pending.push(target.node);
-        }
-      }
-    }
-    limits.recursion.set(start, found);
-    return found;
-  };
-  const keptName = (pointer: string): string => {
-    let name = names.get(pointer);
-    if (name === undefined) {
-      const base = (pointer.split("/").pop() ?? "").replace(/[^A-Za-z0-9_-]/g, "") || "Root";
-      name = base;
-      for (let n = 2; [...names.values()].includes(name); n++) name = `${base}${n}`;
-      names.set(pointer, name);
-    }
-    return name;
-  };
-  const expand = (node: Schema, pointer: string, stack: string[]): Schema | boolean => {
-    if (typeof node.$ref !== "string") return expandObject(node, pointer, stack);
-    const { $ref: ref, ...siblings } = node;
-    const target = resolveRef(schema, ref);
-    if (target.kind === "remote") {
-      context.note(pointer, `$ref ${JSON.stringify(ref)} is not local and was left as it is`, "remote-ref");
-      return node;
-    }
-    if (target.kind !== "found" || !isSchema(target.node)) {
-      context.note(
-        pointer,
-        `${target.kind === "malformed" ? "malformed" : "dangling"} $ref ${JSON.stringify(ref)} replaced by an unconstrained schema`,
-        "dangling-ref",
-      );
-      return siblings;
-    }
-    const body = target.node;
-    const expandBody = (at: string, inner: string[]) => (isObject(body) ? expand(body, at, inner) : body);
-    const tooDeep = stack.length >= limits.nesting;
-    if (options.cycles === "keep" && (tooDeep || recursive(target.pointer, body))) {
-      // The provider understands references: the definition stays, referenced by name.
-      const name = keptName(target.pointer);
-      if (!kept.has(name)) {
-        kept.set(name, {});
-        kept.set(name, expandBody(`/$defs/${name}`, [...stack, target.pointer]));
-      }
-      return { ...expandObject(siblings, pointer, stack), $ref: `#/$defs/${name}` };
-    }
-    if (tooDeep) {
-      context.note(
-        pointer,
-        `$ref ${JSON.stringify(ref)} not inlined beyond ${limits.nesting} nested references, to stay within ${limits.budget} subschemas`,
-        "size-cut",
-      );
-      return { ...siblings, description: appendText(siblings.description, "(Nested too deep; this level is not described.)") };
-    }
-    if (stack.filter((entry) => entry === target.pointer).length >= options.depth) {
-      context.note(pointer, `recursion through ${ref} cut after ${options.depth} levels`, "recursion-cut");
-      return { ...siblings, description: appendText(siblings.description, "(Recursive structure; deeper levels are not described.)") };
-    }
-    const inlined = expandBody(pointer, [...stack, target.pointer]);
-    return isObject(inlined) ? withSiblings(inlined, expandObject(siblings, pointer, stack)) : inlined;
-  };
-  const expandObject = (node: Schema, pointer: string, stack: string[]): Schema => {
-    if (++written > limits.budget) throw new OverBudget();
-    const { $defs: _defs, definitions: _definitions, ...rest } = node;
-    return mapChildren(rest, ({ path, schema: child }) => (isObject(child) ? expand(child, joinPointer(pointer, path), stack) : child));
-  };
-  const result = expand(schema, "", []);
-  // A root that is only a reference to a boolean schema, spelled as an object schema.
-  if (typeof result === "boolean") return result ? {} : { not: {} };
-  if (kept.size === 0) return result;
-  const $defs = Object.fromEntries(kept);
-  // A root that is only a reference to a recursive definition takes that definition's body.
-  const { $ref: rootRef, ...rest } = result;
-  const root = typeof rootRef === "string" ? kept.get(rootRef.replace("#/$defs/", "")) : undefined;
-  if (isObject(root)) return { ...withSiblings(root, rest), $defs };
-  return { ...result, $defs };
-}
-
-/**
- * An inlined reference's body with the keywords beside the `$ref`, which apply alongside the body
- * rather than over it: spread into one object, a keyword both give (two `properties`) keeps only
- * one, and one that reads its neighbours (`unevaluatedProperties`, `then`) reads others. So they
- * stay beside an `allOf` holding the body (mergeAllOf merges it where a provider has no allOf);
- * annotations only replace the body's.
- */
-function withSiblings(body: Schema, siblings: Schema): Schema {
-  if (Object.keys(siblings).every((key) => ANNOTATIONS.has(key))) return { ...body, ...siblings };
-  return { ...siblings, allOf: [body, ...(Array.isArray(siblings.allOf) ? siblings.allOf : [])] };
 }
 
 /**
@@ -296,7 +132,6 @@ const KEYWORD_TYPES: ReadonlyMap<string, string> = new Map([
   ...["minLength", "maxLength", "pattern"].map((key): [string, string] => [key, "string"]),
   ...["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].map((key): [string, string] => [key, "number"]),
 ]);
-const ANNOTATIONS = new Set(["title", "description", "default"]);
 
 /**
  * Type arrays (which OpenAPI's one-string `type` cannot hold) as an `anyOf` with one member per
@@ -418,7 +253,7 @@ export function draft07Tuples(schema: Schema): Schema {
     return additionalItems === undefined ? { ...rest, prefixItems: items } : { ...rest, prefixItems: items, items: additionalItems };
   });
   // Left as draft-07, the result would declare a dialect in which prefixItems means nothing.
-  return rewritten && typeof out.$schema === "string" && /draft-0[4-7]/.test(out.$schema) ? { ...out, $schema: DRAFT_2020_12 } : out;
+  return rewritten && isDraft07OrOlder(out) ? { ...out, $schema: DRAFT_2020_12 } : out;
 }
 
 /**
@@ -656,8 +491,4 @@ function describeBriefly(schema: unknown): string {
   if (!isObject(schema)) return "any";
   if (typeof schema.description === "string") return schema.description;
   return typeof schema.type === "string" ? schema.type : Array.isArray(schema.type) ? schema.type.join("|") : "any";
-}
-
-function appendText(existing: unknown, text: string): string {
-  return typeof existing === "string" && existing !== "" ? `${existing} ${text}` : text;
 }

@@ -1,11 +1,45 @@
 /**
  * What each LLM provider accepts in a tool schema, from the table on the facts page
- * (`shared/reference/mcp-and-provider-facts.md`). Lint reports against these facts and
- * normalize rewrites by them; neither keeps its own copy. No imports: `--help` may load it.
+ * (`shared/reference/mcp-and-provider-facts.md`), gathered per profile in `PROVIDER_FACTS`. Lint
+ * reports against these facts and normalize rewrites by them; neither keeps its own copy. No
+ * imports: `--help` may load it.
  */
 
 export const PROFILES = ["openai", "openai-strict", "gemini", "gemini-json", "anthropic", "anthropic-strict", "portable"] as const;
 export type Profile = (typeof PROFILES)[number];
+
+/** How lint reports a finding: the provider rejects the schema, or misreads it (or only some of its models reject it). */
+export type Severity = "error" | "warning";
+
+/** Lint's rules, each checking one thing some provider rejects or misreads. */
+export type LintRule =
+  | "root-not-object"
+  | "root-combinator"
+  | "object-without-properties"
+  | "empty-object"
+  | "properties-on-non-object"
+  | "unknown-keyword"
+  | "anyof-with-siblings"
+  | "ref"
+  | "remote-ref"
+  | "null-union"
+  | "type-array"
+  | "one-of"
+  | "all-of"
+  | "tuple"
+  | "array-without-items"
+  | "strict-additional-properties"
+  | "strict-all-required"
+  | "additional-properties"
+  | "non-string-enum"
+  | "const"
+  | "unsupported-format"
+  | "unsupported-constraint"
+  | "strict-unsupported-keyword"
+  | "complex-enum"
+  | "regex-features"
+  | "schema-metadata"
+  | "strict-limits";
 
 /** Formats OpenAI's strict mode accepts (Structured Outputs guide). */
 export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set([
@@ -23,18 +57,6 @@ export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set([
 export const ANTHROPIC_STRICT_FORMATS: ReadonlySet<string> = new Set([...OPENAI_STRICT_FORMATS, "uri"]);
 /** Gemini's Schema documents only these for strings. */
 export const GEMINI_FORMATS: ReadonlySet<string> = new Set(["enum", "date-time"]);
-
-/**
- * The formats each profile is known to accept, for the profiles that check formats. Outside
- * strict mode, OpenAI models are reported to reject formats beyond the strict set.
- */
-export const KNOWN_FORMATS: Partial<Record<Profile, ReadonlySet<string>>> = {
-  openai: OPENAI_STRICT_FORMATS,
-  "openai-strict": OPENAI_STRICT_FORMATS,
-  "anthropic-strict": ANTHROPIC_STRICT_FORMATS,
-  gemini: GEMINI_FORMATS,
-  portable: GEMINI_FORMATS,
-};
 
 /**
  * The fields of the Gemini API's `Schema` (v1beta, Google's generated client reference). It is a
@@ -122,3 +144,102 @@ export const ANTHROPIC_STRICT_UNSUPPORTED_REGEX = /(?<!\\)(?:\\\\)*(?:\\[1-9bB]|
 
 /** Anthropic strict's per-request limits: optional parameters, and parameters with a union type ("anyOf or type arrays"). */
 export const ANTHROPIC_STRICT_LIMITS = { optional: 24, unions: 16 } as const;
+
+/** What one provider accepts, as lint and normalize read it. */
+export interface ProviderFacts {
+  /** The lint rules that apply to this provider, each with its severity; a rule not listed does not apply. */
+  rules: Partial<Record<LintRule, Severity>>;
+  /** The formats the provider is known to accept, where it checks them. */
+  formats?: ReadonlySet<string>;
+  /** Keywords normalize removes last, beyond what the rules report. */
+  dropped?: ReadonlySet<string>;
+}
+
+/** The rules every provider has: a root that is an object, and no reference it would have to fetch. */
+const EVERY_PROVIDER = { "root-not-object": "error", "remote-ref": "error" } as const;
+
+/** Gemini's OpenAPI subset, which portable (the intersection of all) inherits. */
+const GEMINI_SUBSET = {
+  ...EVERY_PROVIDER,
+  "empty-object": "error",
+  "properties-on-non-object": "error",
+  "unknown-keyword": "error",
+  ref: "error",
+  "null-union": "error",
+  "type-array": "error",
+  "one-of": "error",
+  "all-of": "error",
+  tuple: "error",
+  "array-without-items": "error",
+  "additional-properties": "error",
+  "non-string-enum": "error",
+  const: "error",
+  "unsupported-format": "warning",
+  "unsupported-constraint": "error",
+} as const;
+
+/**
+ * One table per profile: lint takes each rule's severity from it, normalize the formats it keeps
+ * and the keywords it drops last.
+ */
+export const PROVIDER_FACTS: Readonly<Record<Profile, ProviderFacts>> = {
+  openai: {
+    rules: {
+      ...EVERY_PROVIDER,
+      "root-combinator": "error",
+      "object-without-properties": "error",
+      "one-of": "warning",
+      "all-of": "warning",
+      "array-without-items": "error",
+      "unsupported-format": "warning",
+    },
+    // Outside strict mode, OpenAI models are reported to reject formats beyond the strict set.
+    formats: OPENAI_STRICT_FORMATS,
+  },
+  "openai-strict": {
+    rules: {
+      ...EVERY_PROVIDER,
+      "root-combinator": "error",
+      "object-without-properties": "error",
+      "one-of": "error",
+      "all-of": "error",
+      tuple: "error",
+      "array-without-items": "error",
+      "strict-additional-properties": "error",
+      "strict-all-required": "error",
+      "unsupported-format": "error",
+      "strict-unsupported-keyword": "error",
+      "strict-limits": "error",
+    },
+    formats: OPENAI_STRICT_FORMATS,
+    dropped: new Set(["$schema", "$id", "examples", "default"]),
+  },
+  gemini: {
+    rules: {
+      ...GEMINI_SUBSET,
+      // Vertex AI only: "When using any_of, it must be the only field set."
+      "anyof-with-siblings": "warning",
+      "schema-metadata": "error",
+    },
+    formats: GEMINI_FORMATS,
+  },
+  "gemini-json": { rules: EVERY_PROVIDER },
+  anthropic: { rules: { ...EVERY_PROVIDER, "root-combinator": "error", tuple: "error" } },
+  "anthropic-strict": {
+    rules: {
+      ...EVERY_PROVIDER,
+      "root-combinator": "error",
+      "one-of": "error",
+      "all-of": "error",
+      tuple: "error",
+      "strict-additional-properties": "error",
+      "unsupported-format": "error",
+      "unsupported-constraint": "error",
+      "complex-enum": "error",
+      "regex-features": "warning",
+      "strict-limits": "warning",
+    },
+    formats: ANTHROPIC_STRICT_FORMATS,
+  },
+  portable: { rules: { ...GEMINI_SUBSET, "root-combinator": "error", "schema-metadata": "warning" }, formats: GEMINI_FORMATS },
+};

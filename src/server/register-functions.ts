@@ -1,7 +1,7 @@
 import { type CallToolResult, type McpServer, ProtocolError, ProtocolErrorCode, type Tool } from "@modelcontextprotocol/server";
 import { errorMessage, formatJsonPath } from "@pmcp-codegen/runtime/internal";
 import { itemSchema } from "../json-schema/keywords.js";
-import { isObject } from "../json-schema/pointer.js";
+import { isObject, pointerKeys } from "../json-schema/pointer.js";
 import { followRefs } from "../json-schema/refs.js";
 import { compileSchema, type ErrorObject, type ValidateFunction } from "../json-schema/validator.js";
 import { ToolDefinitionError } from "./errors.js";
@@ -144,13 +144,7 @@ function describeErrors(errors: readonly ErrorObject[] | null | undefined): stri
 }
 
 function fieldOf(error: ErrorObject): string {
-  const segments =
-    error.instancePath === ""
-      ? []
-      : error.instancePath
-          .slice(1)
-          .split("/")
-          .map((segment) => segment.replace(/~1/g, "/").replace(/~0/g, "~"));
+  const segments = pointerKeys(error.instancePath);
   const named = error.params.missingProperty ?? error.params.additionalProperty;
   if (typeof named === "string") segments.push(named);
   if (segments.length === 0) return "arguments";

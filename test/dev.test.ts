@@ -155,13 +155,13 @@ describe("pmcp dev", () => {
 
     await until("the first regeneration", () => updates(dev) === 1);
     expect(dev.stdout()).toEqual([
-      "SAFE      inventory: server added with 1 tools [server-added]",
+      "SAFE      inventory: server added with 1 tool [server-added]",
       "SAFE      warehouse: server added with 2 tools [server-added]",
       "updated schemas/mcp-bundle.json, generated/inventory.ts, generated/warehouse.ts, generated/index.ts",
     ]);
     await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
     expect([...dev.stderr()].sort()).toEqual([
-      "inventory: connected (1 tools, stdio)",
+      "inventory: connected (1 tool, stdio)",
       "warehouse: connected (2 tools, stdio)",
       "watching for changes; Ctrl-C to stop",
     ]);
@@ -206,7 +206,7 @@ describe("pmcp dev", () => {
     await until("the re-listing after the restart", () => updates(dev) === 4);
     expect(dev.stderr().slice(3)).toEqual([
       "inventory: connection lost: the server closed the connection; reconnecting",
-      "inventory: reconnected (1 tools, stdio)",
+      "inventory: reconnected (1 tool, stdio)",
     ]);
     expect(regeneration(dev.stdout(), 3)).toEqual([
       "BREAKING  inventory/added_1: tool removed [tool-removed]",
@@ -261,7 +261,7 @@ describe("pmcp dev", () => {
     const restarted = startServer(new URL(url).port);
     await until("the restarted server", () => readFile(urlFile, "utf8").catch(() => undefined));
     await until("the reconnection", () => updates(dev) === 3);
-    expect(dev.stderr().at(-1)).toBe("inventory: reconnected (1 tools, streamable-http)");
+    expect(dev.stderr().at(-1)).toBe("inventory: reconnected (1 tool, streamable-http)");
     expect(regeneration(dev.stdout(), 2)).toEqual([
       "BREAKING  inventory/added_1: tool removed [tool-removed]",
       "updated schemas/mcp-bundle.json, generated/inventory.ts",
@@ -291,7 +291,7 @@ describe("pmcp dev", () => {
     await writeConfig({ inventory: server("inventory"), billing: server("billing") });
     await until("the added server's module", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
-      "SAFE      billing: server added with 1 tools [server-added]",
+      "SAFE      billing: server added with 1 tool [server-added]",
       "updated mcp.json, clients/billing.ts, clients/index.ts",
     ]);
     expect((await readdir(join(dir, "clients"))).sort()).toEqual(["billing.ts", "index.ts", "inventory.ts"]);
@@ -346,7 +346,7 @@ export default {
       () => [...dev.stdout(), ...dev.stderr()].join("\n"),
     );
     expect(regeneration(dev.stdout(), 1)).toEqual([
-      "SAFE      billing: server added with 1 tools [server-added]",
+      "SAFE      billing: server added with 1 tool [server-added]",
       "updated schemas/mcp-bundle.json, generated/billing.ts, generated/index.ts",
     ]);
 
@@ -385,10 +385,10 @@ export default {
     running.push(server);
     await until("the late server's module", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
-      "SAFE      late: server added with 1 tools [server-added]",
+      "SAFE      late: server added with 1 tool [server-added]",
       "updated schemas/mcp-bundle.json, generated/late.ts, generated/index.ts",
     ]);
-    expect(dev.stderr().at(-1)).toBe("late: connected (1 tools, streamable-http)");
+    expect(dev.stderr().at(-1)).toBe("late: connected (1 tool, streamable-http)");
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
 
@@ -456,7 +456,7 @@ export default {
     await until("the second regeneration", () => dev.stdout().length === 2);
     expect(dev.stdout().map((line) => JSON.parse(line))).toEqual([
       {
-        changes: [{ server: "inventory", level: "safe", rule: "server-added", pointer: "/", message: "server added with 1 tools" }],
+        changes: [{ server: "inventory", level: "safe", rule: "server-added", pointer: "/", message: "server added with 1 tool" }],
         written: ["schemas/mcp-bundle.json", "generated/inventory.ts", "generated/index.ts"],
         removed: [],
       },

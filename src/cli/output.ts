@@ -33,11 +33,6 @@ export function printJson(value: unknown): void {
   process.stdout.write(toJsonText(value));
 }
 
-/** "1 server", "3 servers". */
-export function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
-
 export const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
 
 /**

@@ -3,8 +3,9 @@ import { timeoutProblem } from "@pmcp-codegen/runtime/internal/timeout";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { schemaOption } from "../cli/inputs.js";
-import { count, ENDING_SIGNALS, printable, printJson, systemReason } from "../cli/output.js";
+import { ENDING_SIGNALS, printable, printJson, systemReason } from "../cli/output.js";
 import { sourceOptions } from "../cli/source-options.js";
+import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import { DEFAULT_MAX_PROGRAMS, MAX_HEAP_MB } from "../exec/executor.js";
 

@@ -1,7 +1,8 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { count, printJson, say, warn } from "../cli/output.js";
+import { printJson, say, warn } from "../cli/output.js";
 import { checkTimeout, sourceOptions } from "../cli/source-options.js";
+import { count } from "../count.js";
 import type { DiscoverOutcome } from "../discover/discover.js";
 import type { SamplesFile } from "../discover/plan-calls.js";
 import { PmcpError } from "../errors.js";

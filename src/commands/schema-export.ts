@@ -4,8 +4,9 @@ import type { Argv } from "yargs";
 import type { Bundle, BundleServer } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { projectPath } from "../cli/inputs.js";
-import { count, printJson, say, warn, writeOutput } from "../cli/output.js";
+import { printJson, say, warn, writeOutput } from "../cli/output.js";
 import { checkTimeout, sourceOptions } from "../cli/source-options.js";
+import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import type { ServerOutcome } from "../export/export-servers.js";
 
@@ -78,7 +79,12 @@ async function schemaExport(args: Args): Promise<void> {
     args.output ??
     (args.format === "bundle" ? (projectPath(project, project?.config.bundle) ?? DEFAULT_BUNDLE_PATH) : DEFAULT_FOUNDATION_DIR);
   if (failures.length > 0 && (!args.allowPartial || servers.length === 0)) {
-    throw new PmcpError("SERVER_FAILED", [...failures, `${target} left unchanged`].join("\n"));
+    const { access } = await import("node:fs/promises");
+    const existed = await access(target).then(
+      () => true,
+      () => false,
+    );
+    throw new PmcpError("SERVER_FAILED", [...failures, existed ? `${target} left unchanged` : `${target} not written`].join("\n"));
   }
 
   const previous = args.format === "bundle" ? await serversOnDisk(target) : undefined;

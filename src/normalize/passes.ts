@@ -1,3 +1,4 @@
+import { count } from "../count.js";
 import { isSchema, mapChildren, type Schema } from "../json-schema/keywords.js";
 import { isObject, joinPointer } from "../json-schema/pointer.js";
 import { describesObject, isNullTyped, typeIncludes } from "../json-schema/predicates.js";
@@ -180,7 +181,7 @@ function inlineWithin(schema: Schema, options: InlineOptions, limits: Limits, co
     if (tooDeep) {
       context.note(
         pointer,
-        `$ref ${JSON.stringify(ref)} not inlined beyond ${limits.nesting} nested references, to stay within ${limits.budget} subschemas`,
+        `$ref ${JSON.stringify(ref)} not inlined beyond ${count(limits.nesting, "nested reference")}, to stay within ${limits.budget} subschemas`,
         "size-cut",
       );
       return { ...siblings, description: appendText(siblings.description, "(Nested too deep; this level is not described.)") };

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -58,11 +58,16 @@ async function until<T>(
   }
 }
 
+/**
+ * The pid a fixture wrote, once it is there: read between the file's creation and its write it
+ * is empty, and `process.kill(0)` would signal this test's own process group.
+ */
 const readPid = (path: string) =>
   readFile(path, "utf8").then(
-    (text) => Number(text),
+    (text) => (/^[1-9]\d*$/.test(text) ? Number(text) : undefined),
     () => undefined,
   );
+const pidIn = (path: string) => until(`the pid in ${path}`, () => readPid(path));
 
 function alive(pid: number): boolean {
   try {
@@ -103,7 +108,7 @@ describe("pmcp dev", () => {
     const [url] = (await once(server.stdout!, "data")).map((chunk: Buffer) => chunk.toString("utf8").trim());
     const dev = startDev(dir, ["--endpoint", url!, "--id", "inv"]);
     await until("the first regeneration", () => updates(dev) === 1);
-    process.kill(Number(await readFile(pidFile, "utf8")), "SIGUSR2");
+    process.kill(await pidIn(pidFile), "SIGUSR2");
     await until("the regeneration for the added tool", () => dev.stdout().includes("SAFE      inv/added_1: tool added [tool-added]"));
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
@@ -138,11 +143,12 @@ describe("pmcp dev", () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-"));
     const inventoryPid = join(dir, "inventory.pid");
     const warehousePid = join(dir, "warehouse.pid");
+    const inventoryLists = join(dir, "inventory.lists");
     const config = {
       mcpServers: {
         inventory: {
           command: process.execPath,
-          args: [join(FIXTURES, "dev-server.mjs"), "--burst", "5", "--pid-file", inventoryPid],
+          args: [join(FIXTURES, "dev-server.mjs"), "--burst", "5", "--pid-file", inventoryPid, "--lists-file", inventoryLists],
         },
         warehouse: {
           command: process.execPath,
@@ -167,9 +173,11 @@ describe("pmcp dev", () => {
     ]);
     const untouched = async () => [await snapshot(join(dir, "generated/warehouse.ts")), await snapshot(join(dir, "generated/index.ts"))];
     const before = await untouched();
+    const listings = () => readFile(inventoryLists, "utf8").then(Number);
+    const listedAtStart = await listings();
 
     // Five tools, each with its own list_changed, in one burst: one regeneration.
-    const first = (await readPid(inventoryPid))!;
+    const first = await pidIn(inventoryPid);
     process.kill(first, "SIGUSR2");
     await until("the burst's regeneration", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
@@ -196,6 +204,8 @@ describe("pmcp dev", () => {
       'BREAKING  inventory/get_stock /inputSchema/properties/warehouse: property "warehouse" is now required [property-now-required]',
       "updated schemas/mcp-bundle.json, generated/inventory.ts",
     ]);
+    // The five notifications of the burst were one listing; the breaking change one more.
+    expect((await listings()) - listedAtStart).toBe(2);
 
     // A server that dies is started again and listed again; `pmcp dev` keeps running.
     process.kill(first, "SIGKILL");
@@ -225,7 +235,7 @@ describe("pmcp dev", () => {
 
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
-    const warehouse = (await readPid(warehousePid))!;
+    const warehouse = await pidIn(warehousePid);
     expect([alive(first), alive(second), alive(warehouse)]).toEqual([false, false, false]);
     expect(await tempFiles(dir)).toEqual([]);
     expect(dev.stderr().filter((line) => /^\s+at /.test(line))).toEqual([]);
@@ -295,7 +305,7 @@ describe("pmcp dev", () => {
       "updated mcp.json, clients/billing.ts, clients/index.ts",
     ]);
     expect((await readdir(join(dir, "clients"))).sort()).toEqual(["billing.ts", "index.ts", "inventory.ts"]);
-    const billing = (await readPid(join(dir, "billing.pid")))!;
+    const billing = await pidIn(join(dir, "billing.pid"));
 
     await writeConfig({ inventory: server("inventory") });
     await until("the removed server's module to go", () => updates(dev) === 3);
@@ -317,14 +327,19 @@ describe("pmcp dev", () => {
 
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
-    expect(alive((await readPid(join(dir, "inventory.pid")))!)).toBe(false);
+    expect(alive(await pidIn(join(dir, "inventory.pid")))).toBe(false);
     await rm(dir, { recursive: true, force: true });
   });
   it("loads pmcp.config.ts again after an edit, and renders again when a template in its templates folder, or another folder it names, changes", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-ts-"));
     await cp(join(ROOT, "templates"), join(dir, "tpl"), { recursive: true });
+    // Saved as editors save, whole: a watcher never sees a file cut short, whatever the machine's load.
+    const save = async (path: string, text: string) => {
+      await writeFile(join(dir, "saving"), text);
+      await rename(join(dir, "saving"), path);
+    };
     const writeConfig = (names: string[], templates = "tpl") =>
-      writeFile(
+      save(
         join(dir, "pmcp.config.ts"),
         `const fixture: string = ${JSON.stringify(join(FIXTURES, "dev-server.mjs"))};
 export default {
@@ -351,7 +366,7 @@ export default {
     ]);
 
     const template = join(dir, "tpl/server.ts.hbs");
-    await writeFile(template, `// edited while pmcp dev runs\n${await readFile(template, "utf8")}`);
+    await save(template, `// edited while pmcp dev runs\n${await readFile(template, "utf8")}`);
     await until("the modules rendered again", () => updates(dev) === 3);
     expect(regeneration(dev.stdout(), 2)).toEqual(["updated generated/billing.ts, generated/inventory.ts"]);
     expect(await readFile(join(dir, "generated/inventory.ts"), "utf8")).toMatch(/^\/\/ edited while pmcp dev runs\n/);
@@ -360,8 +375,11 @@ export default {
     await cp(join(ROOT, "templates"), join(dir, "tpl2"), { recursive: true });
     await writeConfig(["inventory", "billing"], "tpl2");
     await until("the modules from the other folder", () => updates(dev) === 4);
+    await until("the other folder watched", () =>
+      dev.stderr().some((line) => /^templates now from .*tpl2; watching for changes$/.test(line)),
+    );
     const second = join(dir, "tpl2/server.ts.hbs");
-    await writeFile(second, `// edited in the second folder\n${await readFile(second, "utf8")}`);
+    await save(second, `// edited in the second folder\n${await readFile(second, "utf8")}`);
     await until("the modules rendered from the edited second folder", () => updates(dev) === 5);
     expect(regeneration(dev.stdout(), 4)).toEqual(["updated generated/billing.ts, generated/inventory.ts"]);
     expect(await readFile(join(dir, "generated/inventory.ts"), "utf8")).toMatch(/^\/\/ edited in the second folder\n/);
@@ -452,7 +470,7 @@ export default {
       "inventory",
     ]);
     await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
-    process.kill((await readPid(pidFile))!, "SIGUSR2");
+    process.kill(await pidIn(pidFile), "SIGUSR2");
     await until("the second regeneration", () => dev.stdout().length === 2);
     expect(dev.stdout().map((line) => JSON.parse(line))).toEqual([
       {

@@ -8,7 +8,8 @@ describe("pmcp command line", () => {
   it("--help lists commands and every export flag", async () => {
     const top = await runInProcess(["--help"]);
     expect(top.code).toBe(0);
-    expect(top.stdout).toMatch(/pmcp schema <command>/);
+    expect(top.stdout).toMatch(/^ {2}pmcp schema +Export and check tool schema bundles$/m);
+    expect(top.stdout).toMatch(/^ {2}pmcp serve +Run an MCP server for agents: inspect or exec$/m);
     const help = await runInProcess(["schema", "export", "--help"]);
     expect(help.code).toBe(0);
     for (const flag of [
@@ -86,14 +87,46 @@ describe("pmcp command line", () => {
     for (const flag of flags) expect(help.stdout).toContain(flag);
   });
 
+  // yargs 17's ESM build wrapped help every 80 characters, inside words: "sandb ox", "obs ervations".
+  it.each([
+    [["serve"], "Run an MCP server for agents: inspect or exec"],
+    [["serve", "exec"], "list_tools, inspect_tool and execute_program (type-checked TypeScript in a sandbox) over live servers"],
+    [
+      ["serve", "exec"],
+      "Programs that run at once, each in its own sandbox thread; more wait, and waiting counts against their time (default 8)",
+    ],
+    [["schema", "discover"], "Folder of the observation logs (one JSONL file per server and tool)"],
+    [
+      ["schema", "export"],
+      "Bundle file, or folder for pmcp-foundation (default: pmcp.config bundle, else schemas/mcp-bundle.json; schemas/)",
+    ],
+  ])("%j --help wraps between words: %s", async (command, text) => {
+    const help = await runInProcess([...command, "--help"]);
+    expect(help.stdout.split("\n").every((line) => line.length <= 80)).toBe(true);
+    expect(help.stdout.replace(/\s+/g, " ")).toContain(text);
+  });
+
+  it("a group's usage names its commands", async () => {
+    expect((await runInProcess(["serve", "--help"])).stdout.split("\n")[0]).toBe("pmcp serve <inspect|exec>");
+    expect((await runInProcess(["schema", "--help"])).stdout.split("\n")[0]).toBe("pmcp schema <command>");
+  });
+
   it("--version prints the package version", async () => {
     const result = await runInProcess(["--version"]);
     expect(result.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
   });
 
   it.each([
-    [["schema", "export", "--bogus"], /Unknown arguments?: bogus/],
-    [["frobnicate"], /Unknown argument: frobnicate/],
+    [["schema", "export", "--bogus"], /^pmcp: Unknown argument: --bogus$/],
+    // yargs-parser adds the camelCase twin of every dashed key; the user typed one flag.
+    [["schema", "export", "--bogus-flag"], /^pmcp: Unknown argument: --bogus-flag$/],
+    [["schema", "export", "extra", "--no-bogus-flag", "-x"], /^pmcp: Unknown arguments: --no-bogus-flag, -x, extra$/],
+    [["frobnicate"], /^pmcp: Unknown argument: frobnicate$/],
+    [["schema"], /^pmcp: name a schema command: export, discover, infer, validate, diff, normalize or lint$/],
+    [["tools"], /^pmcp: name a tools command: from-source$/],
+    [["serve"], /^pmcp: name a server: inspect or exec$/],
+    [["exec"], /^pmcp: exec: missing <file>$/],
+    [["inspect"], /^pmcp: inspect: missing <tool>$/],
     [["schema", "export"], /nothing to export/],
     [["schema", "export", "--config", "/no/such/mcp.json"], /cannot read config file \/no\/such\/mcp\.json: ENOENT/],
     [["schema", "export", "--stdio", "a", "--stdio", "b", "--id", "x"], /--id names the server of a single/],
@@ -108,9 +141,9 @@ describe("pmcp command line", () => {
     [["generate", "-o"], /^pmcp: Not enough arguments following: o$/],
     [["schema", "export", "--server", "x"], /--server picks entries of a --config file/],
     [["schema", "validate", "--schema", "/no/such/bundle.json"], /\/no\/such\/bundle\.json: no such file or folder/],
-    [["schema", "diff"], /Not enough non-option arguments/],
+    [["schema", "diff"], /^pmcp: schema diff: missing <old>$/],
     [["schema", "lint", "--schema", "/no/such.json", "--profile", "gpt"], /--profile: unknown gpt/],
-    [["schema", "infer", "--observations", "o", "--bogus"], /Unknown arguments?: bogus/],
+    [["schema", "infer", "--observations", "o", "--bogus"], /^pmcp: Unknown argument: --bogus$/],
     [["report", "--format", "html"], /Invalid values:/],
     [["generate", "--min-quality", "great"], /Invalid values:/],
     [
@@ -121,10 +154,10 @@ describe("pmcp command line", () => {
       ["generate", "--schema", "schemas/mcp-bundle.json", "--templates", "test", "-o", "/tmp/pmcp-never"],
       /templates folder test has neither server\.ts\.hbs nor index\.ts\.hbs/,
     ],
-    [["serve", "frobnicate"], /name a server: inspect or exec/],
+    [["serve", "frobnicate"], /^pmcp: Unknown argument: frobnicate$/],
     [["serve", "inspect", "--http", "99999"], /^pmcp: --http must be a whole number from 0 to 65535, got 99999$/],
     [["schema", "export", "--stdio", "node x.js", "--concurrency", "1.5"], /^pmcp: --concurrency must be a whole number ≥ 1, got 1.5$/],
-    [["tools", "from-source"], /Not enough non-option arguments/],
+    [["tools", "from-source"], /^pmcp: tools from-source: missing <file>$/],
     [["tools", "from-source", "/no/such/tools.ts"], /\/no\/such\/tools\.ts: no such file/],
     [
       ["schema", "discover", "--stdio", "node x.js", "--observations", "o", "--max-samples", "0"],
@@ -162,7 +195,7 @@ describe("pmcp command line", () => {
   it("the built binary reports a usage error in its own process too", async () => {
     const result = await runCli(["schema", "export", "--bogus"]);
     expect(result.code).toBe(2);
-    expect(result.stderr.split("\n")).toEqual(["pmcp: Unknown argument: bogus", "pmcp: run 'pmcp --help' for usage", ""]);
+    expect(result.stderr.split("\n")).toEqual(["pmcp: Unknown argument: --bogus", "pmcp: run 'pmcp --help' for usage", ""]);
   });
 });
 

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -58,11 +58,16 @@ async function until<T>(
   }
 }
 
+/**
+ * The pid a fixture wrote, once it is there: read between the file's creation and its write it
+ * is empty, and `process.kill(0)` would signal this test's own process group.
+ */
 const readPid = (path: string) =>
   readFile(path, "utf8").then(
-    (text) => Number(text),
+    (text) => (/^[1-9]\d*$/.test(text) ? Number(text) : undefined),
     () => undefined,
   );
+const pidIn = (path: string) => until(`the pid in ${path}`, () => readPid(path));
 
 function alive(pid: number): boolean {
   try {
@@ -103,7 +108,7 @@ describe("pmcp dev", () => {
     const [url] = (await once(server.stdout!, "data")).map((chunk: Buffer) => chunk.toString("utf8").trim());
     const dev = startDev(dir, ["--endpoint", url!, "--id", "inv"]);
     await until("the first regeneration", () => updates(dev) === 1);
-    process.kill(Number(await readFile(pidFile, "utf8")), "SIGUSR2");
+    process.kill(await pidIn(pidFile), "SIGUSR2");
     await until("the regeneration for the added tool", () => dev.stdout().includes("SAFE      inv/added_1: tool added [tool-added]"));
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
@@ -138,11 +143,12 @@ describe("pmcp dev", () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-"));
     const inventoryPid = join(dir, "inventory.pid");
     const warehousePid = join(dir, "warehouse.pid");
+    const inventoryLists = join(dir, "inventory.lists");
     const config = {
       mcpServers: {
         inventory: {
           command: process.execPath,
-          args: [join(FIXTURES, "dev-server.mjs"), "--burst", "5", "--pid-file", inventoryPid],
+          args: [join(FIXTURES, "dev-server.mjs"), "--burst", "5", "--pid-file", inventoryPid, "--lists-file", inventoryLists],
         },
         warehouse: {
           command: process.execPath,
@@ -155,21 +161,23 @@ describe("pmcp dev", () => {
 
     await until("the first regeneration", () => updates(dev) === 1);
     expect(dev.stdout()).toEqual([
-      "SAFE      inventory: server added with 1 tools [server-added]",
+      "SAFE      inventory: server added with 1 tool [server-added]",
       "SAFE      warehouse: server added with 2 tools [server-added]",
       "updated schemas/mcp-bundle.json, generated/inventory.ts, generated/warehouse.ts, generated/index.ts",
     ]);
     await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
     expect([...dev.stderr()].sort()).toEqual([
-      "inventory: connected (1 tools, stdio)",
+      "inventory: connected (1 tool, stdio)",
       "warehouse: connected (2 tools, stdio)",
       "watching for changes; Ctrl-C to stop",
     ]);
     const untouched = async () => [await snapshot(join(dir, "generated/warehouse.ts")), await snapshot(join(dir, "generated/index.ts"))];
     const before = await untouched();
+    const listings = () => readFile(inventoryLists, "utf8").then(Number);
+    const listedAtStart = await listings();
 
     // Five tools, each with its own list_changed, in one burst: one regeneration.
-    const first = (await readPid(inventoryPid))!;
+    const first = await pidIn(inventoryPid);
     process.kill(first, "SIGUSR2");
     await until("the burst's regeneration", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
@@ -196,6 +204,8 @@ describe("pmcp dev", () => {
       'BREAKING  inventory/get_stock /inputSchema/properties/warehouse: property "warehouse" is now required [property-now-required]',
       "updated schemas/mcp-bundle.json, generated/inventory.ts",
     ]);
+    // The five notifications of the burst were one listing; the breaking change one more.
+    expect((await listings()) - listedAtStart).toBe(2);
 
     // A server that dies is started again and listed again; `pmcp dev` keeps running.
     process.kill(first, "SIGKILL");
@@ -206,7 +216,7 @@ describe("pmcp dev", () => {
     await until("the re-listing after the restart", () => updates(dev) === 4);
     expect(dev.stderr().slice(3)).toEqual([
       "inventory: connection lost: the server closed the connection; reconnecting",
-      "inventory: reconnected (1 tools, stdio)",
+      "inventory: reconnected (1 tool, stdio)",
     ]);
     expect(regeneration(dev.stdout(), 3)).toEqual([
       "BREAKING  inventory/added_1: tool removed [tool-removed]",
@@ -225,7 +235,7 @@ describe("pmcp dev", () => {
 
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
-    const warehouse = (await readPid(warehousePid))!;
+    const warehouse = await pidIn(warehousePid);
     expect([alive(first), alive(second), alive(warehouse)]).toEqual([false, false, false]);
     expect(await tempFiles(dir)).toEqual([]);
     expect(dev.stderr().filter((line) => /^\s+at /.test(line))).toEqual([]);
@@ -261,7 +271,7 @@ describe("pmcp dev", () => {
     const restarted = startServer(new URL(url).port);
     await until("the restarted server", () => readFile(urlFile, "utf8").catch(() => undefined));
     await until("the reconnection", () => updates(dev) === 3);
-    expect(dev.stderr().at(-1)).toBe("inventory: reconnected (1 tools, streamable-http)");
+    expect(dev.stderr().at(-1)).toBe("inventory: reconnected (1 tool, streamable-http)");
     expect(regeneration(dev.stdout(), 2)).toEqual([
       "BREAKING  inventory/added_1: tool removed [tool-removed]",
       "updated schemas/mcp-bundle.json, generated/inventory.ts",
@@ -291,11 +301,11 @@ describe("pmcp dev", () => {
     await writeConfig({ inventory: server("inventory"), billing: server("billing") });
     await until("the added server's module", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
-      "SAFE      billing: server added with 1 tools [server-added]",
+      "SAFE      billing: server added with 1 tool [server-added]",
       "updated mcp.json, clients/billing.ts, clients/index.ts",
     ]);
     expect((await readdir(join(dir, "clients"))).sort()).toEqual(["billing.ts", "index.ts", "inventory.ts"]);
-    const billing = (await readPid(join(dir, "billing.pid")))!;
+    const billing = await pidIn(join(dir, "billing.pid"));
 
     await writeConfig({ inventory: server("inventory") });
     await until("the removed server's module to go", () => updates(dev) === 3);
@@ -317,14 +327,19 @@ describe("pmcp dev", () => {
 
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
-    expect(alive((await readPid(join(dir, "inventory.pid")))!)).toBe(false);
+    expect(alive(await pidIn(join(dir, "inventory.pid")))).toBe(false);
     await rm(dir, { recursive: true, force: true });
   });
   it("loads pmcp.config.ts again after an edit, and renders again when a template in its templates folder, or another folder it names, changes", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-ts-"));
     await cp(join(ROOT, "templates"), join(dir, "tpl"), { recursive: true });
+    // Saved as editors save, whole: a watcher never sees a file cut short, whatever the machine's load.
+    const save = async (path: string, text: string) => {
+      await writeFile(join(dir, "saving"), text);
+      await rename(join(dir, "saving"), path);
+    };
     const writeConfig = (names: string[], templates = "tpl") =>
-      writeFile(
+      save(
         join(dir, "pmcp.config.ts"),
         `const fixture: string = ${JSON.stringify(join(FIXTURES, "dev-server.mjs"))};
 export default {
@@ -346,12 +361,12 @@ export default {
       () => [...dev.stdout(), ...dev.stderr()].join("\n"),
     );
     expect(regeneration(dev.stdout(), 1)).toEqual([
-      "SAFE      billing: server added with 1 tools [server-added]",
+      "SAFE      billing: server added with 1 tool [server-added]",
       "updated schemas/mcp-bundle.json, generated/billing.ts, generated/index.ts",
     ]);
 
     const template = join(dir, "tpl/server.ts.hbs");
-    await writeFile(template, `// edited while pmcp dev runs\n${await readFile(template, "utf8")}`);
+    await save(template, `// edited while pmcp dev runs\n${await readFile(template, "utf8")}`);
     await until("the modules rendered again", () => updates(dev) === 3);
     expect(regeneration(dev.stdout(), 2)).toEqual(["updated generated/billing.ts, generated/inventory.ts"]);
     expect(await readFile(join(dir, "generated/inventory.ts"), "utf8")).toMatch(/^\/\/ edited while pmcp dev runs\n/);
@@ -360,8 +375,11 @@ export default {
     await cp(join(ROOT, "templates"), join(dir, "tpl2"), { recursive: true });
     await writeConfig(["inventory", "billing"], "tpl2");
     await until("the modules from the other folder", () => updates(dev) === 4);
+    await until("the other folder watched", () =>
+      dev.stderr().some((line) => /^templates now from .*tpl2; watching for changes$/.test(line)),
+    );
     const second = join(dir, "tpl2/server.ts.hbs");
-    await writeFile(second, `// edited in the second folder\n${await readFile(second, "utf8")}`);
+    await save(second, `// edited in the second folder\n${await readFile(second, "utf8")}`);
     await until("the modules rendered from the edited second folder", () => updates(dev) === 5);
     expect(regeneration(dev.stdout(), 4)).toEqual(["updated generated/billing.ts, generated/inventory.ts"]);
     expect(await readFile(join(dir, "generated/inventory.ts"), "utf8")).toMatch(/^\/\/ edited in the second folder\n/);
@@ -385,10 +403,10 @@ export default {
     running.push(server);
     await until("the late server's module", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
-      "SAFE      late: server added with 1 tools [server-added]",
+      "SAFE      late: server added with 1 tool [server-added]",
       "updated schemas/mcp-bundle.json, generated/late.ts, generated/index.ts",
     ]);
-    expect(dev.stderr().at(-1)).toBe("late: connected (1 tools, streamable-http)");
+    expect(dev.stderr().at(-1)).toBe("late: connected (1 tool, streamable-http)");
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
 
@@ -452,11 +470,11 @@ export default {
       "inventory",
     ]);
     await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
-    process.kill((await readPid(pidFile))!, "SIGUSR2");
+    process.kill(await pidIn(pidFile), "SIGUSR2");
     await until("the second regeneration", () => dev.stdout().length === 2);
     expect(dev.stdout().map((line) => JSON.parse(line))).toEqual([
       {
-        changes: [{ server: "inventory", level: "safe", rule: "server-added", pointer: "/", message: "server added with 1 tools" }],
+        changes: [{ server: "inventory", level: "safe", rule: "server-added", pointer: "/", message: "server added with 1 tool" }],
         written: ["schemas/mcp-bundle.json", "generated/inventory.ts", "generated/index.ts"],
         removed: [],
       },

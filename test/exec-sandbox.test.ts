@@ -431,9 +431,18 @@ describe("concurrency", () => {
   it("time spent waiting for a worker counts against the wall-time limit", async () => {
     const own = new QuickJsExecutor({ workers: 1 });
     let release = () => {};
-    const host = bridge({ getStock: () => new Promise((resolve) => (release = () => resolve({ done: true }))) }).host;
+    let holding = () => {};
+    // The busy program holds the only worker from its call on; the worker's start-up may take longer than the limit.
+    const called = new Promise<void>((resolve) => (holding = resolve));
+    const host = bridge({
+      getStock: () => {
+        holding();
+        return new Promise((resolve) => (release = () => resolve({ done: true })));
+      },
+    }).host;
     try {
       const busy = own.run({ code: "return await inventory.getStock({});", globals }, host);
+      await called;
       const queued = await own.run({ code: "return 1;", globals }, host, { timeoutMs: 300 });
       expect(tagged(queued)).toEqual({
         ok: false,

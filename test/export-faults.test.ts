@@ -52,6 +52,16 @@ describe("a failing server gives one clear line naming it, exit 1, and leaves th
     expect(result.errors[0]).toBe('pmcp: server "ghost": cannot start "no-such-mcp-server": command not found');
   });
 
+  it("a bundle that did not exist is not written, and not said to be left unchanged", async () => {
+    const out = join(dir, "never.json");
+    const result = await runCli(["schema", "export", "--stdio", "no-such-mcp-server", "--id", "ghost", "-o", out]);
+    expect([result.code, result.stderr.split("\n").filter((line) => line.startsWith("pmcp: "))]).toEqual([
+      1,
+      ['pmcp: server "ghost": cannot start "no-such-mcp-server": command not found', `pmcp: ${out} not written`],
+    ]);
+    expect((await readdir(dir)).filter((file) => file.startsWith("never"))).toEqual([]);
+  });
+
   it("a listing over the stdio message limit names the limit and the flag; --max-message-bytes raises it", async () => {
     const server = fixtureCommand("large-message-server.mjs", "--listing-mb", "11");
     const result = await failingExport("oversized", ["--stdio", server, "--id", "large"], 60_000);

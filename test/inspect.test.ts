@@ -112,7 +112,7 @@ describe("pmcp inspect", () => {
   it("exits 2 on an unknown flag and on a missing bundle, with one line and no stack", async () => {
     const bogus = await runCli(["inspect", "weather/get_weather", "--bogus", "--schema", ...schemas]);
     expect(bogus.code).toBe(2);
-    expect(bogus.stderr.split("\n")[0]).toMatch(/^pmcp: Unknown argument: bogus$/);
+    expect(bogus.stderr.split("\n")[0]).toMatch(/^pmcp: Unknown argument: --bogus$/);
     const missing = await runCli(["inspect", "weather/get_weather"], { cwd: dir });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toBe("pmcp: schemas/mcp-bundle.json: no such file or folder\npmcp: run 'pmcp --help' for usage\n");

@@ -13,7 +13,7 @@ const SRC = join(dirname(fileURLToPath(import.meta.url)), "..", "src");
  */
 const LAYERS: readonly (readonly string[])[] = [
   // Leaves: imported by anything, importing only each other.
-  ["errors.ts", "version.ts", "signals.ts", "files", "json-schema", "providers"],
+  ["errors.ts", "version.ts", "signals.ts", "count.ts", "files", "json-schema", "providers"],
   // Pure layers: data in, data (or files) out; no servers, no settings, no CLI.
   ["bundle", "ir", "codegen", "normalize", "lint", "diff", "infer", "report"],
   // Services: reach servers, run programs, load settings.

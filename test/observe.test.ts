@@ -558,7 +558,7 @@ describe("infer, generate and report from the command line", () => {
     expect(inferred.code, inferred.stderr).toBe(0);
     expect(inferred.stdout).toContain("inferred weather/get_weather: 16 observations, quality medium (consistency 0.75)");
     expect(inferred.stderr).toContain(
-      'server "weather" tool "get_version" breaks its declared output schema at /build: must be string (1 of 1 observations)',
+      'server "weather" tool "get_version" breaks its declared output schema at /build: must be string (1 of 1 observation)',
     );
     // Exporting again keeps what was learned; the export is then up to date.
     const exportAgain = ["schema", "export", "--quiet", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "-o", path];

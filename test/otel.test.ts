@@ -72,6 +72,18 @@ async function fileSpans(file: string): Promise<FileSpan[]> {
     .map((line) => JSON.parse(line) as FileSpan);
 }
 
+/**
+ * The spans in `file` once it holds `count` of them: a server's span reaches its file by its
+ * span processor, which need not have run when the answer arrives here.
+ */
+async function exportedSpans(file: string, count: number): Promise<FileSpan[]> {
+  for (;;) {
+    const spans = await fileSpans(file).catch(() => []);
+    if (spans.length >= count) return spans;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 /** The spans this process finished for `name`, oldest first. */
 function mySpans(name: string): ReadableSpan[] {
   return exporter.getFinishedSpans().filter((span) => span.name === name);
@@ -124,13 +136,13 @@ describe("client spans", () => {
     });
     expect(mine.events.map((event) => event.name)).toEqual(["connect"]);
 
-    const domain = await fileSpans(domainFile);
+    const domain = await exportedSpans(domainFile, 2);
     expect(domain.map((span) => [span.name, span.kind])).toEqual([
       ["tools/call get_stock", SpanKind.CLIENT],
       ["tools/call stock_report", SpanKind.SERVER],
     ]);
     const [domainClient, domainServer] = domain as [FileSpan, FileSpan];
-    const upstreamServer = only(await fileSpans(upstreamFile));
+    const upstreamServer = only(await exportedSpans(upstreamFile, 1));
     expect([upstreamServer.name, upstreamServer.kind]).toEqual(["tools/call get_stock", SpanKind.SERVER]);
 
     const traceId = mine.spanContext().traceId;
@@ -213,7 +225,7 @@ describe("client spans", () => {
     };
     expect(mine.attributes).toEqual({ ...metric, "mcp.session.id": sessionId, "jsonrpc.request.id": "1" });
 
-    const served = only(await fileSpans(spansFile));
+    const served = only(await exportedSpans(spansFile, 1));
     expect([served.name, served.kind, served.traceId, served.parentSpanId]).toEqual([
       "tools/call get_stock",
       SpanKind.SERVER,
@@ -299,7 +311,7 @@ describe("client spans", () => {
     ]);
 
     // The server's side of the same calls (the timed-out one is still sleeping there).
-    const served = (await fileSpans(spansFile)).map((span) => [span.name, span.attributes["error.type"], span.status]);
+    const served = (await exportedSpans(spansFile, 3)).map((span) => [span.name, span.attributes["error.type"], span.status]);
     expect(served).toEqual([
       ["tools/call fail", "tool_error", { code: SpanStatusCode.ERROR, message: "out of stock" }],
       ["tools/call get_stock", undefined, { code: SpanStatusCode.UNSET }],

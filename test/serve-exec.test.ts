@@ -594,7 +594,7 @@ describe("pmcp exec", () => {
   });
 
   it.each([
-    [["exec"], "pmcp: Not enough non-option arguments: got 0, need at least 1"],
+    [["exec"], "pmcp: exec: missing <file>"],
     [["exec", "/no/such/program.ts", ...sources], "pmcp: /no/such/program.ts: no such file"],
     [["exec", "x.ts", "--max-calls", "0", ...sources], "pmcp: --max-calls must be a whole number ≥ 1, got 0"],
     [["serve", "exec", "--max-time-ms", "1.5", ...sources], "pmcp: --max-time-ms must be a whole number from 1 to 2147483647, got 1.5"],

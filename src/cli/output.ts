@@ -34,11 +34,6 @@ export function printJson(value: unknown): void {
   process.stdout.write(toJsonText(value));
 }
 
-/** "1 server", "3 servers". */
-export function count(n: number, noun: string): string {
-  return `${n} ${noun}${n === 1 ? "" : "s"}`;
-}
-
 /**
  * Writes a command's output files all or nothing (writeFilesAtomically), naming `flag`, the
  * option or setting that chose the path, in any failure. A signal meanwhile removes the staged

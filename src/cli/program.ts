@@ -18,6 +18,13 @@ import { PmcpError } from "../errors.js";
 import { version } from "../version.js";
 import { exitCodeOf, isUsageError } from "./exit-code.js";
 import { printable } from "./output.js";
+import { yargsMessage } from "./yargs-messages.js";
+
+const GROUPS = {
+  schema: "Export and check tool schema bundles",
+  tools: "Tools from TypeScript functions",
+  serve: "Run an MCP server for agents: inspect or exec",
+};
 
 /**
  * Runs the `pmcp` command line (`argv` without node and the script) and resolves with its
@@ -31,8 +38,11 @@ export async function run(argv: readonly string[]): Promise<number> {
     .option("debug", { type: "boolean", default: false, describe: "Print stack traces on failure" })
     .option("quiet", { type: "boolean", default: false, describe: "Print nothing but errors" })
     .option("json", { type: "boolean", default: false, describe: "Print a machine-readable summary on stdout" })
-    .command("schema <command>", "Export and check tool schema bundles", (schema) =>
+    // A group's command names no positional, which yargs would demand before the group's own
+    // message naming the choices; its usage line names them instead.
+    .command("schema", GROUPS.schema, (schema) =>
       schema
+        .usage(`$0 schema <command>\n\n${GROUPS.schema}`)
         .command(schemaExportCommand)
         .command(schemaDiscoverCommand)
         .command(schemaInferCommand)
@@ -42,12 +52,19 @@ export async function run(argv: readonly string[]): Promise<number> {
         .command(schemaLintCommand)
         .demandCommand(1, "name a schema command: export, discover, infer, validate, diff, normalize or lint"),
     )
-    .command("tools <command>", "Tools from TypeScript functions", (tools) =>
-      tools.command(toolsFromSourceCommand).demandCommand(1, "name a tools command: from-source"),
+    .command("tools", GROUPS.tools, (tools) =>
+      tools
+        .usage(`$0 tools <command>\n\n${GROUPS.tools}`)
+        .command(toolsFromSourceCommand)
+        .demandCommand(1, "name a tools command: from-source"),
     )
     .command(inspectCommand)
-    .command("serve <server>", "Run an MCP server for agents", (serve) =>
-      serve.command(serveInspectCommand).command(serveExecCommand).demandCommand(1, "name a server: inspect or exec"),
+    .command("serve", GROUPS.serve, (serve) =>
+      serve
+        .usage(`$0 serve <inspect|exec>\n\n${GROUPS.serve}`)
+        .command(serveInspectCommand)
+        .command(serveExecCommand)
+        .demandCommand(1, "name a server: inspect or exec"),
     )
     .command(execCommand)
     .command(reportCommand)
@@ -55,11 +72,16 @@ export async function run(argv: readonly string[]): Promise<number> {
     .command(devCommand)
     .demandCommand(1, "name a command")
     .strict()
+    // One language for every line pmcp prints, and the one yargs-messages.ts reads.
+    .locale("en")
     .version(version)
     .alias("h", "help")
     .exitProcess(false)
-    .fail((message, error) => {
-      throw error ?? new PmcpError("INVALID_ARGUMENT", message);
+    .fail((message, error, usage) => {
+      if (error) throw error;
+      // The third argument is yargs' usage object, whose help() is the failing command's help text (yargs' docs).
+      const usageLine = (usage as unknown as { help(): string }).help().split("\n")[0] ?? "";
+      throw new PmcpError("INVALID_ARGUMENT", yargsMessage(message, argv, usageLine));
     });
   try {
     await cli.parseAsync();

@@ -1,3 +1,4 @@
+import { count } from "../count.js";
 import type { Check, Evaluation, EvaluationBranch, IRNode, JsonValue, NumberNode, ObjectNode, StringNode, TupleNode } from "../ir/ir.js";
 import { literal, valueKey } from "./code.js";
 import { emitType, indexedValues, RUNTIME } from "./emit-type.js";
@@ -80,9 +81,9 @@ function isExactOneOf(node: Extract<IRNode, { kind: "union" }>, options: ParserO
 function stringParser(node: StringNode): string {
   let code = "z.string()";
   if (node.minLength !== undefined)
-    code += `.refine(${RUNTIME}.minCodePoints(${node.minLength}), ${literal(`at least ${node.minLength} characters`)})`;
+    code += `.refine(${RUNTIME}.minCodePoints(${node.minLength}), ${literal(`at least ${count(node.minLength, "character")}`)})`;
   if (node.maxLength !== undefined)
-    code += `.refine(${RUNTIME}.maxCodePoints(${node.maxLength}), ${literal(`at most ${node.maxLength} characters`)})`;
+    code += `.refine(${RUNTIME}.maxCodePoints(${node.maxLength}), ${literal(`at most ${count(node.maxLength, "character")}`)})`;
   if (node.pattern !== undefined) code += `.regex(new RegExp(${literal(node.pattern)}, "u"))`;
   if (node.format !== undefined)
     code += `.refine(${RUNTIME}.format(${literal(node.format)}), ${literal(`expected format ${node.format}`)})`;
@@ -117,9 +118,9 @@ function withArrayChecks(code: string, node: { minItems?: number; maxItems?: num
   if (native && node.minItems !== undefined) result += `.min(${node.minItems})`;
   if (native && node.maxItems !== undefined) result += `.max(${node.maxItems})`;
   if (!native && node.minItems !== undefined)
-    result += `.refine((items) => items.length >= ${node.minItems}, "at least ${node.minItems} items")`;
+    result += `.refine((items) => items.length >= ${node.minItems}, ${literal(`at least ${count(node.minItems, "item")}`)})`;
   if (!native && node.maxItems !== undefined)
-    result += `.refine((items) => items.length <= ${node.maxItems}, "at most ${node.maxItems} items")`;
+    result += `.refine((items) => items.length <= ${node.maxItems}, ${literal(`at most ${count(node.maxItems, "item")}`)})`;
   if (node.uniqueItems) result += `.refine(${RUNTIME}.uniqueItems, "items must be unique")`;
   return result;
 }

@@ -72,6 +72,8 @@ async function dev(args: Args): Promise<void> {
       paths = next;
       watcher = watchInputs(paths, onChange);
       await Promise.race([watcher.ready, stopped.signalled]);
+      // Said once the new folder is watched: an edit made before this could pass unseen.
+      if (!stopped.received) status(args, `templates now from ${session.templatesDir ?? "the built-in folder"}; watching for changes`);
     }
     status(args, "watching for changes; Ctrl-C to stop");
     await stopped.signalled;

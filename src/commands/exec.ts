@@ -2,7 +2,8 @@ import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { schemaOption } from "../cli/inputs.js";
 import { execSettingOptions, minQualityOption, sourceOptions } from "../cli/options.js";
-import { count, printable, printJson, systemReason } from "../cli/output.js";
+import { printable, printJson, systemReason } from "../cli/output.js";
+import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import { exitAsSignalled, watchSignals } from "../signals.js";
 

@@ -3,9 +3,10 @@ import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs, schemaOption } from "../cli/inputs.js";
 import { minQualityOption } from "../cli/options.js";
-import { count, printJson, say, warn } from "../cli/output.js";
+import { printJson, say, warn } from "../cli/output.js";
 import { warningLine } from "../codegen/generate-run.js";
 import type { GenerateWarning } from "../codegen/plan.js";
+import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 
 /** Where and how clients are generated: the flags of `pmcp generate` and `pmcp dev`. */

@@ -4,6 +4,7 @@ import type { Bundle } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs, schemaOption } from "../cli/inputs.js";
 import { printable, printJson, say } from "../cli/output.js";
+import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import type { ToolInspection } from "../inspect/describe-tool.js";
 
@@ -49,7 +50,7 @@ export function formatInspection(inspection: ToolInspection): string {
     ...(inspection.inferredOutputSchema === undefined
       ? []
       : [
-          `Inferred from ${inspection.inferredOutputSchema.observations} observed results (quality ${inspection.inferredOutputSchema.quality}), not declared by the server:\n` +
+          `Inferred from ${count(inspection.inferredOutputSchema.observations, "observed result")} (quality ${inspection.inferredOutputSchema.quality}), not declared by the server:\n` +
             json(inspection.inferredOutputSchema.schema),
         ]),
     ...(inspection.observedContent === undefined

@@ -6,8 +6,9 @@ import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { sourceOptions, timeoutOption, wholeNumberOption } from "../cli/options.js";
-import { count, printJson, say, warn, writeOutput } from "../cli/output.js";
+import { printJson, say, warn, writeOutput } from "../cli/output.js";
 import { resolvePathSetting } from "../cli/settings.js";
+import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import type { ServerOutcome } from "../export/export-servers.js";
 
@@ -73,7 +74,12 @@ async function schemaExport(args: Args): Promise<void> {
       ? resolvePathSetting({ name: "-o", value: args.output }, project, "bundle", DEFAULT_BUNDLE_PATH).value
       : (args.output ?? DEFAULT_FOUNDATION_DIR);
   if (failures.length > 0 && (!args.allowPartial || servers.length === 0)) {
-    throw new PmcpError("SERVER_FAILED", [...failures, `${target} left unchanged`].join("\n"));
+    const { access } = await import("node:fs/promises");
+    const existed = await access(target).then(
+      () => true,
+      () => false,
+    );
+    throw new PmcpError("SERVER_FAILED", [...failures, existed ? `${target} left unchanged` : `${target} not written`].join("\n"));
   }
 
   const previous = args.format === "bundle" ? await serversOnDisk(target) : undefined;

@@ -1,7 +1,8 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs, schemaOption } from "../cli/inputs.js";
-import { count, printJson, say, warn, writeOutput } from "../cli/output.js";
+import { printJson, say, warn, writeOutput } from "../cli/output.js";
+import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
@@ -43,7 +44,7 @@ async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
       for (const drift of block.drift ?? []) {
         warn(
           args,
-          `server "${server.id}" tool "${block.tool}" breaks its declared output schema at ${drift.path || "/"}: ${drift.message} (${drift.count} of ${block.observations} observations)`,
+          `server "${server.id}" tool "${block.tool}" breaks its declared output schema at ${drift.path || "/"}: ${drift.message} (${drift.count} of ${count(block.observations, "observation")})`,
         );
       }
     }

@@ -1,7 +1,8 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
-import { count, printable } from "../cli/output.js";
+import { printable } from "../cli/output.js";
+import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import type { LintFinding } from "../lint/lint.js";
 import { PROFILES, type Profile } from "../providers/facts.js";

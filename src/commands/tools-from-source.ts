@@ -1,6 +1,7 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { count, say, warn, writeOutput } from "../cli/output.js";
+import { say, warn, writeOutput } from "../cli/output.js";
+import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>

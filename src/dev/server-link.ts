@@ -1,6 +1,7 @@
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
 import { type Connection, connect } from "@pmcp-codegen/runtime/internal/servers";
 import type { BundleServer } from "../bundle/types.js";
+import { count } from "../count.js";
 import { listServer, relistDelay, type ServerListing } from "../export/export-servers.js";
 import { retryDelay } from "./backoff.js";
 
@@ -128,7 +129,7 @@ export class ServerLink {
         const listing = await listServer(connection, this.source, this.deadline());
         this.listed(listing);
         this.events.status(
-          `${this.label}: ${everConnected ? "reconnected" : "connected"} (${listing.server.tools.length} tools, ${connection.transport})`,
+          `${this.label}: ${everConnected ? "reconnected" : "connected"} (${count(listing.server.tools.length, "tool")}, ${connection.transport})`,
         );
         everConnected = true;
         attempt = 0;

@@ -1,6 +1,7 @@
 import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import type { Bundle, Tool } from "../bundle/types.js";
+import { count } from "../count.js";
 import { resultTypeName } from "../ir/naming.js";
 import { type ChangeLevel, diffSchemas, type SchemaChange } from "./schema-diff.js";
 
@@ -29,7 +30,7 @@ export function diffBundles(before: Bundle, after: Bundle): BundleChange[] {
         level: "safe",
         rule: "server-added",
         pointer: "/",
-        message: `server added with ${server.tools.length} tools`,
+        message: `server added with ${count(server.tools.length, "tool")}`,
       });
       continue;
     }

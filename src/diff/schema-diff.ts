@@ -1,4 +1,5 @@
 import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
+import { count } from "../count.js";
 import type { IRNode, NamedDefinition, ObjectNode } from "../ir/ir.js";
 import { IRBuilder } from "../ir/json-schema-to-ir.js";
 import { NameScope } from "../ir/naming.js";
@@ -239,7 +240,7 @@ function compareMembers(walk: Walk, before: Scope, after: Scope, pointer: string
       compare(walk, { ...before, node: old.items[index]! }, { ...after, node: now.items[index]! }, `${pointer}/prefixItems/${index}`);
     }
     if (old.items.length !== now.items.length)
-      add("breaking", "tuple-length-changed", `tuple has ${now.items.length} positions, had ${old.items.length}`);
+      add("breaking", "tuple-length-changed", `tuple has ${count(now.items.length, "position")}, had ${old.items.length}`);
   }
 }
 

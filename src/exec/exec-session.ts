@@ -7,6 +7,7 @@ import { z } from "zod";
 import { isNonObjectOutput, outputSchemaOf } from "../bundle/output-schema.js";
 import type { Quality } from "../bundle/quality.js";
 import type { Bundle } from "../bundle/types.js";
+import { count } from "../count.js";
 import { pointerKeys } from "../json-schema/pointer.js";
 import { compileSchema } from "../json-schema/validator.js";
 import type { TranspiledProgram } from "./check-protocol.js";
@@ -175,7 +176,7 @@ export class ExecSession {
       const [first] = diagnostics;
       // Refused unread for its size: not a type error, there is nothing to fix in it but its length.
       if (diagnostics.length === 1 && first?.code === PROGRAM_DIAGNOSTIC.TOO_LARGE) return invalidInput(first.message);
-      const message = `${diagnostics.length === 1 ? "1 problem" : `${diagnostics.length} problems`}; nothing was run`;
+      const message = `${count(diagnostics.length, "problem")}; nothing was run`;
       return { ok: false, kind: "type_error", message, diagnostics, logs: [], calls: [], durationMs: 0 };
     }
     const program: CompiledProgram = { ...state.program, code: checked.program.code };

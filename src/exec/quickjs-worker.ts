@@ -2,6 +2,7 @@
 // linear memory) that is disposed when the program ends, however it ends.
 import { parentPort, workerData } from "node:worker_threads";
 import { type Deferred, type JSValueHandle, MAX_STACK_SIZE, QuickJS, type QuickJSOptions } from "quickjs-wasi";
+import { count } from "../count.js";
 import type { FailureKind } from "./executor.js";
 import { GUEST_PRELUDE } from "./guest-prelude.js";
 import type { Limits } from "./limits.js";
@@ -87,7 +88,7 @@ function shouldStop(run: Run): boolean {
 }
 
 function stopMessage(kind: FailureKind, limits: Limits): string {
-  if (kind === "call_limit") return `the program made more than ${limits.maxCalls} tool calls`;
+  if (kind === "call_limit") return `the program made more than ${count(limits.maxCalls, "tool call")}`;
   return `the program ran longer than ${limits.timeoutMs} ms`;
 }
 
@@ -180,8 +181,8 @@ function addLog(run: Run, level: string, text: string): void {
   const line = level === "log" ? text : `${level}: ${text}`;
   const bytes = Buffer.byteLength(line);
   if (run.logBytes + bytes > run.limits.maxOutputBytes - LOG_MARKER_ROOM) {
-    run.logs.push(`…[logs cut at ${run.limits.maxOutputBytes} bytes]`);
-    run.stopping = { kind: "output_limit", message: `the program's logs passed ${run.limits.maxOutputBytes} bytes` };
+    run.logs.push(`…[logs cut at ${count(run.limits.maxOutputBytes, "byte")}]`);
+    run.stopping = { kind: "output_limit", message: `the program's logs passed ${count(run.limits.maxOutputBytes, "byte")}` };
     return;
   }
   run.logs.push(line);
@@ -255,7 +256,7 @@ function settledOutcome(run: Run, settled: string): WorkerDone {
   return {
     ok: false,
     kind: "output_limit",
-    message: `the result and logs are ${Buffer.byteLength(body) + run.logBytes} bytes, more than ${run.limits.maxOutputBytes}`,
+    message: `the result and logs are ${count(Buffer.byteLength(body) + run.logBytes, "byte")}, more than ${run.limits.maxOutputBytes}`,
     result: JSON.stringify(result),
     logs: run.logs,
   };

@@ -1,4 +1,5 @@
 import type { JsonValue } from "@pmcp-codegen/runtime/internal/json";
+import { count } from "../count.js";
 
 /** Room kept for the marker that says what was left out. */
 const MARKER_ROOM = 64;
@@ -40,14 +41,14 @@ export function truncateJson(value: JsonValue, budget: number): JsonValue {
   if (typeof value === "string") return truncateString(value, budget);
   if (Array.isArray(value)) return truncateArray(value, budget);
   if (typeof value === "object" && value !== null) return truncateObject(value, budget);
-  return `…[${jsonBytes(value)} bytes left out]`;
+  return `…[${count(jsonBytes(value), "byte")} left out]`;
 }
 
 function truncateString(value: string, budget: number): string {
   let kept = value.slice(0, Math.max(0, budget - MARKER_ROOM));
   // Escapes make JSON longer than the text: cut until it fits.
   while (kept.length > 0 && jsonBytes(kept) > budget - MARKER_ROOM) kept = kept.slice(0, Math.floor(kept.length * 0.9));
-  return `${kept}…[${value.length - kept.length} characters left out]`;
+  return `${kept}…[${count(value.length - kept.length, "character")} left out]`;
 }
 
 function truncateArray(value: JsonValue[], budget: number): JsonValue[] {
@@ -67,7 +68,7 @@ function truncateArray(value: JsonValue[], budget: number): JsonValue[] {
   }
   // A member cut down is kept, so it is not counted as left out; the marker names it.
   const last = cut ? `; item ${kept.length - 1} cut short` : "";
-  kept.push(`…[${value.length - kept.length} of ${value.length} items left out${last}]`);
+  kept.push(`…[${value.length - kept.length} of ${count(value.length, "item")} left out${last}]`);
   return kept;
 }
 
@@ -92,6 +93,6 @@ function truncateObject(value: { [key: string]: JsonValue }, budget: number): { 
   const result: { [key: string]: JsonValue } = {};
   for (const [key, item] of kept) Object.defineProperty(result, key, { value: item, enumerable: true, writable: true, configurable: true });
   const last = cut ? `; ${JSON.stringify(kept.at(-1)?.[0])} cut short` : "";
-  result["…"] = `${entries.length - kept.length} of ${entries.length} keys left out${last}`;
+  result["…"] = `${entries.length - kept.length} of ${count(entries.length, "key")} left out${last}`;
   return result;
 }

@@ -1,4 +1,5 @@
 import type { ServerSource } from "@pmcp-codegen/runtime/internal";
+import { count } from "../count.js";
 import type { ServerProgress } from "./export-servers.js";
 
 /** Shows each server's progress on stderr, leaving stdout for the summary. */
@@ -19,7 +20,7 @@ export function plainProgress(sources: readonly ServerSource[], write = (line: s
       const label = sources[index]?.label ?? String(index);
       if (progress.state === "connecting") write(`${label}: connecting`);
       else if (progress.state === "done")
-        write(`${label}: ${progress.tools} tools${progress.id === label ? "" : ` (id "${progress.id}")`}`);
+        write(`${label}: ${count(progress.tools, "tool")}${progress.id === label ? "" : ` (id "${progress.id}")`}`);
     },
     finish: async () => {},
   };
@@ -66,7 +67,7 @@ export async function liveProgress(sources: readonly ServerSource[]): Promise<Pr
       if (progress.state === "connecting") setTitle(index, `${label}: connecting`);
       else if (progress.state === "listing") setTitle(index, `${label}: listing tools (${progress.transport})`);
       else if (progress.state === "done") {
-        setTitle(index, `${label}: ${progress.tools} tools`);
+        setTitle(index, `${label}: ${count(progress.tools, "tool")}`);
         settled[index]?.resolve();
       } else {
         settled[index]?.reject(new Error(`${label}: ${progress.message}`));

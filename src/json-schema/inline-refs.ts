@@ -1,3 +1,4 @@
+import { count } from "../count.js";
 import { ANNOTATIONS, appendText } from "./annotations.js";
 import { isSchema, mapChildren, type Schema } from "./keywords.js";
 import { isObject, joinPointer } from "./pointer.js";
@@ -142,7 +143,7 @@ function inlineWithin(schema: Schema, options: InlineOptions, limits: Limits, co
     if (tooDeep) {
       context.note(
         pointer,
-        `$ref ${JSON.stringify(ref)} not inlined beyond ${limits.nesting} nested references, to stay within ${limits.budget} subschemas`,
+        `$ref ${JSON.stringify(ref)} not inlined beyond ${count(limits.nesting, "nested reference")}, to stay within ${limits.budget} subschemas`,
         "size-cut",
       );
       return { ...siblings, description: appendText(siblings.description, "(Nested too deep; this level is not described.)") };

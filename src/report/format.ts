@@ -1,4 +1,5 @@
 import { QUALITIES, SOURCES } from "../bundle/quality.js";
+import { count } from "../count.js";
 import type { QualityReport, ReportRow } from "./quality-report.js";
 
 const QUALITY_COLUMNS = [...QUALITIES].reverse();
@@ -32,7 +33,8 @@ function rows(report: QualityReport): string[][] {
 
 function driftLines(report: QualityReport): string[] {
   return report.drift.map(
-    (item) => `${item.server}/${item.tool} at ${item.path || "/"}: ${item.message} (${item.count} of ${item.observations} observations)`,
+    (item) =>
+      `${item.server}/${item.tool} at ${item.path || "/"}: ${item.message} (${item.count} of ${count(item.observations, "observation")})`,
   );
 }
 

@@ -346,7 +346,10 @@ describe("a listing's ttlMs decides when long-lived sessions list again", () => 
     try {
       expect(await names()).toEqual(["inv/count", "inv/get_stock", "inv/names"]);
       // Over stateless HTTP there is no stream to announce the change on: only the ttl brings it.
-      process.kill(Number(await readFile(pidFile, "utf8")), "SIGUSR2");
+      // The server wrote its pid before it answered the listing; 0 would signal this whole process group.
+      const pid = Number(await readFile(pidFile, "utf8"));
+      expect(Number.isSafeInteger(pid) && pid > 0).toBe(true);
+      process.kill(pid, "SIGUSR2");
       const end = Date.now() + 30_000;
       while (!(await names()).includes("inv/added_1")) {
         if (Date.now() > end) throw new Error("the added tool never showed");

@@ -3,10 +3,12 @@ import { timeoutProblem } from "@pmcp-codegen/runtime/internal/timeout";
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { schemaOption } from "../cli/inputs.js";
-import { count, ENDING_SIGNALS, printable, printJson, systemReason } from "../cli/output.js";
+import { count, printable, printJson } from "../cli/output.js";
 import { sourceOptions } from "../cli/source-options.js";
 import { PmcpError } from "../errors.js";
 import { DEFAULT_MAX_PROGRAMS, MAX_HEAP_MB } from "../exec/executor.js";
+import { systemReason } from "../files/system-reason.js";
+import { ENDING_SIGNALS } from "../files/write-output.js";
 
 const LIMIT_FLAGS = ["maxTimeMs", "maxHeapMb", "maxCalls", "maxConcurrentCalls", "maxOutputBytes", "maxPrograms"] as const;
 

@@ -4,10 +4,11 @@ import type { Argv } from "yargs";
 import type { Bundle, BundleServer } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { projectPath } from "../cli/inputs.js";
-import { count, printJson, say, warn, writeOutput } from "../cli/output.js";
+import { count, printJson, say, warn } from "../cli/output.js";
 import { checkTimeout, sourceOptions } from "../cli/source-options.js";
 import { PmcpError } from "../errors.js";
 import type { ServerOutcome } from "../export/export-servers.js";
+import { writeOutput } from "../files/write-output.js";
 
 const DEFAULT_FOUNDATION_DIR = "schemas";
 

@@ -1,7 +1,8 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { count, say, warn, writeOutput } from "../cli/output.js";
+import { count, say, warn } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
+import { writeOutput } from "../files/write-output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   yargs

@@ -8,7 +8,7 @@ import type { DevInputs, DevOutput } from "../dev/session.js";
 import type { BundleChange } from "../diff/bundle-diff.js";
 import { formatText } from "../diff/format.js";
 import { PmcpError } from "../errors.js";
-import { generateOptions } from "./generate.js";
+import { generateOptions, generateSettings } from "./generate.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   generateOptions(sourceOptions(yargs))
@@ -88,7 +88,7 @@ async function loadInputs(args: Args): Promise<DevInputs> {
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
   const { resolveSources } = await import("../endpoints/source-flags.js");
   const { DEFAULT_BUNDLE_PATH } = await import("../bundle/defaults.js");
-  const { expectFolder, generateSettings } = await import("../codegen/generate-run.js");
+  const { expectFolder } = await import("../codegen/generate-pipeline.js");
   const project = await loadPmcpConfig();
   const sources = await resolveSources(args, project, "watch");
   const bundlePath = args.bundle ?? projectPath(project, project?.config.bundle) ?? DEFAULT_BUNDLE_PATH;

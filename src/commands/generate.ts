@@ -1,11 +1,13 @@
 import { join } from "node:path";
 import type { Argv } from "yargs";
+import type { Quality } from "../bundle/quality.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { resolveInputs, schemaOption } from "../cli/inputs.js";
+import { projectPath, resolveInputs, schemaOption } from "../cli/inputs.js";
 import { count, printJson, say, warn } from "../cli/output.js";
-import { warningLine } from "../codegen/generate-run.js";
-import type { GenerateWarning } from "../codegen/plan.js";
+import type { GenerateOutcome, GenerateSettings } from "../codegen/generate-pipeline.js";
+import type { LoadedConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
+import { version } from "../version.js";
 
 /** Where and how clients are generated: the flags of `pmcp generate` and `pmcp dev`. */
 export function generateOptions<T>(yargs: Argv<T>) {
@@ -47,55 +49,26 @@ export const generateCommand = defineCommand({
 
 /** `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults. */
 async function generate(args: ArgsOf<typeof builder>): Promise<void> {
-  // Only what a re-run with unchanged inputs needs is loaded before it knows it has nothing to do.
-  const { schemaFilePaths } = await import("../bundle/schema-files.js");
-  const { templatesDigest } = await import("../codegen/templates.js");
-  const { ReuseCache } = await import("../codegen/reuse-cache.js");
-  const { rememberRun, stampInputs, unchangedRun } = await import("../codegen/run-record.js");
-  const { expectFolder, generateSettings, removeAbandonedTempFiles } = await import("../codegen/generate-run.js");
+  const { generateClients, warningLine } = await import("../codegen/generate-pipeline.js");
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
   const settings = generateSettings(args, project, schema.join(", "));
-  const { outDir, options, templatesDir } = settings;
-  await expectFolder(outDir, settings.outFlag);
-
-  // --check renders everything and compares it with the disk: a cached module would prove nothing.
-  const cache = args.check ? undefined : await ReuseCache.open();
-  const schemaFiles = await schemaFilePaths(schema);
-  const key = cache?.key(["run", options, await templatesDigest(templatesDir)]);
-  const last = cache === undefined || key === undefined ? undefined : await unchangedRun(cache, outDir, key, schemaFiles);
-  if (last !== undefined) {
-    if (!args.check) await removeAbandonedTempFiles(outDir);
-    return report(args, {
-      output: outDir,
-      servers: last.servers.length,
-      tools: last.tools,
-      reused: last.servers,
-      warnings: last.warnings,
-      changed: [],
-      typesChanged: [],
-      removed: [],
-    });
-  }
-
-  const { readSchemaFiles } = await import("../bundle/read.js");
-  const { renderRun, writeRun } = await import("../codegen/generate-run.js");
-  const inputs = cache === undefined ? undefined : await stampInputs(schemaFiles);
-  const { bundle } = await readSchemaFiles(schema);
-  const run = await renderRun(bundle, settings, !args.check);
-  const { changed, leftover } = run;
+  const outcome = await generateClients(schema, settings, args.check);
+  const { outDir } = settings;
+  const { changed, leftover } = outcome;
   const summary: Summary = {
     output: outDir,
-    servers: bundle.servers.length,
-    tools: bundle.servers.reduce((sum, server) => sum + server.tools.length, 0),
-    reused: run.reused,
-    warnings: run.warnings,
+    servers: outcome.servers.length,
+    tools: outcome.tools,
+    reused: outcome.reused,
+    warnings: outcome.warnings,
     changed: changed.map((file) => join(outDir, file.path)),
     typesChanged: changed.flatMap((file) => file.typesChanged.map((tool) => `${file.path.replace(/\.ts$/, "")}/${tool}`)),
     removed: leftover.map((path) => join(outDir, path)),
   };
+  const warningLines = outcome.warnings.map(warningLine);
 
   if (args.check) {
-    for (const warning of run.warnings) warn(args, warningLine(warning));
+    for (const line of warningLines) warn(args, line);
     if (args.json) printJson({ ...summaryJson(summary), upToDate: changed.length + leftover.length === 0 });
     if (changed.length + leftover.length === 0) return say(args, `${outDir} is up to date`);
     for (const file of changed) {
@@ -108,18 +81,44 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
     throw new PmcpError("OUT_OF_DATE", `${count(changed.length + leftover.length, "generated file")} out of date; run pmcp generate`);
   }
 
-  await writeRun(run, settings);
   for (const path of summary.removed) say(args, `removed ${path}: generated earlier for a server that is not in this bundle`);
-  if (cache !== undefined && key !== undefined && inputs !== undefined) {
-    await rememberRun(cache, outDir, {
-      key,
-      inputs,
-      servers: bundle.servers.map((server) => server.id),
-      tools: summary.tools,
-      warnings: run.warnings,
-    });
-  }
-  report(args, summary);
+  for (const line of warningLines) warn(args, line);
+  if (args.json) printJson(summaryJson(summary));
+  const reused = summary.reused.length > 0 ? `, ${summary.reused.length} unchanged` : "";
+  say(
+    args,
+    `Generated ${outDir}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
+  );
+}
+
+const DEFAULT_OUTPUT = "generated";
+const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
+
+/** The generate flags; each wins over its `pmcp.config` setting. */
+export interface GenerateFlags {
+  output?: string | undefined;
+  templates?: string | undefined;
+  runtimeImport?: string | undefined;
+  strictObjects?: boolean | undefined;
+  minQuality: Quality;
+}
+
+/** Where `pmcp generate` and `pmcp dev` write and how they render: the flag, else `pmcp.config`, else the default. */
+export function generateSettings(flags: GenerateFlags, project: LoadedConfig | undefined, source: string): GenerateSettings {
+  const outDir = flags.output ?? projectPath(project, project?.config.output) ?? DEFAULT_OUTPUT;
+  const outFlag = flags.output !== undefined ? "-o" : project?.config.output !== undefined ? "pmcp.config output" : "output";
+  return {
+    outDir,
+    outFlag,
+    templatesDir: flags.templates ?? projectPath(project, project?.config.templates),
+    options: {
+      source,
+      runtimeImport: flags.runtimeImport ?? project?.config.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
+      strictObjects: flags.strictObjects ?? project?.config.strictObjects ?? false,
+      minQuality: flags.minQuality,
+      generatorVersion: version,
+    },
+  };
 }
 
 interface Summary {
@@ -127,7 +126,7 @@ interface Summary {
   servers: number;
   tools: number;
   reused: string[];
-  warnings: GenerateWarning[];
+  warnings: GenerateOutcome["warnings"];
   changed: string[];
   typesChanged: string[];
   removed: string[];
@@ -135,15 +134,4 @@ interface Summary {
 
 function summaryJson(summary: Summary) {
   return { ...summary, warnings: summary.warnings.length };
-}
-
-/** Warnings, then the JSON summary or one line: the same whether the run rendered anything or not. */
-function report(args: ArgsOf<typeof builder>, summary: Summary): void {
-  for (const warning of summary.warnings) warn(args, warningLine(warning));
-  if (args.json) printJson(summaryJson(summary));
-  const reused = summary.reused.length > 0 ? `, ${summary.reused.length} unchanged` : "";
-  say(
-    args,
-    `Generated ${summary.output}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
-  );
 }

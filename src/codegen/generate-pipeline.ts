@@ -1,54 +1,80 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileToWrite } from "@pmcp-codegen/runtime/internal";
-import type { Quality } from "../bundle/quality.js";
+import { schemaFilePaths } from "../bundle/schema-files.js";
 import type { Bundle } from "../bundle/types.js";
-import { projectPath } from "../cli/inputs.js";
-import type { LoadedConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
 import { writeOutput } from "../files/write-output.js";
-import { version } from "../version.js";
+import { isGeneratedFile, toolsWithChangedTypes } from "./module-record.js";
 import type { GenerateWarning } from "./plan.js";
 import type { RenderedFile, RenderOptions } from "./render.js";
+import { ReuseCache } from "./reuse-cache.js";
+import { rememberRun, stampInputs, unchangedRun } from "./run-record.js";
+import { templateSources } from "./templates.js";
 
-const DEFAULT_OUTPUT = "generated";
-const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
-
-/** The generate flags; each wins over its `pmcp.config` setting. */
-export interface GenerateFlags {
-  output?: string | undefined;
-  templates?: string | undefined;
-  runtimeImport?: string | undefined;
-  strictObjects?: boolean | undefined;
-  minQuality: Quality;
-}
-
-/** Where a generate run writes and how it renders: the flag, else `pmcp.config`, else the default. */
+/** Where a generate run writes and how it renders. */
 export interface GenerateSettings {
   outDir: string;
   /** What chose `outDir`, for error messages: `-o`, `pmcp.config output` or `output`. */
   outFlag: string;
+  /** A folder whose `server.ts.hbs` / `index.ts.hbs` replace ours. */
   templatesDir: string | undefined;
   options: RenderOptions;
 }
 
-export function generateSettings(flags: GenerateFlags, project: LoadedConfig | undefined, source: string): GenerateSettings {
-  const outDir = flags.output ?? projectPath(project, project?.config.output) ?? DEFAULT_OUTPUT;
-  const outFlag = flags.output !== undefined ? "-o" : project?.config.output !== undefined ? "pmcp.config output" : "output";
-  const templatesDir = flags.templates ?? projectPath(project, project?.config.templates);
-  return {
-    outDir,
-    outFlag,
-    templatesDir,
-    options: {
-      source,
-      runtimeImport: flags.runtimeImport ?? project?.config.runtimeImport ?? DEFAULT_RUNTIME_IMPORT,
-      strictObjects: flags.strictObjects ?? project?.config.strictObjects ?? false,
-      minQuality: flags.minQuality,
-      generatorVersion: version,
-      ...(templatesDir === undefined ? {} : { templatesDir }),
-    },
+/** What a generate run found and did. */
+export interface GenerateOutcome {
+  servers: string[];
+  tools: number;
+  /** Servers whose module was kept as it was. */
+  reused: string[];
+  warnings: GenerateWarning[];
+  /** Files whose bytes differ from the disk (written unless checking). */
+  changed: ChangedFile[];
+  /** Modules generated earlier for servers no longer in the bundle, relative to the output folder (removed unless checking). */
+  leftover: string[];
+}
+
+/**
+ * `pmcp generate`: reads the schema files, renders them through the reuse cache, compares the
+ * result with the output folder and writes the files that differ, removing leftover modules.
+ * A re-run with unchanged inputs into an untouched folder ends before the bundle is even read
+ * (see RunRecord). With `check`, every file is rendered (a cached module would prove nothing)
+ * and nothing is written.
+ */
+export async function generateClients(schema: readonly string[], settings: GenerateSettings, check: boolean): Promise<GenerateOutcome> {
+  const { outDir } = settings;
+  await expectFolder(outDir, settings.outFlag);
+  const cache = check ? undefined : await ReuseCache.open();
+  const schemaFiles = await schemaFilePaths(schema);
+  const templates = await templateSources(settings.templatesDir);
+  const key = cache?.key(["run", settings.options, templates.hash]);
+  const last = cache === undefined || key === undefined ? undefined : await unchangedRun(cache, outDir, key, schemaFiles);
+  if (last !== undefined) {
+    await removeAbandonedTempFiles(outDir);
+    return { servers: last.servers, tools: last.tools, reused: last.servers, warnings: last.warnings, changed: [], leftover: [] };
+  }
+
+  // Loaded only now: a re-run with unchanged inputs never pays for parsing and rendering.
+  const { readSchemaFiles } = await import("../bundle/read.js");
+  const inputs = cache === undefined ? undefined : await stampInputs(schemaFiles);
+  const { bundle } = await readSchemaFiles(schema);
+  const run = await renderRun(bundle, settings, cache);
+  const outcome: GenerateOutcome = {
+    servers: bundle.servers.map((server) => server.id),
+    tools: bundle.servers.reduce((sum, server) => sum + server.tools.length, 0),
+    reused: run.reused,
+    warnings: run.warnings,
+    changed: run.changed,
+    leftover: run.leftover,
   };
+  if (check) return outcome;
+  await writeRun(run, settings);
+  if (cache !== undefined && key !== undefined && inputs !== undefined) {
+    const { servers, tools, warnings } = outcome;
+    await rememberRun(cache, outDir, { key, inputs, servers, tools, warnings });
+  }
+  return outcome;
 }
 
 export interface ChangedFile extends RenderedFile {
@@ -68,16 +94,18 @@ export interface RenderedRun {
   leftover: string[];
 }
 
-/** Renders `bundle` and compares it with the output folder; `reuse` keeps modules the reuse cache vouches for. */
-export async function renderRun(bundle: Bundle, settings: GenerateSettings, reuse: boolean): Promise<RenderedRun> {
-  const { renderClients, toolsWithChangedTypes } = await import("./render.js");
+/** Renders `bundle` and compares it with the output folder; with a `cache`, keeps the modules it vouches for. */
+export async function renderRun(bundle: Bundle, settings: GenerateSettings, cache: ReuseCache | undefined): Promise<RenderedRun> {
+  const { renderSteps } = await import("./render.js");
+  const { renderReusing } = await import("./render-reusing.js");
   const { outDir } = settings;
-  const existing = (path: string) => readFile(join(outDir, path), "utf8").catch(() => undefined);
-  const result = await renderClients(bundle, settings.options, reuse ? existing : undefined);
+  const templates = await templateSources(settings.templatesDir);
+  const planned = renderSteps(bundle, settings.options);
+  const onDisk = await Promise.all(planned.steps.map((step) => readFile(join(outDir, step.path), "utf8").catch(() => undefined)));
+  const result = await renderReusing(planned, onDisk, templates, cache);
   const changed: ChangedFile[] = [];
-  const previous = await Promise.all(result.files.map((file) => existing(file.path)));
   for (const [index, file] of result.files.entries()) {
-    const before = previous[index];
+    const before = onDisk[index];
     if (before !== file.content)
       changed.push({ ...file, before, typesChanged: before === undefined ? [] : toolsWithChangedTypes(before, file.content) });
   }
@@ -91,7 +119,6 @@ export async function renderRun(bundle: Bundle, settings: GenerateSettings, reus
  * hand-written index.ts) is never replaced.
  */
 export async function writeRun(run: RenderedRun, settings: GenerateSettings, alongside: readonly FileToWrite[] = []): Promise<void> {
-  const { isGeneratedFile } = await import("./render.js");
   const { outDir, outFlag } = settings;
   const foreign = run.changed.filter((file) => file.before !== undefined && !isGeneratedFile(file.before));
   if (foreign.length > 0) {
@@ -113,7 +140,6 @@ export function warningLine(warning: GenerateWarning): string {
 
 /** Modules we generated earlier for servers that are no longer in the bundle. */
 async function staleGeneratedFiles(outDir: string, current: Set<string>): Promise<string[]> {
-  const { isGeneratedFile } = await import("./render.js");
   const names = await readdir(outDir).catch(() => [] as string[]);
   const stale: string[] = [];
   for (const name of names.filter((name) => name.endsWith(".ts") && !current.has(name)).sort()) {
@@ -130,7 +156,7 @@ export async function expectFolder(outDir: string, flag: string): Promise<void> 
 }
 
 /** Temp files an interrupted run left behind (see writeFilesAtomically). */
-export async function removeAbandonedTempFiles(outDir: string): Promise<void> {
+async function removeAbandonedTempFiles(outDir: string): Promise<void> {
   const { removeStaleTempFiles } = await import("@pmcp-codegen/runtime/internal");
   await removeStaleTempFiles(outDir);
 }

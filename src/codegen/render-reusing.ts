@@ -1,0 +1,42 @@
+import type { GenerateWarning } from "./plan.js";
+import type { RenderedFile, RenderSteps } from "./render.js";
+import type { ReuseCache } from "./reuse-cache.js";
+import { compile, type TemplateSources } from "./templates.js";
+
+export interface ReusingResult {
+  files: RenderedFile[];
+  warnings: GenerateWarning[];
+  /** Servers whose module was kept as it was because its inputs were unchanged and nobody edited it. */
+  reused: string[];
+}
+
+/**
+ * Makes the files of a render (see renderSteps), keeping the text on disk where the reuse cache
+ * vouches that this generator made exactly it from the same inputs and templates, and
+ * remembering each file it makes; without a cache, it makes every file. Handlebars is loaded
+ * only when something has to be made.
+ */
+export async function renderReusing(
+  { steps, warnings }: RenderSteps,
+  onDisk: readonly (string | undefined)[],
+  templates: TemplateSources,
+  cache: ReuseCache | undefined,
+): Promise<ReusingResult> {
+  // Cache entries are written while the next files are made, and all of them before returning.
+  const made = await Promise.all(
+    steps.map(async (step, index) => {
+      const key = cache?.key([templates.hash, step.inputs]);
+      const existing = onDisk[index];
+      const kept = key === undefined || existing === undefined ? undefined : await cache?.reusable(key, existing);
+      if (existing !== undefined && kept !== undefined) return { content: existing, warnings: kept, reused: true };
+      const { content, warnings } = step.make(await compile(templates));
+      if (key !== undefined) await cache?.remember(key, content, warnings);
+      return { content, warnings, reused: false };
+    }),
+  );
+  return {
+    files: steps.map((step, index) => ({ path: step.path, content: made[index]!.content })),
+    warnings: [...warnings, ...made.flatMap((file) => file.warnings)],
+    reused: steps.flatMap((step, index) => (made[index]!.reused && step.server !== undefined ? [step.server] : [])),
+  };
+}

@@ -438,10 +438,12 @@ describe("pmcp.config", () => {
     expect(result.stderr).toMatch(/pmcp\.config\.json at output: /);
   });
 
-  it("generate without a bundle is a usage error", async () => {
+  it("generate without a bundle is a usage error that says how to write one", async () => {
     const dir = await outputDir("no-bundle");
     const result = await runCli(["generate"], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr.split("\n")[0]).toBe("pmcp: schemas/mcp-bundle.json: no such file or folder");
+    expect(result.stderr.split("\n")[0]).toBe(
+      "pmcp: schemas/mcp-bundle.json: no such file or folder; run pmcp schema export first to write the bundle",
+    );
   });
 });

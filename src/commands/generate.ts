@@ -52,7 +52,11 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const { generateClients, warningLine } = await import("../codegen/generate-pipeline.js");
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
   const settings = generateSettings(args, project, schema.join(", "));
-  const outcome = await generateClients(schema, settings, args.check);
+  const outcome = await generateClients(schema, settings, args.check).catch((error: unknown) => {
+    throw error instanceof PmcpError && error.code === "NOT_FOUND"
+      ? new PmcpError("NOT_FOUND", `${error.message}; run pmcp schema export first to write the bundle`, { cause: error })
+      : error;
+  });
   const { outDir } = settings;
   const { changed, leftover } = outcome;
   const summary: Summary = {
@@ -87,7 +91,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const reused = summary.reused.length > 0 ? `, ${summary.reused.length} unchanged` : "";
   say(
     args,
-    `Generated ${outDir}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
+    `Generated clients in ${outDir}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
   );
 }
 

@@ -1,6 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import type { FileToWrite } from "@pmcp-codegen/runtime/internal";
+import type { FileToWrite } from "@pmcp-codegen/runtime/internal/files";
 import { schemaFilePaths } from "../bundle/schema-files.js";
 import type { Bundle } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
@@ -157,6 +157,6 @@ export async function expectFolder(outDir: string, flag: string): Promise<void> 
 
 /** Temp files an interrupted run left behind (see writeFilesAtomically). */
 async function removeAbandonedTempFiles(outDir: string): Promise<void> {
-  const { removeStaleTempFiles } = await import("@pmcp-codegen/runtime/internal");
+  const { removeStaleTempFiles } = await import("@pmcp-codegen/runtime/internal/files");
   await removeStaleTempFiles(outDir);
 }

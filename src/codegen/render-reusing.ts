@@ -22,18 +22,16 @@ export async function renderReusing(
   templates: TemplateSources,
   cache: ReuseCache | undefined,
 ): Promise<ReusingResult> {
-  // Cache entries are written while the next files are made, and all of them before returning.
   const made = await Promise.all(
     steps.map(async (step, index) => {
       const key = cache?.key([templates.hash, step.inputs]);
       const existing = onDisk[index];
       const kept = key === undefined || existing === undefined ? undefined : await cache?.reusable(key, existing);
-      if (existing !== undefined && kept !== undefined) return { content: existing, warnings: kept, reused: true };
-      const { content, warnings } = step.make(await compile(templates));
-      if (key !== undefined) await cache?.remember(key, content, warnings);
-      return { content, warnings, reused: false };
+      if (existing !== undefined && kept !== undefined) return { key: undefined, content: existing, warnings: kept, reused: true };
+      return { key, ...step.make(await compile(templates)), reused: false };
     }),
   );
+  await cache?.remember(made.flatMap(({ key, content, warnings }) => (key === undefined ? [] : [{ key, content, warnings }])));
   return {
     files: steps.map((step, index) => ({ path: step.path, content: made[index]!.content })),
     warnings: [...warnings, ...made.flatMap((file) => file.warnings)],

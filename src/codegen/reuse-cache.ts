@@ -51,10 +51,14 @@ export class ReuseCache {
     }
   }
 
-  /** Records a module just made; a cache that cannot be written only costs the next run its reuse. */
-  async remember(key: string, content: string, warnings: readonly GenerateWarning[]): Promise<void> {
-    const entry: Entry = { contentHash: hash(content), warnings: [...warnings] };
-    await this.write(`${key}.json`, JSON.stringify(entry));
+  /** Records the modules just made; a cache that cannot be written only costs the next run its reuse. */
+  async remember(made: readonly { key: string; content: string; warnings: readonly GenerateWarning[] }[]): Promise<void> {
+    await this.write(
+      made.map(({ key, content, warnings }) => ({
+        name: `${key}.json`,
+        content: JSON.stringify({ contentHash: hash(content), warnings: [...warnings] } satisfies Entry),
+      })),
+    );
   }
 
   /** A cache file's text, by its name within the cache; undefined when there is none. */
@@ -62,11 +66,15 @@ export class ReuseCache {
     return readFile(join(this.dir, name), "utf8").catch(() => undefined);
   }
 
-  /** Writes a cache file; a cache that cannot be written is no error, only a slower next run. */
-  async write(name: string, content: string): Promise<void> {
-    // Loaded here: a re-run that changes nothing never writes, and never pays for the runtime's modules.
-    const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
-    await writeFilesAtomically([{ path: join(this.dir, name), content }]).catch(() => undefined);
+  /**
+   * Writes cache files, by their names within the cache, in one step: each step lists the cache
+   * folder for abandoned temp files. A cache that cannot be written is no error, only a slower next run.
+   */
+  async write(files: readonly { name: string; content: string }[]): Promise<void> {
+    if (files.length === 0) return;
+    // Loaded here: a re-run that changes nothing never writes.
+    const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal/files");
+    await writeFilesAtomically(files.map(({ name, content }) => ({ path: join(this.dir, name), content }))).catch(() => undefined);
   }
 }
 

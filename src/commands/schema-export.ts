@@ -1,5 +1,6 @@
 import { join } from "node:path";
-import type { FileToWrite, ServerSource } from "@pmcp-codegen/runtime/internal";
+import type { ServerSource } from "@pmcp-codegen/runtime/internal";
+import type { FileToWrite } from "@pmcp-codegen/runtime/internal/files";
 import type { Argv } from "yargs";
 import type { Bundle, BundleServer } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";

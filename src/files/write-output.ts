@@ -1,4 +1,4 @@
-import type { FileToWrite, WriteOptions } from "@pmcp-codegen/runtime/internal";
+import type { FileToWrite, WriteOptions } from "@pmcp-codegen/runtime/internal/files";
 import { PmcpError } from "../errors.js";
 import { systemReason } from "./system-reason.js";
 
@@ -12,7 +12,7 @@ export const ENDING_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
  * never interrupted.
  */
 export async function writeOutput(flag: string, files: readonly FileToWrite[], options: WriteOptions = {}): Promise<void> {
-  const { discardStagedFiles, OutputPathError, writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
+  const { discardStagedFiles, OutputPathError, writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal/files");
   let interrupted: NodeJS.Signals | undefined;
   let backstop: NodeJS.Timeout | undefined;
   const endNow = () => {

@@ -1,3 +1,4 @@
+import { hash } from "./hash.js";
 import type { GenerateWarning } from "./plan.js";
 import type { RenderedFile, RenderSteps } from "./render.js";
 import type { ReuseCache } from "./reuse-cache.js";
@@ -25,13 +26,19 @@ export async function renderReusing(
   const made = await Promise.all(
     steps.map(async (step, index) => {
       const key = cache?.key([templates.hash, step.inputs]);
+      const recorded = key === undefined ? undefined : await cache?.entry(key);
       const existing = onDisk[index];
-      const kept = key === undefined || existing === undefined ? undefined : await cache?.reusable(key, existing);
-      if (existing !== undefined && kept !== undefined) return { key: undefined, content: existing, warnings: kept, reused: true };
-      return { key, ...step.make(await compile(templates)), reused: false };
+      if (existing !== undefined && recorded !== undefined && recorded.contentHash === hash(existing))
+        return { content: existing, warnings: recorded.warnings, reused: true };
+      const { content, warnings } = step.make(await compile(templates));
+      if (key === undefined) return { content, warnings, reused: false };
+      const contentHash = hash(content);
+      // An entry that says so already (the module was made for another folder) is not written again.
+      const remember = recorded?.contentHash === contentHash ? undefined : { key, entry: { contentHash, warnings } };
+      return { content, warnings, reused: false, remember };
     }),
   );
-  await cache?.remember(made.flatMap(({ key, content, warnings }) => (key === undefined ? [] : [{ key, content, warnings }])));
+  await cache?.remember(made.flatMap((file) => file.remember ?? []));
   return {
     files: steps.map((step, index) => ({ path: step.path, content: made[index]!.content })),
     warnings: [...warnings, ...made.flatMap((file) => file.warnings)],

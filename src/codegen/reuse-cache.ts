@@ -38,27 +38,23 @@ export class ReuseCache {
     return hash(jsonText([this.generator, inputs]));
   }
 
-  /** The warnings recorded when `existing` was made for `key`; undefined unless it is exactly what was made then. */
-  async reusable(key: string, existing: string): Promise<GenerateWarning[] | undefined> {
+  /** What was recorded when a module was made for `key`, if anything. */
+  async entry(key: string): Promise<CacheEntry | undefined> {
     const text = await this.read(`${key}.json`);
     if (text === undefined) return undefined;
     try {
-      const entry = JSON.parse(text) as Partial<Entry>;
-      // A hand-edited module no longer has the recorded hash, so it is made again.
-      return entry.contentHash === hash(existing) && Array.isArray(entry.warnings) ? entry.warnings : undefined;
+      const entry = JSON.parse(text) as Partial<CacheEntry>;
+      return typeof entry.contentHash === "string" && Array.isArray(entry.warnings)
+        ? { contentHash: entry.contentHash, warnings: entry.warnings }
+        : undefined;
     } catch {
       return undefined;
     }
   }
 
   /** Records the modules just made; a cache that cannot be written only costs the next run its reuse. */
-  async remember(made: readonly { key: string; content: string; warnings: readonly GenerateWarning[] }[]): Promise<void> {
-    await this.write(
-      made.map(({ key, content, warnings }) => ({
-        name: `${key}.json`,
-        content: JSON.stringify({ contentHash: hash(content), warnings: [...warnings] } satisfies Entry),
-      })),
-    );
+  async remember(made: readonly { key: string; entry: CacheEntry }[]): Promise<void> {
+    await this.write(made.map(({ key, entry }) => ({ name: `${key}.json`, content: JSON.stringify(entry) })));
   }
 
   /** A cache file's text, by its name within the cache; undefined when there is none. */
@@ -78,7 +74,8 @@ export class ReuseCache {
   }
 }
 
-interface Entry {
+/** A module as made for a key: the digest of its text (a hand-edited module no longer has it) and its warnings. */
+export interface CacheEntry {
   contentHash: string;
   warnings: GenerateWarning[];
 }

@@ -14,6 +14,7 @@ import { FIXTURES, fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
 const templates = await loadTemplates();
+const renderOptions = { source: "b", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
 
 const require = createRequire(import.meta.url);
 
@@ -44,11 +45,7 @@ describe("naming", () => {
     ]);
     expect(plan.warnings.map((warning) => warning.tool)).toEqual(["hasOwnProperty", "then", "toString", "valueOf"]);
     const dir = await outputDir("proto-members");
-    const { files } = renderClients(
-      { version: "1.0", servers: [server] },
-      { source: "b", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" },
-      templates,
-    );
+    const { files } = renderClients({ version: "1.0", servers: [server] }, renderOptions, templates);
     for (const file of files) await writeFile(join(dir, file.path), file.content);
     expect(await typecheck(dir, [join(dir, "index.ts")], "nodenext")).toBe("");
     const { ProtoClient } = await import(join(dir, "proto.ts"));
@@ -210,16 +207,7 @@ describe("pmcp generate options and guarantees", () => {
       servers: [{ id: "one", tools: [{ name: "pick", outputSchema: { oneOf: [closed("a"), closed("b")] } }] }],
     };
     for (const strictObjects of [false, true]) {
-      const { files } = renderClients(
-        bundle,
-        {
-          source: "b",
-          runtimeImport: "pmcp-codegen/runtime",
-          strictObjects,
-          generatorVersion: "test",
-        },
-        templates,
-      );
+      const { files } = renderClients(bundle, { ...renderOptions, strictObjects }, templates);
       const path = join(dir, `one-${strictObjects}.ts`);
       await writeFile(path, files.find((file) => file.path === "one.ts")!.content);
       const { PickResultSchema } = await import(path);
@@ -249,16 +237,7 @@ describe("pmcp generate options and guarantees", () => {
         { id: "untyped", tools: [{ name: "any" }] },
       ],
     };
-    const { files } = renderClients(
-      bundle,
-      {
-        source: "b",
-        runtimeImport: "pmcp-codegen/runtime",
-        strictObjects: false,
-        generatorVersion: "test",
-      },
-      templates,
-    );
+    const { files } = renderClients(bundle, renderOptions, templates);
     const module = files.find((file) => file.path === "defs.ts")!.content;
     const declarations = [...module.matchAll(/^export const (\w+Schema): z\.ZodType<\w+> = (z\.lazy\()?/gm)].map(
       (match) => `${match[1]}${match[2] ? " lazy" : ""}`,
@@ -289,16 +268,7 @@ describe("pmcp generate options and guarantees", () => {
       version: "1.0",
       servers: [{ id: "cycles", tools: Object.entries(outputs).map(([name, outputSchema]) => ({ name, outputSchema })) }],
     };
-    const { files, warnings } = renderClients(
-      bundle,
-      {
-        source: "b",
-        runtimeImport: "pmcp-codegen/runtime",
-        strictObjects: false,
-        generatorVersion: "test",
-      },
-      templates,
-    );
+    const { files, warnings } = renderClients(bundle, renderOptions, templates);
     expect(warnings.map((warning) => `${warning.tool} ${warning.pointer}`).sort()).toEqual([
       "both /outputSchema→#/$defs/A/allOf/1/$ref",
       "pair /outputSchema→#/$defs/A→#/$defs/B/$ref",
@@ -322,16 +292,7 @@ describe("pmcp generate options and guarantees", () => {
       version: "1.0",
       servers: [{ id: "wide", tools: [{ name: "pick", outputSchema: { type: "object", properties: { v: { enum: values } } } }] }],
     };
-    const { files } = renderClients(
-      bundle,
-      {
-        source: "b",
-        runtimeImport: "pmcp-codegen/runtime",
-        strictObjects: false,
-        generatorVersion: "test",
-      },
-      templates,
-    );
+    const { files } = renderClients(bundle, renderOptions, templates);
     const module = files.find((file) => file.path === "wide.ts")!.content;
     const type = /export type PickResult = \{\n {2}v\?: (.*);\n\};/.exec(module)?.[1];
     expect(type?.split(" | ")).toEqual(Array.from({ length: 60_000 }, (_, index) => `"value-${index}"`));

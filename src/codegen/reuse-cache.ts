@@ -63,8 +63,9 @@ export class ReuseCache {
   }
 
   /**
-   * Writes cache files, by their names within the cache, in one step: each step lists the cache
-   * folder for abandoned temp files. A cache that cannot be written is no error, only a slower next run.
+   * Writes cache files, by their names within the cache, in one step: every step lists the folder
+   * for abandoned temp files, and the cache holds thousands. A cache that cannot be written is no
+   * error, only a slower next run.
    */
   async write(files: readonly { name: string; content: string }[]): Promise<void> {
     if (files.length === 0) return;

@@ -16,7 +16,10 @@ import { z } from "zod";
 // json-schema-to-zod writes zod 3 code: it runs against the zod 3 API that zod 4 ships, as its users would.
 import { z as z3 } from "zod/v3";
 import { renderClients } from "../dist/codegen/render.js";
+import { loadTemplates } from "../dist/codegen/templates.js";
 import { walkSchemas } from "../dist/json-schema/traverse.js";
+
+const templates = await loadTemplates();
 
 const SAMPLES = 100;
 const root = fileURLToPath(new URL("..", import.meta.url));
@@ -113,7 +116,7 @@ async function ourParsers(entries, dir) {
     ],
   };
   const options = { source: "agreement", runtimeImport: "pmcp-codegen/runtime", generatorVersion: "bench", strictObjects: true };
-  const result = await renderClients(bundle, options);
+  const result = renderClients(bundle, options, templates);
   for (const file of result.files) writeFileSync(join(dir, file.path), file.content);
   const module = await jiti.import(join(dir, "agreement.ts"));
   return entries.map((_entry, index) => module[`S${index}Schema`]);

@@ -9,8 +9,11 @@ import $RefParser from "@apidevtools/json-schema-ref-parser";
 import { compile } from "json-schema-to-typescript";
 import { jsonSchemaToZod } from "json-schema-to-zod";
 import { renderClients } from "../dist/codegen/render.js";
+import { loadTemplates } from "../dist/codegen/templates.js";
 import { diffSchemas } from "../dist/diff/schema-diff.js";
 import { median, report, timeAsync, timeProcess } from "./lib.mjs";
+
+const templates = await loadTemplates();
 
 function timed(fn) {
   const start = process.hrtime.bigint();
@@ -127,7 +130,7 @@ async function enumGrowth() {
       servers: [{ id: "wide", tools: [{ name: "pick", outputSchema: { type: "object", properties: { v: { enum: values } } } }] }],
     };
     const options = { source: "bench", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "bench" };
-    const ms = await timeAsync(() => renderClients(bundle, options), 3);
+    const ms = await timeAsync(() => renderClients(bundle, options, templates), 3);
     rows.push(`${size.toLocaleString("en")} values ${ms.toFixed(0)} ms (${((ms * 1000) / size).toFixed(2)} µs per value)`);
   }
   console.log(`generate, one enum against its size: ${rows.join("; ")}`);
@@ -146,7 +149,7 @@ async function depthGrowth() {
     const schema = nested(depth, "string");
     const bundle = { version: "1.0", servers: [{ id: "deep", tools: [{ name: "dig", inputSchema: schema, outputSchema: schema }] }] };
     const options = { source: "bench", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "bench" };
-    const generate = await timeAsync(() => renderClients(bundle, options), 7);
+    const generate = await timeAsync(() => renderClients(bundle, options, templates), 7);
     generateRows.push(
       `${depth.toLocaleString("en")} levels ${generate.toFixed(1)} ms (${((generate * 1000) / depth).toFixed(1)} µs per level)`,
     );
@@ -167,7 +170,7 @@ export async function benchGenerate() {
   const options = { source: "bench", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "bench" };
   const tools = servers.flatMap((server) => server.tools);
 
-  const ours = await timeAsync(() => renderClients(bundle, options), 5);
+  const ours = await timeAsync(() => renderClients(bundle, options, templates), 5);
   const peers = await timeAsync(async () => {
     for (const { name, inputSchema, outputSchema } of tools) {
       await compile(structuredClone(inputSchema), `${name}Args`, { bannerComment: "", format: false });

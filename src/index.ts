@@ -12,6 +12,8 @@ export type { Bundle, BundleServer, Drift, Endpoint, InferredTool, Tool } from "
 export { BUNDLE_VERSION, BundleSchema, EndpointSchema, ServerSchema, ToolSchema } from "./bundle/types.js";
 export type { RenderedFile, RenderOptions, RenderResult } from "./codegen/render.js";
 export { renderClients } from "./codegen/render.js";
+export type { CompiledTemplates } from "./codegen/templates.js";
+export { loadTemplates } from "./codegen/templates.js";
 export type { PmcpConfig } from "./config/pmcp-config.js";
 export { defineConfig } from "./config/pmcp-config.js";
 export type { BundleChange } from "./diff/bundle-diff.js";

@@ -8,9 +8,12 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { z } from "zod";
 import type { Bundle } from "../src/bundle/types.js";
 import { renderClients } from "../src/codegen/render.js";
+import { loadTemplates } from "../src/codegen/templates.js";
 import { readCorpus } from "./helpers/corpus.js";
 import { samples } from "./helpers/samples.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
+
+const templates = await loadTemplates();
 
 /**
  * The generator's exactness, proven on a corpus: hand-written MCP-typical schemas
@@ -65,7 +68,7 @@ beforeAll(async () => {
   };
   const options = { source: "corpus", runtimeImport: "pmcp-codegen/runtime", generatorVersion: "test" };
   for (const strictObjects of [false, true]) {
-    const result = await renderClients(bundle, { ...options, strictObjects });
+    const result = renderClients(bundle, { ...options, strictObjects }, templates);
     const folder = join(dir, strictObjects ? "strict" : "lenient");
     await mkdir(folder, { recursive: true });
     for (const file of result.files) await writeFile(join(folder, file.path), file.content);
@@ -153,7 +156,7 @@ describe("the corpus of real servers", () => {
       ],
     };
     const options = { source: "real", runtimeImport: "pmcp-codegen/runtime", generatorVersion: "test", strictObjects: true };
-    const result = await renderClients(bundle, options);
+    const result = renderClients(bundle, options, templates);
     const folder = join(dir, "real");
     await mkdir(folder, { recursive: true });
     for (const file of result.files) await writeFile(join(folder, file.path), file.content);

@@ -5,12 +5,16 @@ import { describe, expect, it } from "vitest";
 import type { BundleServer } from "../src/bundle/types.js";
 import { planServerModule } from "../src/codegen/plan.js";
 import { renderClients } from "../src/codegen/render.js";
+import { loadTemplates } from "../src/codegen/templates.js";
 import { camelCase, pascalCase } from "../src/ir/naming.js";
 import { CompositionClient } from "../src/runtime/index.js";
 import { LISTED_TOOLS } from "./fixtures/listing-server.mjs";
 import { PROTOTYPE_NAMES } from "./fixtures/prototype-names-server.mjs";
 import { FIXTURES, fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
+
+const templates = await loadTemplates();
+const renderOptions = { source: "b", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
 
 const require = createRequire(import.meta.url);
 
@@ -41,10 +45,7 @@ describe("naming", () => {
     ]);
     expect(plan.warnings.map((warning) => warning.tool)).toEqual(["hasOwnProperty", "then", "toString", "valueOf"]);
     const dir = await outputDir("proto-members");
-    const { files } = await renderClients(
-      { version: "1.0", servers: [server] },
-      { source: "b", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" },
-    );
+    const { files } = renderClients({ version: "1.0", servers: [server] }, renderOptions, templates);
     for (const file of files) await writeFile(join(dir, file.path), file.content);
     expect(await typecheck(dir, [join(dir, "index.ts")], "nodenext")).toBe("");
     const { ProtoClient } = await import(join(dir, "proto.ts"));
@@ -206,12 +207,7 @@ describe("pmcp generate options and guarantees", () => {
       servers: [{ id: "one", tools: [{ name: "pick", outputSchema: { oneOf: [closed("a"), closed("b")] } }] }],
     };
     for (const strictObjects of [false, true]) {
-      const { files } = await renderClients(bundle, {
-        source: "b",
-        runtimeImport: "pmcp-codegen/runtime",
-        strictObjects,
-        generatorVersion: "test",
-      });
+      const { files } = renderClients(bundle, { ...renderOptions, strictObjects }, templates);
       const path = join(dir, `one-${strictObjects}.ts`);
       await writeFile(path, files.find((file) => file.path === "one.ts")!.content);
       const { PickResultSchema } = await import(path);
@@ -241,12 +237,7 @@ describe("pmcp generate options and guarantees", () => {
         { id: "untyped", tools: [{ name: "any" }] },
       ],
     };
-    const { files } = await renderClients(bundle, {
-      source: "b",
-      runtimeImport: "pmcp-codegen/runtime",
-      strictObjects: false,
-      generatorVersion: "test",
-    });
+    const { files } = renderClients(bundle, renderOptions, templates);
     const module = files.find((file) => file.path === "defs.ts")!.content;
     const declarations = [...module.matchAll(/^export const (\w+Schema): z\.ZodType<\w+> = (z\.lazy\()?/gm)].map(
       (match) => `${match[1]}${match[2] ? " lazy" : ""}`,
@@ -277,12 +268,7 @@ describe("pmcp generate options and guarantees", () => {
       version: "1.0",
       servers: [{ id: "cycles", tools: Object.entries(outputs).map(([name, outputSchema]) => ({ name, outputSchema })) }],
     };
-    const { files, warnings } = await renderClients(bundle, {
-      source: "b",
-      runtimeImport: "pmcp-codegen/runtime",
-      strictObjects: false,
-      generatorVersion: "test",
-    });
+    const { files, warnings } = renderClients(bundle, renderOptions, templates);
     expect(warnings.map((warning) => `${warning.tool} ${warning.pointer}`).sort()).toEqual([
       "both /outputSchema→#/$defs/A/allOf/1/$ref",
       "pair /outputSchema→#/$defs/A→#/$defs/B/$ref",
@@ -306,12 +292,7 @@ describe("pmcp generate options and guarantees", () => {
       version: "1.0",
       servers: [{ id: "wide", tools: [{ name: "pick", outputSchema: { type: "object", properties: { v: { enum: values } } } }] }],
     };
-    const { files } = await renderClients(bundle, {
-      source: "b",
-      runtimeImport: "pmcp-codegen/runtime",
-      strictObjects: false,
-      generatorVersion: "test",
-    });
+    const { files } = renderClients(bundle, renderOptions, templates);
     const module = files.find((file) => file.path === "wide.ts")!.content;
     const type = /export type PickResult = \{\n {2}v\?: (.*);\n\};/.exec(module)?.[1];
     expect(type?.split(" | ")).toEqual(Array.from({ length: 60_000 }, (_, index) => `"value-${index}"`));
@@ -324,8 +305,8 @@ describe("pmcp generate options and guarantees", () => {
       tools: [...LISTED_TOOLS].sort((a, b) => (a.name < b.name ? -1 : 1)) as BundleServer["tools"],
     };
     const other: BundleServer = { id: "another", tools: LISTED_TOOLS.slice(0, 2) as BundleServer["tools"] };
-    const alone = await renderClients({ version: "1.0", servers: [listing] }, options);
-    const together = await renderClients({ version: "1.0", servers: [other, listing] }, options);
+    const alone = renderClients({ version: "1.0", servers: [listing] }, options, templates);
+    const together = renderClients({ version: "1.0", servers: [other, listing] }, options, templates);
     const module = (result: typeof alone) => result.files.find((file) => file.path === "listing.ts")!.content;
     expect(module(together)).toBe(module(alone));
   });
@@ -418,10 +399,12 @@ describe("pmcp.config", () => {
     expect(result.stderr).toMatch(/pmcp\.config\.json at output: /);
   });
 
-  it("generate without a bundle is a usage error", async () => {
+  it("generate without a bundle is a usage error that says how to write one", async () => {
     const dir = await outputDir("no-bundle");
     const result = await runCli(["generate"], { cwd: dir });
     expect(result.code).toBe(2);
-    expect(result.stderr.split("\n")[0]).toBe("pmcp: schemas/mcp-bundle.json: no such file or folder");
+    expect(result.stderr.split("\n")[0]).toBe(
+      "pmcp: schemas/mcp-bundle.json: no such file or folder; run pmcp schema export first to write the bundle",
+    );
   });
 });

@@ -7,9 +7,12 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { Bundle, Tool } from "../src/bundle/types.js";
 import { renderClients } from "../src/codegen/render.js";
+import { loadTemplates } from "../src/codegen/templates.js";
 import { CompositionClient } from "../src/runtime/index.js";
 import { ROOT } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
+
+const templates = await loadTemplates();
 
 /**
  * Schemas come from servers we do not control: no string in a bundle may become code.
@@ -115,7 +118,7 @@ describe("untrusted strings stay data", () => {
     globalThis.__pwned = undefined;
     const dir = await outputDir("injection");
     const bundle: Bundle = { version: "1.0", servers: [{ id: "hostile", tools: PAYLOADS.flatMap(hostileTool) }] };
-    const { files } = await renderClients(bundle, options);
+    const { files } = renderClients(bundle, options, templates);
     for (const file of files) await writeFile(join(dir, file.path), file.content);
     const module = files.find((file) => file.path === "hostile.ts")!.content;
     // The payload's text survives, as data: in string literals and neutralised comments.
@@ -183,7 +186,7 @@ describe("untrusted strings stay data", () => {
     const modules: string[] = [];
     for (const [index, tools] of bundles.entries()) {
       const bundle: Bundle = { version: "1.0", servers: [{ id: `b${index}`, tools: tools as Tool[] }] };
-      const { files } = await renderClients(bundle, options);
+      const { files } = renderClients(bundle, options, templates);
       const file = files.find((candidate) => candidate.path === `b${index}.ts`)!;
       const path = join(dir, file.path);
       await writeFile(path, file.content);

@@ -650,7 +650,7 @@ describe("infer, generate and report from the command line", () => {
       ).source,
     ).toBe("unknown");
     const path = join(dir, "report-bundle.json");
-    const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
+    const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal/files");
     const { toJsonText } = await import("../src/bundle/serialize.js");
     await writeFilesAtomically([{ path, content: toJsonText(inferred.bundle) }]);
 

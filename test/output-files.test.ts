@@ -221,7 +221,7 @@ describe("generate and files it did not write", () => {
     expect(result.stdout.split("\n")).toEqual([
       `removed ${join(out, "alpha.ts")}: generated earlier for a server that is not in this bundle`,
       `removed ${join(out, "beta.ts")}: generated earlier for a server that is not in this bundle`,
-      `Generated ${out}: 1 server, 3 tools`,
+      `Generated clients in ${out}: 1 server, 3 tools`,
       "",
     ]);
     expect((await readdir(out)).sort()).toEqual(["gamma.ts", "index.ts"]);

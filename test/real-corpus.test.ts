@@ -4,8 +4,11 @@ import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bundle } from "../src/bundle/types.js";
 import { renderClients } from "../src/codegen/render.js";
+import { loadTemplates } from "../src/codegen/templates.js";
 import { CORPUS_BUNDLE, type CorpusVersions, readCorpus, readCorpusVersions } from "./helpers/corpus.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
+
+const templates = await loadTemplates();
 
 /**
  * The tools/list of real MCP servers published on npm, captured by `npm run corpus:rebuild`:
@@ -44,12 +47,16 @@ describe("the corpus of real servers", () => {
   it("generates and compiles under nodenext, strict, exactOptionalPropertyTypes and noUncheckedIndexedAccess", async () => {
     const dir = await outputDir("real-corpus");
     const started = performance.now();
-    const { files } = await renderClients(bundle, {
-      source: "servers.bundle.json.gz",
-      runtimeImport: "pmcp-codegen/runtime",
-      strictObjects: false,
-      generatorVersion: "test",
-    });
+    const { files } = renderClients(
+      bundle,
+      {
+        source: "servers.bundle.json.gz",
+        runtimeImport: "pmcp-codegen/runtime",
+        strictObjects: false,
+        generatorVersion: "test",
+      },
+      templates,
+    );
     const rendered = performance.now();
     for (const file of files) await writeFile(join(dir, file.path), file.content);
     expect(files.map((file) => file.path).sort()).toEqual([...bundle.servers.map((server) => `${server.id}.ts`), "index.ts"].sort());

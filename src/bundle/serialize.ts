@@ -40,10 +40,24 @@ export function toJsonText(value: unknown): string {
 const MAX_INDENTED_LEVEL = 100;
 
 /**
- * `JSON.stringify(value, null, indent)` for JSON data, with an explicit stack instead of its
- * recursion, which fails a few thousand levels deep (schemas in the wild nest deeper).
+ * `JSON.stringify(value, null, indent)` for JSON data, also past the few thousand levels where its
+ * recursion fails (schemas in the wild nest deeper), and on one line past 100 levels. It is tried
+ * first: it serves every digest, and it is several times faster than the explicit stack.
  */
-export function jsonText(value: unknown, indent = 0): string {
+export function jsonText(value: unknown, indent: 0 | 2 = 0): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value, null, indent) ?? "null";
+  } catch (error) {
+    if (error instanceof RangeError) return stackedJsonText(value, indent);
+    throw error;
+  }
+  // Lines inside strings are escaped, so a line indented this far holds a member past the limit.
+  return indent > 0 && text.includes(`\n${" ".repeat(indent * MAX_INDENTED_LEVEL + 1)}`) ? stackedJsonText(value, indent) : text;
+}
+
+/** jsonText with an explicit stack instead of recursion. */
+function stackedJsonText(value: unknown, indent: number): string {
   const out: string[] = [];
   const stack: ({ text: string } | { value: unknown; level: number })[] = [{ value, level: 0 }];
   while (stack.length > 0) {

@@ -3,9 +3,9 @@ import { type Bundle, type BundleServer, ServerIdSchema } from "../bundle/types.
 import { PmcpError } from "../errors.js";
 import { camelCase, clientClassName, NameScope } from "../ir/naming.js";
 import { commentText, literal } from "./code.js";
+import { BANNER_PREFIX, withRecord } from "./module-record.js";
 import { type GenerateWarning, planModuleFiles, planServerModule } from "./plan.js";
-import { ReuseCache } from "./reuse-cache.js";
-import { type CompiledTemplates, compile, templateSources } from "./templates.js";
+import type { CompiledTemplates } from "./templates.js";
 
 export interface RenderOptions {
   /** Where the bundle came from, for the banner. */
@@ -14,8 +14,6 @@ export interface RenderOptions {
   strictObjects: boolean;
   /** The lowest quality of inferred schema used for a tool that declares none (default `low`). */
   minQuality?: Quality;
-  /** A folder whose `server.ts.hbs` / `index.ts.hbs` replace ours. */
-  templatesDir?: string;
   generatorVersion: string;
 }
 
@@ -28,82 +26,69 @@ export interface RenderedFile {
 export interface RenderResult {
   files: RenderedFile[];
   warnings: GenerateWarning[];
-  /** Servers whose module was kept as it was because its inputs were unchanged and nobody edited it. */
-  reused: string[];
 }
 
-const RECORD_PREFIX = "// pmcp-codegen-record: ";
+/** One file of a render, still to be made: what its text depends on, and how it is made. */
+export interface RenderStep {
+  /** Relative to the output folder. */
+  path: string;
+  /** The server whose module it is; undefined for `index.ts`. */
+  server: string | undefined;
+  /** Everything the text depends on besides the templates and the generator's code, as JSON data. */
+  inputs: unknown;
+  make(templates: CompiledTemplates): { content: string; warnings: GenerateWarning[] };
+}
 
-/** What a module records about itself, so that `generate --check` can name the tools whose types changed. */
-interface ModuleRecord {
-  typeDigests: [tool: string, digest: string][];
+export interface RenderSteps {
+  steps: RenderStep[];
+  /** Problems of the bundle as a whole (module file names), before those of each file. */
+  warnings: GenerateWarning[];
 }
 
 /**
- * Renders one module per server plus `index.ts`: a function of the bundle, the options, the
- * templates and the generator version only. With `previous` (a file's current text), a module
- * this build made earlier from the same inputs, and nobody edited since, is kept as it is (see
- * ReuseCache). Handlebars is loaded only when something has to be rendered.
+ * One module per server plus `index.ts`: a function of the bundle, the options, the templates
+ * and the generator version only, with no file read or written.
  */
-export async function renderClients(
-  bundle: Bundle,
-  options: RenderOptions,
-  previous?: (path: string) => Promise<string | undefined>,
-): Promise<RenderResult> {
-  const templates = await templateSources(options.templatesDir);
-  const cache = previous === undefined ? undefined : await ReuseCache.open();
-  const plan = { strictObjects: options.strictObjects, minQuality: options.minQuality ?? DEFAULT_MIN_QUALITY };
-  // Cache entries are written while the next modules render, and all of them before returning.
-  const remembered: Promise<void>[] = [];
-  const produce = async (
-    path: string,
-    inputs: unknown,
-    make: (compiled: CompiledTemplates) => { code: string; warnings: GenerateWarning[] } & ModuleRecord,
-  ) => {
-    const key = cache?.key([
-      options.generatorVersion,
-      options.runtimeImport,
-      plan.strictObjects,
-      plan.minQuality,
-      options.source,
-      templates.hash,
-      inputs,
-    ]);
-    const existing = key === undefined ? undefined : await previous?.(path);
-    const kept = existing === undefined || key === undefined ? undefined : await cache?.reusable(key, existing);
-    if (existing !== undefined && kept !== undefined) return { path, content: existing, reused: true, warnings: kept };
-    const { code, warnings, typeDigests } = make(await compile(templates));
-    // Base64 JSON is inert in a comment, whatever the tool names hold.
-    const content = `${code}${RECORD_PREFIX}${Buffer.from(JSON.stringify({ typeDigests } satisfies ModuleRecord)).toString("base64")}\n`;
-    if (key !== undefined && cache !== undefined) remembered.push(cache.remember(key, content, warnings));
-    return { path, content, reused: false, warnings };
-  };
+export function renderClients(bundle: Bundle, options: RenderOptions, templates: CompiledTemplates): RenderResult {
+  const { steps, warnings: planned } = renderSteps(bundle, options);
+  const warnings = [...planned];
+  const files = steps.map((step) => {
+    const made = step.make(templates);
+    warnings.push(...made.warnings);
+    return { path: step.path, content: made.content };
+  });
+  return { files, warnings };
+}
 
-  const files: RenderedFile[] = [];
-  const warnings: GenerateWarning[] = [];
-  const reused: string[] = [];
-  const index = new NameScope(["z", "rt"]);
-  const modules: { namespace: string; importPath: string; className: string; alias: string }[] = [];
+/**
+ * The files renderClients makes, each still to be made, with what it is made from: whoever
+ * holds a file made earlier from the same inputs (the reuse cache) need not make it again.
+ * Names are resolved here, so each file is made on its own.
+ */
+export function renderSteps(bundle: Bundle, options: RenderOptions): RenderSteps {
   // The id becomes a file name and a module path: only ids the bundle schema allows get that far.
   for (const server of bundle.servers) {
     if (!ServerIdSchema.safeParse(server.id).success)
       throw new PmcpError("INVALID_INPUT", `server id ${JSON.stringify(server.id)} is not a valid server id`);
   }
+  const plan = { strictObjects: options.strictObjects, minQuality: options.minQuality ?? DEFAULT_MIN_QUALITY };
+  const settings = [options.generatorVersion, options.runtimeImport, plan.strictObjects, plan.minQuality, options.source];
   const moduleFiles = planModuleFiles(bundle.servers.map((server) => server.id));
-  warnings.push(...moduleFiles.warnings);
+  const index = new NameScope(["z", "rt"]);
+  const modules: { namespace: string; importPath: string; className: string; alias: string }[] = [];
+  const steps: RenderStep[] = [];
   for (const server of bundle.servers) {
     const moduleName = moduleFiles.files.get(server.id)!;
-    const file = await produce(`${moduleName}.ts`, server, ({ server: template }) => {
-      const module = planServerModule(server, plan);
-      return {
-        code: template({ ...module, banner: banner(options, server), runtimeImport: literal(options.runtimeImport) }),
-        warnings: module.warnings,
-        typeDigests: module.typeDigests,
-      };
+    steps.push({
+      path: `${moduleName}.ts`,
+      server: server.id,
+      inputs: [settings, server],
+      make: ({ server: template }) => {
+        const module = planServerModule(server, plan);
+        const code = template({ ...module, banner: banner(options, server), runtimeImport: literal(options.runtimeImport) });
+        return { content: withRecord(code, module.typeDigests), warnings: module.warnings };
+      },
     });
-    files.push({ path: file.path, content: file.content });
-    warnings.push(...file.warnings);
-    if (file.reused) reused.push(server.id);
     const className = clientClassName(server.id);
     const exported = index.claim(className).name;
     modules.push({
@@ -113,47 +98,16 @@ export async function renderClients(
       alias: exported === className ? "" : exported,
     });
   }
-  const indexFile = await produce("index.ts", modules, ({ index: template }) => ({
-    code: template({ banner: banner(options), modules }),
-    warnings: [],
-    typeDigests: [],
-  }));
-  files.push({ path: indexFile.path, content: indexFile.content });
-  await Promise.all(remembered);
-  return { files, warnings, reused };
+  steps.push({
+    path: "index.ts",
+    server: undefined,
+    inputs: [settings, modules],
+    make: ({ index: template }) => ({ content: withRecord(template({ banner: banner(options), modules }), []), warnings: [] }),
+  });
+  return { steps, warnings: moduleFiles.warnings };
 }
 
 function banner(options: RenderOptions, server?: BundleServer): string {
   const what = server === undefined ? "" : ` (server "${server.id}")`;
-  return `// Generated by pmcp-codegen ${options.generatorVersion} from ${commentText(options.source)}${what}. Do not edit: run pmcp generate.`;
-}
-
-function readRecord(text: string): ModuleRecord {
-  const line = text.split("\n").find((candidate) => candidate.startsWith(RECORD_PREFIX));
-  if (line === undefined) return { typeDigests: [] };
-  try {
-    const record = JSON.parse(Buffer.from(line.slice(RECORD_PREFIX.length), "base64").toString("utf8")) as Partial<ModuleRecord>;
-    return { typeDigests: Array.isArray(record.typeDigests) ? record.typeDigests : [] };
-  } catch {
-    return { typeDigests: [] };
-  }
-}
-
-/**
- * The tools whose types differ between two versions of a module (added, removed or
- * changed), from the digests each records; for `generate --check`.
- */
-export function toolsWithChangedTypes(before: string, after: string): string[] {
-  const old = new Map(readRecord(before).typeDigests);
-  const now = new Map(readRecord(after).typeDigests);
-  const names = new Set([...old.keys(), ...now.keys()]);
-  return [...names].filter((name) => old.get(name) !== now.get(name)).sort();
-}
-
-/**
- * Whether `pmcp generate` wrote the file, which it may then replace or remove: the banner as
- * its first line, or (from templates that leave the banner out) the record every module ends with.
- */
-export function isGeneratedFile(text: string): boolean {
-  return text.startsWith("// Generated by pmcp-codegen ") || text.includes(`\n${RECORD_PREFIX}`);
+  return `${BANNER_PREFIX}${options.generatorVersion} from ${commentText(options.source)}${what}. Do not edit: run pmcp generate.`;
 }

@@ -38,23 +38,23 @@ export class ReuseCache {
     return hash(jsonText([this.generator, inputs]));
   }
 
-  /** The warnings recorded when `existing` was made for `key`; undefined unless it is exactly what was made then. */
-  async reusable(key: string, existing: string): Promise<GenerateWarning[] | undefined> {
+  /** What was recorded when a module was made for `key`, if anything. */
+  async entry(key: string): Promise<CacheEntry | undefined> {
     const text = await this.read(`${key}.json`);
     if (text === undefined) return undefined;
     try {
-      const entry = JSON.parse(text) as Partial<Entry>;
-      // A hand-edited module no longer has the recorded hash, so it is made again.
-      return entry.contentHash === hash(existing) && Array.isArray(entry.warnings) ? entry.warnings : undefined;
+      const entry = JSON.parse(text) as Partial<CacheEntry>;
+      return typeof entry.contentHash === "string" && Array.isArray(entry.warnings)
+        ? { contentHash: entry.contentHash, warnings: entry.warnings }
+        : undefined;
     } catch {
       return undefined;
     }
   }
 
-  /** Records a module just made; a cache that cannot be written only costs the next run its reuse. */
-  async remember(key: string, content: string, warnings: readonly GenerateWarning[]): Promise<void> {
-    const entry: Entry = { contentHash: hash(content), warnings: [...warnings] };
-    await this.write(`${key}.json`, JSON.stringify(entry));
+  /** Records the modules just made; a cache that cannot be written only costs the next run its reuse. */
+  async remember(made: readonly { key: string; entry: CacheEntry }[]): Promise<void> {
+    await this.write(made.map(({ key, entry }) => ({ name: `${key}.json`, content: JSON.stringify(entry) })));
   }
 
   /** A cache file's text, by its name within the cache; undefined when there is none. */
@@ -62,15 +62,21 @@ export class ReuseCache {
     return readFile(join(this.dir, name), "utf8").catch(() => undefined);
   }
 
-  /** Writes a cache file; a cache that cannot be written is no error, only a slower next run. */
-  async write(name: string, content: string): Promise<void> {
-    // Loaded here: a re-run that changes nothing never writes, and never pays for the runtime's modules.
-    const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal");
-    await writeFilesAtomically([{ path: join(this.dir, name), content }]).catch(() => undefined);
+  /**
+   * Writes cache files, by their names within the cache, in one step: every step lists the folder
+   * for abandoned temp files, and the cache holds thousands. A cache that cannot be written is no
+   * error, only a slower next run.
+   */
+  async write(files: readonly { name: string; content: string }[]): Promise<void> {
+    if (files.length === 0) return;
+    // Loaded here: a re-run that changes nothing never writes.
+    const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal/files");
+    await writeFilesAtomically(files.map(({ name, content }) => ({ path: join(this.dir, name), content }))).catch(() => undefined);
   }
 }
 
-interface Entry {
+/** A module as made for a key: the digest of its text (a hand-edited module no longer has it) and its warnings. */
+export interface CacheEntry {
   contentHash: string;
   warnings: GenerateWarning[];
 }

@@ -65,7 +65,8 @@ export function stampInputs(schemaFiles: readonly string[]): Promise<InputStamp[
 /** Records a finished run; one that cannot be recorded only costs the next run its shortcut. */
 export async function rememberRun(cache: ReuseCache, outDir: string, record: Omit<RunRecord, "files">): Promise<void> {
   const files = await outputStamps(outDir);
-  if (files !== undefined) await cache.write(recordName(outDir), JSON.stringify({ ...record, files } satisfies RunRecord));
+  if (files !== undefined)
+    await cache.write([{ name: recordName(outDir), content: JSON.stringify({ ...record, files } satisfies RunRecord) }]);
 }
 
 function recordName(outDir: string): string {

@@ -44,6 +44,11 @@ export async function templateSources(dir: string | undefined): Promise<Template
   return { server: server!, index: index!, hash: hash(`${server}\0${index}`) };
 }
 
+/** The templates a render uses, built-in or from `dir`, compiled. */
+export async function loadTemplates(dir?: string): Promise<CompiledTemplates> {
+  return compile(await templateSources(dir));
+}
+
 /** Compiled once per template text and process: rendering many bundles reuses them. */
 const compiled = new Map<string, Promise<CompiledTemplates>>();
 

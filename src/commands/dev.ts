@@ -11,7 +11,7 @@ import type { BundleChange } from "../diff/bundle-diff.js";
 import { formatText } from "../diff/format.js";
 import { PmcpError } from "../errors.js";
 import { watchSignals } from "../signals.js";
-import { generateOptions } from "./generate.js";
+import { generateOptions, generateSettings } from "./generate.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   generateOptions(timeoutOption(sourceOptions(yargs), "per server to connect, or to list its tools"))
@@ -90,7 +90,7 @@ async function dev(args: Args): Promise<void> {
 async function loadInputs(args: Args): Promise<DevInputs> {
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
   const { resolveSources } = await import("../cli/source-flags.js");
-  const { expectFolder, generateSettings } = await import("../codegen/generate-run.js");
+  const { expectFolder } = await import("../codegen/generate-pipeline.js");
   const project = await loadPmcpConfig();
   const sources = await resolveSources(args, project, "watch");
   const bundle = resolvePathSetting({ name: "--bundle", value: args.bundle }, project, "bundle", DEFAULT_BUNDLE_PATH);

@@ -2,9 +2,10 @@ import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { schemaOption } from "../cli/inputs.js";
 import { execSettingOptions, minQualityOption, sourceOptions } from "../cli/options.js";
-import { printable, printJson, systemReason } from "../cli/output.js";
+import { printable, printJson } from "../cli/output.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
+import { systemReason } from "../files/system-reason.js";
 import { exitAsSignalled, watchSignals } from "../signals.js";
 
 /** The servers, bundle, limits and observation flags of `pmcp serve exec` and `pmcp exec`. */

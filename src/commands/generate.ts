@@ -1,13 +1,19 @@
 import { join } from "node:path";
 import type { Argv } from "yargs";
+import type { Quality } from "../bundle/quality.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs, schemaOption } from "../cli/inputs.js";
 import { minQualityOption } from "../cli/options.js";
 import { printJson, say, warn } from "../cli/output.js";
-import { warningLine } from "../codegen/generate-run.js";
-import type { GenerateWarning } from "../codegen/plan.js";
+import { resolvePathSetting, resolveSetting } from "../cli/settings.js";
+import type { GenerateOutcome, GenerateSettings } from "../codegen/generate-pipeline.js";
+import type { LoadedConfig } from "../config/pmcp-config.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
+import { version } from "../version.js";
+
+const DEFAULT_OUTPUT = "generated";
+const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
 
 /** Where and how clients are generated: the flags of `pmcp generate` and `pmcp dev`. */
 export function generateOptions<T>(yargs: Argv<T>) {
@@ -15,12 +21,12 @@ export function generateOptions<T>(yargs: Argv<T>) {
     .option("output", {
       alias: "o",
       type: "string",
-      describe: "Folder for the generated clients (default: pmcp.config output, else generated/)",
+      describe: `Folder for the generated clients (default: pmcp.config output, else ${DEFAULT_OUTPUT}/)`,
     })
     .option("templates", { type: "string", describe: "Folder of templates (server.ts.hbs, index.ts.hbs) overriding the built-in ones" })
     .option("runtime-import", {
       type: "string",
-      describe: "Module generated files import the runtime from (default: @pmcp-codegen/runtime)",
+      describe: `Module generated files import the runtime from (default: ${DEFAULT_RUNTIME_IMPORT})`,
     })
     .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" });
   return minQualityOption(named, "Use an inferred output schema (tools that declare none) only from this quality up");
@@ -45,55 +51,30 @@ export const generateCommand = defineCommand({
 
 /** `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults. */
 async function generate(args: ArgsOf<typeof builder>): Promise<void> {
-  // Only what a re-run with unchanged inputs needs is loaded before it knows it has nothing to do.
-  const { schemaFilePaths } = await import("../bundle/schema-files.js");
-  const { templatesDigest } = await import("../codegen/templates.js");
-  const { ReuseCache } = await import("../codegen/reuse-cache.js");
-  const { rememberRun, stampInputs, unchangedRun } = await import("../codegen/run-record.js");
-  const { expectFolder, generateSettings, removeAbandonedTempFiles } = await import("../codegen/generate-run.js");
+  const { generateClients, warningLine } = await import("../codegen/generate-pipeline.js");
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
   const settings = generateSettings(args, project, schema.join(", "));
-  const { outDir, options, templatesDir } = settings;
-  await expectFolder(outDir, settings.outFlag);
-
-  // --check renders everything and compares it with the disk: a cached module would prove nothing.
-  const cache = args.check ? undefined : await ReuseCache.open();
-  const schemaFiles = await schemaFilePaths(schema);
-  const key = cache?.key(["run", options, await templatesDigest(templatesDir)]);
-  const last = cache === undefined || key === undefined ? undefined : await unchangedRun(cache, outDir, key, schemaFiles);
-  if (last !== undefined) {
-    if (!args.check) await removeAbandonedTempFiles(outDir);
-    return report(args, {
-      output: outDir,
-      servers: last.servers.length,
-      tools: last.tools,
-      reused: last.servers,
-      warnings: last.warnings,
-      changed: [],
-      typesChanged: [],
-      removed: [],
-    });
-  }
-
-  const { readSchemaFiles } = await import("../bundle/read.js");
-  const { renderRun, writeRun } = await import("../codegen/generate-run.js");
-  const inputs = cache === undefined ? undefined : await stampInputs(schemaFiles);
-  const { bundle } = await readSchemaFiles(schema);
-  const run = await renderRun(bundle, settings, !args.check);
-  const { changed, leftover } = run;
+  const outcome = await generateClients(schema, settings, args.check).catch((error: unknown) => {
+    throw error instanceof PmcpError && error.code === "NOT_FOUND"
+      ? new PmcpError("NOT_FOUND", `${error.message}; run pmcp schema export first to write the bundle`, { cause: error })
+      : error;
+  });
+  const { outDir } = settings;
+  const { changed, leftover } = outcome;
   const summary: Summary = {
     output: outDir,
-    servers: bundle.servers.length,
-    tools: bundle.servers.reduce((sum, server) => sum + server.tools.length, 0),
-    reused: run.reused,
-    warnings: run.warnings,
+    servers: outcome.servers.length,
+    tools: outcome.tools,
+    reused: outcome.reused,
+    warnings: outcome.warnings,
     changed: changed.map((file) => join(outDir, file.path)),
     typesChanged: changed.flatMap((file) => file.typesChanged.map((tool) => `${file.path.replace(/\.ts$/, "")}/${tool}`)),
     removed: leftover.map((path) => join(outDir, path)),
   };
+  const warningLines = outcome.warnings.map(warningLine);
 
   if (args.check) {
-    for (const warning of run.warnings) warn(args, warningLine(warning));
+    for (const line of warningLines) warn(args, line);
     if (args.json) printJson({ ...summaryJson(summary), upToDate: changed.length + leftover.length === 0 });
     if (changed.length + leftover.length === 0) return say(args, `${outDir} is up to date`);
     for (const file of changed) {
@@ -106,18 +87,49 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
     throw new PmcpError("OUT_OF_DATE", `${count(changed.length + leftover.length, "generated file")} out of date; run pmcp generate`);
   }
 
-  await writeRun(run, settings);
   for (const path of summary.removed) say(args, `removed ${path}: generated earlier for a server that is not in this bundle`);
-  if (cache !== undefined && key !== undefined && inputs !== undefined) {
-    await rememberRun(cache, outDir, {
-      key,
-      inputs,
-      servers: bundle.servers.map((server) => server.id),
-      tools: summary.tools,
-      warnings: run.warnings,
-    });
-  }
-  report(args, summary);
+  for (const line of warningLines) warn(args, line);
+  if (args.json) printJson(summaryJson(summary));
+  const reused = summary.reused.length > 0 ? `, ${summary.reused.length} unchanged` : "";
+  say(
+    args,
+    `Generated clients in ${outDir}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
+  );
+}
+
+/** The generate flags; each wins over its `pmcp.config` setting. */
+export interface GenerateFlags {
+  output?: string | undefined;
+  templates?: string | undefined;
+  runtimeImport?: string | undefined;
+  strictObjects?: boolean | undefined;
+  minQuality: Quality;
+}
+
+/** Where `pmcp generate` and `pmcp dev` write and how they render: the flag, else `pmcp.config`, else the default. */
+export function generateSettings(flags: GenerateFlags, project: LoadedConfig | undefined, source: string): GenerateSettings {
+  const config = project?.config;
+  const out = resolvePathSetting({ name: "-o", value: flags.output }, project, "output", DEFAULT_OUTPUT);
+  return {
+    outDir: out.value,
+    outFlag: out.name,
+    templatesDir: resolvePathSetting({ name: "--templates", value: flags.templates }, project, "templates").value,
+    options: {
+      source,
+      runtimeImport: resolveSetting(
+        { name: "--runtime-import", value: flags.runtimeImport },
+        { key: "runtimeImport", value: config?.runtimeImport },
+        DEFAULT_RUNTIME_IMPORT,
+      ).value,
+      strictObjects: resolveSetting(
+        { name: "--strict-objects", value: flags.strictObjects },
+        { key: "strictObjects", value: config?.strictObjects },
+        false,
+      ).value,
+      minQuality: flags.minQuality,
+      generatorVersion: version,
+    },
+  };
 }
 
 interface Summary {
@@ -125,7 +137,7 @@ interface Summary {
   servers: number;
   tools: number;
   reused: string[];
-  warnings: GenerateWarning[];
+  warnings: GenerateOutcome["warnings"];
   changed: string[];
   typesChanged: string[];
   removed: string[];
@@ -133,15 +145,4 @@ interface Summary {
 
 function summaryJson(summary: Summary) {
   return { ...summary, warnings: summary.warnings.length };
-}
-
-/** Warnings, then the JSON summary or one line: the same whether the run rendered anything or not. */
-function report(args: ArgsOf<typeof builder>, summary: Summary): void {
-  for (const warning of summary.warnings) warn(args, warningLine(warning));
-  if (args.json) printJson(summaryJson(summary));
-  const reused = summary.reused.length > 0 ? `, ${summary.reused.length} unchanged` : "";
-  say(
-    args,
-    `Generated ${summary.output}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
-  );
 }

@@ -1,16 +1,18 @@
 import { join } from "node:path";
-import type { FileToWrite, ServerSource } from "@pmcp-codegen/runtime/internal";
+import type { ServerSource } from "@pmcp-codegen/runtime/internal";
+import type { FileToWrite } from "@pmcp-codegen/runtime/internal/files";
 import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { sourceOptions, timeoutOption, wholeNumberOption } from "../cli/options.js";
-import { printJson, say, warn, writeOutput } from "../cli/output.js";
+import { printJson, say, warn } from "../cli/output.js";
 import { resolvePathSetting } from "../cli/settings.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import type { ServerOutcome } from "../export/export-servers.js";
+import { writeOutput } from "../files/write-output.js";
 
 const DEFAULT_FOUNDATION_DIR = "schemas";
 

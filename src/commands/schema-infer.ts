@@ -1,9 +1,10 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { resolveInputs, schemaOption } from "../cli/inputs.js";
-import { printJson, say, warn, writeOutput } from "../cli/output.js";
+import { printJson, say, warn } from "../cli/output.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
+import { writeOutput } from "../files/write-output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   schemaOption(yargs)

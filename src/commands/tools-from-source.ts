@@ -1,8 +1,9 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { say, warn, writeOutput } from "../cli/output.js";
+import { say, warn } from "../cli/output.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
+import { writeOutput } from "../files/write-output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   yargs

@@ -3,7 +3,8 @@ import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal"
 import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
-import { type GenerateSettings, renderRun, warningLine, writeRun } from "../codegen/generate-run.js";
+import { type GenerateSettings, renderRun, warningLine, writeRun } from "../codegen/generate-pipeline.js";
+import { ReuseCache } from "../codegen/reuse-cache.js";
 import { type BundleChange, diffBundles } from "../diff/bundle-diff.js";
 import { assembleBundle, serversOnDisk } from "../export/assemble.js";
 import { Coalescer } from "./coalescer.js";
@@ -138,7 +139,7 @@ export class DevSession {
       const servers = this.servers(links);
       const { bundle, warnings } = assembleBundle(servers, this.current.servers);
       const text = toJsonText(bundle);
-      const run = await renderRun(bundle, settings, true);
+      const run = await renderRun(bundle, settings, await ReuseCache.open());
       for (const line of [...warnings, ...run.warnings.map(warningLine)]) this.warnOnce(line);
       const bundleFile = text === this.currentText ? [] : [{ path: bundlePath, content: text }];
       if (bundleFile.length + run.changed.length + run.leftover.length === 0) return;

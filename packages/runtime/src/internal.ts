@@ -1,10 +1,11 @@
 /**
  * @pmcp-codegen/runtime/internal: what the pmcp-codegen CLI and library share with the
- * runtime that reads and writes files: JSON files and their issues, atomic writes, server ids,
+ * runtime that reads and writes files: JSON files and their issues, server ids,
  * `${VAR}` interpolation, URL redaction, and the tool-call spans its servers record. It carries no compatibility promise: it changes with
  * pmcp-codegen, in any release. Reaching servers lives in `internal/servers`, so that what only
- * reads and writes files never loads the SDK's client or builds the config-file schemas; JSON
- * values and their equality live in `internal/json`, which loads nothing at all.
+ * reads and writes files never loads the SDK's client or builds the config-file schemas; atomic
+ * writes live in `internal/files`, so that writing loads neither zod nor OpenTelemetry, and JSON
+ * values and their equality in `internal/json`, which loads nothing at all.
  */
 
 export { interpolate, interpolateRecord } from "./endpoints/interpolate.js";
@@ -12,8 +13,6 @@ export { redactUrl, redactWrittenUrl } from "./endpoints/redact.js";
 export { ServerIdSchema } from "./endpoints/server-id.js";
 export type { HttpSource, HttpTransportChoice, ServerSource, StdioSource } from "./endpoints/source.js";
 export { errorMessage } from "./error-message.js";
-export type { FileToWrite, WriteOptions } from "./fs/atomic-write.js";
-export { discardStagedFiles, OutputPathError, removeStaleTempFiles, writeFilesAtomically } from "./fs/atomic-write.js";
 export type { FormatIssuesOptions } from "./issues.js";
 export { DEFAULT_MAX_ISSUES, formatIssues, formatJsonPath } from "./issues.js";
 export type { JsonFileErrorCode, JsonFileOptions } from "./json-file.js";

@@ -1,3 +1,9 @@
+/**
+ * @pmcp-codegen/runtime/internal/files: all-or-nothing writes, shared with pmcp-codegen; its own
+ * subpath because it imports nothing but Node's modules, and a re-run with nothing to write only
+ * needs removeStaleTempFiles.
+ */
+
 import { randomBytes } from "node:crypto";
 import { renameSync, rmSync } from "node:fs";
 import { lstat, readdir, readlink, realpath, rm, stat, writeFile } from "node:fs/promises";

@@ -1,0 +1,162 @@
+import { readdir, readFile, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { FileToWrite } from "@pmcp-codegen/runtime/internal/files";
+import { schemaFilePaths } from "../bundle/schema-files.js";
+import type { Bundle } from "../bundle/types.js";
+import { PmcpError } from "../errors.js";
+import { writeOutput } from "../files/write-output.js";
+import { isGeneratedFile, toolsWithChangedTypes } from "./module-record.js";
+import type { GenerateWarning } from "./plan.js";
+import type { RenderedFile, RenderOptions } from "./render.js";
+import { ReuseCache } from "./reuse-cache.js";
+import { rememberRun, stampInputs, unchangedRun } from "./run-record.js";
+import { templateSources } from "./templates.js";
+
+/** Where a generate run writes and how it renders. */
+export interface GenerateSettings {
+  outDir: string;
+  /** What chose `outDir`, for error messages: `-o`, `pmcp.config output` or `output`. */
+  outFlag: string;
+  /** A folder whose `server.ts.hbs` / `index.ts.hbs` replace ours. */
+  templatesDir: string | undefined;
+  options: RenderOptions;
+}
+
+/** What a generate run found and did. */
+export interface GenerateOutcome {
+  servers: string[];
+  tools: number;
+  /** Servers whose module was kept as it was. */
+  reused: string[];
+  warnings: GenerateWarning[];
+  /** Files whose bytes differ from the disk (written unless checking). */
+  changed: ChangedFile[];
+  /** Modules generated earlier for servers no longer in the bundle, relative to the output folder (removed unless checking). */
+  leftover: string[];
+}
+
+/**
+ * `pmcp generate`: reads the schema files, renders them through the reuse cache, compares the
+ * result with the output folder and writes the files that differ, removing leftover modules.
+ * A re-run with unchanged inputs into an untouched folder ends before the bundle is even read
+ * (see RunRecord). With `check`, every file is rendered (a cached module would prove nothing)
+ * and nothing is written.
+ */
+export async function generateClients(schema: readonly string[], settings: GenerateSettings, check: boolean): Promise<GenerateOutcome> {
+  const { outDir } = settings;
+  await expectFolder(outDir, settings.outFlag);
+  const cache = check ? undefined : await ReuseCache.open();
+  const schemaFiles = await schemaFilePaths(schema);
+  const templates = await templateSources(settings.templatesDir);
+  const key = cache?.key(["run", settings.options, templates.hash]);
+  const last = cache === undefined || key === undefined ? undefined : await unchangedRun(cache, outDir, key, schemaFiles);
+  if (last !== undefined) {
+    await removeAbandonedTempFiles(outDir);
+    return { servers: last.servers, tools: last.tools, reused: last.servers, warnings: last.warnings, changed: [], leftover: [] };
+  }
+
+  // Loaded only now: a re-run with unchanged inputs never pays for parsing and rendering.
+  const { readSchemaFiles } = await import("../bundle/read.js");
+  const inputs = cache === undefined ? undefined : await stampInputs(schemaFiles);
+  const { bundle } = await readSchemaFiles(schema);
+  const run = await renderRun(bundle, settings, cache);
+  const outcome: GenerateOutcome = {
+    servers: bundle.servers.map((server) => server.id),
+    tools: bundle.servers.reduce((sum, server) => sum + server.tools.length, 0),
+    reused: run.reused,
+    warnings: run.warnings,
+    changed: run.changed,
+    leftover: run.leftover,
+  };
+  if (check) return outcome;
+  await writeRun(run, settings);
+  if (cache !== undefined && key !== undefined && inputs !== undefined) {
+    const { servers, tools, warnings } = outcome;
+    await rememberRun(cache, outDir, { key, inputs, servers, tools, warnings });
+  }
+  return outcome;
+}
+
+export interface ChangedFile extends RenderedFile {
+  before: string | undefined;
+  /** The tools whose types differ from the file on disk. */
+  typesChanged: string[];
+}
+
+/** What a bundle renders to, against what the output folder holds now. */
+export interface RenderedRun {
+  files: RenderedFile[];
+  warnings: GenerateWarning[];
+  reused: string[];
+  /** Files whose bytes differ from the disk, relative to the output folder. */
+  changed: ChangedFile[];
+  /** Modules generated earlier for servers no longer in the bundle, relative to the output folder. */
+  leftover: string[];
+}
+
+/** Renders `bundle` and compares it with the output folder; with a `cache`, keeps the modules it vouches for. */
+export async function renderRun(bundle: Bundle, settings: GenerateSettings, cache: ReuseCache | undefined): Promise<RenderedRun> {
+  const { renderSteps } = await import("./render.js");
+  const { renderReusing } = await import("./render-reusing.js");
+  const { outDir } = settings;
+  const templates = await templateSources(settings.templatesDir);
+  const planned = renderSteps(bundle, settings.options);
+  const onDisk = await Promise.all(planned.steps.map((step) => readFile(join(outDir, step.path), "utf8").catch(() => undefined)));
+  const result = await renderReusing(planned, onDisk, templates, cache);
+  const changed: ChangedFile[] = [];
+  for (const [index, file] of result.files.entries()) {
+    const before = onDisk[index];
+    if (before !== file.content)
+      changed.push({ ...file, before, typesChanged: before === undefined ? [] : toolsWithChangedTypes(before, file.content) });
+  }
+  const leftover = await staleGeneratedFiles(outDir, new Set(result.files.map((file) => file.path)));
+  return { ...result, changed, leftover };
+}
+
+/**
+ * Writes the changed files of a run, all or nothing, and removes the leftover modules in the same
+ * step, with any files `alongside` (`pmcp dev`'s bundle). A file there that we did not generate (a
+ * hand-written index.ts) is never replaced.
+ */
+export async function writeRun(run: RenderedRun, settings: GenerateSettings, alongside: readonly FileToWrite[] = []): Promise<void> {
+  const { outDir, outFlag } = settings;
+  const foreign = run.changed.filter((file) => file.before !== undefined && !isGeneratedFile(file.before));
+  if (foreign.length > 0) {
+    throw new PmcpError(
+      "IO_FAILED",
+      `${foreign.map((file) => join(outDir, file.path)).join(", ")} not written by pmcp generate (no generated banner); not replacing it: move it away or choose another ${outFlag}`,
+    );
+  }
+  // Writing cleans up the folders it writes into; a run that only removes modules cleans up too.
+  await removeAbandonedTempFiles(outDir);
+  await writeOutput(outFlag, [...alongside, ...run.changed.map((file) => ({ path: join(outDir, file.path), content: file.content }))], {
+    remove: run.leftover.map((path) => join(outDir, path)),
+  });
+}
+
+export function warningLine(warning: GenerateWarning): string {
+  return `server "${warning.server}"${warning.tool ? ` tool "${warning.tool}"` : ""}${warning.pointer ? ` at ${warning.pointer}` : ""}: ${warning.message}`;
+}
+
+/** Modules we generated earlier for servers that are no longer in the bundle. */
+async function staleGeneratedFiles(outDir: string, current: Set<string>): Promise<string[]> {
+  const names = await readdir(outDir).catch(() => [] as string[]);
+  const stale: string[] = [];
+  for (const name of names.filter((name) => name.endsWith(".ts") && !current.has(name)).sort()) {
+    if (isGeneratedFile(await readFile(join(outDir, name), "utf8").catch(() => ""))) stale.push(name);
+  }
+  return stale;
+}
+
+/** The output must be a folder (or not yet exist): a file there is a mistake on the command line or in pmcp.config. */
+export async function expectFolder(outDir: string, flag: string): Promise<void> {
+  const info = await stat(outDir).catch((error: NodeJS.ErrnoException) => (error.code === "ENOTDIR" ? "blocked" : undefined));
+  if (info === "blocked" || (info !== undefined && !info.isDirectory()))
+    throw new PmcpError("INVALID_ARGUMENT", `${flag} ${outDir}: a file is there, not a folder`);
+}
+
+/** Temp files an interrupted run left behind (see writeFilesAtomically). */
+async function removeAbandonedTempFiles(outDir: string): Promise<void> {
+  const { removeStaleTempFiles } = await import("@pmcp-codegen/runtime/internal/files");
+  await removeStaleTempFiles(outDir);
+}

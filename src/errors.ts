@@ -1,8 +1,3 @@
-/**
- * What a pmcp-codegen library function throws when it cannot do its job. The code says
- * why, in words a caller can switch on and log; it is stable across releases. Exit codes
- * are the CLI's business alone (`src/cli/exit-code.ts`).
- */
 export type PmcpErrorCode =
   /** An option or argument is wrong: a flag value, a server id, a command line. */
   | "INVALID_ARGUMENT"
@@ -25,6 +20,11 @@ export type PmcpErrorCode =
   /** Listening on a port or writing a file failed. */
   | "IO_FAILED";
 
+/**
+ * What a pmcp-codegen library function throws when it cannot do its job. The code says
+ * why, in words a caller can switch on and log; it is stable across releases. Exit codes
+ * are the CLI's business alone (`src/cli/exit-code.ts`).
+ */
 export class PmcpError extends Error {
   override readonly name = "PmcpError";
 

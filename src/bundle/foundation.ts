@@ -1,18 +1,18 @@
 import { parse, quote } from "shell-quote";
 import type { BundleServer, Endpoint, Tool } from "./types.js";
 
-/**
- * PMCP's per-server "foundation" file, as `cargo pmcp schema export` writes it
- * (`schemas/<server_id>.json`, tool keys `input_schema`/`output_schema`). We leave out
- * `exported_at` so the file is deterministic, and add `protocol_version` and
- * `instructions`, which PMCP ignores, so that nothing is lost on a round trip.
- */
 export const FOUNDATION_SCHEMA_URL = "https://pmcp.run/schemas/mcp-foundation-v1.json";
 
 /** Tool keys PMCP writes in snake_case; every other key is kept as sent. */
 const SNAKE_TOOL_KEYS: Record<string, string> = { inputSchema: "input_schema", outputSchema: "output_schema" };
 const CAMEL_TOOL_KEYS: Record<string, string> = { input_schema: "inputSchema", output_schema: "outputSchema" };
 
+/**
+ * PMCP's per-server "foundation" file, as `cargo pmcp schema export` writes it
+ * (`schemas/<server_id>.json`, tool keys `input_schema`/`output_schema`). We leave out
+ * `exported_at` so the file is deterministic, and add `protocol_version` and
+ * `instructions`, which PMCP ignores, so that nothing is lost on a round trip.
+ */
 export function toFoundationFile(server: BundleServer): Record<string, unknown> {
   return {
     $schema: FOUNDATION_SCHEMA_URL,

@@ -1,12 +1,6 @@
 import { ServerIdSchema } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
 
-/**
- * The schema bundle: every tool of every exported server, recorded as the server sent it.
- * This zod schema is the single source of truth; `schemas/bundle.schema.json` is generated
- * from it (`npm run schema:bundle`) and a test keeps the two in step.
- */
-
 const JsonObject = z.record(z.string(), z.unknown());
 
 /** A JSON Schema is an object or, in 2019-09 and later, a boolean. */
@@ -84,6 +78,11 @@ export const ServerSchema = z.looseObject({
 });
 export type BundleServer = z.infer<typeof ServerSchema>;
 
+/**
+ * The schema bundle: every tool of every exported server, recorded as the server sent it.
+ * This zod schema is the single source of truth; `schemas/bundle.schema.json` is generated
+ * from it (`npm run schema:bundle`) and a test keeps the two in step.
+ */
 export const BundleSchema = z.object({
   version: z.string().regex(/^1\.\d+$/, "this reader understands bundle version 1.x"),
   servers: z.array(ServerSchema),

@@ -4,11 +4,6 @@ import type { LoadedConfig } from "../config/pmcp-config.js";
 import { type OutputOptions, warn } from "./output.js";
 import { resolvePathSetting } from "./settings.js";
 
-/**
- * Where every command finds its inputs, in one order: the flag, else `pmcp.config`, else the
- * default. Paths in the config are relative to the config file; results are relative to the
- * working directory, as the user would type them.
- */
 export interface Inputs {
   /** The loaded `pmcp.config.*`, if there is one and it was needed. */
   project: LoadedConfig | undefined;
@@ -16,6 +11,7 @@ export interface Inputs {
   schema: string[];
 }
 
+/** The bundle a command reads: `--schema`, else `pmcp.config`'s `bundle`, else the default (resolvePathSetting's order). */
 export async function resolveInputs(schema: readonly string[], options: { project?: "always" } = {}): Promise<Inputs> {
   // A command told its inputs has no business with pmcp.config unless it reads more from it.
   if (schema.length > 0 && options.project !== "always") return { project: undefined, schema: [...schema] };

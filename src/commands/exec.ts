@@ -8,7 +8,7 @@ import { PmcpError } from "../errors.js";
 import { systemReason } from "../files/system-reason.js";
 import { exitAsSignalled, watchSignals } from "../signals.js";
 
-/** The servers, bundle, limits and observation flags of `pmcp serve exec` and `pmcp exec`. */
+/** The servers, bundle, limits, minimum quality and observation flags of `pmcp serve exec` and `pmcp exec`. */
 export function execOptions<T>(yargs: Argv<T>) {
   const limited = execSettingOptions(
     sourceOptions(schemaOption(yargs, "Bundle whose inferred blocks type the tools that declare no output schema")),

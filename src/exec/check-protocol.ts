@@ -27,7 +27,7 @@ export const PROGRAM_DIAGNOSTIC = {
   OUTSIDE_BODY: 90003,
 } as const;
 
-/** The messages between a ProgramChecker and its thread. */
+/** The messages between a CheckerHost and its thread. */
 export type CheckRequest = { type: "check"; id: number; code: string } | { type: "update"; id: number; declarations: string };
 
 export type CheckReply =

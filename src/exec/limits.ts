@@ -14,11 +14,6 @@ export interface Limits {
   maxOutputBytes: number;
 }
 
-/**
- * The code-mode settings a user gives, as flags of `pmcp serve exec` / `pmcp exec` (`--max-time-ms`)
- * and as `exec` keys of `pmcp.config`: one row each, from which the flags, their help, the config's
- * schema and the checks are all derived. Each is a whole number from 1 to `max`.
- */
 export type ExecSettingKey = "maxTimeMs" | "maxHeapMb" | "maxCalls" | "maxConcurrentCalls" | "maxOutputBytes" | "maxPrograms";
 export type ExecSettings = Record<ExecSettingKey, number>;
 
@@ -28,6 +23,11 @@ export interface ExecSetting extends WholeNumberRange {
   describe: string;
 }
 
+/**
+ * The code-mode settings a user gives, as flags of `pmcp serve exec` / `pmcp exec` (`--max-time-ms`)
+ * and as `exec` keys of `pmcp.config`: one row each, from which the flags, their help, the config's
+ * schema and the checks are all derived. Each is a whole number from 1 to `max`.
+ */
 export const EXEC_SETTINGS: Readonly<Record<ExecSettingKey, ExecSetting>> = {
   maxTimeMs: { default: 30_000, max: MAX_TIMEOUT_MS, describe: "Wall time of a program in ms, also its CPU deadline" },
   // A VM's heap lives in 32-bit WASM memory; past this a limit only lets one program take the host's memory.

@@ -68,10 +68,6 @@ export function createInspectServer(bundle: Bundle): McpServer {
 }
 
 /**
- * Adds list_tools and inspect_tool to `server`. The bundle is read per call, so a server
- * whose types are learned while it runs answers with the current ones.
- */
-/**
  * The SDK declares `tools.listChanged: true` as soon as a tool is registered; these servers never
  * change their tools list (learning changes types, not tools) and so never send the notification.
  * Call after the last tool is registered.
@@ -80,6 +76,10 @@ export function declareFixedToolList(server: McpServer): void {
   server.server.registerCapabilities({ tools: { listChanged: false } });
 }
 
+/**
+ * Adds list_tools and inspect_tool to `server`. The bundle is read per call, so a server
+ * whose types are learned while it runs answers with the current ones.
+ */
 export function registerInspectTools(server: McpServer, current: () => Bundle, programOf?: ProgramSignatureOf): void {
   // Server ids are restricted to [A-Za-z0-9._-], so naming them in a description carries no instructions.
   const serverIds = current()

@@ -1,12 +1,6 @@
 import { escapePointer, isObject } from "../json-schema/pointer.js";
 import type { Check, Evaluation, EvaluationBranch, IRNode } from "./ir.js";
 
-/**
- * The keywords checked only at run time (`not`, `if`/`then`/`else`, `contains`, `dependent*`,
- * `propertyNames`, `unevaluated*`), one `check` node each, as Ajv applies them: the 2019-09
- * keywords only in modern dialects (Ajv's draft-07 class ignores them).
- */
-
 type Schema = Record<string, unknown>;
 
 export interface CheckContext {
@@ -21,6 +15,11 @@ export interface CheckContext {
   warn: (pointer: string, message: string) => void;
 }
 
+/**
+ * The keywords checked only at run time (`not`, `if`/`then`/`else`, `contains`, `dependent*`,
+ * `propertyNames`, `unevaluated*`), one `check` node each, as Ajv applies them: the 2019-09
+ * keywords only in modern dialects (Ajv's draft-07 class ignores them).
+ */
 export function checksOf(schema: Schema, pointer: string, context: CheckContext): IRNode[] {
   const checks: Check[] = [];
   const sub = (keyword: string) => context.build(schema[keyword], `${pointer}/${keyword}`);

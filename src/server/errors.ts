@@ -1,7 +1,3 @@
-/**
- * What `typedTool`, `registerFunctions` and `parseToolManifest` throw when a tool cannot be
- * served as defined, with a stable code; the message names the manifest and the tool.
- */
 export type ToolDefinitionErrorCode =
   /** The manifest is not JSON or not a tool manifest. */
   | "INVALID_MANIFEST"
@@ -12,6 +8,10 @@ export type ToolDefinitionErrorCode =
   /** A tool's input or output schema does not compile. */
   | "INVALID_SCHEMA";
 
+/**
+ * What `typedTool`, `registerFunctions` and `parseToolManifest` throw when a tool cannot be
+ * served as defined, with a stable code; the message names the manifest and the tool.
+ */
 export class ToolDefinitionError extends Error {
   override readonly name = "ToolDefinitionError";
 

@@ -2,12 +2,6 @@ import { z } from "zod";
 import { parseJsonText } from "../files/read-json.js";
 import { ToolDefinitionError } from "./errors.js";
 
-/**
- * The tool manifest: the MCP tool definitions that `toolsFromSource` derives from a module's
- * exported async functions, and that `registerFunctions` serves. Like the bundle, this zod
- * schema is the single source of truth for the type.
- */
-
 const JsonObject = z.record(z.string(), z.unknown());
 
 /** MCP requires both schema roots to be objects (protocol 2025-06-18 and 2025-11-25). */
@@ -27,6 +21,11 @@ export const ManifestToolSchema = z.object({
 });
 export type ManifestTool = z.infer<typeof ManifestToolSchema>;
 
+/**
+ * The tool manifest: the MCP tool definitions that `toolsFromSource` derives from a module's
+ * exported async functions, and that `registerFunctions` serves. Like the bundle, this zod
+ * schema is the single source of truth for the type.
+ */
 export const ToolManifestSchema = z.object({
   version: z.literal(1),
   source: z.string().describe("The module the manifest was read from, relative to where it was read."),

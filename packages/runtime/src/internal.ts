@@ -1,11 +1,12 @@
 /**
  * @pmcp-codegen/runtime/internal: what the pmcp-codegen CLI and library share with the
- * runtime that reads and writes files: JSON files and their issues, server ids,
- * `${VAR}` interpolation, URL redaction, and the tool-call spans its servers record. It carries no compatibility promise: it changes with
- * pmcp-codegen, in any release. Reaching servers lives in `internal/servers`, so that what only
- * reads and writes files never loads the SDK's client or builds the config-file schemas; atomic
- * writes live in `internal/files`, so that writing loads neither zod nor OpenTelemetry, and JSON
- * values and their equality in `internal/json`, which loads nothing at all.
+ * runtime that reads and writes files: JSON files and their issues, observation logs, server ids,
+ * `${VAR}` interpolation, URL redaction, and the tool-call spans its servers record. It carries no
+ * compatibility promise: it changes with pmcp-codegen, in any release. Reaching servers lives in
+ * `internal/servers`, so that what only reads and writes files never loads the SDK's client or
+ * builds the config-file schemas; atomic writes live in `internal/files`, so that writing loads
+ * neither zod nor OpenTelemetry; JSON values and their equality live in `internal/json`, and the
+ * rules for numbers in `internal/numbers`: both load nothing at all.
  */
 
 export { interpolate, interpolateRecord } from "./endpoints/interpolate.js";

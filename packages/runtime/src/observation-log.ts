@@ -3,13 +3,6 @@ import { join } from "node:path";
 import { z } from "zod";
 import { formatIssues } from "./issues.js";
 
-/**
- * The observation log of one tool: a JSONL file whose first line is a header and whose
- * other lines are samples, `{"at": ISO time, "value": the unwrapped result}`, or for a result
- * that held no JSON `{"at": ISO time, "content": ["text", "image", …]}` (its block types; logs
- * written before such samples existed have none). The header names the server and tool, so a
- * reader never trusts the (encoded) file name.
- */
 export const OBSERVATION_FORMAT = "pmcp-observations/1";
 
 export const ObservationHeaderSchema = z.object({
@@ -28,6 +21,13 @@ export type ObservationHeader = z.infer<typeof ObservationHeaderSchema>;
 /** One observed result: its JSON value, or the content block types of a result with no JSON (text, images, links). */
 export type Sample = { at: string; value: unknown } | { at: string; content: string[] };
 
+/**
+ * The observation log of one tool: a JSONL file whose first line is a header and whose
+ * other lines are samples, `{"at": ISO time, "value": the unwrapped result}`, or for a result
+ * that held no JSON `{"at": ISO time, "content": ["text", "image", …]}` (its block types; logs
+ * written before such samples existed have none). The header names the server and tool, so a
+ * reader never trusts the (encoded) file name.
+ */
 export interface ObservationLog {
   header: ObservationHeader;
   samples: Sample[];

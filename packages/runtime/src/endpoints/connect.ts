@@ -27,7 +27,6 @@ import { MessageTooLarge, StdioReadBuffer } from "./stdio-read-buffer.js";
 
 const CLIENT_INFO = { ...INSTRUMENTATION };
 const STDERR_TAIL_BYTES = 2000;
-/** The SDK's own limit for one stdio message. */
 
 export type TransportKind = "stdio" | "streamable-http" | "sse" | "custom";
 

@@ -1,22 +1,95 @@
 import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
-import type { BundleServer } from "../src/bundle/types.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Bundle } from "../src/bundle/types.js";
 import { planServerModule } from "../src/codegen/plan.js";
 import { renderClients } from "../src/codegen/render.js";
 import { CompositionClient } from "../src/runtime/index.js";
 import { LISTED_TOOLS } from "./fixtures/listing-server.mjs";
 import { PROTOTYPE_NAMES } from "./fixtures/prototype-names-server.mjs";
 import { FIXTURES, fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
-import { outputDir, typecheck } from "./helpers/typescript.js";
+import { outputDir, typecheck, typecheckCases } from "./helpers/typescript.js";
 
 const require = createRequire(import.meta.url);
 
+/** The bundles whose generated clients the tests below compile and load, one case each. */
+const CASES = {
+  proto: { version: "1.0", servers: [{ id: "proto", tools: PROTOTYPE_NAMES.map((name) => ({ name })) }] },
+  definitions: {
+    version: "1.0",
+    servers: [
+      {
+        id: "defs",
+        tools: [
+          {
+            name: "plan",
+            outputSchema: {
+              type: "object",
+              properties: { trip: { $ref: "#/$defs/Trip" }, tree: { $ref: "#/$defs/Tree" } },
+              required: ["trip"],
+              $defs: {
+                Trip: {
+                  type: "object",
+                  properties: { from: { $ref: "#/$defs/Place" }, to: { $ref: "#/$defs/Place" } },
+                  required: ["from"],
+                },
+                Place: { type: "object", properties: { at: { $ref: "#/$defs/Coord" } }, required: ["at"] },
+                Coord: { type: "array", items: { type: "number" } },
+                Tree: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Tree" } } } },
+              },
+            },
+          },
+        ],
+      },
+      { id: "untyped", tools: [{ name: "any" }] },
+    ],
+  },
+  cycles: {
+    version: "1.0",
+    servers: [
+      {
+        id: "cycles",
+        tools: Object.entries({
+          self: { $defs: { A: { $ref: "#/$defs/A" } }, $ref: "#/$defs/A" },
+          pair: { $defs: { A: { $ref: "#/$defs/B" }, B: { $ref: "#/$defs/A" } }, $ref: "#/$defs/A" },
+          union: { $defs: { A: { anyOf: [{ type: "string" }, { $ref: "#/$defs/A" }] } }, $ref: "#/$defs/A" },
+          both: { $defs: { A: { allOf: [{ type: "object" }, { $ref: "#/$defs/A" }] } }, $ref: "#/$defs/A" },
+          root: { $ref: "#" },
+          // Through a property: a tree, not a cycle to cut.
+          tree: { type: "object", properties: { next: { $ref: "#" } } },
+        }).map(([name, outputSchema]) => ({ name, outputSchema })),
+      },
+    ],
+  },
+} satisfies Record<string, Bundle>;
+type Case = keyof typeof CASES;
+type Rendered = Awaited<ReturnType<typeof renderClients>>;
+
+let root: string;
+let rendered: Record<Case, Rendered>;
+let diagnostics: Record<Case, string>;
+
+/** Each case rendered into its own folder of `root`, then all compiled with tsc --strict in one run. */
+beforeAll(async () => {
+  root = await outputDir("generate");
+  const options = { source: "b", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
+  const entries = await Promise.all(
+    Object.entries(CASES).map(async ([name, bundle]) => {
+      const result = await renderClients(bundle, options);
+      await mkdir(join(root, name));
+      for (const file of result.files) await writeFile(join(root, name, file.path), file.content);
+      return [name, result] as const;
+    }),
+  );
+  rendered = Object.fromEntries(entries) as Record<Case, Rendered>;
+  const indexes = Object.fromEntries(entries.map(([name]) => [name, [join(root, name, "index.ts")]])) as Record<Case, string[]>;
+  diagnostics = await typecheckCases(root, indexes, "nodenext");
+}, 120_000);
+
 describe("naming", () => {
   it("never names a method like Object.prototype's, so a client's toString and valueOf stay JavaScript's and each tool is called", async () => {
-    const server: BundleServer = { id: "proto", tools: PROTOTYPE_NAMES.map((name) => ({ name })) };
-    const plan = planServerModule(server, { strictObjects: false, minQuality: "low" });
+    const plan = planServerModule(CASES.proto.servers[0]!, { strictObjects: false, minQuality: "low" });
     expect(plan.tools.map((tool) => tool.methodName)).toEqual([
       "hasOwnProperty2",
       "then2",
@@ -26,14 +99,8 @@ describe("naming", () => {
       "proto",
     ]);
     expect(plan.warnings.map((warning) => warning.tool)).toEqual(["hasOwnProperty", "then", "toString", "valueOf"]);
-    const dir = await outputDir("proto-members");
-    const { files } = await renderClients(
-      { version: "1.0", servers: [server] },
-      { source: "b", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" },
-    );
-    for (const file of files) await writeFile(join(dir, file.path), file.content);
-    expect(await typecheck(dir, [join(dir, "index.ts")], "nodenext")).toBe("");
-    const { ProtoClient } = await import(join(dir, "proto.ts"));
+    expect(diagnostics.proto).toBe("");
+    const { ProtoClient } = await import(join(root, "proto/proto.ts"));
     const upstream = new CompositionClient({
       servers: { proto: { command: process.execPath, args: [join(FIXTURES, "prototype-names-server.mjs")] } },
       timeoutMs: 20_000,
@@ -114,31 +181,7 @@ describe("pmcp generate options and guarantees", () => {
   });
 
   it("declares definitions dependencies-first, lazy only within a reference cycle, and imports zod only when used", async () => {
-    const dir = await outputDir("definitions");
-    const outputSchema = {
-      type: "object",
-      properties: { trip: { $ref: "#/$defs/Trip" }, tree: { $ref: "#/$defs/Tree" } },
-      required: ["trip"],
-      $defs: {
-        Trip: { type: "object", properties: { from: { $ref: "#/$defs/Place" }, to: { $ref: "#/$defs/Place" } }, required: ["from"] },
-        Place: { type: "object", properties: { at: { $ref: "#/$defs/Coord" } }, required: ["at"] },
-        Coord: { type: "array", items: { type: "number" } },
-        Tree: { type: "object", properties: { children: { type: "array", items: { $ref: "#/$defs/Tree" } } } },
-      },
-    };
-    const bundle = {
-      version: "1.0",
-      servers: [
-        { id: "defs", tools: [{ name: "plan", outputSchema }] },
-        { id: "untyped", tools: [{ name: "any" }] },
-      ],
-    };
-    const { files } = await renderClients(bundle, {
-      source: "b",
-      runtimeImport: "pmcp-codegen/runtime",
-      strictObjects: false,
-      generatorVersion: "test",
-    });
+    const { files } = rendered.definitions;
     const module = files.find((file) => file.path === "defs.ts")!.content;
     const declarations = [...module.matchAll(/^export const (\w+Schema): z\.ZodType<\w+> = (z\.lazy\()?/gm)].map(
       (match) => `${match[1]}${match[2] ? " lazy" : ""}`,
@@ -146,35 +189,15 @@ describe("pmcp generate options and guarantees", () => {
     expect(declarations).toEqual(["CoordSchema", "PlaceSchema", "TripSchema", "TreeSchema lazy"]);
     const untyped = files.find((file) => file.path === "untyped.ts")!.content;
     expect(untyped).not.toContain('from "zod"');
-    for (const file of files) await writeFile(join(dir, file.path), file.content);
-    expect(await typecheck(dir, [join(dir, "index.ts")], "nodenext")).toBe("");
-    const { PlanResultSchema } = await import(join(dir, "defs.ts"));
+    expect(diagnostics.definitions).toBe("");
+    const { PlanResultSchema } = await import(join(root, "definitions/defs.ts"));
     expect(PlanResultSchema.safeParse({ trip: { from: { at: [1, 2] } }, tree: { children: [{ children: [] }] } }).success).toBe(true);
     expect(PlanResultSchema.safeParse({ trip: { from: { at: ["x"] } } }).success).toBe(false);
     expect(PlanResultSchema.safeParse({ trip: { from: { at: [] } }, tree: { children: [{ children: "no" }] } }).success).toBe(false);
   });
 
   it("a $ref cycle with no object or array in between is any value, with a warning, and the output compiles and parses", async () => {
-    const dir = await outputDir("ref-cycles");
-    const outputs: Record<string, Record<string, unknown>> = {
-      self: { $defs: { A: { $ref: "#/$defs/A" } }, $ref: "#/$defs/A" },
-      pair: { $defs: { A: { $ref: "#/$defs/B" }, B: { $ref: "#/$defs/A" } }, $ref: "#/$defs/A" },
-      union: { $defs: { A: { anyOf: [{ type: "string" }, { $ref: "#/$defs/A" }] } }, $ref: "#/$defs/A" },
-      both: { $defs: { A: { allOf: [{ type: "object" }, { $ref: "#/$defs/A" }] } }, $ref: "#/$defs/A" },
-      root: { $ref: "#" },
-      // Through a property: a tree, not a cycle to cut.
-      tree: { type: "object", properties: { next: { $ref: "#" } } },
-    };
-    const bundle = {
-      version: "1.0",
-      servers: [{ id: "cycles", tools: Object.entries(outputs).map(([name, outputSchema]) => ({ name, outputSchema })) }],
-    };
-    const { files, warnings } = await renderClients(bundle, {
-      source: "b",
-      runtimeImport: "pmcp-codegen/runtime",
-      strictObjects: false,
-      generatorVersion: "test",
-    });
+    const { warnings } = rendered.cycles;
     expect(warnings.map((warning) => `${warning.tool} ${warning.pointer}`).sort()).toEqual([
       "both /outputSchema→#/$defs/A/allOf/1/$ref",
       "pair /outputSchema→#/$defs/A→#/$defs/B/$ref",
@@ -182,9 +205,8 @@ describe("pmcp generate options and guarantees", () => {
       "self /outputSchema→#/$defs/A/$ref",
       "union /outputSchema→#/$defs/A/anyOf/1/$ref",
     ]);
-    for (const file of files) await writeFile(join(dir, file.path), file.content);
-    expect(await typecheck(dir, [join(dir, "index.ts")], "nodenext")).toBe("");
-    const module = await import(join(dir, "cycles.ts"));
+    expect(diagnostics.cycles).toBe("");
+    const module = await import(join(root, "cycles/cycles.ts"));
     expect(module.SelfResultSchema.safeParse({ any: ["value"] }).success).toBe(true);
     expect(module.UnionResultSchema.safeParse(3).success).toBe(true);
     expect(module.BothResultSchema.safeParse("text").success).toBe(false);

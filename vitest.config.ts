@@ -1,12 +1,38 @@
+import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
+
+/**
+ * The export condition under which @pmcp-codegen/runtime resolves to its TypeScript sources
+ * (packages/runtime/package.json), so that the unit tests need no build.
+ */
+const RUNTIME_SOURCES = "@pmcp-codegen/source";
 
 export default defineConfig({
   test: {
-    include: ["test/**/*.test.ts"],
-    globalSetup: ["test/global-setup.ts"],
     // Tests spawn real servers; two cores are shared between them.
     testTimeout: 60_000,
     hookTimeout: 60_000,
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        ssr: { resolve: { conditions: [RUNTIME_SOURCES, ...defaultServerConditions] } },
+        test: {
+          // Pure modules from src/: no build, no server, no global setup (npm run test:unit).
+          name: "unit",
+          include: ["test/**/*.unit.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The CLI and the servers, run from dist/ against the reference servers' export.
+          name: "integration",
+          include: ["test/**/*.test.ts"],
+          exclude: ["test/**/*.unit.test.ts"],
+          globalSetup: ["test/global-setup.ts"],
+        },
+      },
+    ],
   },
 });

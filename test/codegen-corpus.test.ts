@@ -1,16 +1,11 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Ajv, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
-import fc from "fast-check";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { z } from "zod";
 import type { Bundle } from "../src/bundle/types.js";
 import { renderClients } from "../src/codegen/render.js";
 import { loadTemplates } from "../src/codegen/templates.js";
-import { readCorpus } from "./helpers/corpus.js";
-import { samples } from "./helpers/samples.js";
+import { agreeWithAjv, type Entry } from "./helpers/ajv-agreement.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
 const templates = await loadTemplates();
@@ -20,11 +15,6 @@ const templates = await loadTemplates();
  * (Pydantic, PMCP, zod-published, edge cases) plus every schema of the fixture servers
  * and the three reference servers, each made the output schema of one tool.
  */
-
-interface Entry {
-  name: string;
-  schema: unknown;
-}
 
 let dir: string;
 let entries: Entry[];
@@ -132,100 +122,3 @@ describe("the corpus", () => {
     expect(invalid).toBeGreaterThan(2000);
   });
 });
-
-describe("the corpus of real servers", () => {
-  it("parsers accept and reject exactly what Ajv does on every output schema", async () => {
-    const servers = await readCorpus();
-    const outputs = servers.servers.flatMap((server) =>
-      server.tools.flatMap((tool) =>
-        tool.outputSchema === undefined ? [] : [{ name: `${server.id}/${tool.name}`, schema: tool.outputSchema }],
-      ),
-    );
-    const bundle: Bundle = {
-      version: "1.0",
-      servers: [
-        {
-          id: "real",
-          tools: outputs.map((entry, index) => ({
-            name: `s${index}`,
-            inputSchema: { type: "object" },
-            outputSchema: entry.schema as Record<string, unknown>,
-            annotations: { "pmcp:outputTypeName": `S${index}` },
-          })),
-        },
-      ],
-    };
-    const options = { source: "real", runtimeImport: "pmcp-codegen/runtime", generatorVersion: "test", strictObjects: true };
-    const result = renderClients(bundle, options, templates);
-    const folder = join(dir, "real");
-    await mkdir(folder, { recursive: true });
-    for (const file of result.files) await writeFile(join(folder, file.path), file.content);
-    const parsers = (await import(join(folder, "real.ts"))) as Record<string, z.ZodType>;
-    const { compared, valid, invalid } = agreeWithAjv(
-      outputs,
-      parsers,
-      new Set(result.warnings.map((warning) => Number(warning.tool.slice(1)))),
-      60,
-    );
-    expect(compared).toBe(outputs.length);
-    expect(compared).toBeGreaterThanOrEqual(100);
-    expect(valid).toBeGreaterThan(3000);
-    expect(invalid).toBeGreaterThan(3000);
-  });
-});
-
-/**
- * Samples of each entry's schema judged by Ajv and by the generated parser `S<index>Schema`: the
- * same verdict, or (for entries with a warning, whose unexpressed parts are typed unknown) wider.
- */
-function agreeWithAjv(entries: readonly Entry[], parsers: Record<string, z.ZodType>, warned: ReadonlySet<number>, numRuns: number) {
-  let valid = 0;
-  let invalid = 0;
-  let compared = 0;
-  const oneSided: string[] = [];
-  for (const [index, entry] of entries.entries()) {
-    const parser = parsers[`S${index}Schema`]!;
-    const ajv = compileWithAjv(entry.schema);
-    if (ajv === undefined) {
-      // Ajv cannot compile it (a dangling or remote $ref): the parser must still run.
-      fc.assert(
-        fc.property(fc.jsonValue(), (value) => typeof parser.safeParse(value).success === "boolean"),
-        { numRuns: 30 },
-      );
-      continue;
-    }
-    compared++;
-    const before = { valid, invalid };
-    fc.assert(
-      fc.property(samples(entry.schema), (value) => {
-        const expected = ajv(value);
-        const actual = parser.safeParse(value).success;
-        if (expected) valid++;
-        else invalid++;
-        return warned.has(index) ? actual || !expected : actual === expected;
-      }),
-      {
-        numRuns,
-        seed: 20261122 + index,
-        endOnFailure: true,
-        reporter: (run) => {
-          if (run.failed) throw new Error(`${entry.name}: parser and Ajv disagree on ${JSON.stringify(run.counterexample?.[0])}`);
-        },
-      },
-    );
-    if (valid === before.valid || invalid === before.invalid) oneSided.push(entry.name);
-  }
-  return { compared, valid, invalid, oneSided };
-}
-
-function compileWithAjv(schema: unknown): ValidateFunction | undefined {
-  const draft07 =
-    typeof (schema as { $schema?: unknown }).$schema === "string" && /draft-0[4-7]/.test((schema as { $schema: string }).$schema);
-  const ajv = draft07 ? new Ajv({ strict: false, logger: false }) : new Ajv2020({ strict: false, logger: false });
-  addFormats.default(ajv);
-  try {
-    return ajv.compile(schema as object);
-  } catch {
-    return undefined;
-  }
-}

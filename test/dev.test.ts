@@ -7,8 +7,6 @@ import { join } from "node:path";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { retryDelay } from "../src/dev/backoff.js";
-import { Coalescer } from "../src/dev/coalescer.js";
 import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
 import { serveHttp } from "./helpers/http-server.js";
 
@@ -487,35 +485,5 @@ export default {
     dev.process.kill("SIGTERM");
     expect(await dev.exited).toBe(0);
     await rm(dir, { recursive: true, force: true });
-  });
-});
-
-describe("pmcp dev's coalescing and backoff", () => {
-  it("runs once per burst, once more for requests during a run, and never after stop", async () => {
-    const runs: number[] = [];
-    let finish: () => void = () => {};
-    const coalescer = new Coalescer(20, async () => {
-      runs.push(runs.length + 1);
-      await new Promise<void>((resolve) => {
-        finish = resolve;
-      });
-    });
-    for (let i = 0; i < 5; i++) coalescer.request();
-    await until("the first run", () => runs.length === 1);
-    for (let i = 0; i < 3; i++) coalescer.request();
-    finish();
-    await until("the one run after it", () => runs.length === 2);
-    coalescer.request();
-    const stopped = coalescer.stop();
-    finish();
-    await stopped;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(runs).toEqual([1, 2]);
-  });
-
-  it("doubles the wait from 250 ms up to 10 s, less up to a quarter at random", () => {
-    const waits = (random: number) => Array.from({ length: 8 }, (_, attempt) => retryDelay(attempt, () => random));
-    expect(waits(0)).toEqual([250, 500, 1000, 2000, 4000, 8000, 10000, 10000]);
-    expect(waits(1)).toEqual([188, 375, 750, 1500, 3000, 6000, 7500, 7500]);
   });
 });

@@ -1,16 +1,14 @@
-import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { Bundle, Tool } from "../src/bundle/types.js";
+import type { Tool } from "../src/bundle/types.js";
 import { renderClients } from "../src/codegen/render.js";
 import { loadTemplates } from "../src/codegen/templates.js";
 import { CompositionClient } from "../src/runtime/index.js";
-import { ROOT } from "./helpers/cli.js";
-import { outputDir } from "./helpers/typescript.js";
+import { outputDir, typecheckCases } from "./helpers/typescript.js";
 
 const templates = await loadTemplates();
 
@@ -42,39 +40,6 @@ const options = {
   strictObjects: false,
   generatorVersion: "test",
 };
-
-/** Compiles the folder's modules with tsc --strict (one run) and emits JavaScript next to them. */
-function compile(dir: string, files: string[]): Promise<string> {
-  const config = join(dir, "tsconfig.json");
-  return writeFile(
-    config,
-    JSON.stringify({
-      compilerOptions: {
-        strict: true,
-        target: "es2022",
-        module: "nodenext",
-        moduleResolution: "nodenext",
-        noUncheckedIndexedAccess: true,
-        exactOptionalPropertyTypes: true,
-        skipLibCheck: true,
-        types: [],
-        rootDir: dir,
-        outDir: join(dir, "js"),
-      },
-      files,
-    }),
-  ).then(
-    () =>
-      new Promise((resolve) => {
-        execFile(
-          process.execPath,
-          [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config],
-          { maxBuffer: 64 * 1024 * 1024 },
-          (_error, stdout) => resolve(stdout.trim()),
-        );
-      }),
-  );
-}
 
 /** Imports a compiled module, instantiates its client and runs every parser it exports. */
 async function exercise(path: string, values: readonly unknown[]): Promise<void> {
@@ -113,96 +78,106 @@ function hostileTool(payload: string, index: number): Tool[] {
   ];
 }
 
+/** Bundles of tools whose every string is built from payloads and the pieces of code they could break out of. */
+function hostileBundles(count: number): Tool[][] {
+  const piece = fc.constantFrom(
+    ...PAYLOADS,
+    "*/",
+    "/*",
+    "`",
+    "${",
+    '"',
+    "'",
+    "\\",
+    "\n",
+    "\u2028",
+    "__proto__",
+    "constructor",
+    "then",
+    "class",
+    "0",
+    "a",
+    "-",
+    " ",
+    "$",
+    "\u0000",
+    "Schema",
+    "Args",
+  );
+  const text = fc.array(piece, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(""));
+  const leaf = fc.oneof(
+    fc.record({ type: fc.constant("string"), description: text, default: text }),
+    fc.record({ enum: fc.array(fc.oneof(text, fc.integer(), fc.constant(null)), { minLength: 1, maxLength: 3 }) }),
+    fc.record({ const: fc.oneof(text, fc.dictionary(text, text, { maxKeys: 2 })) }),
+    fc.record({ type: fc.constant("string"), pattern: text }),
+    fc.record({ type: fc.constant("integer"), title: text }),
+  );
+  const schema = fc.record({
+    type: fc.constant("object"),
+    title: text,
+    description: text,
+    properties: fc.dictionary(text, leaf, { maxKeys: 4 }),
+    required: fc.array(text, { maxLength: 2 }),
+  });
+  const tool = fc.record({
+    name: text,
+    title: text,
+    description: text,
+    inputSchema: schema,
+    outputSchema: schema,
+    annotations: fc.record({ "pmcp:outputTypeName": text, readOnlyHint: fc.boolean() }),
+  });
+  return fc.sample(fc.array(tool, { minLength: 1, maxLength: 3 }), { numRuns: count, seed: 42 }) as Tool[][];
+}
+
+let root: string;
+let pointsModule: string;
+const bundles = hostileBundles(500);
+let diagnostics: Record<"points" | "bundles", string>;
+
+/** Both cases, each in its own folder of `root`, compiled with tsc --strict in one run that emits JavaScript into `root/js`. */
+beforeAll(async () => {
+  root = await outputDir("injection");
+  const write = async (folder: string, files: readonly { path: string; content: string }[]) => {
+    await mkdir(join(root, folder), { recursive: true });
+    for (const file of files) await writeFile(join(root, folder, file.path), file.content);
+  };
+  const { files } = renderClients(
+    { version: "1.0", servers: [{ id: "hostile", tools: PAYLOADS.flatMap(hostileTool) }] },
+    options,
+    templates,
+  );
+  await write("points", files);
+  pointsModule = files.find((file) => file.path === "hostile.ts")!.content;
+  const modules: string[] = [];
+  for (const [index, tools] of bundles.entries()) {
+    const rendered = renderClients({ version: "1.0", servers: [{ id: `b${index}`, tools }] }, options, templates);
+    const file = rendered.files.find((candidate) => candidate.path === `b${index}.ts`)!;
+    await write("bundles", [file]);
+    modules.push(join(root, "bundles", file.path));
+  }
+  diagnostics = await typecheckCases(root, { points: [join(root, "points/index.ts")], bundles: modules }, "nodenext", join(root, "js"));
+}, 600_000);
+
 describe("untrusted strings stay data", () => {
   it("every injection point, with every payload: the output compiles and never runs the payload", async () => {
     globalThis.__pwned = undefined;
-    const dir = await outputDir("injection");
-    const bundle: Bundle = { version: "1.0", servers: [{ id: "hostile", tools: PAYLOADS.flatMap(hostileTool) }] };
-    const { files } = renderClients(bundle, options, templates);
-    for (const file of files) await writeFile(join(dir, file.path), file.content);
-    const module = files.find((file) => file.path === "hostile.ts")!.content;
     // The payload's text survives, as data: in string literals and neutralised comments.
-    expect(module).toContain(JSON.stringify(PAYLOADS[1]));
-    expect(module).not.toMatch(/\n\s*globalThis\.__pwned/);
-    expect(await compile(dir, [join(dir, "index.ts")])).toBe("");
+    expect(pointsModule).toContain(JSON.stringify(PAYLOADS[1]));
+    expect(pointsModule).not.toMatch(/\n\s*globalThis\.__pwned/);
+    expect(diagnostics.points).toBe("");
     const values = [{}, { fixed: PAYLOADS[0], __proto__: "x" }, { constructor: 1 }, JSON.parse('{"__proto__": {"polluted": true}}')];
-    await exercise(join(dir, "js/hostile.js"), values);
+    await exercise(join(root, "js/points/hostile.js"), values);
     expect(globalThis.__pwned).toBeUndefined();
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
   it("property-based: 500 hostile bundles compile in one tsc run and never run injected code", async () => {
     globalThis.__pwned = undefined;
-    const dir = await outputDir("hostile-bundles");
-    const piece = fc.constantFrom(
-      ...PAYLOADS,
-      "*/",
-      "/*",
-      "`",
-      "${",
-      '"',
-      "'",
-      "\\",
-      "\n",
-      "\u2028",
-      "__proto__",
-      "constructor",
-      "then",
-      "class",
-      "0",
-      "a",
-      "-",
-      " ",
-      "$",
-      "\u0000",
-      "Schema",
-      "Args",
-    );
-    const text = fc.array(piece, { minLength: 1, maxLength: 4 }).map((parts) => parts.join(""));
-    const leaf = fc.oneof(
-      fc.record({ type: fc.constant("string"), description: text, default: text }),
-      fc.record({ enum: fc.array(fc.oneof(text, fc.integer(), fc.constant(null)), { minLength: 1, maxLength: 3 }) }),
-      fc.record({ const: fc.oneof(text, fc.dictionary(text, text, { maxKeys: 2 })) }),
-      fc.record({ type: fc.constant("string"), pattern: text }),
-      fc.record({ type: fc.constant("integer"), title: text }),
-    );
-    const schema = fc.record({
-      type: fc.constant("object"),
-      title: text,
-      description: text,
-      properties: fc.dictionary(text, leaf, { maxKeys: 4 }),
-      required: fc.array(text, { maxLength: 2 }),
-    });
-    const tool = fc.record({
-      name: text,
-      title: text,
-      description: text,
-      inputSchema: schema,
-      outputSchema: schema,
-      annotations: fc.record({ "pmcp:outputTypeName": text, readOnlyHint: fc.boolean() }),
-    });
-    const bundles = fc.sample(fc.array(tool, { minLength: 1, maxLength: 3 }), { numRuns: 500, seed: 42 });
-
-    const modules: string[] = [];
-    for (const [index, tools] of bundles.entries()) {
-      const bundle: Bundle = { version: "1.0", servers: [{ id: `b${index}`, tools: tools as Tool[] }] };
-      const { files } = renderClients(bundle, options, templates);
-      const file = files.find((candidate) => candidate.path === `b${index}.ts`)!;
-      const path = join(dir, file.path);
-      await writeFile(path, file.content);
-      modules.push(path);
-    }
-    expect(modules).toHaveLength(500);
-    await mkdir(join(dir, "js"), { recursive: true });
-    expect(await compile(dir, modules)).toBe("");
+    expect(bundles).toHaveLength(500);
+    expect(diagnostics.bundles).toBe("");
     const values = fc.sample(fc.jsonValue(), { numRuns: 5, seed: 7 });
-    for (const index of bundles.keys()) await exercise(join(dir, `js/b${index}.js`), values);
+    for (const index of bundles.keys()) await exercise(join(root, `js/bundles/b${index}.js`), values);
     expect(globalThis.__pwned).toBeUndefined();
-  }, 600_000);
-
-  it("hostile server ids never reach a file name: the bundle is rejected", async () => {
-    const { parseSchemaFile } = await import("../src/bundle/read.js");
-    const text = JSON.stringify({ version: "1.0", servers: [{ id: "../../etc/x", tools: [] }] });
-    expect(() => parseSchemaFile("b.json", text)).toThrow(/server "\.\.\/\.\.\/etc\/x" id: a server id is/);
   });
 });

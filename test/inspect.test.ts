@@ -11,7 +11,7 @@ import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
 import { formatInspection } from "../src/commands/inspect.js";
 import { inspectTool, NO_OUTPUT_SCHEMA_NOTE, type ToolInspection } from "../src/inspect/describe-tool.js";
-import { firstSentence, listTools } from "../src/inspect/list-tools.js";
+import { listTools } from "../src/inspect/list-tools.js";
 import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
 
@@ -188,40 +188,6 @@ describe("inspection", () => {
     ]);
   });
 
-  it("shows every helper type the result type uses, through other helpers, and no other", () => {
-    const server = {
-      id: "shop",
-      tools: [
-        {
-          name: "get_order",
-          inputSchema: { type: "object" },
-          outputSchema: {
-            type: "object",
-            properties: { lines: { type: "array", items: { $ref: "#/$defs/Line" } } },
-            required: ["lines"],
-            $defs: {
-              Line: { type: "object", properties: { tag: { $ref: "#/$defs/Tag" } }, required: ["tag"] },
-              Tag: { type: "object", properties: { label: { type: "string" } }, required: ["label"] },
-            },
-          },
-        },
-        {
-          name: "get_user",
-          inputSchema: { type: "object" },
-          outputSchema: {
-            type: "object",
-            properties: { user: { $ref: "#/$defs/User" } },
-            $defs: { User: { type: "object", properties: { id: { type: "string" } } } },
-          },
-        },
-      ],
-    };
-    const outcome = inspectTool({ version: "1.0", servers: [server] }, "shop/get_order");
-    const text = outcome.found ? outcome.inspection.resultType : "";
-    expect(text).toMatch(/^type GetOrderResult = \{\n {2}lines: Array<Line>;\n\};\ntype Line = \{\n {2}tag: Tag;\n\};\ntype Tag = \{/);
-    expect(text).not.toContain("User");
-  });
-
   it("prints a server's control characters escaped, so a description cannot drive the terminal", () => {
     const text = formatInspection({
       ...inspection("weather/get_weather"),
@@ -230,18 +196,6 @@ describe("inspection", () => {
     expect(text).toContain("Sunny\\u001b[2J\\u001b]0;owned\\u0007 today\nsecond line");
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that none is left
     expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f]/);
-  });
-
-  it.each([
-    ["the first sentence", "Reads a file. Returns its text.", "Reads a file."],
-    ["a stop before a lowercase word is not an end", "Search files (e.g. *.ts) by glob. Slow.", "Search files (e.g. *.ts) by glob."],
-    ["the first paragraph only", "Lists stations\n\nArgs: none", "Lists stations"],
-    ["whitespace collapsed", "  Moves\n  a file  ", "Moves a file"],
-    ["at most 160 characters", `${"word ".repeat(60)}end.`, `${"word ".repeat(32).trimEnd()}…`],
-    ["empty stays empty", "", ""],
-  ])("summaries: %s", (_, description, want) => {
-    expect(firstSentence(description)).toBe(want);
-    expect(Array.from(firstSentence(description)).length).toBeLessThanOrEqual(160);
   });
 
   it("lists tools filtered by every query word, in any case, and by server", () => {

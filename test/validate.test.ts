@@ -1,10 +1,8 @@
-import { mkdtemp, readFile, writeFile } from "node:fs/promises";
+import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { bundleJsonSchema } from "../src/bundle/json-schema.js";
-import { toJsonText } from "../src/bundle/serialize.js";
-import { ROOT, runCli } from "./helpers/cli.js";
+import { runCli } from "./helpers/cli.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -128,9 +126,5 @@ describe("pmcp schema validate", () => {
     const result = await runCli(["schema", "validate", "--schema", path]);
     expect(result.code).toBe(0);
     expect(result.stderr).toMatch(/warning: server "s" tool "t" at \/outputSchema\/\$ref: dangling \$ref "#\/definitions\/Nope"/);
-  });
-
-  it("schemas/bundle.schema.json is the JSON Schema of the zod bundle schema (npm run schema:bundle)", async () => {
-    expect(await readFile(join(ROOT, "schemas/bundle.schema.json"), "utf8")).toBe(toJsonText(bundleJsonSchema()));
   });
 });

@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ROOT } from "./cli.js";
 
@@ -18,16 +18,17 @@ export type ModuleMode = "nodenext" | "bundler";
 /**
  * Type-checks files as a strict user project would: `strict`, `noUncheckedIndexedAccess`,
  * `exactOptionalPropertyTypes`, `noUnusedLocals`, with nodenext or bundler resolution.
- * One compiler run for all files. Resolves with the compiler's diagnostics ("" when clean).
+ * One compiler run for all files, from a tsconfig written into `dir`; with `emitTo`, the
+ * JavaScript is written there, laid out as under `dir`. Resolves with the compiler's
+ * diagnostics ("" when clean).
  */
-export async function typecheck(dir: string, files: readonly string[], mode: ModuleMode): Promise<string> {
+export async function typecheck(dir: string, files: readonly string[], mode: ModuleMode, emitTo?: string): Promise<string> {
   const config = join(dir, `tsconfig.${mode}.json`);
   await writeFile(
     config,
     JSON.stringify({
       compilerOptions: {
         strict: true,
-        noEmit: true,
         target: "es2022",
         module: mode === "nodenext" ? "nodenext" : "esnext",
         moduleResolution: mode,
@@ -36,16 +37,43 @@ export async function typecheck(dir: string, files: readonly string[], mode: Mod
         noUnusedLocals: true,
         skipLibCheck: true,
         types: [],
+        ...(emitTo === undefined ? { noEmit: true } : { rootDir: dir, outDir: emitTo }),
       },
       files,
     }),
   );
-  return new Promise((resolve) => {
+  return new Promise((done) => {
     execFile(
       process.execPath,
-      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config],
-      { maxBuffer: 64 * 1024 * 1024 },
-      (_error, stdout) => resolve(stdout.trim()),
+      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config, "--pretty", "false"],
+      { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
+      (_error, stdout) => done(stdout.trim()),
     );
   });
+}
+
+/**
+ * Type-checks many cases as `typecheck` does, in one compiler run: each case's files lie in the
+ * folder of `root` named by its key, and each case gets the diagnostics of the files in its folder
+ * ("" when clean), so it fails on its own. A diagnostic of no case's folder (a compiler option, a
+ * shared module) goes to every case. With `emitTo`, the JavaScript is written there. One
+ * program instead of one per case pays the compiler's start and the runtime's and zod's
+ * declarations once.
+ */
+export async function typecheckCases<Name extends string>(
+  root: string,
+  cases: Readonly<Record<Name, readonly string[]>>,
+  mode: ModuleMode,
+  emitTo?: string,
+): Promise<Record<Name, string>> {
+  const names = Object.keys(cases) as Name[];
+  const output = await typecheck(root, Object.values<readonly string[]>(cases).flat(), mode, emitTo);
+  const found = new Map<Name, string[]>(names.map((name) => [name, []]));
+  // Each diagnostic starts a line (`file(line,col): error TS…` or `error TS…`); its details are indented.
+  for (const diagnostic of output === "" ? [] : output.split(/\n(?=\S)/)) {
+    const file = /^(.+?)\(\d+,\d+\): /.exec(diagnostic)?.[1];
+    const owner = file === undefined ? undefined : names.find((name) => !relative(join(root, name), resolve(ROOT, file)).startsWith(".."));
+    for (const name of owner === undefined ? names : [owner]) found.get(name)!.push(diagnostic);
+  }
+  return Object.fromEntries(names.map((name) => [name, found.get(name)!.join("\n")])) as Record<Name, string>;
 }

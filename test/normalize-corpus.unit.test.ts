@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { normalizeSchemaWithNotes, PROFILES } from "../src/normalize/normalize.js";
+import type { Schema } from "../src/normalize/passes.js";
+import { readCorpus } from "./helpers/corpus.js";
+import { checkWidening, errorRules, sampleable, UNFIXABLE } from "./helpers/normalize-checks.js";
+
+describe("normalize on the corpus of real servers", () => {
+  /** Every input and output schema of the corpus, with where it is; read once. */
+  let read: Promise<{ where: string; schema: Schema }[]> | undefined;
+  const corpusSchemas = () => {
+    read ??= readCorpus().then((corpus) =>
+      corpus.servers.flatMap((server) =>
+        server.tools.flatMap((tool) =>
+          (["inputSchema", "outputSchema"] as const).flatMap((key) =>
+            tool[key] === undefined ? [] : [{ where: `${server.id}/${tool.name} /${key}`, schema: tool[key] as Schema }],
+          ),
+        ),
+      ),
+    );
+    return read;
+  };
+
+  it.each(PROFILES)("%s: after normalize, every corpus tool obeys the profile's rules", async (profile) => {
+    const left = (await corpusSchemas()).flatMap(({ where, schema }) => {
+      const rules = errorRules(normalizeSchemaWithNotes(schema, { profile }).schema, profile).filter(
+        (rule) => !UNFIXABLE[profile]?.includes(rule),
+      );
+      return rules.length === 0 ? [] : [`${where}: ${rules.join(", ")}`];
+    });
+    expect(left).toEqual([]);
+  });
+
+  // Each profile samples one schema in SHARE (a different one each), to keep the run short.
+  const SHARE = PROFILES.length * 5;
+  it.each(PROFILES)("%s: no instance valid for a corpus schema is rejected after normalizing", async (profile) => {
+    const offset = PROFILES.indexOf(profile);
+    const chosen = (await corpusSchemas()).filter((_, index) => index % SHARE === offset);
+    const checked = chosen.reduce((sum, { schema }) => sum + (sampleable(schema) ? checkWidening(schema, profile, 6) : 0), 0);
+    expect(checked).toBeGreaterThan(200);
+  });
+});

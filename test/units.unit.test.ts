@@ -2,7 +2,7 @@ import { formatIssues, formatJsonPath, interpolate, redactUrl, redactWrittenUrl 
 import { describe, expect, it } from "vitest";
 import { findSchemaWarnings } from "../src/bundle/schema-warnings.js";
 import { slugServerId } from "../src/bundle/server-naming.js";
-import { splitCommandLine } from "../src/cli/stdio-command-line.js";
+import { splitCommandLine } from "../src/commands/shared/stdio-command-line.js";
 
 describe("redactUrl", () => {
   it.each([

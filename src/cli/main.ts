@@ -1,6 +1,6 @@
 #!/usr/bin/env node
+import { printable } from "../commands/shared/output.js";
 import { systemReason } from "../files/system-reason.js";
-import { printable } from "./output.js";
 import { run } from "./program.js";
 
 // A reader that went away (`pmcp ... | head`) ends the output quietly, as for any command line

@@ -13,11 +13,11 @@ import { schemaNormalizeCommand } from "../commands/schema-normalize.js";
 import { schemaValidateCommand } from "../commands/schema-validate.js";
 import { serveExecCommand } from "../commands/serve-exec.js";
 import { serveInspectCommand } from "../commands/serve-inspect.js";
+import { printable } from "../commands/shared/output.js";
 import { toolsFromSourceCommand } from "../commands/tools-from-source.js";
 import { PmcpError } from "../errors.js";
 import { version } from "../version.js";
 import { exitCodeOf, isUsageError } from "./exit-code.js";
-import { printable } from "./output.js";
 import { yargsMessage } from "./yargs-messages.js";
 
 const GROUPS = {

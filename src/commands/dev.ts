@@ -2,16 +2,16 @@ import { resolve } from "node:path";
 import { wholeNumberProblem } from "@pmcp-codegen/runtime/internal/numbers";
 import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { sourceOptions, timeoutOption } from "../cli/options.js";
-import { printable, say, warn } from "../cli/output.js";
-import { resolvePathSetting } from "../cli/settings.js";
 import type { DevInputs, DevOutput } from "../dev/session.js";
 import type { BundleChange } from "../diff/bundle-diff.js";
 import { formatText } from "../diff/format.js";
 import { PmcpError } from "../errors.js";
 import { watchSignals } from "../signals.js";
 import { generateOptions, generateSettings } from "./generate.js";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { sourceOptions, timeoutOption } from "./shared/options.js";
+import { printable, say, warn } from "./shared/output.js";
+import { resolvePathSetting } from "./shared/settings.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   generateOptions(timeoutOption(sourceOptions(yargs), "per server to connect, or to list its tools"))
@@ -46,7 +46,7 @@ async function dev(args: Args): Promise<void> {
   const { DevSession } = await import("../dev/session.js");
   const { watchInputs } = await import("../dev/watch-inputs.js");
   const { CONFIG_FILE_NAMES } = await import("../config/pmcp-config.js");
-  const { startTelemetry } = await import("../cli/telemetry-sdk.js");
+  const { startTelemetry } = await import("./shared/telemetry-sdk.js");
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: false });
   const session = new DevSession(() => loadInputs(args), { timeoutMs: args.timeout, debounceMs: args.debounce, output: devOutput(args) });
   const stopped = watchSignals();
@@ -89,7 +89,7 @@ async function dev(args: Args): Promise<void> {
 /** The servers, bundle path and generate settings, from the flags, else pmcp.config, else the defaults: read afresh on each change. */
 async function loadInputs(args: Args): Promise<DevInputs> {
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
-  const { resolveSources } = await import("../cli/source-flags.js");
+  const { resolveSources } = await import("./shared/source-flags.js");
   const { expectFolder } = await import("../codegen/generate-pipeline.js");
   const project = await loadPmcpConfig();
   const sources = await resolveSources(args, project, "watch");

@@ -1,12 +1,12 @@
 import type { Argv } from "yargs";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { schemaOption } from "../cli/inputs.js";
-import { execSettingOptions, minQualityOption, sourceOptions } from "../cli/options.js";
-import { printable, printJson } from "../cli/output.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import { systemReason } from "../files/system-reason.js";
 import { exitAsSignalled, watchSignals } from "../signals.js";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { schemaOption } from "./shared/inputs.js";
+import { execSettingOptions, minQualityOption, sourceOptions } from "./shared/options.js";
+import { printable, printJson } from "./shared/output.js";
 
 /** The servers, bundle, limits, minimum quality and observation flags of `pmcp serve exec` and `pmcp exec`. */
 export function execOptions<T>(yargs: Argv<T>) {
@@ -50,7 +50,7 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
     );
   });
   const code = utf8Text(bytes, where);
-  const { startTelemetry } = await import("../cli/telemetry-sdk.js");
+  const { startTelemetry } = await import("./shared/telemetry-sdk.js");
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: false });
   const started = await startSession({ ...args, learn: false }, "run").catch(async (error: unknown) => {
     await stopTelemetry();

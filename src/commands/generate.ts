@@ -1,16 +1,16 @@
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import type { Quality } from "../bundle/quality.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { resolveInputs, schemaOption } from "../cli/inputs.js";
-import { minQualityOption } from "../cli/options.js";
-import { printJson, say, warn } from "../cli/output.js";
-import { resolvePathSetting, resolveSetting } from "../cli/settings.js";
 import type { GenerateOutcome, GenerateSettings } from "../codegen/generate-pipeline.js";
 import type { LoadedConfig } from "../config/pmcp-config.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import { version } from "../version.js";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { resolveInputs, schemaOption } from "./shared/inputs.js";
+import { minQualityOption } from "./shared/options.js";
+import { printJson, say, warn } from "./shared/output.js";
+import { resolvePathSetting, resolveSetting } from "./shared/settings.js";
 
 const DEFAULT_OUTPUT = "generated";
 const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";

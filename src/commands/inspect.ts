@@ -1,12 +1,12 @@
 import type { Argv } from "yargs";
 import { jsonText } from "../bundle/serialize.js";
 import type { Bundle } from "../bundle/types.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { resolveInputs, schemaOption } from "../cli/inputs.js";
-import { printable, printJson, say } from "../cli/output.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import type { ToolInspection } from "../inspect/describe-tool.js";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { resolveInputs, schemaOption } from "./shared/inputs.js";
+import { printable, printJson, say } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   schemaOption(yargs)

@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
-import { printJson } from "../cli/output.js";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { deprecated, resolveInputs, schemaOption } from "./shared/inputs.js";
+import { printJson } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   schemaOption(yargs).option("format", {

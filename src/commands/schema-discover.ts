@@ -1,12 +1,12 @@
 import { DEFAULT_MAX_SAMPLES } from "@pmcp-codegen/runtime/internal/numbers";
 import type { Argv } from "yargs";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { sourceOptions, timeoutOption, wholeNumberOption } from "../cli/options.js";
-import { printJson, say, warn } from "../cli/output.js";
 import { count } from "../count.js";
 import type { DiscoverOutcome } from "../discover/discover.js";
 import type { SamplesFile } from "../discover/plan-calls.js";
 import { PmcpError } from "../errors.js";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { sourceOptions, timeoutOption, wholeNumberOption } from "./shared/options.js";
+import { printJson, say, warn } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) => {
   const named = sourceOptions(yargs)
@@ -50,7 +50,7 @@ type Args = ArgsOf<typeof builder>;
 /** `pmcp schema discover`: call the tools that are safe to call and log what they return. */
 async function schemaDiscover(args: Args): Promise<void> {
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
-  const { hasSourceFlags, resolveSources } = await import("../cli/source-flags.js");
+  const { hasSourceFlags, resolveSources } = await import("./shared/source-flags.js");
   const { discoverServer } = await import("../discover/discover.js");
   const { unmatchedSamples } = await import("../discover/plan-calls.js");
   const { ObservationRecorder } = await import("@pmcp-codegen/runtime");

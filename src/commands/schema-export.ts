@@ -5,14 +5,14 @@ import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { sourceOptions, timeoutOption, wholeNumberOption } from "../cli/options.js";
-import { printJson, say, warn } from "../cli/output.js";
-import { resolvePathSetting } from "../cli/settings.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import type { ServerOutcome } from "../export/export-servers.js";
 import { writeOutput } from "../files/write-output.js";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { sourceOptions, timeoutOption, wholeNumberOption } from "./shared/options.js";
+import { printJson, say, warn } from "./shared/output.js";
+import { resolvePathSetting } from "./shared/settings.js";
 
 const DEFAULT_FOUNDATION_DIR = "schemas";
 
@@ -52,7 +52,7 @@ type Args = ArgsOf<typeof builder>;
 /** `pmcp schema export`: list every tool of every server and write (or `--check`) the bundle. */
 async function schemaExport(args: Args): Promise<void> {
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
-  const { hasSourceFlags, resolveSources } = await import("../cli/source-flags.js");
+  const { hasSourceFlags, resolveSources } = await import("./shared/source-flags.js");
   const { exportServers } = await import("../export/export-servers.js");
   const { toJsonText } = await import("../bundle/serialize.js");
   const { assembleBundle, serversOnDisk } = await import("../export/assemble.js");

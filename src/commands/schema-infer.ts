@@ -1,10 +1,10 @@
 import type { Argv } from "yargs";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { resolveInputs, schemaOption } from "../cli/inputs.js";
-import { printJson, say, warn } from "../cli/output.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import { writeOutput } from "../files/write-output.js";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { resolveInputs, schemaOption } from "./shared/inputs.js";
+import { printJson, say, warn } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   schemaOption(yargs)

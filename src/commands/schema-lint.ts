@@ -1,11 +1,11 @@
 import type { Argv } from "yargs";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
-import { printable } from "../cli/output.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import type { LintFinding } from "../lint/lint.js";
 import { PROFILES, type Profile } from "../providers/facts.js";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { deprecated, resolveInputs, schemaOption } from "./shared/inputs.js";
+import { printable } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   schemaOption(yargs)

@@ -1,8 +1,8 @@
 import type { Argv } from "yargs";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { deprecated, resolveInputs, schemaOption } from "../cli/inputs.js";
-import { printJson, say, warn } from "../cli/output.js";
 import { count } from "../count.js";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { deprecated, resolveInputs, schemaOption } from "./shared/inputs.js";
+import { printJson, say, warn } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   schemaOption(yargs).positional("files", { type: "string", array: true, default: [] as string[], describe: "Deprecated: use --schema" });

@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
 import { execOptions } from "./exec.js";
 import { httpOption, serveHttp, serveStdio } from "./serve-inspect.js";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   httpOption(execOptions(yargs))
@@ -23,7 +23,7 @@ export const serveExecCommand = defineCommand({
 async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
   const { startSession } = await import("./start-exec-session.js");
   const { createExecServer } = await import("../exec/exec-server.js");
-  const { startTelemetry } = await import("../cli/telemetry-sdk.js");
+  const { startTelemetry } = await import("./shared/telemetry-sdk.js");
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: args.http === undefined });
   try {
     const started = await startSession(args, "serve");

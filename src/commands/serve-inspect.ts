@@ -2,12 +2,12 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/server";
 import type { Argv } from "yargs";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "../cli/command.js";
-import { resolveInputs, schemaOption } from "../cli/inputs.js";
-import { wholeNumberOption } from "../cli/options.js";
-import { type OutputOptions, printJson } from "../cli/output.js";
 import { PmcpError } from "../errors.js";
 import { watchSignals } from "../signals.js";
+import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { resolveInputs, schemaOption } from "./shared/inputs.js";
+import { wholeNumberOption } from "./shared/options.js";
+import { type OutputOptions, printJson } from "./shared/output.js";
 
 /** `--http <port>` and `--allowed-host`, shared by every `pmcp serve` server. */
 export function httpOption<T>(yargs: Argv<T>) {

@@ -8,8 +8,6 @@ import { readSchemaFiles } from "../bundle/read.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { BundleServer } from "../bundle/types.js";
-import { resolveSetting } from "../cli/settings.js";
-import { resolveSources, type SourceFlags } from "../cli/source-flags.js";
 import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
 import { ExecSession } from "../exec/exec-session.js";
@@ -17,6 +15,8 @@ import { EXEC_SETTINGS, type ExecSettingKey, type ExecSettings, limitsOf } from 
 import { type ListedServer, ListingRefresh } from "../exec/listing-refresh.js";
 import { QuickJsExecutor } from "../exec/quickjs-executor.js";
 import { exportServers } from "../export/export-servers.js";
+import { resolveSetting } from "./shared/settings.js";
+import { resolveSources, type SourceFlags } from "./shared/source-flags.js";
 
 /** The flags of `pmcp serve exec` and `pmcp exec`, as parsed. */
 export interface ExecFlags extends SourceFlags, Partial<Record<ExecSettingKey, number | undefined>> {

@@ -1,5 +1,5 @@
 import { relative, resolve } from "node:path";
-import type { LoadedConfig } from "../config/pmcp-config.js";
+import type { LoadedConfig } from "../../config/pmcp-config.js";
 
 /** Where a setting's value came from: what `--json` reports and what error messages name. */
 export type SettingOrigin = "flag" | "config" | "default";

@@ -1,6 +1,6 @@
 import { interpolate, type StdioSource } from "@pmcp-codegen/runtime/internal";
 import { parse } from "shell-quote";
-import { PmcpError } from "../errors.js";
+import { PmcpError } from "../../errors.js";
 
 /**
  * Splits a `--stdio` command line into a command and args the way a POSIX shell would

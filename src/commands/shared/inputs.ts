@@ -1,6 +1,6 @@
 import type { Argv } from "yargs";
-import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
-import type { LoadedConfig } from "../config/pmcp-config.js";
+import { DEFAULT_BUNDLE_PATH } from "../../bundle/defaults.js";
+import type { LoadedConfig } from "../../config/pmcp-config.js";
 import { type OutputOptions, warn } from "./output.js";
 import { resolvePathSetting } from "./settings.js";
 
@@ -15,7 +15,7 @@ export interface Inputs {
 export async function resolveInputs(schema: readonly string[], options: { project?: "always" } = {}): Promise<Inputs> {
   // A command told its inputs has no business with pmcp.config unless it reads more from it.
   if (schema.length > 0 && options.project !== "always") return { project: undefined, schema: [...schema] };
-  const { loadPmcpConfig } = await import("../config/pmcp-config.js");
+  const { loadPmcpConfig } = await import("../../config/pmcp-config.js");
   const project = await loadPmcpConfig();
   const bundle = resolvePathSetting({ name: "--schema", value: undefined }, project, "bundle", DEFAULT_BUNDLE_PATH);
   return { project, schema: schema.length > 0 ? [...schema] : [bundle.value] };

@@ -8,9 +8,9 @@ import {
   wholeNumberProblem,
 } from "@pmcp-codegen/runtime/internal/numbers";
 import type { Argv } from "yargs";
-import { DEFAULT_MIN_QUALITY, QUALITIES } from "../bundle/quality.js";
-import { PmcpError } from "../errors.js";
-import { EXEC_SETTINGS, type ExecSettingKey } from "../exec/limits.js";
+import { DEFAULT_MIN_QUALITY, QUALITIES } from "../../bundle/quality.js";
+import { PmcpError } from "../../errors.js";
+import { EXEC_SETTINGS, type ExecSettingKey } from "../../exec/limits.js";
 
 /** The default of `--timeout` wherever it appears. */
 export const DEFAULT_TIMEOUT_MS = 30_000;

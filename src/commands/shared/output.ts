@@ -1,4 +1,4 @@
-import { toJsonText } from "../bundle/serialize.js";
+import { toJsonText } from "../../bundle/serialize.js";
 
 /** Global output switches shared by every command. */
 export interface OutputOptions {

@@ -1,4 +1,4 @@
-import { PmcpError } from "../errors.js";
+import { PmcpError } from "../../errors.js";
 
 /** The variables that ask for telemetry to be exported; without one, nothing is started. */
 const ASKING = ["OTEL_TRACES_EXPORTER", "OTEL_METRICS_EXPORTER", "OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"];

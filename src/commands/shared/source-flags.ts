@@ -2,9 +2,9 @@ import { relative } from "node:path";
 import { interpolate, redactWrittenUrl, ServerIdSchema, type ServerSource } from "@pmcp-codegen/runtime/internal";
 import { httpTarget, ProtocolChoiceSchema, parseUrl, readConfigFile, sourcesFromEntries } from "@pmcp-codegen/runtime/internal/servers";
 import { quote } from "shell-quote";
-import { duplicateIdProblem } from "../bundle/server-naming.js";
-import type { LoadedConfig } from "../config/pmcp-config.js";
-import { PmcpError } from "../errors.js";
+import { duplicateIdProblem } from "../../bundle/server-naming.js";
+import type { LoadedConfig } from "../../config/pmcp-config.js";
+import { PmcpError } from "../../errors.js";
 import { splitCommandLine } from "./stdio-command-line.js";
 
 /** The flags that name servers (`sourceOptions`), as parsed. */

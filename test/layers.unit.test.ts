@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
@@ -123,6 +123,25 @@ describe("the layers of src/", () => {
       )
       .map((entry) => `${relative(SRC, entry.from)} → ${entry.to}`);
     expect(client).toEqual([]);
+  });
+});
+
+describe("the README's Layout table", () => {
+  const readme = readFileSync(join(SRC, "..", "README.md"), "utf8");
+  const layout = readme.slice(readme.indexOf("## Layout"), readme.indexOf("## Benchmarks"));
+  const named = [
+    ...layout.matchAll(/`(src\/[^`]*|packages\/[^`]*|templates\/|generated\/|test\/[^`]*|examples\/|bench\/|scripts\/)`/g),
+  ].map((match) => match[1]!);
+
+  it("names every folder and top-level file of src/", () => {
+    const nodes = [...new Set(files.map(nodeOf))].map((node) => (node.endsWith(".ts") ? `src/${node}` : `src/${node}/`));
+    expect(nodes.filter((node) => !named.includes(node)).sort()).toEqual([]);
+  });
+
+  it("names nothing that is not there", () => {
+    const root = join(SRC, "..");
+    const missing = named.filter((path) => !path.includes("*") && !existsSync(join(root, path)));
+    expect(missing).toEqual([]);
   });
 });
 

@@ -101,3 +101,38 @@ export function itemSchema(schema: Schema, index: number): unknown {
   if (!Array.isArray(schema.items)) return schema.items;
   return index < schema.items.length ? schema.items[index] : schema.additionalItems;
 }
+
+/** Bounds on numbers, string lengths and item counts. */
+export const BOUND_KEYWORDS = [
+  "minimum",
+  "maximum",
+  "exclusiveMinimum",
+  "exclusiveMaximum",
+  "multipleOf",
+  "minLength",
+  "maxLength",
+  "minItems",
+  "maxItems",
+] as const;
+
+/**
+ * Constraints by condition (`if`, `not`, `dependent*`), on keys or items by a subschema
+ * (`patternProperties`, `propertyNames`, `contains`, `unevaluated*`), or by uniqueness: what
+ * consumers that implement only a core subset of JSON Schema leave out.
+ */
+export const CONDITIONAL_KEYWORDS = [
+  "not",
+  "if",
+  "then",
+  "else",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "patternProperties",
+  "propertyNames",
+  "contains",
+  "contentSchema",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+  "uniqueItems",
+] as const;

@@ -1,7 +1,7 @@
 import { ANNOTATIONS, appendText } from "../json-schema/annotations.js";
 import { DRAFT_2020_12, isDraft07OrOlder } from "../json-schema/dialect.js";
 import type { InlineNoteKind } from "../json-schema/inline-refs.js";
-import type { Schema } from "../json-schema/keywords.js";
+import { BOUND_KEYWORDS, CONDITIONAL_KEYWORDS, type Schema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
 import { describesObject, isNullTyped, typeIncludes } from "../json-schema/predicates.js";
 import { isSingleResource, resolveRef } from "../json-schema/refs.js";
@@ -360,34 +360,13 @@ export function strictObjects(schema: Schema, context: PassContext): Schema {
 const IN_PLACE = /\/(?:(?:dependentSchemas|dependencies)\/[^/]+|if|then|else|not)$/;
 
 /** Keywords that constrain instances and whose meaning a model can still read from the description. */
-const DESCRIBED = new Set([
+const DESCRIBED: ReadonlySet<string> = new Set([
   "$ref",
   "additionalProperties",
   "format",
   "pattern",
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-  "uniqueItems",
-  "contains",
-  "not",
-  "if",
-  "then",
-  "else",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
-  "patternProperties",
-  "propertyNames",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "contentSchema",
+  ...BOUND_KEYWORDS,
+  ...CONDITIONAL_KEYWORDS,
 ]);
 
 /**

@@ -1,9 +1,11 @@
 /**
  * What each LLM provider accepts in a tool schema, from the table on the facts page
  * (`shared/reference/mcp-and-provider-facts.md`), gathered per profile in `PROVIDER_FACTS`. Lint
- * reports against these facts and normalize rewrites by them; neither keeps its own copy. No
- * imports: `--help` may load it.
+ * reports against these facts and normalize rewrites by them; neither keeps its own copy. Its
+ * only import is JSON Schema's keyword lists, which load nothing else: `--help` may load it.
  */
+
+import { BOUND_KEYWORDS, CONDITIONAL_KEYWORDS } from "../json-schema/keywords.js";
 
 export const PROFILES = ["openai", "openai-strict", "gemini", "gemini-json", "anthropic", "anthropic-strict", "portable"] as const;
 export type Profile = (typeof PROFILES)[number];
@@ -95,22 +97,7 @@ export const GEMINI_UNSUPPORTED_CONSTRAINTS: ReadonlySet<string> = new Set(["exc
  * `JSON_SCHEMA_UNSUPPORTED_SCHEMA_KEYWORDS` and the Structured Outputs guide. allOf and
  * prefixItems are on that list too, but are rewritten (merged, made arrays) rather than dropped.
  */
-export const OPENAI_STRICT_UNSUPPORTED: ReadonlySet<string> = new Set([
-  "not",
-  "if",
-  "then",
-  "else",
-  "dependentRequired",
-  "dependentSchemas",
-  "dependencies",
-  "patternProperties",
-  "propertyNames",
-  "contains",
-  "contentSchema",
-  "unevaluatedItems",
-  "unevaluatedProperties",
-  "uniqueItems",
-]);
+export const OPENAI_STRICT_UNSUPPORTED: ReadonlySet<string> = new Set(CONDITIONAL_KEYWORDS);
 
 /** Size limits of OpenAI's strict mode (Structured Outputs guide), which no rewrite can fix. */
 export const OPENAI_STRICT_LIMITS = {
@@ -125,17 +112,7 @@ export const OPENAI_STRICT_LIMITS = {
 } as const;
 
 /** Anthropic strict's unsupported constraints; `minItems` of 0 or 1 is allowed (structured-outputs docs). */
-const ANTHROPIC_STRICT_UNSUPPORTED = new Set([
-  "minimum",
-  "maximum",
-  "exclusiveMinimum",
-  "exclusiveMaximum",
-  "multipleOf",
-  "minLength",
-  "maxLength",
-  "minItems",
-  "maxItems",
-]);
+const ANTHROPIC_STRICT_UNSUPPORTED: ReadonlySet<string> = new Set(BOUND_KEYWORDS);
 export const anthropicStrictRejects = (keyword: string, value: unknown): boolean =>
   ANTHROPIC_STRICT_UNSUPPORTED.has(keyword) && !(keyword === "minItems" && (value === 0 || value === 1));
 

@@ -1,5 +1,6 @@
 import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
+import { MAX_TIMEOUT_MS } from "@pmcp-codegen/runtime/internal/numbers";
 import { type Connection, connect } from "@pmcp-codegen/runtime/internal/servers";
 import { slugServerId } from "../bundle/server-naming.js";
 import type { BundleServer, Endpoint, Tool } from "../bundle/types.js";
@@ -24,8 +25,6 @@ export interface ServerListing {
 
 /** Lists again no more often than this, whatever `ttlMs` a server sends. */
 const MIN_RELIST_MS = 1000;
-/** The longest a Node timer waits. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * When a long-lived session (pmcp dev, serve exec) lists a server again: when its listing's `ttlMs`
@@ -33,7 +32,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * notifications, or a config save).
  */
 export function relistDelay(ttlMs: number | undefined): number | undefined {
-  return ttlMs === undefined || ttlMs === 0 ? undefined : Math.min(Math.max(ttlMs, MIN_RELIST_MS), MAX_TIMER_MS);
+  return ttlMs === undefined || ttlMs === 0 ? undefined : Math.min(Math.max(ttlMs, MIN_RELIST_MS), MAX_TIMEOUT_MS);
 }
 
 export interface ExportOptions {

@@ -1,5 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode } from "@modelcontextprotocol/client";
 import { formatIssues, formatJsonPath } from "@pmcp-codegen/runtime/internal";
+import { MAX_TIMEOUT_MS } from "@pmcp-codegen/runtime/internal/numbers";
 import type { Connection } from "@pmcp-codegen/runtime/internal/servers";
 import { z } from "zod";
 import { type Tool, ToolSchema } from "../bundle/types.js";
@@ -51,7 +52,7 @@ async function requestPage(connection: Connection, cursor: string | undefined, s
     // Our own deadline (the signal) governs; the SDK's 60 s default would cut it short.
     return await connection.client.request({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ListPage, {
       signal,
-      timeout: 2 ** 31 - 1,
+      timeout: MAX_TIMEOUT_MS,
     });
   } catch (error) {
     if (error instanceof ProtocolError) {

@@ -79,20 +79,43 @@ export function childrenOf(node: Schema): Child[] {
 
 /**
  * `node` with every subschema directly below it replaced by `replace(child)`; every other
- * value (data, unknown keywords, lists of names) is kept as it is. `node` is not mutated.
+ * value (data, unknown keywords, lists of names) is kept as it is. `node` is not mutated; when
+ * `replace` returns every child as it was, `node` itself is returned (nothing is copied).
  */
 export function mapChildren(node: Schema, replace: (child: Child) => unknown): Schema {
-  return Object.fromEntries(
-    Object.entries(node).map(([keyword, value]): [string, unknown] => {
-      const shape = shapeOf(keyword, value);
-      const map = (item: unknown, path: string[]) => (isSchema(item) ? replace({ keyword, path, schema: item }) : item);
-      if (shape === "schema") return [keyword, map(value, [keyword])];
-      if (shape === "array") return [keyword, (value as unknown[]).map((item, index) => map(item, [keyword, String(index)]))];
-      if (shape === "map")
-        return [keyword, Object.fromEntries(Object.entries(value as Schema).map(([name, item]) => [name, map(item, [keyword, name])]))];
-      return [keyword, value];
-    }),
-  );
+  // Plain loops, and no copy when nothing changed: every pass of normalize rebuilds every node
+  // through here. Object.fromEntries, not assignment, so that a key named `__proto__` stays a key.
+  let changed = false;
+  const entries: [string, unknown][] = [];
+  for (const [keyword, value] of Object.entries(node)) {
+    const shape = shapeOf(keyword, value);
+    let mapped = value;
+    if (shape === "schema") mapped = isSchema(value) ? replace({ keyword, path: [keyword], schema: value }) : value;
+    else if (shape === "array") {
+      const items = value as unknown[];
+      const out: unknown[] = [];
+      let same = true;
+      for (let index = 0; index < items.length; index++) {
+        const item = items[index];
+        const next = isSchema(item) ? replace({ keyword, path: [keyword, String(index)], schema: item }) : item;
+        same &&= next === item;
+        out.push(next);
+      }
+      if (!same) mapped = out;
+    } else if (shape === "map") {
+      const members: [string, unknown][] = [];
+      let same = true;
+      for (const [name, item] of Object.entries(value as Schema)) {
+        const next = isSchema(item) ? replace({ keyword, path: [keyword, name], schema: item }) : item;
+        same &&= next === item;
+        members.push([name, next]);
+      }
+      if (!same) mapped = Object.fromEntries(members);
+    }
+    changed ||= mapped !== value;
+    entries.push([keyword, mapped]);
+  }
+  return changed ? Object.fromEntries(entries) : node;
 }
 
 /** The subschema an array item at `index` must match, in either tuple spelling (2020-12 `prefixItems`, draft-07 `items: [...]`). */

@@ -5,6 +5,8 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 export function escapePointer(key: string): string {
+  // Nearly every key needs no escape, and a pointer is built for every subschema walked.
+  if (!key.includes("~") && !key.includes("/")) return key;
   return key.replace(/~/g, "~0").replace(/\//g, "~1");
 }
 

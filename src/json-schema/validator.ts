@@ -9,11 +9,32 @@ export type { ErrorObject, ValidateFunction };
 const OPTIONS: Options = { strict: false, allErrors: true, logger: false, validateFormats: true };
 
 /**
+ * One Ajv per dialect, made on first use: building one, with its formats, costs more than
+ * compiling most tool schemas.
+ */
+const instances = new Map<"draft-07" | "2020-12", Ajv>();
+
+function ajvFor(dialect: "draft-07" | "2020-12"): Ajv {
+  let ajv = instances.get(dialect);
+  if (ajv === undefined) {
+    ajv = dialect === "draft-07" ? new Ajv(OPTIONS) : new Ajv2020(OPTIONS);
+    addFormats.default(ajv);
+    instances.set(dialect, ajv);
+  }
+  return ajv;
+}
+
+/**
  * A validator for one JSON Schema, in its own dialect: draft-07 and older by `$schema`,
  * else 2020-12 (MCP's default). Remote `$ref`s are never fetched; such a schema fails to compile.
  */
 export function compileSchema(schema: unknown): ValidateFunction {
-  const ajv = isDraft07OrOlder(schema) ? new Ajv(OPTIONS) : new Ajv2020(OPTIONS);
-  addFormats.default(ajv);
-  return ajv.compile(schema as object);
+  const ajv = ajvFor(isDraft07OrOlder(schema) ? "draft-07" : "2020-12");
+  try {
+    return ajv.compile(schema as object);
+  } finally {
+    // The validator keeps what it needs. Forgetting the schema lets another with the same `$id`
+    // compile (a tool listed again, a normalized copy) and a long session not hold every schema.
+    if (typeof schema === "object" && schema !== null) ajv.removeSchema(schema);
+  }
 }

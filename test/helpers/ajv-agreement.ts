@@ -1,8 +1,6 @@
-import { Ajv, type ValidateFunction } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import fc from "fast-check";
 import type { z } from "zod";
+import { compileSchema, type ValidateFunction } from "../../src/json-schema/validator.js";
 import { samples } from "./samples.js";
 
 /** A schema of the corpus, by name. */
@@ -56,12 +54,8 @@ export function agreeWithAjv(entries: readonly Entry[], parsers: Record<string, 
 }
 
 function compileWithAjv(schema: unknown): ValidateFunction | undefined {
-  const draft07 =
-    typeof (schema as { $schema?: unknown }).$schema === "string" && /draft-0[4-7]/.test((schema as { $schema: string }).$schema);
-  const ajv = draft07 ? new Ajv({ strict: false, logger: false }) : new Ajv2020({ strict: false, logger: false });
-  addFormats.default(ajv);
   try {
-    return ajv.compile(schema as object);
+    return compileSchema(schema);
   } catch {
     return undefined;
   }

@@ -1,11 +1,9 @@
-import { Ajv } from "ajv";
-import { Ajv2020 } from "ajv/dist/2020.js";
-import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { expect } from "vitest";
 import { isObject } from "../../src/json-schema/pointer.js";
 import { followRefs } from "../../src/json-schema/refs.js";
 import { mapSchemas } from "../../src/json-schema/traverse.js";
+import { compileSchema } from "../../src/json-schema/validator.js";
 import { lintSchema } from "../../src/lint/lint.js";
 import { normalizeSchemaWithNotes, type Profile } from "../../src/normalize/normalize.js";
 import type { Schema } from "../../src/normalize/passes.js";
@@ -68,10 +66,7 @@ const compiled = new WeakMap<Schema, (value: unknown) => boolean>();
 function validator(schema: Schema): (value: unknown) => boolean {
   const known = compiled.get(schema);
   if (known !== undefined) return known;
-  const draft07 = typeof schema.$schema === "string" && schema.$schema.includes("draft-07");
-  const ajv = draft07 ? new Ajv({ strict: false, logger: false }) : new Ajv2020({ strict: false, logger: false });
-  addFormats.default(ajv);
-  const validate = ajv.compile(schema);
+  const validate = compileSchema(schema);
   const check = (value: unknown) => validate(value) as boolean;
   compiled.set(schema, check);
   return check;

@@ -1,4 +1,5 @@
-import yargs from "yargs";
+import { createRequire } from "node:module";
+import type YargsFactory from "yargs";
 import { devCommand } from "../commands/dev.js";
 import { execCommand } from "../commands/exec.js";
 import { generateCommand } from "../commands/generate.js";
@@ -19,6 +20,10 @@ import { PmcpError } from "../errors.js";
 import { version } from "../version.js";
 import { exitCodeOf, isUsageError } from "./exit-code.js";
 import { yargsMessage } from "./yargs-messages.js";
+
+// yargs' CommonJS build: its help wraps between words (wrap-ansi), where the ESM build's cliui cuts
+// words at the column, and it loads faster than yargs 18, whose cliui loads string-width three times.
+const yargs = createRequire(import.meta.url)("yargs") as typeof YargsFactory;
 
 const GROUPS = {
   schema: "Export and check tool schema bundles",

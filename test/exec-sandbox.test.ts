@@ -357,6 +357,21 @@ describe("every limit is its own kind, and the host carries on", () => {
     await expectHealthy();
   });
 
+  it("logs count against the limit to the byte: up to it they pass, past it they are cut", async () => {
+    const line = "y".repeat(100);
+    const fits = await run(`for (let i = 0; i < 9; i++) console.log(${JSON.stringify(line)}); console.log("z".repeat(90)); return 1;`, {
+      maxOutputBytes: 1000,
+    });
+    expect(fits).toMatchObject({ ok: true, result: 1 });
+    if (!fits.ok) return;
+    expect(fits.logs).toEqual([...Array.from({ length: 9 }, () => line), "z".repeat(90)]);
+    const passes = await run(`for (let i = 0; i < 11; i++) console.log(${JSON.stringify(line)}); return 1;`, { maxOutputBytes: 1000 });
+    expect(tagged(passes)).toEqual({ ok: false, kind: "output_limit", message: "the program's logs passed 1000 bytes" });
+    if (passes.ok) return;
+    expect(passes.logs).toEqual([...Array.from({ length: 9 }, () => line), "…[logs cut at 1000 bytes]"]);
+    await expectHealthy();
+  });
+
   it("a tool-call flood: call_limit after exactly the limit's calls", async () => {
     const outcome = await run("for (;;) await inventory.getStock({});", { maxCalls: 25 });
     expect(tagged(outcome)).toEqual({ ok: false, kind: "call_limit", message: "the program made more than 25 tool calls" });

@@ -569,6 +569,24 @@ describe("pmcp exec", () => {
     expect(JSON.parse(cut.stdout)).toMatch(/^x+…\[\d+ characters left out\]$/);
   });
 
+  it("refuses a pmcp.config exec limit out of range, naming the file and the key, before any server starts", async () => {
+    const project = join(dir, "bad-limit");
+    await mkdir(project, { recursive: true });
+    const marker = join(project, "spawned");
+    const spawnMarker = `require("node:fs").writeFileSync(${JSON.stringify(marker)}, "")`;
+    await writeFile(
+      join(project, "pmcp.config.json"),
+      JSON.stringify({ servers: { probe: { command: process.execPath, args: ["-e", spawnMarker] } }, exec: { maxTimeMs: 2 ** 31 } }),
+    );
+    await writeFile(join(project, "one.ts"), "return 1;");
+    const run = await runCli(["exec", "one.ts"], { cwd: project });
+    expect(run.code).toBe(2);
+    expect(run.stderr.split("\n")[0]).toBe(
+      `pmcp: ${join(project, "pmcp.config.json")} at exec.maxTimeMs: must be a whole number from 1 to 2147483647, got 2147483648`,
+    );
+    expect(existsSync(marker)).toBe(false);
+  });
+
   it("takes its limits from pmcp.config exec, and records each call with --observe", async () => {
     const project = join(dir, "project");
     const observations = join(project, "observations");

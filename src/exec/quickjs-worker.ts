@@ -13,8 +13,6 @@ const { module, stop, heapBytes } = workerData as { module: QuickJSOptions["wasm
 const port = parentPort;
 if (port === null) throw new Error("quickjs-worker runs only as a worker thread");
 
-/** Room for the line that says logs were cut. */
-const LOG_MARKER_ROOM = 64;
 const MESSAGE_LIMIT = 2000;
 const PROGRAM_START = "(async function () {";
 
@@ -180,9 +178,15 @@ function addLog(run: Run, level: string, text: string): void {
   if (run.stopping !== undefined) return;
   const line = level === "log" ? text : `${level}: ${text}`;
   const bytes = Buffer.byteLength(line);
-  if (run.logBytes + bytes > run.limits.maxOutputBytes - LOG_MARKER_ROOM) {
-    run.logs.push(`…[logs cut at ${count(run.limits.maxOutputBytes, "byte")}]`);
-    run.stopping = { kind: "output_limit", message: `the program's logs passed ${count(run.limits.maxOutputBytes, "byte")}` };
+  const limit = run.limits.maxOutputBytes;
+  if (run.logBytes + bytes > limit) {
+    // Stopped only once the logs really pass the limit; the marker then takes the place of as many
+    // of the last lines as it needs, so that what is returned stays within it.
+    const marker = `…[logs cut at ${count(limit, "byte")}]`;
+    while (run.logs.length > 0 && run.logBytes + Buffer.byteLength(marker) > limit) run.logBytes -= Buffer.byteLength(run.logs.pop()!);
+    run.logs.push(marker);
+    run.logBytes += Buffer.byteLength(marker);
+    run.stopping = { kind: "output_limit", message: `the program's logs passed ${count(limit, "byte")}` };
     return;
   }
   run.logs.push(line);

@@ -65,6 +65,12 @@ const readPid = (path: string) =>
     (text) => (/^[1-9]\d*$/.test(text) ? Number(text) : undefined),
     () => undefined,
   );
+/** Saves as editors save, whole (a write, then a rename): a watcher never sees a file cut short, whatever the machine's load. */
+async function saveWhole(path: string, text: string): Promise<void> {
+  await writeFile(`${path}.saving`, text);
+  await rename(`${path}.saving`, path);
+}
+
 const pidIn = (path: string) => until(`the pid in ${path}`, () => readPid(path));
 
 function alive(pid: number): boolean {
@@ -289,7 +295,7 @@ describe("pmcp dev", () => {
       args: [join(FIXTURES, "dev-server.mjs"), "--name", name, "--pid-file", join(dir, `${name}.pid`)],
     });
     const writeConfig = (servers: Record<string, unknown>) =>
-      writeFile(join(dir, "pmcp.config.json"), JSON.stringify({ servers, bundle: "mcp.json", output: "clients" }));
+      saveWhole(join(dir, "pmcp.config.json"), JSON.stringify({ servers, bundle: "mcp.json", output: "clients" }));
     await writeConfig({ inventory: server("inventory") });
     const dev = startDev(dir, ["--debounce", "200"]);
     await until("the first regeneration", () => updates(dev) === 1);
@@ -316,7 +322,7 @@ describe("pmcp dev", () => {
     await until("the removed server's process to end", () => !alive(billing));
 
     // A config that no longer loads leaves the servers as they were.
-    await writeFile(join(dir, "pmcp.config.json"), "{ not json");
+    await saveWhole(join(dir, "pmcp.config.json"), "{ not json");
     await until("the warning", () => dev.stderr().some((line) => line.startsWith("warning: ")));
     expect(dev.stderr().filter((line) => line.startsWith("warning: "))).toEqual([
       expect.stringMatching(/^warning: .*pmcp\.config\.json.*; keeping the previous settings$/),
@@ -331,13 +337,8 @@ describe("pmcp dev", () => {
   it("loads pmcp.config.ts again after an edit, and renders again when a template in its templates folder, or another folder it names, changes", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-ts-"));
     await cp(join(ROOT, "templates"), join(dir, "tpl"), { recursive: true });
-    // Saved as editors save, whole: a watcher never sees a file cut short, whatever the machine's load.
-    const save = async (path: string, text: string) => {
-      await writeFile(join(dir, "saving"), text);
-      await rename(join(dir, "saving"), path);
-    };
     const writeConfig = (names: string[], templates = "tpl") =>
-      save(
+      saveWhole(
         join(dir, "pmcp.config.ts"),
         `const fixture: string = ${JSON.stringify(join(FIXTURES, "dev-server.mjs"))};
 export default {
@@ -364,7 +365,7 @@ export default {
     ]);
 
     const template = join(dir, "tpl/server.ts.hbs");
-    await save(template, `// edited while pmcp dev runs\n${await readFile(template, "utf8")}`);
+    await saveWhole(template, `// edited while pmcp dev runs\n${await readFile(template, "utf8")}`);
     await until("the modules rendered again", () => updates(dev) === 3);
     expect(regeneration(dev.stdout(), 2)).toEqual(["updated generated/billing.ts, generated/inventory.ts"]);
     expect(await readFile(join(dir, "generated/inventory.ts"), "utf8")).toMatch(/^\/\/ edited while pmcp dev runs\n/);
@@ -377,7 +378,7 @@ export default {
       dev.stderr().some((line) => /^templates now from .*tpl2; watching for changes$/.test(line)),
     );
     const second = join(dir, "tpl2/server.ts.hbs");
-    await save(second, `// edited in the second folder\n${await readFile(second, "utf8")}`);
+    await saveWhole(second, `// edited in the second folder\n${await readFile(second, "utf8")}`);
     await until("the modules rendered from the edited second folder", () => updates(dev) === 5);
     expect(regeneration(dev.stdout(), 4)).toEqual(["updated generated/billing.ts, generated/inventory.ts"]);
     expect(await readFile(join(dir, "generated/inventory.ts"), "utf8")).toMatch(/^\/\/ edited in the second folder\n/);
@@ -438,7 +439,7 @@ export default {
     expect(updates(dev)).toBe(1);
 
     tools = [...tools, { name: "set_stock", inputSchema: { type: "object" } }];
-    await writeFile(join(dir, "pmcp.config.json"), config);
+    await saveWhole(join(dir, "pmcp.config.json"), config);
     await until("the second listing", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
       "SAFE      stateless/set_stock: tool added [tool-added]",
@@ -446,7 +447,7 @@ export default {
     ]);
 
     await http.close();
-    await writeFile(join(dir, "pmcp.config.json"), config);
+    await saveWhole(join(dir, "pmcp.config.json"), config);
     await until("the lost server", () => dev.stderr().some((line) => line.startsWith("stateless: connection lost: ")));
     expect(dev.stderr().at(-1)).toBe("stateless: connection lost: cannot list tools: fetch failed; reconnecting");
     // Its module stays: the server may come back.

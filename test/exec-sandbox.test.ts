@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { CompositionClient, type JsonValue } from "@pmcp-codegen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { buildDeclarations, RESERVED_GLOBALS } from "../dist/exec/declarations.js";
 import type { CompiledProgram, HostBridge, RunOutcome } from "../dist/exec/executor.js";
 import type { Limits } from "../dist/exec/limits.js";
 import { QuickJsExecutor } from "../dist/exec/quickjs-executor.js";
@@ -415,6 +416,35 @@ describe("every limit is its own kind, and the host carries on", () => {
       kind: "invalid_input",
       message: "the limit timeoutMs must be a whole number ≥ 1, got 0",
     });
+  });
+});
+
+describe("server globals beside the sandbox's own", () => {
+  it("reserves every global of the sandbox a server id could camel-case to, inherited ones included", async () => {
+    const code = `const names = new Set();
+for (let o = globalThis; o; o = Object.getPrototypeOf(o)) for (const n of Object.getOwnPropertyNames(o)) names.add(n);
+return [...names].filter((n) => /^[a-z]/.test(n)).sort();`;
+    const outcome = await executor.run({ code, globals: {} }, bridge().host);
+    expect(outcome.ok).toBe(true);
+    if (!outcome.ok) return;
+    expect((outcome.result as string[]).filter((name) => !RESERVED_GLOBALS.includes(name))).toEqual([]);
+  });
+
+  it("servers named like the sandbox's globals get their own names, and a program runs with all of them", async () => {
+    const ids = ["performance", "to-string", "value-of", "btoa", "undefined"];
+    const { servers } = buildDeclarations({
+      version: "1.0",
+      servers: ids.map((id) => ({ id, tools: [{ name: "get", inputSchema: { type: "object" } }] })),
+    });
+    expect(servers.map((server) => server.global)).toEqual(["performance2", "toString2", "valueOf2", "btoa2", "undefined_"]);
+    const program = Object.fromEntries(
+      servers.map((server) => [server.global, { get: { server: server.serverId, tool: "get", returns: "value" as const } }]),
+    );
+    const { host, seen } = bridge({ getStock: () => "answered" });
+    const code = "return [await performance2.get({}), await toString2.get({}), typeof performance.now, typeof toString];";
+    const outcome = await executor.run({ code, globals: program }, host);
+    expect(tagged(outcome)).toEqual({ ok: true, result: ["answered", "answered", "function", "function"] });
+    expect(seen.map((call) => call.tool)).toEqual(["get", "get"]);
   });
 });
 

@@ -47,15 +47,23 @@ export interface DeclarationOptions {
 }
 
 /**
- * Names generated modules reserve, plus the lowercase globals a program keeps (a server
- * id camel-cases to a lowercase name, so only these can collide): a server named `console`
- * becomes `console2`, never the program's console.
+ * Names generated modules reserve, plus every global the sandbox has that a server id can
+ * camel-case to (a lowercase name): a server named `console` or `performance` becomes
+ * `console2` or `performance2`, never the program's own. Object.prototype's names count too:
+ * the global object inherits them (`to-string` → `toString`). A test lists the running
+ * sandbox's globals and checks each is here.
  */
-const RESERVED_GLOBALS = [
+export const RESERVED_GLOBALS: readonly string[] = [
   "z",
   "rt",
   "console",
+  "performance",
+  "queueMicrotask",
+  "atob",
+  "btoa",
   "globalThis",
+  "undefined",
+  "eval",
   "isNaN",
   "isFinite",
   "parseInt",
@@ -66,6 +74,7 @@ const RESERVED_GLOBALS = [
   "encodeURIComponent",
   "escape",
   "unescape",
+  ...Object.getOwnPropertyNames(Object.prototype),
 ];
 
 /**

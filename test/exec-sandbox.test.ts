@@ -492,7 +492,7 @@ describe("concurrency", () => {
       expect(tagged(queued)).toEqual({
         ok: false,
         kind: "timeout",
-        message: "the program ran longer than 300 ms (all of it waiting for a free sandbox)",
+        message: "the program waited 300 ms for a free sandbox, its whole time limit, and never ran",
       });
       expect(queued.durationMs).toBeGreaterThanOrEqual(290);
       release();

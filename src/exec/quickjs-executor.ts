@@ -171,7 +171,8 @@ function globalsProblem(program: CompiledProgram): string | undefined {
 }
 
 function queuedTooLong(limits: Limits, durationMs: number): RunOutcome {
-  const message = `the program ran longer than ${limits.timeoutMs} ms (all of it waiting for a free sandbox)`;
+  // It never ran: saying it "ran longer than" its limit would send the agent looking for a slow loop.
+  const message = `the program waited ${limits.timeoutMs} ms for a free sandbox, its whole time limit, and never ran`;
   return { ok: false, kind: "timeout", message, logs: [], calls: [], durationMs };
 }
 

@@ -1,7 +1,7 @@
 // A sandbox worker: runs one program at a time, each in a fresh QuickJS VM (WASM, its own
 // linear memory) that is disposed when the program ends, however it ends.
 import { parentPort, workerData } from "node:worker_threads";
-import { type Deferred, type JSValueHandle, MAX_STACK_SIZE, QuickJS, type QuickJSOptions } from "quickjs-wasi";
+import { type JSValueHandle, MAX_STACK_SIZE, QuickJS, type QuickJSOptions } from "quickjs-wasi";
 import { count } from "../count.js";
 import type { FailureKind } from "./executor.js";
 import { GUEST_PRELUDE } from "./guest-prelude.js";
@@ -21,8 +21,10 @@ interface Run {
   limits: Limits;
   deadline: number;
   vm: QuickJS;
-  calls: Map<number, Deferred>;
-  nextCallId: number;
+  /** The prelude's `answer(callId, answerJson)`, which settles the promise a call's caller awaits. */
+  answer: JSValueHandle | undefined;
+  /** Calls asked for and not yet answered. */
+  calls: Set<number>;
   logs: string[];
   logBytes: number;
   /** Why the program must stop; the interrupt handler stops it at its next look. */
@@ -102,8 +104,8 @@ async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void>
     limits,
     deadline,
     vm,
-    calls: new Map(),
-    nextCallId: 0,
+    answer: undefined,
+    calls: new Set(),
     logs: [],
     logBytes: 0,
     stopping: undefined,
@@ -118,12 +120,12 @@ async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void>
   current = run;
   try {
     const bridges = [
-      vm.newFunction("call", (index, args) => {
-        const deferred = vm.newPromise();
-        const callId = run.nextCallId++;
-        run.calls.set(callId, deferred);
-        post({ type: "call", runId, callId, index: index.toNumber(), args: args.toString() });
-        return deferred.handle;
+      // Returns nothing: a handle returned here would be kept alive for the VM's lifetime.
+      vm.newFunction("call", (callId, index, args) => {
+        const id = callId.toNumber();
+        run.calls.add(id);
+        post({ type: "call", runId, callId: id, index: index.toNumber(), args: args.toString() });
+        return vm.undefined;
       }),
       vm.newFunction("log", (level, text) => {
         addLog(run, level.toString(), text.toString());
@@ -134,7 +136,8 @@ async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void>
         return vm.undefined;
       }),
     ];
-    const runner = vm.callFunction(prelude, vm.undefined, ...bridges, vm.newString(message.bindings));
+    const guest = vm.callFunction(prelude, vm.undefined, ...bridges, vm.newString(message.bindings));
+    run.answer = guest.getProp("answer");
     let program: JSValueHandle;
     try {
       // On the first line, so that line numbers in errors are the program's own.
@@ -143,7 +146,7 @@ async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void>
       if (run.stopping === undefined) run.stopping = { kind: "invalid_input", message: clip(syntaxError(error)) };
       return;
     }
-    vm.callFunction(runner, vm.undefined, program);
+    vm.callFunction(guest.getProp("run"), vm.undefined, program);
     vm.executePendingJobs();
   } catch (error) {
     run.stopping ??= classify(error);
@@ -196,14 +199,20 @@ function addLog(run: Run, level: string, text: string): void {
 function answer(message: Extract<ToWorker, { type: "answer" }>): void {
   const run = current;
   if (run === undefined || run.runId !== message.runId || run.finished) return;
-  const deferred = run.calls.get(message.callId);
-  if (deferred === undefined) return;
-  run.calls.delete(message.callId);
+  if (run.answer === undefined || !run.calls.delete(message.callId)) return;
+  const { vm } = run;
+  // Each handle made here is freed here: what the program keeps of the answer is the guest's to hold.
+  const callId = vm.newNumber(message.callId);
+  let text: JSValueHandle | undefined;
   try {
-    deferred.resolve(run.vm.newString(message.answer));
-    run.vm.executePendingJobs();
+    text = vm.newString(message.answer);
+    vm.callFunction(run.answer, vm.undefined, callId, text).dispose();
+    vm.executePendingJobs();
   } catch (error) {
     run.stopping ??= classify(error);
+  } finally {
+    callId.dispose();
+    text?.dispose();
   }
   settle(run);
 }

@@ -127,16 +127,17 @@ describe("a program's results, logs, calls and errors", () => {
       kind: "uncaught",
       message: "RangeError: no stock",
     });
-    expect(tagged(await run("return (;"))).toEqual({
-      ok: false,
-      kind: "invalid_input",
-      message: "SyntaxError: unexpected token in expression: ';' (line 1, column 9)",
-    });
-    expect(tagged(await run("let a = 1;\nreturn a +* 2;"))).toEqual({
-      ok: false,
-      kind: "invalid_input",
-      message: "SyntaxError: unexpected token in expression: '*' (line 2, column 11)",
-    });
+    const at = (outcome: RunOutcome) => (outcome.ok ? undefined : outcome.at);
+    const first = await run("return (;");
+    expect([tagged(first), at(first)]).toEqual([
+      { ok: false, kind: "invalid_input", message: "SyntaxError: unexpected token in expression: ';'" },
+      { line: 1, column: 9 },
+    ]);
+    const second = await run("let a = 1;\nreturn a +* 2;");
+    expect([tagged(second), at(second)]).toEqual([
+      { ok: false, kind: "invalid_input", message: "SyntaxError: unexpected token in expression: '*'" },
+      { line: 2, column: 11 },
+    ]);
     await expectHealthy();
   });
 

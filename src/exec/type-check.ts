@@ -295,8 +295,9 @@ function statementsOf(source: ts.SourceFile): ProgramStatement[] {
     else if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) add(node.body);
     ts.forEachChild(node, visit);
   };
-  // The wrapper is not the program's own: a position in none of the program's statements stays as it is.
-  for (const statement of source.statements) ts.forEachChild(statement, visit);
+  // Not the wrapper nor its body: a position in none of the program's own statements stays as it is.
+  const [wrapper] = source.statements;
+  if (wrapper !== undefined && ts.isFunctionDeclaration(wrapper)) wrapper.body?.statements.forEach(visit);
   return found;
 }
 

@@ -71,6 +71,11 @@ beforeAll(async () => {
   checker = createProgramChecker(declarations.text);
 }, 120_000);
 
+/** The JavaScript a sandbox runs for a program whose body emits as `body`: the whole emit, then the wrapper's call. */
+function emitted(body: string): string {
+  return `"use strict";\nasync function __program() {\n${body}}\n//# sourceMappingURL=program.js.map\nreturn __program();\n`;
+}
+
 /** Diagnostics as `line:col TScode message`, the way an agent reads them. */
 function check(code: string, on: ProgramChecker = checker): string[] {
   return on.check(code).map((diagnostic) => `${diagnostic.line}:${diagnostic.column} TS${diagnostic.code} ${diagnostic.message}`);
@@ -341,7 +346,7 @@ describe("the checker in its own thread", () => {
       });
       expect(await worker.check("return x + 1;", 60_000)).toEqual({
         ok: true,
-        program: expect.objectContaining({ code: "    return x + 1;\n" }),
+        program: expect.objectContaining({ code: emitted("    return x + 1;\n") }),
       });
       expect(await worker.check("return x.foo;", 60_000)).toEqual({
         ok: false,
@@ -367,7 +372,7 @@ describe("the checker in its own thread", () => {
       expect(order).toEqual(["short", "bomb", "next"]);
       expect(short).toEqual({ ok: false, kind: "timeout", message: "type-checking the program took longer than 300 ms; nothing was run" });
       expect(bomb).toEqual({ ok: false, kind: "timeout", message: "type-checking the program took longer than 1500 ms; nothing was run" });
-      expect(next).toEqual({ ok: true, program: expect.objectContaining({ code: "    return x;\n" }) });
+      expect(next).toEqual({ ok: true, program: expect.objectContaining({ code: emitted("    return x;\n") }) });
     } finally {
       await worker.close();
     }
@@ -382,12 +387,12 @@ describe("the checker in its own thread", () => {
       await expect(worker.updateDeclarations("declare const x: Missing;")).rejects.toThrow(/Cannot find name 'Missing'/);
       expect(await worker.check("return x + 1;", 60_000)).toEqual({
         ok: true,
-        program: expect.objectContaining({ code: "    return x + 1;\n" }),
+        program: expect.objectContaining({ code: emitted("    return x + 1;\n") }),
       });
       await worker.updateDeclarations("declare const x: string;");
       expect(await worker.check("return x.length;", 60_000)).toEqual({
         ok: true,
-        program: expect.objectContaining({ code: "    return x.length;\n" }),
+        program: expect.objectContaining({ code: emitted("    return x.length;\n") }),
       });
     } finally {
       await worker.close();

@@ -192,6 +192,11 @@ describe("pmcp serve exec over stdio", () => {
     expect((await execute(client, "return 2;")).structuredContent.result).toBe(2);
   });
 
+  it("places a run-time error at the start of its statement in the agent's text, not inside a template string", async () => {
+    const failed = await execute(client, "const x = [1, 2];\nif (x.length > 1)\n  throw new Error(`too many: ${x.length} items`);");
+    expect(failed.content[0]?.text.split("\n")[0]).toBe("[Uncaught error] Error: too many: 2 items (line 3, column 3)");
+  });
+
   it("stops a program whose types take too long to check, without a call or harm to the server", async () => {
     const union = Array.from({ length: 100 }, (_, i) => i).join(" | ");
     const bomb = `type N = ${union};\ntype T = { [A in N]: { [B in N]: { [C in N]: [A, B, C] }[N] }[N] }[N];\nawait behaviour.getItem({ id: "x" });\nreturn [1, 2, 3] as T;`;
@@ -510,7 +515,7 @@ describe("pmcp exec", () => {
       "",
     ]);
     const thrown = await runStdin(["exec", "-", ...sources], 'throw new Error("boom");');
-    expect(thrown).toMatchObject({ code: 1, stderr: "pmcp: [Uncaught error] Error: boom (line 1, column 11)\n" });
+    expect(thrown).toMatchObject({ code: 1, stderr: "pmcp: [Uncaught error] <stdin>:1:1 Error: boom\n" });
     // Types, blank lines and comments are gone from the JavaScript that ran: the source map gives the agent's own line.
     const late = await runStdin(
       ["exec", "-", ...sources],
@@ -518,16 +523,52 @@ describe("pmcp exec", () => {
     );
     expect(late).toMatchObject({
       code: 1,
-      stderr: "pmcp: [Uncaught error] TypeError: cannot read property 'id' of null (line 5, column 8)\n",
+      stderr: "pmcp: [Uncaught error] <stdin>:5:1 TypeError: cannot read property 'id' of null\n",
     });
-    // A failed tool call names the line of the call that failed, not the prelude's.
+    // A failed tool call names the statement of the call that failed, not the prelude's.
     const failed = await runStdin(
       ["exec", "-", ...sources],
       'const ok = await behaviour.getItem({ id: "a" });\n\nawait behaviour.fail({});\nreturn ok;',
     );
     expect(failed).toMatchObject({
       code: 1,
-      stderr: "pmcp: [Uncaught error] ToolCallError: behaviour/fail: warehouse offline (line 3, column 17) (2 tool calls made)\n",
+      stderr: "pmcp: [Uncaught error] <stdin>:3:1 ToolCallError: behaviour/fail: warehouse offline (2 tool calls made)\n",
+    });
+  });
+
+  // QuickJS places an error at the last operand it evaluated: inside the template string here, and
+  // `(line 3, column 71)` came without the file's name, while type errors came as file:line:col.
+  it("places a run-time error at the start of the innermost statement that raised it, as file:line:col", async () => {
+    const file = join(dir, "throws.ts");
+    await writeFile(file, "const x = [1, 2];\nif (x.length > 1)\n  throw new Error(`too many: ${x.length} items, ${JSON.stringify(x)}`);");
+    expect(await runCli(["exec", file, ...sources])).toMatchObject({
+      code: 1,
+      stderr: `pmcp: [Uncaught error] ${file}:3:3 Error: too many: 2 items, [1,2]\n`,
+    });
+    // Inside a callback: its own statement, an arrow's expression body counting as one.
+    const nested = await runStdin(
+      ["exec", "-", "--json", ...sources],
+      'const all = await Promise.all(\n  ["a", "b"].map((id) =>\n    id === "b" ? behaviour.fail({}) : behaviour.getItem({ id }),\n  ),\n);\nreturn all;',
+    );
+    expect(JSON.parse(nested.stdout)).toMatchObject({
+      ok: false,
+      message: "ToolCallError: behaviour/fail: warehouse offline",
+      at: { line: 3, column: 5 },
+    });
+  });
+
+  // TypeScript's decorator helpers come before the wrapper function: the body was cut inside them,
+  // and a program that passed its type-check failed with `SyntaxError … line 6`, three lines long.
+  it("runs a program with decorators, and places its errors in the program's own lines", async () => {
+    const decorated = [
+      "function twice(method: () => number, context: ClassMethodDecoratorContext) { return () => method() * 2; }",
+      'class Counter { @twice next() { return 21; } @twice fail(): number { throw new Error("no count"); } }',
+      "return new Counter().next();",
+    ];
+    expect(await runStdin(["exec", "-", ...sources], decorated.join("\n"))).toMatchObject({ code: 0, stdout: "42\n", stderr: "" });
+    expect(await runStdin(["exec", "-", ...sources], [...decorated.slice(0, 2), "return new Counter().fail();"].join("\n"))).toMatchObject({
+      code: 1,
+      stderr: "pmcp: [Uncaught error] <stdin>:2:70 Error: no count\n",
     });
   });
 

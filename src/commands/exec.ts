@@ -67,12 +67,14 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
     }
     // What an output limit kept, cut down structurally, is still the program's answer.
     if (!args.json && "result" in outcome && outcome.result !== undefined) printJson(outcome.result);
+    // Positions as file:line:col, as editors and terminals link them.
     const details =
       outcome.kind === "type_error"
         ? outcome.diagnostics.map((diagnostic) => `\n${where}:${diagnostic.line}:${diagnostic.column} ${diagnostic.message}`).join("")
         : "";
+    const at = outcome.kind !== "type_error" && outcome.at !== undefined ? `${where}:${outcome.at.line}:${outcome.at.column} ` : "";
     const calls = outcome.calls.length === 0 ? "" : ` (${count(outcome.calls.length, "tool call")} made)`;
-    throw new PmcpError("PROGRAM_FAILED", `${FAILURE_TAGS[outcome.kind]} ${outcome.message}${calls}${details}`);
+    throw new PmcpError("PROGRAM_FAILED", `${FAILURE_TAGS[outcome.kind]} ${at}${outcome.message}${calls}${details}`);
   } finally {
     release();
     await started.close();

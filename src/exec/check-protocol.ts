@@ -12,10 +12,14 @@ export interface ProgramDiagnostic {
 /** A program with its types erased, as the sandbox runs it, and the source map back to the program's text. */
 export interface TranspiledProgram {
   code: string;
+  /** Maps the code's own lines and columns: the code is the whole emitted file, from its first line. */
   sourceMap: string;
-  /** The emitted file's 0-based line that is the code's first ("use strict" and the wrapper come before). */
-  firstLine: number;
+  /** Every statement of the program, nested ones included, in source order: where a run-time error is reported. */
+  statements: ProgramStatement[];
 }
+
+/** A statement's first position and the position just past it: [line, column, endLine, endColumn], 1-based, in the program's own text. */
+export type ProgramStatement = [number, number, number, number];
 
 /** Codes of the diagnostics this checker adds to TypeScript's own (outside TypeScript's range). */
 export const PROGRAM_DIAGNOSTIC = {

@@ -17,7 +17,10 @@ import { buildDeclarations, type ClientDeclarations, type ToolDeclaration } from
 import type { CallRecord, CompiledProgram, FailureKind, HostBridge, ProgramExecutor, ProgramPosition, RunOutcome } from "./executor.js";
 import type { Limits } from "./limits.js";
 
-/** What a program run ends as: the sandbox's outcome, or refused by the type-check before anything ran. */
+/**
+ * What a program run ends as: the sandbox's outcome, or refused by the type-check before anything
+ * ran. A failure's `at` is in the agent's own text: the start of the statement that failed.
+ */
 export type ExecOutcome =
   | RunOutcome
   | {
@@ -183,8 +186,7 @@ export class ExecSession {
     const ran = await this.#options.executor.run(program, hostBridge(this.#options.client, state.tools, context.active()), {
       timeoutMs: timeout,
     });
-    const outcome =
-      ran.ok || ran.at === undefined ? ran : { ...ran, message: `${ran.message} (${sourcePosition(ran.at, checked.program)})` };
+    const outcome = ran.ok ? ran : withSourcePosition(ran, checked.program);
     // Only a successful call is observed, so only then can a type have changed.
     if (this.#options.learnFrom !== undefined && outcome.calls.some((call) => call.ok)) await this.#learn(this.#options.learnFrom);
     return outcome;
@@ -322,7 +324,8 @@ export function outcomeText(outcome: ExecOutcome): string {
     outcome.kind === "type_error"
       ? outcome.diagnostics.map((diagnostic) => `${diagnostic.line}:${diagnostic.column} ${diagnostic.message}\n`)
       : [];
-  return `${FAILURE_TAGS[outcome.kind]} ${outcome.message}\n${diagnostics.join("")}${JSON.stringify(fields)}`;
+  const at = "at" in outcome && outcome.at !== undefined ? ` (line ${outcome.at.line}, column ${outcome.at.column})` : "";
+  return `${FAILURE_TAGS[outcome.kind]} ${outcome.message}${at}\n${diagnostics.join("")}${JSON.stringify(fields)}`;
 }
 
 /** `{ result, logs, calls, durationMs }`; a failed program's result is null unless the output limit cut it down. */
@@ -340,13 +343,28 @@ function invalidInput(message: string): ExecOutcome {
   return { ok: false, kind: "invalid_input", message, logs: [], calls: [], durationMs: 0 };
 }
 
-/** Where in the agent's own text a position of the JavaScript that ran is, by the emit's source map. */
-function sourcePosition(at: ProgramPosition, program: TranspiledProgram): string {
+/**
+ * The failure with its position in the agent's own text, found by the emit's source map, at the
+ * start of the innermost statement holding it: QuickJS locates an error at the last operand it
+ * evaluated, which may sit in a call's arguments or a template string (`new Error(\`${n}\`)`),
+ * while the statement is where the agent looks. No position when the sandbox's is not the program's.
+ */
+function withSourcePosition(failed: Extract<RunOutcome, { ok: false }>, program: TranspiledProgram): ExecOutcome {
+  const { at, ...rest } = failed;
+  if (at === undefined) return rest;
   const map = new SourceMap(JSON.parse(program.sourceMap) as SourceMapPayload);
-  const entry = map.findEntry(program.firstLine + at.line - 1, at.column - 1) as Partial<SourceMapping>;
-  if (entry.originalLine === undefined || entry.originalColumn === undefined) return "at an unknown line";
+  const entry = map.findEntry(at.line - 1, at.column - 1) as Partial<SourceMapping>;
+  if (entry.originalLine === undefined || entry.originalColumn === undefined) return rest;
   // The type-checked text has the wrapper's line first: its 0-based line n is the program's line n.
-  return `line ${entry.originalLine}, column ${entry.originalColumn + 1}`;
+  const point = { line: entry.originalLine, column: entry.originalColumn + 1 };
+  const statement = program.statements.findLast(
+    ([line, column, endLine, endColumn]) => !before(point, { line, column }) && before(point, { line: endLine, column: endColumn }),
+  );
+  return { ...rest, at: statement === undefined ? point : { line: statement[0], column: statement[1] } };
+}
+
+function before(a: ProgramPosition, b: ProgramPosition): boolean {
+  return a.line < b.line || (a.line === b.line && a.column < b.column);
 }
 
 /** TypeScript error "Cannot find name" (with no "Did you mean" of its own). */
@@ -366,8 +384,8 @@ function withGlobals(diagnostic: ProgramDiagnostic, declarations: ClientDeclarat
 export function outcomeJson(outcome: ExecOutcome): object {
   const fields = structuredOf(outcome);
   if (outcome.ok) return { ok: true, ...fields };
-  const diagnostics = outcome.kind === "type_error" ? { diagnostics: outcome.diagnostics } : {};
-  return { ok: false, tag: FAILURE_TAGS[outcome.kind], message: outcome.message, ...diagnostics, ...fields };
+  const details = outcome.kind === "type_error" ? { diagnostics: outcome.diagnostics } : outcome.at === undefined ? {} : { at: outcome.at };
+  return { ok: false, tag: FAILURE_TAGS[outcome.kind], message: outcome.message, ...details, ...fields };
 }
 
 /** Durations to a tenth of a millisecond: the agent reads every digit, and the clock is not finer than that anyway. */

@@ -54,7 +54,7 @@ export type RunOutcome =
       message: string;
       /** With "output_limit" only: the returned value cut down to fit, with markers where parts were left out. */
       result?: JsonValue;
-      /** With "uncaught" only: where the error was thrown, when it was in the program's own code. */
+      /** With "uncaught", and "invalid_input" for a syntax error: where the error was raised, when it was in the program's own code. */
       at?: ProgramPosition;
       logs: string[];
       calls: CallRecord[];

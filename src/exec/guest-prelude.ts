@@ -1,12 +1,16 @@
 /**
  * The JavaScript that runs first in every sandbox VM, evaluated to a function that gets the
  * three bridge functions and the bindings as a JSON string, so no caller-supplied name is
- * ever spliced into code. The bridges stay in its closure: the program sees only the
- * globals made here. Intrinsics are captured before the program runs, so a program that
+ * ever spliced into code, and returns `{ run(program), answer(callId, answerJson) }` for the
+ * host. The bridges stay in its closure: the program sees only the globals made here. Intrinsics are captured before the program runs, so a program that
  * replaces `JSON` or `Object` breaks only itself.
  *
- * Bridges (host functions, strings only): `call(index, argsJson)` → Promise of an answer
- * JSON `{ ok, value | error }`; `log(level, text)`; `done("R" + resultJson | "E" + errorJson)`.
+ * Bridges (host functions, strings and numbers only, each returning undefined):
+ * `call(callId, index, argsJson)` asks for a tool call, whose answer JSON `{ ok, value | error }`
+ * comes back through the returned `answer(callId, answerJson)`; `log(level, text)`;
+ * `done("R" + resultJson | "E" + errorJson)`. The promise of each call is made here, in the
+ * guest, so the host keeps no handle to it: an answer is freed as soon as the program drops it,
+ * and a program's memory is what it keeps, however many calls it makes.
  */
 export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridgeDone, bindingsJson) {
   "use strict";
@@ -14,6 +18,7 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
   const stringify = JSON.stringify;
   const { create, defineProperty, freeze, hasOwn } = Object;
   const isArray = Array.isArray;
+  const PromiseType = Promise;
   const toText = String;
   const ErrorType = Error;
   const globals = globalThis;
@@ -109,15 +114,33 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
     }
   }
 
+  // Call id → the resolve function of the promise its caller awaits; an answer is delivered once.
+  const pending = create(null);
+  let nextCallId = 0;
+
+  function answer(callId, json) {
+    const resolve = pending[callId];
+    delete pending[callId];
+    resolve(json);
+  }
+
+  function callTool(index, json) {
+    const callId = nextCallId++;
+    return new PromiseType((resolve) => {
+      pending[callId] = resolve;
+      bridgeCall(callId, index, json);
+    });
+  }
+
   function method(binding) {
     return async function (args) {
       // Made before the await, while the program's own frame is on the stack: a failed call names the line that made it.
       const site = new ErrorType();
       const json = stringify(args === undefined ? {} : args);
       if (typeof json !== "string") throw new TypeError(binding.server + "/" + binding.tool + ": the arguments are not JSON");
-      const answer = parse(await bridgeCall(binding.index, json));
-      if (!answer.ok) throw callError(answer.error, site);
-      return binding.returns === "content" ? new ToolResult(binding.server, binding.tool, answer.value) : answer.value;
+      const reply = parse(await callTool(binding.index, json));
+      if (!reply.ok) throw callError(reply.error, site);
+      return binding.returns === "content" ? new ToolResult(binding.server, binding.tool, reply.value) : reply.value;
     };
   }
 
@@ -171,7 +194,7 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
     }
   }
 
-  return function run(program) {
+  function run(program) {
     program().then(
       (value) => {
         let json;
@@ -185,5 +208,7 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
       },
       (error) => bridgeDone("E" + describe(error)),
     );
-  };
+  }
+
+  return freeze({ run, answer });
 })`;

@@ -1,9 +1,9 @@
 // A sandbox worker: runs one program at a time, each in a fresh QuickJS VM (WASM, its own
 // linear memory) that is disposed when the program ends, however it ends.
 import { parentPort, workerData } from "node:worker_threads";
-import { type Deferred, type JSValueHandle, MAX_STACK_SIZE, QuickJS, type QuickJSOptions } from "quickjs-wasi";
+import { type JSValueHandle, MAX_STACK_SIZE, QuickJS, type QuickJSOptions } from "quickjs-wasi";
 import { count } from "../count.js";
-import type { FailureKind } from "./executor.js";
+import type { FailureKind, ProgramPosition } from "./executor.js";
 import { GUEST_PRELUDE } from "./guest-prelude.js";
 import type { Limits } from "./limits.js";
 import { type FromWorker, stopKind, type ToWorker, type WorkerDone } from "./protocol.js";
@@ -21,12 +21,14 @@ interface Run {
   limits: Limits;
   deadline: number;
   vm: QuickJS;
-  calls: Map<number, Deferred>;
-  nextCallId: number;
+  /** The prelude's `answer(callId, answerJson)`, which settles the promise a call's caller awaits. */
+  answer: JSValueHandle | undefined;
+  /** Calls asked for and not yet answered. */
+  calls: Set<number>;
   logs: string[];
   logBytes: number;
   /** Why the program must stop; the interrupt handler stops it at its next look. */
-  stopping: { kind: FailureKind; message: string } | undefined;
+  stopping: { kind: FailureKind; message: string; at?: ProgramPosition } | undefined;
   /** What the guest's runner reported: "R" + result JSON or "E" + error JSON. */
   settled: string | undefined;
   timer: NodeJS.Timeout;
@@ -102,8 +104,8 @@ async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void>
     limits,
     deadline,
     vm,
-    calls: new Map(),
-    nextCallId: 0,
+    answer: undefined,
+    calls: new Set(),
     logs: [],
     logBytes: 0,
     stopping: undefined,
@@ -118,12 +120,12 @@ async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void>
   current = run;
   try {
     const bridges = [
-      vm.newFunction("call", (index, args) => {
-        const deferred = vm.newPromise();
-        const callId = run.nextCallId++;
-        run.calls.set(callId, deferred);
-        post({ type: "call", runId, callId, index: index.toNumber(), args: args.toString() });
-        return deferred.handle;
+      // Returns nothing: a handle returned here would be kept alive for the VM's lifetime.
+      vm.newFunction("call", (callId, index, args) => {
+        const id = callId.toNumber();
+        run.calls.add(id);
+        post({ type: "call", runId, callId: id, index: index.toNumber(), args: args.toString() });
+        return vm.undefined;
       }),
       vm.newFunction("log", (level, text) => {
         addLog(run, level.toString(), text.toString());
@@ -134,16 +136,17 @@ async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void>
         return vm.undefined;
       }),
     ];
-    const runner = vm.callFunction(prelude, vm.undefined, ...bridges, vm.newString(message.bindings));
+    const guest = vm.callFunction(prelude, vm.undefined, ...bridges, vm.newString(message.bindings));
+    run.answer = guest.getProp("answer");
     let program: JSValueHandle;
     try {
       // On the first line, so that line numbers in errors are the program's own.
       program = vm.evalCode(`${PROGRAM_START}${message.code}\n})`, "program.js");
     } catch (error) {
-      if (run.stopping === undefined) run.stopping = { kind: "invalid_input", message: clip(syntaxError(error)) };
+      run.stopping ??= syntaxError(error);
       return;
     }
-    vm.callFunction(runner, vm.undefined, program);
+    vm.callFunction(guest.getProp("run"), vm.undefined, program);
     vm.executePendingJobs();
   } catch (error) {
     run.stopping ??= classify(error);
@@ -159,14 +162,20 @@ function classify(error: unknown): { kind: FailureKind; message: string } {
   return { kind: "uncaught", message: clip(text) };
 }
 
-/** A compile error with its position in the program's own text. */
-function syntaxError(error: unknown): string {
-  const text = describeHostError(error);
+/** A compile error, with its position in the program's code. */
+function syntaxError(error: unknown): { kind: FailureKind; message: string; at?: ProgramPosition } {
+  const message = clip(describeHostError(error));
   const at = /program\.js:(\d+):(\d+)/.exec(String((error as { stack?: unknown }).stack));
-  if (at === null) return text;
-  const line = Number(at[1]);
-  const column = line === 1 ? Number(at[2]) - PROGRAM_START.length : Number(at[2]);
-  return `${text} (line ${line}, column ${column})`;
+  return { kind: "invalid_input", message, ...(at === null ? {} : codePosition(Number(at[1]), Number(at[2]))) };
+}
+
+/**
+ * A position in program.js as one in the program's code, whose first line follows the wrapper's
+ * opening; none for line 0, where QuickJS puts an error it has no position for (`null.x`).
+ */
+function codePosition(line: number, column: number): { at?: ProgramPosition } {
+  if (line < 1) return {};
+  return { at: { line, column: line === 1 ? column - PROGRAM_START.length : column } };
 }
 
 function describeHostError(error: unknown): string {
@@ -196,14 +205,20 @@ function addLog(run: Run, level: string, text: string): void {
 function answer(message: Extract<ToWorker, { type: "answer" }>): void {
   const run = current;
   if (run === undefined || run.runId !== message.runId || run.finished) return;
-  const deferred = run.calls.get(message.callId);
-  if (deferred === undefined) return;
-  run.calls.delete(message.callId);
+  if (run.answer === undefined || !run.calls.delete(message.callId)) return;
+  const { vm } = run;
+  // Each handle made here is freed here: what the program keeps of the answer is the guest's to hold.
+  const callId = vm.newNumber(message.callId);
+  let text: JSValueHandle | undefined;
   try {
-    deferred.resolve(run.vm.newString(message.answer));
-    run.vm.executePendingJobs();
+    text = vm.newString(message.answer);
+    vm.callFunction(run.answer, vm.undefined, callId, text).dispose();
+    vm.executePendingJobs();
   } catch (error) {
     run.stopping ??= classify(error);
+  } finally {
+    callId.dispose();
+    text?.dispose();
   }
   settle(run);
 }
@@ -214,7 +229,7 @@ function settle(run: Run): void {
   shouldStop(run);
   let outcome: WorkerDone;
   if (run.stopping !== undefined) {
-    outcome = { ok: false, kind: run.stopping.kind, message: run.stopping.message, logs: run.logs };
+    outcome = { ok: false, ...run.stopping, logs: run.logs };
   } else if (run.settled !== undefined) {
     outcome = settledOutcome(run, run.settled);
   } else if (run.calls.size === 0) {
@@ -240,8 +255,7 @@ function settledOutcome(run: Run, settled: string): WorkerDone {
     const { name, message, at } = JSON.parse(body) as { name: string; message: string; at?: [number, number] };
     if (name === "InternalError" && message === "out of memory")
       return { ok: false, kind: "memory", message: "the program used more memory than its limit", logs: run.logs };
-    // The program's first line follows the wrapper's opening on the same line.
-    const position = at === undefined ? {} : { at: { line: at[0], column: at[0] === 1 ? at[1] - PROGRAM_START.length : at[1] } };
+    const position = at === undefined ? {} : codePosition(at[0], at[1]);
     return { ok: false, kind: "uncaught", message: clip(name === "" ? message : `${name}: ${message}`), ...position, logs: run.logs };
   }
   const depth = jsonDepth(body);

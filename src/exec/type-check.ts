@@ -1,7 +1,7 @@
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { PmcpError } from "../errors.js";
-import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic, type TranspiledProgram } from "./check-protocol.js";
+import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic, type ProgramStatement, type TranspiledProgram } from "./check-protocol.js";
 
 /** Programs are written by agents, a few dozen lines; anything this large is refused unread. */
 export const MAX_PROGRAM_BYTES = 100_000;
@@ -133,12 +133,12 @@ export function createProgramChecker(declarations: string): ProgramChecker {
       const output = emitted.find((file) => file.name.endsWith(".js"))?.text;
       const map = emitted.find((file) => file.name.endsWith(".js.map"))?.text;
       if (output === undefined || map === undefined) throw new Error("the program emitted no JavaScript");
-      // One function declaration, checked above: the body is between its first line and its last brace.
-      const start = output.indexOf("{\n") + 2;
+      // The whole emit runs, then calls the wrapper: what TypeScript puts before it ("use strict", the
+      // helpers of decorators) is part of the program, and the emit's lines are the ones that run.
       return {
-        code: output.slice(start, output.lastIndexOf("}")),
+        code: `${output}\nreturn ${WRAPPER_NAME}();\n`,
         sourceMap: map,
-        firstLine: output.slice(0, start).split("\n").length - 1,
+        statements: source === undefined ? [] : statementsOf(source),
       };
     },
     updateDeclarations(text) {
@@ -279,6 +279,25 @@ function nodeAt(source: ts.SourceFile, position: number): ts.Node | undefined {
     ts.forEachChild(node, visit);
   };
   ts.forEachChild(source, visit);
+  return found;
+}
+
+/** The program's statements, nested ones and arrow functions' expression bodies included, in source order. */
+function statementsOf(source: ts.SourceFile): ProgramStatement[] {
+  const found: ProgramStatement[] = [];
+  const add = (node: ts.Node) => {
+    const start = position(source, node.getStart(source));
+    const end = position(source, node.getEnd());
+    found.push([start.line, start.column, end.line, end.column]);
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isStatement(node)) add(node);
+    else if (ts.isArrowFunction(node) && !ts.isBlock(node.body)) add(node.body);
+    ts.forEachChild(node, visit);
+  };
+  // Not the wrapper nor its body: a position in none of the program's own statements stays as it is.
+  const [wrapper] = source.statements;
+  if (wrapper !== undefined && ts.isFunctionDeclaration(wrapper)) wrapper.body?.statements.forEach(visit);
   return found;
 }
 

@@ -114,14 +114,16 @@ const PRELUDE = `declare namespace rt {
     | { uri: string; mimeType?: string | undefined; text: string; _meta?: Meta | undefined }
     | { uri: string; mimeType?: string | undefined; blob: string; _meta?: Meta | undefined };
   interface EmbeddedResource { type: "resource"; resource: ResourceContents; annotations?: Annotations | undefined; _meta?: Meta | undefined }
+  /** A whole block of a type this protocol knows; \`ToolResult.content\` may hold other values too. */
   type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
   /** What a tool without an output schema returns: its result as it came (text, images, links or JSON). */
   interface ToolResult {
-    /** The result as the server sent it. */
-    readonly raw: { content: ContentBlock[]; structuredContent?: unknown; isError?: boolean | undefined; _meta?: Meta | undefined };
+    /** The result as the server sent it: its fields may hold anything. */
+    readonly raw: { readonly content?: unknown; readonly structuredContent?: unknown; readonly isError?: unknown; readonly _meta?: unknown };
     readonly serverId: string;
     readonly toolName: string;
-    readonly content: ContentBlock[];
+    /** The content array as sent: blocks of any type, and whatever else is there (null, numbers, blocks missing a field). The members below hold only whole blocks. */
+    readonly content: JsonValue[];
     /** All text blocks joined with "\\n"; "" when there are none. */
     readonly text: string;
     readonly images: ImageContent[];

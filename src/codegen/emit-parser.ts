@@ -246,26 +246,18 @@ function refinement(base: ParserTree, check: Check, options: ParserOptions, uses
       return refined(base, runtime("propertyNames", parser(check.node)), "a key does not match propertyNames");
     case "unevaluatedProperties":
       if (check.node.kind === "never" && !options.strictObjects) return base;
-      return refined(
-        base,
-        runtime(
-          "unevaluatedProperties",
-          evaluationCode(check.evaluated, parser),
-          check.node.kind === "never" ? value(false) : parser(check.node),
-        ),
-        "a key no other keyword evaluated is not allowed",
-      );
+      return refined(base, unevaluated(check, parser), "a key no other keyword evaluated is not allowed");
     case "unevaluatedItems":
-      return refined(
-        base,
-        runtime(
-          "unevaluatedItems",
-          evaluationCode(check.evaluated, parser),
-          check.node.kind === "never" ? value(false) : parser(check.node),
-        ),
-        "an item no other keyword evaluated is not allowed",
-      );
+      return refined(base, unevaluated(check, parser), "an item no other keyword evaluated is not allowed");
   }
+}
+
+/** `rt.unevaluatedProperties(evaluation, schema)` or its items twin; `false` when nothing more is allowed. */
+function unevaluated(
+  check: Extract<Check, { kind: "unevaluatedProperties" | "unevaluatedItems" }>,
+  parser: (node: IRNode) => ParserTree,
+): ParserTree {
+  return runtime(check.kind, evaluationCode(check.evaluated, parser), check.node.kind === "never" ? value(false) : parser(check.node));
 }
 
 function evaluationCode(evaluation: Evaluation, parser: (node: IRNode) => ParserTree): ParserTree {

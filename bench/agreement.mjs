@@ -1,6 +1,6 @@
 // Differential agreement with Ajv (2020-12 class, draft-07 class for draft-04 to -07 schemas, with
-// ajv-formats) on the corpus, per construct: pmcp's generated parsers (strict objects) against
-// json-schema-to-zod (after dereferencing with json-schema-ref-parser) and zod 4's z.fromJSONSchema,
+// ajv-formats) on the corpus, per construct: pmcp's generated parsers (strict objects) and code mode's
+// parsers built live from the same plan, against json-schema-to-zod (after dereferencing with json-schema-ref-parser) and zod 4's z.fromJSONSchema,
 // on the same samples in the same run. A generator that cannot build a parser disagrees on every sample.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -15,8 +15,10 @@ import { jsonSchemaToZod } from "json-schema-to-zod";
 import { z } from "zod";
 // json-schema-to-zod writes zod 3 code: it runs against the zod 3 API that zod 4 ships, as its users would.
 import { z as z3 } from "zod/v3";
+import { planServerModule } from "../dist/codegen/plan.js";
 import { renderClients } from "../dist/codegen/render.js";
 import { loadTemplates } from "../dist/codegen/templates.js";
+import { LiveParsers } from "../dist/exec/live-parser.js";
 import { walkSchemas } from "../dist/json-schema/traverse.js";
 
 const templates = await loadTemplates();
@@ -99,7 +101,7 @@ function ajvFor(schema) {
   }
 }
 
-/** pmcp's parsers for all entries at once: one generated module, loaded through jiti. */
+/** pmcp's parsers for all entries at once: one generated module, loaded through jiti, and code mode's built from its plan. */
 async function ourParsers(entries, dir) {
   const bundle = {
     version: "1.0",
@@ -119,7 +121,12 @@ async function ourParsers(entries, dir) {
   const result = renderClients(bundle, options, templates);
   for (const file of result.files) writeFileSync(join(dir, file.path), file.content);
   const module = await jiti.import(join(dir, "agreement.ts"));
-  return entries.map((_entry, index) => module[`S${index}Schema`]);
+  const plan = planServerModule(bundle.servers[0], { strictObjects: true, minQuality: "low" });
+  const live = new LiveParsers(plan.definitions.map((definition) => [definition.name, definition.parserTree]));
+  return {
+    generated: entries.map((_entry, index) => module[`S${index}Schema`]),
+    live: plan.tools.map((tool) => live.build(tool.parser.tree)),
+  };
 }
 
 async function jsonSchemaToZodParser(schema) {
@@ -169,16 +176,22 @@ export async function benchAgreement() {
     const { samples } = await jiti.import(join(root, "test/helpers/samples.ts"));
     const entries = (await corpus()).filter((entry) => typeof entry.schema === "object" && entry.schema !== null);
     const ours = await ourParsers(entries, dir);
-    const peers = ["pmcp", "json-schema-to-zod", "z.fromJSONSchema"];
-    const rows = new Map([["(all)", { schemas: 0, samples: 0, agreed: [0, 0, 0] }]]);
+    const peers = ["pmcp", "pmcp code mode", "json-schema-to-zod", "z.fromJSONSchema"];
+    const none = () => peers.map(() => 0);
+    const rows = new Map([["(all)", { schemas: 0, samples: 0, agreed: none() }]]);
     // Per peer: schemas it built no parser for, and its agreement on the samples of the others.
     const built = peers.map(() => ({ failed: 0, samples: 0, agreed: 0 }));
     for (const [index, entry] of entries.entries()) {
       const ajv = ajvFor(entry.schema);
       if (ajv === undefined) continue;
-      const parsers = [ours[index], await jsonSchemaToZodParser(entry.schema), fromJsonSchemaParser(entry.schema)];
+      const parsers = [
+        ours.generated[index],
+        ours.live[index],
+        await jsonSchemaToZodParser(entry.schema),
+        fromJsonSchemaParser(entry.schema),
+      ];
       const values = fc.sample(samples(entry.schema), { numRuns: SAMPLES, seed: 20261123 + index });
-      const agreed = [0, 0, 0];
+      const agreed = none();
       for (const value of values) {
         const expected = ajv(value);
         parsers.forEach((parser, peer) => {
@@ -193,7 +206,7 @@ export async function benchAgreement() {
         }
       });
       for (const construct of ["(all)", entry.group, ...constructsOf(entry.schema)]) {
-        const row = rows.get(construct) ?? { schemas: 0, samples: 0, agreed: [0, 0, 0] };
+        const row = rows.get(construct) ?? { schemas: 0, samples: 0, agreed: none() };
         row.schemas++;
         row.samples += values.length;
         agreed.forEach((count, peer) => {

@@ -96,6 +96,7 @@ describe("declarations", () => {
           { toolName: "get_stock", method: "getStock", signature: "inventory.getStock(args: GetStockArgs): Promise<StockLevel>" },
           { toolName: "ping", method: "ping", signature: "inventory.ping(args?: PingArgs): Promise<PingResult>" },
         ],
+        parsers: [],
       },
       {
         serverId: "shop",
@@ -109,6 +110,7 @@ describe("declarations", () => {
           },
           { toolName: "wrap", method: "wrap", signature: "shop.wrap(args?: WrapArgs): Promise<Promise2>" },
         ],
+        parsers: [],
       },
     ]);
     expect(declarations.servers[0]?.tools[0]?.types).toBe(

@@ -238,8 +238,8 @@ describe("pmcp serve exec over stdio", () => {
       return {
         serverId: listing.serverId,
         toolName: listing.toolName,
-        raw: listing.raw.content.length,
-        content: listing.content.map((block) => block.type),
+        raw: Array.isArray(listing.raw.content) ? listing.raw.content.length : -1,
+        content: listing.content.map((block) => (typeof block === "object" && block !== null && !Array.isArray(block) ? block.type : null)),
         text: JSON.parse(listing.text).count,
         others: [listing.images, listing.audio, listing.resourceLinks, listing.resources].map((blocks) => blocks.length),
         structuredContent: listing.structuredContent ?? "none",

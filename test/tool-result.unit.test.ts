@@ -85,8 +85,11 @@ describe("ToolResult: a result as it came", () => {
     try {
       const result = await odd.callToolForResult({ server: "odd", tool: "future" });
       expect(result).toBeInstanceOf(ToolResult);
-      expect(result.content.map((block) => block.type)).toEqual(["hologram", "text", "audio"]);
-      expect(result.content[0]).toEqual({ type: "hologram", frames: 3 });
+      expect(result.content).toEqual([
+        { type: "hologram", frames: 3 },
+        { type: "text", text: '{"a":1,"b":"two"}' },
+        { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+      ]);
       expect(result.raw._meta).toEqual({ trace: "t-1" });
       expect(result.text).toBe('{"a":1,"b":"two"}');
       expect(result.audio).toEqual([{ type: "audio", data: "UklGRg==", mimeType: "audio/wav" }]);

@@ -1,35 +1,42 @@
 import { count } from "../count.js";
 import type { Check, Evaluation, EvaluationBranch, IRNode, JsonValue, NumberNode, ObjectNode, StringNode, TupleNode } from "../ir/ir.js";
-import { literal, valueKey } from "./code.js";
-import { emitType, indexedValues, RUNTIME } from "./emit-type.js";
-import { type Emitted, noUses, type Uses } from "./uses.js";
+import { emitType, indexedValues } from "./emit-type.js";
+import { known, list, method, type ParserTree, printParser, runtime, value, zod } from "./parser-tree.js";
+import { noUses, type Uses } from "./uses.js";
 
 export interface ParserOptions {
   /** Reject keys that `additionalProperties: false` forbids; by default they are kept (lenient). */
   strictObjects: boolean;
 }
 
-/**
- * IR → Zod 4 expression, one small function per node kind. Checks whose JSON Schema
- * meaning differs from zod's built-ins (string length in code points, `multipleOf`,
- * `integer` beyond 2^53, formats) use the runtime's helpers, which follow Ajv exactly.
- */
-export function emitParser(node: IRNode, options: ParserOptions): Emitted {
-  const uses = noUses();
-  return { code: parserOf(node, options, "", uses), uses };
+/** A parser as data and as the source text of a generated module, with what it refers to. */
+export interface EmittedParser {
+  parser: ParserTree;
+  code: string;
+  uses: Uses;
 }
 
-function parserOf(node: IRNode, options: ParserOptions, indent: string, uses: Uses): string {
+/**
+ * IR → Zod 4 parser, one small function per node kind, as data (ParserTree) that generated
+ * modules print and code mode builds, so both judge a result alike. Checks whose JSON Schema
+ * meaning differs from zod's built-ins (string length in code points, `multipleOf`, `integer`
+ * beyond 2^53, formats) use the runtime's helpers, which follow Ajv exactly.
+ */
+export function emitParser(node: IRNode, options: ParserOptions): EmittedParser {
+  const uses = noUses();
+  const parser = parserOf(node, options, uses);
+  return { parser, code: printParser(parser), uses };
+}
+
+function parserOf(node: IRNode, options: ParserOptions, uses: Uses): ParserTree {
   if (callsZod(node, options)) uses.zod = true;
   switch (node.kind) {
     case "unknown":
-      return `${RUNTIME}.JsonValueSchema`;
+      return known("JsonValueSchema");
     case "never":
-      return "z.never()";
     case "null":
-      return "z.null()";
     case "boolean":
-      return "z.boolean()";
+      return zod(node.kind);
     case "string":
       return stringParser(node);
     case "number":
@@ -37,29 +44,29 @@ function parserOf(node: IRNode, options: ParserOptions, indent: string, uses: Us
     case "literals":
       return literalsParser(node.values);
     case "array":
-      return withArrayChecks(`z.array(${parserOf(node.items, options, indent, uses)})`, node, true);
+      return withArrayChecks(zod("array", parserOf(node.items, options, uses)), node, true);
     case "tuple":
-      return tupleParser(node, options, indent, uses);
+      return tupleParser(node, options, uses);
     case "object":
-      return objectParser(node, options, indent, uses);
+      return objectParser(node, options, uses);
     case "union": {
-      const members = node.members.map((member) => parserOf(member, options, indent, uses));
-      return isExactOneOf(node, options) ? `${RUNTIME}.oneOf([${members.join(", ")}])` : `z.union([${members.join(", ")}])`;
+      const members = list(node.members.map((member) => parserOf(member, options, uses)));
+      return isExactOneOf(node, options) ? runtime("oneOf", members) : zod("union", members);
     }
     case "intersection": {
       const typed = node.members.filter((member) => member.kind !== "check");
       const checks = node.members.flatMap((member) => (member.kind === "check" ? [member.check] : []));
       const base =
         typed.length === 0
-          ? `${RUNTIME}.JsonValueSchema`
-          : typed.map((member) => parserOf(member, options, indent, uses)).reduce((left, right) => `${RUNTIME}.allOf(${left}, ${right})`);
-      return checks.reduce((code, check) => code + refinement(check, options, indent, uses), base);
+          ? known("JsonValueSchema")
+          : typed.map((member) => parserOf(member, options, uses)).reduce((left, right) => runtime("allOf", left, right));
+      return checks.reduce((parser, check) => refinement(parser, check, options, uses), base);
     }
     case "ref":
       uses.refs.add(node.name);
-      return `${node.name}Schema`;
+      return { kind: "ref", name: node.name };
     case "check":
-      return `${RUNTIME}.JsonValueSchema${refinement(node.check, options, indent, uses)}`;
+      return refinement(known("JsonValueSchema"), node.check, options, uses);
   }
 }
 
@@ -78,102 +85,127 @@ function isExactOneOf(node: Extract<IRNode, { kind: "union" }>, options: ParserO
   return node.exactlyOne && (options.strictObjects || !node.members.some(mayBeClosedObject));
 }
 
-function stringParser(node: StringNode): string {
-  let code = "z.string()";
+/** `.refine(check, message)`. */
+function refined(parser: ParserTree, check: ParserTree, message: string): ParserTree {
+  return method(parser, "refine", check, value(message));
+}
+
+function stringParser(node: StringNode): ParserTree {
+  let parser = zod("string");
   if (node.minLength !== undefined)
-    code += `.refine(${RUNTIME}.minCodePoints(${node.minLength}), ${literal(`at least ${count(node.minLength, "character")}`)})`;
+    parser = refined(parser, runtime("minCodePoints", value(node.minLength)), `at least ${count(node.minLength, "character")}`);
   if (node.maxLength !== undefined)
-    code += `.refine(${RUNTIME}.maxCodePoints(${node.maxLength}), ${literal(`at most ${count(node.maxLength, "character")}`)})`;
-  if (node.pattern !== undefined) code += `.regex(new RegExp(${literal(node.pattern)}, "u"))`;
-  if (node.format !== undefined)
-    code += `.refine(${RUNTIME}.format(${literal(node.format)}), ${literal(`expected format ${node.format}`)})`;
-  return code;
+    parser = refined(parser, runtime("maxCodePoints", value(node.maxLength)), `at most ${count(node.maxLength, "character")}`);
+  if (node.pattern !== undefined) parser = method(parser, "regex", { kind: "regex", source: node.pattern });
+  if (node.format !== undefined) parser = refined(parser, runtime("format", value(node.format)), `expected format ${node.format}`);
+  return parser;
 }
 
-function numberParser(node: NumberNode): string {
-  let code = "z.number()";
-  if (node.integer) code += `.refine(Number.isInteger, "expected an integer")`;
-  if (node.minimum !== undefined) code += `.gte(${literal(node.minimum)})`;
-  if (node.maximum !== undefined) code += `.lte(${literal(node.maximum)})`;
-  if (node.exclusiveMinimum !== undefined) code += `.gt(${literal(node.exclusiveMinimum)})`;
-  if (node.exclusiveMaximum !== undefined) code += `.lt(${literal(node.exclusiveMaximum)})`;
+function numberParser(node: NumberNode): ParserTree {
+  let parser = zod("number");
+  if (node.integer) parser = refined(parser, known("Number.isInteger"), "expected an integer");
+  if (node.minimum !== undefined) parser = method(parser, "gte", value(node.minimum));
+  if (node.maximum !== undefined) parser = method(parser, "lte", value(node.maximum));
+  if (node.exclusiveMinimum !== undefined) parser = method(parser, "gt", value(node.exclusiveMinimum));
+  if (node.exclusiveMaximum !== undefined) parser = method(parser, "lt", value(node.exclusiveMaximum));
   if (node.multipleOf !== undefined)
-    code += `.refine(${RUNTIME}.multipleOf(${literal(node.multipleOf)}), ${literal(`expected a multiple of ${node.multipleOf}`)})`;
-  if (node.format !== undefined)
-    code += `.refine(${RUNTIME}.format(${literal(node.format)}), ${literal(`expected format ${node.format}`)})`;
-  return code;
+    parser = refined(parser, runtime("multipleOf", value(node.multipleOf)), `expected a multiple of ${node.multipleOf}`);
+  if (node.format !== undefined) parser = refined(parser, runtime("format", value(node.format)), `expected format ${node.format}`);
+  return parser;
 }
 
-function literalsParser(values: JsonValue[]): string {
-  if (values.every((value) => value === null || typeof value !== "object")) {
-    return values.length === 1 ? `z.literal(${literal(values[0])})` : `z.literal([${values.map(literal).join(", ")}])`;
+function literalsParser(values: JsonValue[]): ParserTree {
+  const primitives = values.flatMap((item) => (item === null || typeof item !== "object" ? [item] : []));
+  if (primitives.length === values.length) {
+    return primitives.length === 1 ? zod("literal", value(primitives[0]!)) : zod("literal", list(primitives.map(value)));
   }
-  // Objects and arrays compare by JSON equality, as Ajv's `const` and `enum` do. They are
-  // rebuilt with JSON.parse: in an object literal a "__proto__" key would set the prototype.
-  return `z.custom<${emitType({ kind: "literals", values }).code}>(${RUNTIME}.isOneOfValues(JSON.parse(${literal(JSON.stringify(values))})))`;
+  // Objects and arrays compare by JSON equality, as Ajv's `const` and `enum` do.
+  return {
+    kind: "call",
+    callee: { of: "z", name: "custom" },
+    typeArgument: emitType({ kind: "literals", values }).code,
+    args: [runtime("isOneOfValues", { kind: "data", value: values })],
+  };
 }
 
-function withArrayChecks(code: string, node: { minItems?: number; maxItems?: number; uniqueItems?: boolean }, native: boolean): string {
-  let result = code;
-  if (native && node.minItems !== undefined) result += `.min(${node.minItems})`;
-  if (native && node.maxItems !== undefined) result += `.max(${node.maxItems})`;
+function withArrayChecks(
+  parser: ParserTree,
+  node: { minItems?: number; maxItems?: number; uniqueItems?: boolean },
+  native: boolean,
+): ParserTree {
+  let result = parser;
+  if (native && node.minItems !== undefined) result = method(result, "min", value(node.minItems));
+  if (native && node.maxItems !== undefined) result = method(result, "max", value(node.maxItems));
   if (!native && node.minItems !== undefined)
-    result += `.refine((items) => items.length >= ${node.minItems}, ${literal(`at least ${count(node.minItems, "item")}`)})`;
+    result = refined(result, runtime("minItems", value(node.minItems)), `at least ${count(node.minItems, "item")}`);
   if (!native && node.maxItems !== undefined)
-    result += `.refine((items) => items.length <= ${node.maxItems}, ${literal(`at most ${count(node.maxItems, "item")}`)})`;
-  if (node.uniqueItems) result += `.refine(${RUNTIME}.uniqueItems, "items must be unique")`;
+    result = refined(result, runtime("maxItems", value(node.maxItems)), `at most ${count(node.maxItems, "item")}`);
+  if (node.uniqueItems) result = refined(result, known("uniqueItems"), "items must be unique");
   return result;
 }
 
-function tupleParser(node: TupleNode, options: ParserOptions, indent: string, uses: Uses): string {
+function tupleParser(node: TupleNode, options: ParserOptions, uses: Uses): ParserTree {
   const items = node.items.map((item, index) => {
-    const parser = parserOf(item, options, indent, uses);
-    return index < node.required ? parser : `${parser}.exactOptional()`;
+    const parser = parserOf(item, options, uses);
+    return index < node.required ? parser : method(parser, "exactOptional");
   });
-  const rest = node.rest === null ? "" : `, ${parserOf(node.rest, options, indent, uses)}`;
-  return withArrayChecks(`z.tuple([${items.join(", ")}]${rest})`, node, false);
+  const rest = node.rest === null ? [] : [parserOf(node.rest, options, uses)];
+  return withArrayChecks(zod("tuple", list(items), ...rest), node, false);
 }
 
-function objectParser(node: ObjectNode, options: ParserOptions, indent: string, uses: Uses): string {
-  const inner = `${indent}  `;
-  const entries = node.properties.map((property) => {
-    const parser = parserOf(property.node, options, inner, uses);
-    return `${inner}${valueKey(property.name)}: ${property.required ? parser : `${parser}.exactOptional()`},\n`;
+function objectParser(node: ObjectNode, options: ParserOptions, uses: Uses): ParserTree {
+  const entries = node.properties.map((property): [string, ParserTree] => {
+    const parser = parserOf(property.node, options, uses);
+    return [property.name, property.required ? parser : method(parser, "exactOptional")];
   });
-  const shape = entries.length === 0 ? "{}" : `{\n${entries.join("")}${indent}}`;
-  const keys = literal(node.properties.map((property) => property.name));
+  const shape: ParserTree = { kind: "shape", entries };
+  const keys = value(node.properties.map((property) => property.name));
   const patterns = node.patterns ?? [];
   const indexed = indexedValues(node);
-  let code: string;
+  let parser: ParserTree;
   if (indexed.length === 0) {
-    code = `${node.additional === false && options.strictObjects && patterns.length === 0 ? "z.strictObject" : "z.looseObject"}(${shape})`;
+    parser = zod(node.additional === false && options.strictObjects && patterns.length === 0 ? "strictObject" : "looseObject", shape);
   } else if (node.properties.length === 0 && patterns.length === 0) {
-    code = `z.record(z.string(), ${parserOf(indexed[0]!, options, indent, uses)})`;
+    parser = zod("record", zod("string"), parserOf(indexed[0]!, options, uses));
   } else {
     // The index signature's types, checked per key by otherKeysMatch below.
-    const values = indexed.map((value) => parserOf(value, options, indent, uses));
-    const all = [...values, ...node.properties.map((property) => parserOf(property.node, options, inner, uses))];
-    const record = `z.record(z.string(), z.union([${[...new Set(all)].join(", ")}]))`;
-    code = node.properties.length === 0 ? record : `z.intersection(z.looseObject(${shape}), ${record})`;
+    const values = indexed.map((item) => parserOf(item, options, uses));
+    const all = [...values, ...node.properties.map((property) => parserOf(property.node, options, uses))];
+    const record = zod("record", zod("string"), zod("union", list(distinct(all))));
+    parser = node.properties.length === 0 ? record : zod("intersection", zod("looseObject", shape), record);
   }
   if (patterns.length > 0 || (typeof node.additional === "object" && node.properties.length > 0)) {
-    const matchers = patterns.map(
-      (pattern) => `[new RegExp(${literal(pattern.pattern)}, "u"), ${parserOf(pattern.node, options, inner, uses)}]`,
-    );
+    const matchers = patterns.map((pattern) => list([{ kind: "regex", source: pattern.pattern }, parserOf(pattern.node, options, uses)]));
     // Lenient parsers keep keys that `additionalProperties: false` forbids.
     const additional =
       typeof node.additional === "object"
-        ? parserOf(node.additional, options, indent, uses)
-        : String(node.additional === true || options.strictObjects === false);
-    code += `.refine(${RUNTIME}.otherKeysMatch(${keys}, [${matchers.join(", ")}] as const, ${additional}), "a key does not match its pattern or additionalProperties")`;
+        ? parserOf(node.additional, options, uses)
+        : value(node.additional === true || options.strictObjects === false);
+    parser = refined(
+      parser,
+      runtime("otherKeysMatch", keys, { kind: "list", items: matchers, asConst: true }, additional),
+      "a key does not match its pattern or additionalProperties",
+    );
   }
   if (node.minProperties !== undefined || node.maxProperties !== undefined) {
-    code += `.refine(${RUNTIME}.propertyCount(${node.minProperties ?? 0}, ${node.maxProperties ?? "Infinity"}), "wrong number of properties")`;
+    const bounds = runtime("propertyCount", value(node.minProperties ?? 0), value(node.maxProperties ?? Infinity));
+    parser = refined(parser, bounds, "wrong number of properties");
   }
   // zod neither checks nor keeps a `__proto__` key; the runtime does both.
   const proto = node.properties.find((property) => property.name === "__proto__");
-  if (proto !== undefined) code = `${RUNTIME}.protoProperty(${code}, ${parserOf(proto.node, options, inner, uses)}, ${proto.required})`;
-  return code;
+  if (proto !== undefined) parser = runtime("protoProperty", parser, parserOf(proto.node, options, uses), value(proto.required));
+  return parser;
+}
+
+/** Parsers that print alike are one union member. */
+function distinct(parsers: ParserTree[]): ParserTree[] {
+  const seen = new Set<string>();
+  return parsers.filter((parser) => {
+    const text = printParser(parser);
+    if (seen.has(text)) return false;
+    seen.add(text);
+    return true;
+  });
 }
 
 /**
@@ -181,61 +213,83 @@ function objectParser(node: ObjectNode, options: ParserOptions, indent: string, 
  * allow, so a check that needs an inner parser to reject (`not`, `if`, `maxContains`) is
  * left out there when that parser may hold a closed object: wider, never narrower.
  */
-function refinement(check: Check, options: ParserOptions, indent: string, uses: Uses): string {
-  const parser = (node: IRNode) => parserOf(node, options, indent, uses);
+function refinement(base: ParserTree, check: Check, options: ParserOptions, uses: Uses): ParserTree {
+  const parser = (node: IRNode) => parserOf(node, options, uses);
   const loose = (node: IRNode) => !options.strictObjects && holdsClosedObject(node);
-  const refine = (call: string, message: string) => `.refine(${RUNTIME}.${call}, ${literal(message)})`;
   switch (check.kind) {
     case "not":
-      return loose(check.node) ? "" : refine(`not(${parser(check.node)})`, "must not match the schema in not");
+      return loose(check.node) ? base : refined(base, runtime("not", parser(check.node)), "must not match the schema in not");
     case "conditional":
       return loose(check.condition)
-        ? ""
-        : refine(
-            `conditional(${parser(check.condition)}, ${parser(check.onValid)}, ${parser(check.onInvalid)})`,
+        ? base
+        : refined(
+            base,
+            runtime("conditional", parser(check.condition), parser(check.onValid), parser(check.onInvalid)),
             "must match then or else by if",
           );
     case "contains":
-      if (check.max !== undefined && loose(check.node)) return "";
-      return refine(`contains(${parser(check.node)}, ${check.min}, ${check.max ?? "Infinity"})`, "wrong number of items match contains");
+      if (check.max !== undefined && loose(check.node)) return base;
+      return refined(
+        base,
+        runtime("contains", parser(check.node), value(check.min), value(check.max ?? Infinity)),
+        "wrong number of items match contains",
+      );
     case "dependentRequired":
-      return refine(`dependentRequired(${literal(check.key)}, ${literal(check.required)})`, `${check.key} requires other keys`);
+      return refined(base, runtime("dependentRequired", value(check.key), value(check.required)), `${check.key} requires other keys`);
     case "dependentSchema":
-      return refine(
-        `dependentSchema(${literal(check.key)}, ${parser(check.node)})`,
+      return refined(
+        base,
+        runtime("dependentSchema", value(check.key), parser(check.node)),
         `${check.key} requires the object to match its schema`,
       );
     case "propertyNames":
-      return refine(`propertyNames(${parser(check.node)})`, "a key does not match propertyNames");
+      return refined(base, runtime("propertyNames", parser(check.node)), "a key does not match propertyNames");
     case "unevaluatedProperties":
-      if (check.node.kind === "never" && !options.strictObjects) return "";
-      return refine(
-        `unevaluatedProperties(${evaluationCode(check.evaluated, parser)}, ${check.node.kind === "never" ? "false" : parser(check.node)})`,
-        "a key no other keyword evaluated is not allowed",
-      );
+      if (check.node.kind === "never" && !options.strictObjects) return base;
+      return refined(base, unevaluated(check, parser), "a key no other keyword evaluated is not allowed");
     case "unevaluatedItems":
-      return refine(
-        `unevaluatedItems(${evaluationCode(check.evaluated, parser)}, ${check.node.kind === "never" ? "false" : parser(check.node)})`,
-        "an item no other keyword evaluated is not allowed",
-      );
+      return refined(base, unevaluated(check, parser), "an item no other keyword evaluated is not allowed");
   }
 }
 
-function evaluationCode(evaluation: Evaluation, parser: (node: IRNode) => string): string {
-  const patterns = evaluation.patterns.map((pattern) => `new RegExp(${literal(pattern)}, "u")`);
-  const branches = evaluation.branches.map(
-    (branch) => `{ ${branchCondition(branch, parser)}, evaluated: ${evaluationCode(branch.evaluated, parser)} }`,
-  );
-  return `{ properties: ${literal(evaluation.properties)}, patterns: [${patterns.join(", ")}], items: ${evaluation.items}, allProperties: ${evaluation.allProperties}, allItems: ${evaluation.allItems}, branches: [${branches.join(", ")}] }`;
+/** `rt.unevaluatedProperties(evaluation, schema)` or its items twin; `false` when nothing more is allowed. */
+function unevaluated(
+  check: Extract<Check, { kind: "unevaluatedProperties" | "unevaluatedItems" }>,
+  parser: (node: IRNode) => ParserTree,
+): ParserTree {
+  return runtime(check.kind, evaluationCode(check.evaluated, parser), check.node.kind === "never" ? value(false) : parser(check.node));
 }
 
-function branchCondition(branch: EvaluationBranch, parser: (node: IRNode) => string): string {
+function evaluationCode(evaluation: Evaluation, parser: (node: IRNode) => ParserTree): ParserTree {
+  return {
+    kind: "fields",
+    entries: [
+      ["properties", value(evaluation.properties)],
+      ["patterns", list(evaluation.patterns.map((source) => ({ kind: "regex", source })))],
+      ["items", value(evaluation.items)],
+      ["allProperties", value(evaluation.allProperties)],
+      ["allItems", value(evaluation.allItems)],
+      ["branches", list(evaluation.branches.map((branch) => branchCode(branch, parser)))],
+    ],
+  };
+}
+
+function branchCode(branch: EvaluationBranch, parser: (node: IRNode) => ParserTree): ParserTree {
   const { when } = branch;
-  if (when.kind === "always") return `when: "always"`;
-  if (when.kind === "hasKey") return `when: "hasKey", key: ${literal(when.key)}`;
-  return `when: ${literal(when.kind)}, schema: ${parser(when.node)}`;
+  const condition: ["when" | "key" | "schema", ParserTree][] =
+    when.kind === "always"
+      ? [["when", value("always")]]
+      : when.kind === "hasKey"
+        ? [
+            ["when", value("hasKey")],
+            ["key", value(when.key)],
+          ]
+        : [
+            ["when", value(when.kind)],
+            ["schema", parser(when.node)],
+          ];
+  return { kind: "fields", entries: [...condition, ["evaluated", evaluationCode(branch.evaluated, parser)]] };
 }
-
 /** Whether a parser may hold an object with `additionalProperties: false` anywhere inside (refs and checks: assumed). */
 function holdsClosedObject(node: IRNode): boolean {
   switch (node.kind) {

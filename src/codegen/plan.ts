@@ -10,6 +10,7 @@ import { docComment, literal } from "./code.js";
 import { emitParser } from "./emit-parser.js";
 import { emitType } from "./emit-type.js";
 import { hash } from "./hash.js";
+import type { ParserTree } from "./parser-tree.js";
 import { type Emitted, noUses } from "./uses.js";
 
 /** A problem met while generating, located by server, tool and JSON pointer. */
@@ -43,6 +44,8 @@ export interface DefinitionPlan {
   /** Definitions the type refers to directly. */
   refs: string[];
   parserCode: string;
+  /** The same parser as data, for code mode to build. */
+  parserTree: ParserTree;
   /** The parser refers to itself or to a definition declared after it, so it is built on first use. */
   lazy: boolean;
 }
@@ -62,8 +65,11 @@ export interface ToolPlan {
   /** Definitions the result type refers to directly. */
   resultRefs: string[];
   resultDoc: string;
-  /** The result's parser; absent for a tool without a result schema, whose method returns the result as it came (`rt.ToolResult`). */
-  parser?: { name: string; code: string };
+  /**
+   * The result's parser, as source and as data (code mode builds it); absent for a tool without a
+   * result schema, whose method returns the result as it came (`rt.ToolResult`).
+   */
+  parser?: { name: string; code: string; tree: ParserTree };
   retryable: boolean;
   /** The result schema was inferred from observations: a mismatch is reported, not thrown. */
   lenient: boolean;
@@ -151,7 +157,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
       resultTypeCode: resultType.code,
       resultRefs: [...resultType.uses.refs],
       resultDoc: docComment(resultDocLines(tool, output)),
-      ...(parser === undefined ? {} : { parser: { name: `${claims.result.name}Schema`, code: parser.code } }),
+      ...(parser === undefined ? {} : { parser: { name: `${claims.result.name}Schema`, code: parser.code, tree: parser.parser } }),
       retryable: annotations.readOnlyHint === true || annotations.idempotentHint === true,
       lenient: output?.inferred !== undefined,
       nonObject: output !== undefined && output.inferred === undefined && isNonObjectOutput(output.schema),
@@ -172,6 +178,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
         type: type.code,
         refs: [...type.uses.refs],
         parserCode: parser.code,
+        parserTree: parser.parser,
         parserRefs: parser.uses.refs,
       };
     }),

@@ -5,16 +5,19 @@ import { systemReason } from "../files/system-reason.js";
 import { exitAsSignalled, watchSignals } from "../signals.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { schemaOption } from "./shared/inputs.js";
-import { execSettingOptions, minQualityOption, sourceOptions } from "./shared/options.js";
+import { execSettingOptions, minQualityOption, sourceOptions, strictObjectsOption } from "./shared/options.js";
 import { printable, printJson } from "./shared/output.js";
 
-/** The servers, bundle, limits, minimum quality and observation flags of `pmcp serve exec` and `pmcp exec`. */
+/** The servers, bundle, limits, strictness, minimum quality and observation flags of `pmcp serve exec` and `pmcp exec`. */
 export function execOptions<T>(yargs: Argv<T>) {
   const limited = execSettingOptions(
     sourceOptions(schemaOption(yargs, "Bundle whose inferred blocks type the tools that declare no output schema")),
   );
   return minQualityOption(
-    limited.option("observe", { type: "string", describe: "Record every tool call's result in observation logs in this folder" }),
+    strictObjectsOption(limited).option("observe", {
+      type: "string",
+      describe: "Record every tool call's result in observation logs in this folder",
+    }),
     "Type a tool by its inferred output schema (tools that declare none) only from this quality up",
   );
 }

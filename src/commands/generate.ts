@@ -8,7 +8,7 @@ import { PmcpError } from "../errors.js";
 import { version } from "../version.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { resolveInputs, schemaOption } from "./shared/inputs.js";
-import { minQualityOption } from "./shared/options.js";
+import { minQualityOption, strictObjectsOption } from "./shared/options.js";
 import { printJson, say, warn } from "./shared/output.js";
 import { resolvePathSetting, resolveSetting } from "./shared/settings.js";
 
@@ -27,9 +27,8 @@ export function generateOptions<T>(yargs: Argv<T>) {
     .option("runtime-import", {
       type: "string",
       describe: `Module generated files import the runtime from (default: ${DEFAULT_RUNTIME_IMPORT})`,
-    })
-    .option("strict-objects", { type: "boolean", describe: "Reject keys that additionalProperties: false forbids (default: keep them)" });
-  return minQualityOption(named, "Use an inferred output schema (tools that declare none) only from this quality up");
+    });
+  return minQualityOption(strictObjectsOption(named), "Use an inferred output schema (tools that declare none) only from this quality up");
 }
 
 const builder = (yargs: Argv<GlobalArgs>) =>

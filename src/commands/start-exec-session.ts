@@ -23,6 +23,7 @@ export interface ExecFlags extends SourceFlags, Partial<Record<ExecSettingKey, n
   schema: string[];
   observe: string | undefined;
   minQuality: Quality;
+  strictObjects?: boolean | undefined;
   learn: boolean;
 }
 
@@ -82,6 +83,12 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
     executor,
     limits,
     minQuality: flags.minQuality,
+    // As for pmcp generate, so that a program judges results as the project's generated clients do.
+    strictObjects: resolveSetting(
+      { name: "--strict-objects", value: flags.strictObjects },
+      { key: "strictObjects", value: project?.config.strictObjects },
+      false,
+    ).value,
     ...(flags.learn && observeDir !== undefined ? { learnFrom: observeDir } : {}),
   });
   // Servers whose listing says how long it stays good are listed again when it runs out.

@@ -1,5 +1,6 @@
 import { DEFAULT_MIN_QUALITY, type Quality } from "../bundle/quality.js";
 import { type Bundle, ServerIdSchema } from "../bundle/types.js";
+import type { ParserTree } from "../codegen/parser-tree.js";
 import { planServerModule } from "../codegen/plan.js";
 import { PmcpError } from "../errors.js";
 import { helperTypes } from "../inspect/result-type.js";
@@ -21,6 +22,8 @@ export interface ServerGlobal {
   /** The global's name: the generated index's namespace name (`inventory`). */
   global: string;
   tools: ToolDeclaration[];
+  /** The module's named parsers, by name, which the tools' result parsers refer to. */
+  parsers: [name: string, tree: ParserTree][];
 }
 
 export interface ToolDeclaration {
@@ -33,8 +36,12 @@ export interface ToolDeclaration {
   types: string;
   /** "value" when the result has a schema (declared, or inferred at the minimum quality), else "content" (`rt.ToolResult`). */
   returns: "value" | "content";
+  /** The result's parser as data, the generated client's own; absent when `returns` is "content". */
+  parser?: ParserTree;
   /** The result schema was inferred from observations: a mismatch is reported, not thrown, as in generated clients. */
   lenient: boolean;
+  /** The declared output is not an object: 2025-era answers come wrapped as `{ result }`. */
+  nonObject: boolean;
   /** Safe to repeat after a transport failure (read-only or idempotent). */
   retryable: boolean;
   /** The tool requires task augmentation: calls run it as a task. */
@@ -44,6 +51,8 @@ export interface ToolDeclaration {
 export interface DeclarationOptions {
   /** The lowest quality of inferred schema used for a tool that declares none, as for `pmcp generate`. */
   minQuality?: Quality;
+  /** Result parsers reject keys that `additionalProperties: false` forbids, as `pmcp generate --strict-objects` writes them. */
+  strictObjects?: boolean;
 }
 
 /**
@@ -105,14 +114,16 @@ const PRELUDE = `declare namespace rt {
     | { uri: string; mimeType?: string | undefined; text: string; _meta?: Meta | undefined }
     | { uri: string; mimeType?: string | undefined; blob: string; _meta?: Meta | undefined };
   interface EmbeddedResource { type: "resource"; resource: ResourceContents; annotations?: Annotations | undefined; _meta?: Meta | undefined }
+  /** A whole block of a type this protocol knows; \`ToolResult.content\` may hold other values too. */
   type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
   /** What a tool without an output schema returns: its result as it came (text, images, links or JSON). */
   interface ToolResult {
-    /** The result as the server sent it. */
-    readonly raw: { content: ContentBlock[]; structuredContent?: unknown; isError?: boolean | undefined; _meta?: Meta | undefined };
+    /** The result as the server sent it: its fields may hold anything. */
+    readonly raw: { readonly content?: unknown; readonly structuredContent?: unknown; readonly isError?: unknown; readonly _meta?: unknown };
     readonly serverId: string;
     readonly toolName: string;
-    readonly content: ContentBlock[];
+    /** The content array as sent: blocks of any type, and whatever else is there (null, numbers, blocks missing a field). The members below hold only whole blocks. */
+    readonly content: JsonValue[];
     /** All text blocks joined with "\\n"; "" when there are none. */
     readonly text: string;
     readonly images: ImageContent[];
@@ -159,7 +170,10 @@ export function buildDeclarations(bundle: Bundle, options: DeclarationOptions = 
   for (const server of bundle.servers) {
     if (!ServerIdSchema.safeParse(server.id).success)
       throw new PmcpError("INVALID_INPUT", `server id ${JSON.stringify(server.id)} is not a valid server id`);
-    const plan = planServerModule(server, { strictObjects: false, minQuality: options.minQuality ?? DEFAULT_MIN_QUALITY });
+    const plan = planServerModule(server, {
+      strictObjects: options.strictObjects ?? false,
+      minQuality: options.minQuality ?? DEFAULT_MIN_QUALITY,
+    });
     const global = globals.claim(camelCase(server.id, "server")).name;
     const types = [
       ...plan.definitions.map((definition) => `${definition.doc}type ${definition.name} = ${definition.type};`),
@@ -187,10 +201,13 @@ export function buildDeclarations(bundle: Bundle, options: DeclarationOptions = 
           ...helperTypes(plan, [...tool.argsRefs, ...tool.resultRefs]),
         ].join("\n"),
         returns: tool.parser === undefined ? "content" : "value",
+        ...(tool.parser === undefined ? {} : { parser: tool.parser.tree }),
         lenient: tool.lenient,
+        nonObject: tool.nonObject,
         retryable: tool.retryable,
         task: tool.task,
       })),
+      parsers: plan.definitions.map((definition) => [definition.name, definition.parserTree]),
     });
   }
   return { text: parts.join("\n"), servers };

@@ -3,19 +3,17 @@ import { type Context, context, type Span, SpanKind, SpanStatusCode, trace } fro
 import type { CompositionClient, JsonValue } from "@pmcp-codegen/runtime";
 import { errorMessage, INSTRUMENTATION } from "@pmcp-codegen/runtime/internal";
 import { wholeNumberProblem } from "@pmcp-codegen/runtime/internal/numbers";
-import { z } from "zod";
-import { isNonObjectOutput, outputSchemaOf } from "../bundle/output-schema.js";
+import type { z } from "zod";
 import type { Quality } from "../bundle/quality.js";
 import type { Bundle } from "../bundle/types.js";
 import { count } from "../count.js";
-import { pointerKeys } from "../json-schema/pointer.js";
-import { compileSchema } from "../json-schema/validator.js";
 import type { TranspiledProgram } from "./check-protocol.js";
 import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic } from "./check-protocol.js";
 import type { CheckerHost, CheckerHostOptions } from "./checker-host.js";
 import { buildDeclarations, type ClientDeclarations, type ToolDeclaration } from "./declarations.js";
 import type { CallRecord, CompiledProgram, FailureKind, HostBridge, ProgramExecutor, ProgramPosition, RunOutcome } from "./executor.js";
 import type { Limits } from "./limits.js";
+import { LiveParsers } from "./live-parser.js";
 
 /**
  * What a program run ends as: the sandbox's outcome, or refused by the type-check before anything
@@ -56,6 +54,8 @@ export interface ExecSessionOptions {
   executor: ProgramExecutor;
   limits: Limits;
   minQuality: Quality;
+  /** Results are parsed as `pmcp generate --strict-objects` clients parse them: keys `additionalProperties: false` forbids are rejected. */
+  strictObjects?: boolean;
   /** Folder of the client's observation logs: after each program, newly inferred types join the declarations. */
   learnFrom?: string;
   /** The type-checker's own limits (its heap, its longest check). */
@@ -70,13 +70,11 @@ interface SessionState {
   tools: Map<string, HostTool>;
 }
 
-/** How the sandbox and the host see one tool: its binding plus the parser of its result. */
+/** How the sandbox and the host see one tool: its binding plus the parser of its result, the generated client's own. */
 interface HostTool {
   declaration: ToolDeclaration;
   serverId: string;
   parse: z.ZodType<unknown> | undefined;
-  /** The declared output is not an object: 2025-era answers come wrapped as `{ result }`. */
-  nonObject: boolean;
   /** The protocol version the server spoke when listed: calls start in that era. */
   protocol?: string;
 }
@@ -102,7 +100,7 @@ export class ExecSession {
   /** Builds the declarations and pre-warms the type-checker in its own thread (TypeScript takes most of a second to load). */
   static async create(options: ExecSessionOptions): Promise<ExecSession> {
     const { CheckerHost } = await import("./checker-host.js");
-    const state = stateOf(options.bundle, options.minQuality);
+    const state = stateOf(options.bundle, options);
     return new ExecSession(options, await CheckerHost.create(state.declarations.text, options.checker), state);
   }
 
@@ -214,7 +212,7 @@ export class ExecSession {
   #replace(what: string, next: () => Promise<Bundle>): Promise<void> {
     this.#learning = this.#learning
       .then(async () => {
-        const state = stateOf(await next(), this.#options.minQuality);
+        const state = stateOf(await next(), this.#options);
         if (state.declarations.text !== this.#state.declarations.text) await this.#checker.updateDeclarations(state.declarations.text);
         this.#state = state;
       })
@@ -225,23 +223,20 @@ export class ExecSession {
   }
 }
 
-function stateOf(bundle: Bundle, minQuality: Quality): SessionState {
-  const declarations = buildDeclarations(bundle, { minQuality });
+function stateOf(bundle: Bundle, options: Pick<ExecSessionOptions, "minQuality" | "strictObjects">): SessionState {
+  const declarations = buildDeclarations(bundle, { minQuality: options.minQuality, strictObjects: options.strictObjects ?? false });
   const tools = new Map<string, HostTool>();
   const globals: CompiledProgram["globals"] = {};
   for (const server of declarations.servers) {
     const entry = bundle.servers.find((candidate) => candidate.id === server.serverId);
+    const parsers = new LiveParsers(server.parsers);
     const methods: CompiledProgram["globals"][string] = {};
     for (const declaration of server.tools) {
       methods[declaration.method] = { server: server.serverId, tool: declaration.toolName, returns: declaration.returns };
-      const tool = entry?.tools.find((candidate) => candidate.name === declaration.toolName);
-      const declared = declaration.returns === "content" || tool === undefined ? undefined : outputSchemaOf(tool)?.schema;
-      const schema = declared ?? (tool === undefined ? undefined : entry?.inferred?.find((block) => block.tool === tool.name)?.schema);
       tools.set(toolKey(server.serverId, declaration.toolName), {
         declaration,
         serverId: server.serverId,
-        parse: declaration.returns === "content" || schema === undefined ? undefined : schemaParser(schema),
-        nonObject: declared !== undefined && isNonObjectOutput(declared),
+        parse: declaration.parser === undefined ? undefined : parsers.build(declaration.parser),
         ...(entry?.protocolVersion === undefined ? {} : { protocol: entry.protocolVersion }),
       });
     }
@@ -252,32 +247,6 @@ function stateOf(bundle: Bundle, minQuality: Quality): SessionState {
 
 function toolKey(server: string, tool: string): string {
   return JSON.stringify([server, tool]);
-}
-
-/**
- * The result schema as a Zod type, so the runtime's own OutputValidationError (with each
- * problem's path) reaches the program when a server breaks its schema. Validated with ajv from
- * the schema itself rather than by evaluating generated parser code, which would turn server
- * text into code.
- */
-function schemaParser(schema: unknown): z.ZodType<unknown> {
-  let validate: ReturnType<typeof compileSchema>;
-  try {
-    validate = compileSchema(schema);
-  } catch {
-    // A schema ajv cannot compile (a remote $ref) checks nothing, as a lenient parser would.
-    return z.unknown();
-  }
-  return z.unknown().superRefine((value, context) => {
-    if (validate(value)) return;
-    for (const error of validate.errors ?? []) {
-      context.addIssue({
-        code: "custom",
-        message: error.message ?? "does not match the schema",
-        path: pointerKeys(error.instancePath),
-      });
-    }
-  });
 }
 
 /**
@@ -310,7 +279,7 @@ async function callTool(
     ...(entry.protocol === undefined ? {} : { protocol: entry.protocol }),
   };
   if (entry.parse !== undefined) {
-    const parsed = { ...call, parse: entry.parse, lenient: entry.declaration.lenient, nonObject: entry.nonObject };
+    const parsed = { ...call, parse: entry.parse, lenient: entry.declaration.lenient, nonObject: entry.declaration.nonObject };
     return (await client.callTool(parsed, { signal })) as JsonValue;
   }
   return (await client.callToolForResult(call, { signal })).raw as unknown as JsonValue;

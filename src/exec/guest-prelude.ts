@@ -42,8 +42,22 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
     });
   }
 
+  // The string fields each block type requires, as the runtime's blocksOf (packages/runtime/src/call-result.ts)
+  // checks them: null, numbers and blocks missing a field are skipped, never read as blocks.
+  const REQUIRED = { text: ["text"], image: ["data", "mimeType"], audio: ["data", "mimeType"], resource_link: ["uri", "name"], resource: [] };
+
+  function isRecord(value) {
+    return typeof value === "object" && value !== null && !isArray(value);
+  }
+
+  function isBlock(block, type) {
+    if (!isRecord(block) || block.type !== type || !REQUIRED[type].every((field) => typeof block[field] === "string")) return false;
+    const resource = block.resource;
+    return type !== "resource" || (isRecord(resource) && typeof resource.uri === "string" && (typeof resource.text === "string" || typeof resource.blob === "string"));
+  }
+
   function blocksOf(result, type) {
-    return result.content.filter((block) => typeof block === "object" && block !== null && block.type === type);
+    return result.content.filter((block) => isBlock(block, type));
   }
 
   // The runtime's ToolResult (packages/runtime/src/tool-result.ts), rebuilt from the result's JSON.
@@ -59,7 +73,6 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
     }
     get text() {
       return blocksOf(this, "text")
-        .filter((block) => typeof block.text === "string")
         .map((block) => block.text)
         .join("\n");
     }
@@ -99,7 +112,7 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
     }
     #parse() {
       if (this.raw.structuredContent !== undefined) return this.raw.structuredContent;
-      const text = blocksOf(this, "text").find((block) => typeof block.text === "string");
+      const [text] = blocksOf(this, "text");
       if (text === undefined) throw invalidResponse(this, "the result has neither structuredContent nor text content");
       try {
         return parse(text.text);

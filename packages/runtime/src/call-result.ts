@@ -1,3 +1,4 @@
+import type { AudioContent, EmbeddedResource, ImageContent, ResourceLink, TextContent } from "@modelcontextprotocol/client";
 import { z } from "zod";
 import { InvalidResponseError, ToolCallError } from "./errors.js";
 
@@ -20,16 +21,49 @@ export function contentOf(result: CallResult): unknown[] {
   return Array.isArray(result.content) ? result.content : [];
 }
 
+/** The content block types the MCP schema defines, each with its SDK type. */
+export interface Blocks {
+  text: TextContent;
+  image: ImageContent;
+  audio: AudioContent;
+  resource_link: ResourceLink;
+  resource: EmbeddedResource;
+}
+
+/** The string fields each block type requires. */
+const REQUIRED: { readonly [type in keyof Blocks]: readonly string[] } = {
+  text: ["text"],
+  image: ["data", "mimeType"],
+  audio: ["data", "mimeType"],
+  resource_link: ["uri", "name"],
+  resource: [],
+};
+
+/**
+ * The blocks of one type that have what that type requires, in order. Anything else in the
+ * array (null, a number, a block missing a required field) is skipped, never read as one.
+ */
+export function blocksOf<T extends keyof Blocks>(result: CallResult, type: T): Blocks[T][] {
+  return contentOf(result).filter((block): block is Blocks[T] => isBlock(block, type));
+}
+
+function isBlock(block: unknown, type: keyof Blocks): boolean {
+  if (!isRecord(block) || block.type !== type || !REQUIRED[type].every((field) => typeof block[field] === "string")) return false;
+  // An embedded resource's contents: a URI and its text or its base64 blob.
+  const { resource } = block;
+  return (
+    type !== "resource" ||
+    (isRecord(resource) && typeof resource.uri === "string" && (typeof resource.text === "string" || typeof resource.blob === "string"))
+  );
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 /** The text of every text block, in order. */
 export function textsOf(result: CallResult): string[] {
-  return contentOf(result).flatMap((block: unknown) =>
-    typeof block === "object" &&
-    block !== null &&
-    (block as { type?: unknown }).type === "text" &&
-    typeof (block as { text?: unknown }).text === "string"
-      ? [(block as { text: string }).text]
-      : [],
-  );
+  return blocksOf(result, "text").map((block) => block.text);
 }
 
 /** `isError` → ToolCallError with the text of all text blocks. */

@@ -101,6 +101,16 @@ export function isOneOfValues(values: readonly unknown[]): (value: unknown) => b
   return (value) => values.some((candidate) => jsonEquals(candidate, value));
 }
 
+/** A tuple's `minItems` (zod's `.min` is for arrays only). */
+export function minItems(min: number): (items: readonly unknown[]) => boolean {
+  return (items) => items.length >= min;
+}
+
+/** A tuple's `maxItems`. */
+export function maxItems(max: number): (items: readonly unknown[]) => boolean {
+  return (items) => items.length <= max;
+}
+
 export function uniqueItems(items: readonly unknown[]): boolean {
   return items.every((item, index) => items.findIndex((other) => jsonEquals(other, item)) === index);
 }

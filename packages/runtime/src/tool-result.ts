@@ -1,13 +1,6 @@
-import type {
-  AudioContent,
-  CallToolResult,
-  ContentBlock,
-  EmbeddedResource,
-  ImageContent,
-  ResourceLink,
-} from "@modelcontextprotocol/client";
+import type { AudioContent, CallToolResult, EmbeddedResource, ImageContent, ResourceLink } from "@modelcontextprotocol/client";
 import type { z } from "zod";
-import { type CallResult, contentOf, resultJson, textsOf } from "./call-result.js";
+import { blocksOf, type CallResult, contentOf, resultJson, textsOf } from "./call-result.js";
 import { InvalidResponseError, OutputValidationError } from "./errors.js";
 import type { JsonValue } from "./json-value.js";
 import { safeParseDeep } from "./schema-helpers.js";
@@ -31,9 +24,13 @@ export class ToolResult {
     this.raw = raw as CallToolResult;
   }
 
-  /** The content blocks as sent: text, image, audio, resource_link and embedded resource. */
-  get content(): ContentBlock[] {
-    return contentOf(this.raw) as ContentBlock[];
+  /**
+   * The content array as sent: blocks of every type, one newer than the SDK included, and whatever
+   * else a server put there (null, a number, a block missing a field). The members below hold only
+   * the blocks that have what their type requires.
+   */
+  get content(): JsonValue[] {
+    return contentOf(this.raw) as JsonValue[];
   }
 
   /** All text blocks joined with "\n"; "" when there are none. */
@@ -42,20 +39,20 @@ export class ToolResult {
   }
 
   get images(): ImageContent[] {
-    return this.content.filter((block): block is ImageContent => block.type === "image");
+    return blocksOf(this.raw, "image");
   }
 
   get audio(): AudioContent[] {
-    return this.content.filter((block): block is AudioContent => block.type === "audio");
+    return blocksOf(this.raw, "audio");
   }
 
   get resourceLinks(): ResourceLink[] {
-    return this.content.filter((block): block is ResourceLink => block.type === "resource_link");
+    return blocksOf(this.raw, "resource_link");
   }
 
   /** Embedded resources (`type: "resource"`). */
   get resources(): EmbeddedResource[] {
-    return this.content.filter((block): block is EmbeddedResource => block.type === "resource");
+    return blocksOf(this.raw, "resource");
   }
 
   /** Any JSON value since protocol 2026-07-28, so read here rather than through `raw`'s SDK type. */

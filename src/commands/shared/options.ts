@@ -70,6 +70,14 @@ export function minQualityOption<T>(yargs: Argv<T>, describe: string) {
   });
 }
 
+/** `--strict-objects`, without a yargs default, so that an absent flag leaves it to `pmcp.config` `strictObjects`. */
+export function strictObjectsOption<T>(yargs: Argv<T>) {
+  return yargs.option("strict-objects", {
+    type: "boolean",
+    describe: "Reject keys that additionalProperties: false forbids (default: keep them)",
+  });
+}
+
 /** A number flag that must be a whole number in `range`; `describe` gets the range and default appended when they say something. */
 export function wholeNumberOption<T, K extends string>(
   yargs: Argv<T>,

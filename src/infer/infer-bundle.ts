@@ -6,6 +6,7 @@ import { qualityOf } from "../bundle/quality.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import type { Bundle, BundleServer, InferredTool } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
+import { consistentObservations } from "./consistency.js";
 import { findDrift } from "./drift.js";
 import { fieldStats } from "./field-stats.js";
 import { inferSchema } from "./infer-schema.js";
@@ -72,8 +73,12 @@ async function inferTool(tool: string, log: ObservationLog, declared: unknown): 
 
 async function learn(values: unknown[], declared: unknown, redacted: boolean) {
   const schema = await inferSchema(values);
-  const { fields, consistent } = fieldStats(schema, values);
-  return { schema, consistent, fields, drift: declared === undefined ? undefined : findDrift(declared, values, redacted) };
+  return {
+    schema,
+    consistent: consistentObservations(values),
+    fields: fieldStats(schema, values),
+    drift: declared === undefined ? undefined : findDrift(declared, values, redacted),
+  };
 }
 
 /** Per content block type, the samples without JSON that held one; undefined when every sample was JSON. */

@@ -31,7 +31,7 @@ function cycling(count: number, keys: number, shift: number): Record<string, unk
 }
 
 /** What `pmcp schema infer` makes of these samples of one tool `s/t`, written as an observation log. */
-async function infer(name: string, samples: Sample[]): Promise<InferredTool | undefined> {
+async function infer(name: string, samples: Sample[]): Promise<InferredTool> {
   const logs = `${dir}/${name}`;
   const path = observationPath(logs, "s", "t");
   await mkdir(dirname(path), { recursive: true });
@@ -47,7 +47,9 @@ async function infer(name: string, samples: Sample[]): Promise<InferredTool | un
   await writeFile(path, formatObservationLog({ header: header as never, samples }));
   const tool = { name: "t", inputSchema: { type: "object" } };
   const bundle = { version: "1.0", servers: [{ id: "s", tools: [tool] }] } as Bundle;
-  return (await inferBundle(bundle, logs)).bundle.servers[0]?.inferred?.[0];
+  const [block] = (await inferBundle(bundle, logs)).inferred;
+  if (block === undefined) throw new Error(`nothing inferred from ${logs}`);
+  return block;
 }
 
 const values = (list: unknown[]): Sample[] => list.map((value) => ({ at: "a", value }));
@@ -57,7 +59,7 @@ describe("quality", () => {
     const grade = async (keys: number, shift: number) => {
       const block = await infer(`keys-${keys}-${shift}`, values(cycling(200, keys, shift)));
       // quicktype makes a map of 30 keys that vary alike: the case that was graded high.
-      return [(block?.schema as { additionalProperties?: unknown }).additionalProperties === undefined ? "class" : "map", block?.quality];
+      return [(block.schema as { additionalProperties?: unknown }).additionalProperties === undefined ? "class" : "map", block.quality];
     };
     // The issue's case: fields cycling out of step, every object holding each of the eight types.
     expect(await grade(30, 1)).toEqual(["map", "none"]);
@@ -81,16 +83,16 @@ describe("inference bounds", () => {
   it("learns from a sample 1,000 levels deep, cut at 64 levels, and says so in the block", async () => {
     const block = await infer("deep", values([nested(1000), nested(3)]));
     expect(block).toMatchObject({ observations: 2, quality: "low", capped: { depth: 1 } });
-    expect(JSON.stringify(block?.schema).length).toBeLessThan(20_000);
+    expect(JSON.stringify(block.schema).length).toBeLessThan(20_000);
   });
 
   it("cuts a sample over 64 KiB to fit, and uses an even spread of 1,000 samples from a longer log", async () => {
     const big = { items: Array.from({ length: 5000 }, (_, index) => ({ id: index, name: "x".repeat(40) })) };
     const many = values(Array.from({ length: 1500 }, (_, index) => ({ index })));
     const block = await infer("big-and-many", [...values([big]), ...many]);
-    expect(block?.capped).toEqual({ size: 1, count: 501 });
-    expect(block?.observations).toBe(1000);
-    expect((block?.schema as { properties?: unknown }).properties).toEqual({
+    expect(block.capped).toEqual({ size: 1, count: 501 });
+    expect(block.observations).toBe(1000);
+    expect((block.schema as { properties?: unknown }).properties).toEqual({
       items: {
         type: "array",
         items: { type: "object", properties: { id: { type: "integer" }, name: { type: "string" } }, required: ["id", "name"] },

@@ -1,3 +1,5 @@
+import { jsonDepth } from "./json-value.js";
+
 /**
  * Levels of arrays and objects a sample keeps: one at this level is kept empty. quicktype
  * overflows its stack near 900 levels, and JSON.stringify near 5,000; results this deep are
@@ -54,19 +56,7 @@ function shallowEnough(value: unknown): string | undefined {
     if (error instanceof RangeError) return undefined;
     throw error;
   }
-  let depth = 0;
-  let inString = false;
-  for (let index = 0; index < json.length; index++) {
-    const char = json.charCodeAt(index);
-    if (inString) {
-      if (char === 0x5c) index++;
-      else if (char === 0x22) inString = false;
-    } else if (char === 0x22) inString = true;
-    else if (char === 0x5b || char === 0x7b) {
-      if (++depth >= MAX_SAMPLE_DEPTH) return undefined;
-    } else if (char === 0x5d || char === 0x7d) depth--;
-  }
-  return json;
+  return jsonDepth(json) < MAX_SAMPLE_DEPTH ? json : undefined;
 }
 
 /** A copy with arrays and objects at MAX_SAMPLE_DEPTH kept empty, noting the JSON size of every array and object. */

@@ -37,11 +37,14 @@ export interface BoundedSample {
 export function boundSample(value: unknown): BoundedSample {
   const json = shallowEnough(value);
   if (json !== undefined && Buffer.byteLength(json) <= MAX_SAMPLE_BYTES) return { value, json, cut: [] };
-  const sizes = new WeakMap<object, number>();
   const shallow = { cut: false };
-  const kept = cutDepth(value, 1, sizes, shallow);
+  const kept = json === undefined ? cutDepth(value, 1, shallow) : value;
   const cut: SampleCut[] = shallow.cut ? ["depth"] : [];
-  if (sizeOf(kept, sizes) <= MAX_SAMPLE_BYTES) return { value: kept, json: JSON.stringify(kept), cut };
+  const keptJson = json ?? JSON.stringify(kept);
+  if (Buffer.byteLength(keptJson) <= MAX_SAMPLE_BYTES) return { value: kept, json: keptJson, cut };
+  // Sizes are measured as the cut goes down, once per array and object it reaches: most of a large value is never visited.
+  const sizes = new WeakMap<object, number>();
+  if (typeof kept === "object" && kept !== null) sizes.set(kept, Buffer.byteLength(keptJson));
   const fitted = fit(kept, MAX_SAMPLE_BYTES, sizes);
   return { value: fitted, json: JSON.stringify(fitted), cut: [...cut, "size"] };
 }
@@ -59,30 +62,27 @@ function shallowEnough(value: unknown): string | undefined {
   return jsonDepth(json) < MAX_SAMPLE_DEPTH ? json : undefined;
 }
 
-/** A copy with arrays and objects at MAX_SAMPLE_DEPTH kept empty, noting the JSON size of every array and object. */
-function cutDepth(value: unknown, level: number, sizes: WeakMap<object, number>, shallow: { cut: boolean }): unknown {
+/** A copy with arrays and objects at MAX_SAMPLE_DEPTH kept empty. */
+function cutDepth(value: unknown, level: number, shallow: { cut: boolean }): unknown {
   if (typeof value !== "object" || value === null) return value;
   if (level >= MAX_SAMPLE_DEPTH) {
-    const empty = Array.isArray(value) ? [] : {};
     if (Array.isArray(value) ? value.length > 0 : Object.keys(value).length > 0) shallow.cut = true;
-    sizes.set(empty, 2);
-    return empty;
+    return Array.isArray(value) ? [] : {};
   }
-  if (Array.isArray(value)) {
-    const items = value.map((item) => cutDepth(item, level + 1, sizes, shallow));
-    sizes.set(items, 2 + items.reduce((sum: number, item) => sum + sizeOf(item, sizes) + 1, 0) - Math.min(1, items.length));
-    return items;
-  }
+  if (Array.isArray(value)) return value.map((item) => cutDepth(item, level + 1, shallow));
   // fromEntries, not assignment: a `__proto__` key stays a key.
-  const entries = Object.entries(value).map(([key, item]) => [key, cutDepth(item, level + 1, sizes, shallow)] as const);
-  const object = Object.fromEntries(entries);
-  const inner = entries.reduce((sum, [key, item]) => sum + jsonBytes(key) + 1 + sizeOf(item, sizes) + 1, 0);
-  sizes.set(object, 2 + inner - Math.min(1, entries.length));
-  return object;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, cutDepth(item, level + 1, shallow)]));
 }
 
+/** The JSON bytes of a value, measured once per array and object. */
 function sizeOf(value: unknown, sizes: WeakMap<object, number>): number {
-  return typeof value === "object" && value !== null ? (sizes.get(value) ?? jsonBytes(value)) : jsonBytes(value);
+  if (typeof value !== "object" || value === null) return jsonBytes(value);
+  let size = sizes.get(value);
+  if (size === undefined) {
+    size = jsonBytes(value);
+    sizes.set(value, size);
+  }
+  return size;
 }
 
 function jsonBytes(value: unknown): number {

@@ -352,14 +352,14 @@ function observedPid(observations: string): Promise<number> {
   );
 }
 
-/** `serve exec --learn` over the weather fixture, recording into `observations`. */
+/** `serve exec --learn --min-quality low` over the weather fixture, recording into `observations`: one observation types a tool. */
 async function learningServer(observations: string, stderr: "inherit" | "pipe"): Promise<Client> {
   const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
   const weather = `${process.execPath} ${join(FIXTURES, "weather-server.mjs")}`;
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, "serve", "exec", "--stdio", weather, "--id", "weather", "--learn", "--observe", observations],
+      args: [CLI, "serve", "exec", "--stdio", weather, "--id", "weather", "--learn", "--min-quality", "low", "--observe", observations],
       cwd: ROOT,
       stderr,
     }),
@@ -395,7 +395,7 @@ describe("pmcp serve exec --learn", () => {
     }
   });
 
-  it("keeps a program's outcome and the types in use when its observations cannot be learned from", async () => {
+  it("keeps a program's outcome and a tool's type when its observations cannot be learned from, and learns the others", async () => {
     const observations = join(dir, "broken-logs");
     await mkdir(join(observations, "weather"), { recursive: true });
     await writeFile(join(observations, "weather", "get_weather.jsonl"), "not an observation log\n");
@@ -404,8 +404,10 @@ describe("pmcp serve exec --learn", () => {
       const outcome = await execute(client, "return (await weather.listStations()).text.length > 0;");
       expect(outcome.isError).toBeUndefined();
       expect(outcome.structuredContent.result).toBe(true);
-      const refused = await execute(client, "return (await weather.listStations()).stations;");
-      expect(refused.content[0]?.text.split("\n")[0]).toBe("[Type error] 1 problem; nothing was run");
+      const learned = await execute(client, "return (await weather.listStations()).stations.length;");
+      expect(learned.structuredContent.result).toBe(2);
+      const kept = await execute(client, 'return (await weather.getWeather({ city: "Oslo" })).text.length > 0;');
+      expect(kept.structuredContent.result).toBe(true);
     } finally {
       await client.close();
     }

@@ -32,6 +32,13 @@ export function schemaSourceOf(tool: Tool, inferred: InferredTool | undefined): 
   return { source: "unknown", quality: "none" };
 }
 
+/**
+ * The lowest quality of a type learned under `serve exec --learn` unless told otherwise: a type
+ * learned there replaces `rt.ToolResult` while programs run, and one observation is too little
+ * evidence to break the programs that read the result as text.
+ */
+export const LEARN_MIN_QUALITY: Quality = "medium";
+
 /** `high` from 100 consistent observations, `medium` from 10, `low` from 1. */
 export function qualityOf(consistentObservations: number): Quality {
   if (consistentObservations >= 100) return "high";

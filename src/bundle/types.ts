@@ -58,6 +58,16 @@ export const InferredToolSchema = z.object({
     }),
   ),
   drift: z.array(DriftSchema).optional().describe("Observed results that break the declared schema (hybrid tools)."),
+  capped: z
+    .object({
+      depth: z.number().int().positive().optional(),
+      size: z.number().int().positive().optional(),
+      count: z.number().int().positive().optional(),
+    })
+    .optional()
+    .describe(
+      "Samples made to fit inference's bounds: `depth`, how many nested past 64 levels (arrays and objects there kept empty); `size`, how many over 64 KiB of JSON (cut down to fit, each value keeping its type); `count`, how many were left out past 1,000 (an even spread of 1,000 was used).",
+    ),
   content: z
     .record(z.string(), z.number().int().nonnegative())
     .optional()

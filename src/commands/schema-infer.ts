@@ -27,6 +27,7 @@ async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { toJsonText } = await import("../bundle/serialize.js");
   const { inferBundle } = await import("../infer/infer-bundle.js");
+  const { cappedNote } = await import("../infer/learnable-samples.js");
   const { schema } = await resolveInputs(args.schema);
   const { bundle, files } = await readSchemaFiles(schema);
   const output = args.output ?? schema[0]!;
@@ -34,13 +35,13 @@ async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
     throw new PmcpError("INVALID_ARGUMENT", `${schema.join(", ")} is not one bundle file: give -o <bundle> for the result`);
   }
   const result = await inferBundle(bundle, args.observations);
-  for (const line of result.warnings) warn(args, line);
+  for (const line of [...result.warnings, ...result.failed]) warn(args, line);
   for (const server of result.bundle.servers) {
     for (const block of server.inferred ?? []) {
       if (!result.inferred.includes(block)) continue;
       say(
         args,
-        `inferred ${server.id}/${block.tool}: ${count(block.observations, "observation")}, quality ${block.quality} (consistency ${block.consistency})${contentNote(block.content)}`,
+        `inferred ${server.id}/${block.tool}: ${count(block.observations, "observation")}, quality ${block.quality} (consistency ${block.consistency})${contentNote(block.content)}${cappedNote(block.capped)}`,
       );
       for (const drift of block.drift ?? []) {
         warn(
@@ -51,8 +52,10 @@ async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
     }
   }
   await writeOutput(args.output === undefined ? "--schema" : "-o", [{ path: output, content: toJsonText(result.bundle) }]);
-  if (args.json) printJson({ output, inferred: result.inferred, warnings: result.warnings });
+  if (args.json) printJson({ output, inferred: result.inferred, warnings: result.warnings, failed: result.failed });
   say(args, `Wrote ${output}: ${count(result.inferred.length, "tool")} inferred from ${args.observations}`);
+  // As schema discover does: everything that could be learned is written, and the run still fails.
+  if (result.failed.length > 0) throw new PmcpError("INVALID_INPUT", `${count(result.failed.length, "observation log")} not learned from`);
 }
 
 /** Results in prose or images are not learned from; the line says how many there were. */

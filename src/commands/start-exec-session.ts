@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompositionClient } from "@pmcp-codegen/runtime";
 import { carryInferred } from "../bundle/carry-inferred.js";
-import type { Quality } from "../bundle/quality.js";
+import { DEFAULT_MIN_QUALITY, LEARN_MIN_QUALITY, type Quality } from "../bundle/quality.js";
 import { readSchemaFiles } from "../bundle/read.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
@@ -22,7 +22,8 @@ import { resolveSources, type SourceFlags } from "./shared/source-flags.js";
 export interface ExecFlags extends SourceFlags, Partial<Record<ExecSettingKey, number | undefined>> {
   schema: string[];
   observe: string | undefined;
-  minQuality: Quality;
+  /** Undefined: `low`, or `medium` with `learn` (see LEARN_MIN_QUALITY). */
+  minQuality: Quality | undefined;
   strictObjects?: boolean | undefined;
   learn: boolean;
 }
@@ -82,7 +83,7 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
     client,
     executor,
     limits,
-    minQuality: flags.minQuality,
+    minQuality: flags.minQuality ?? (flags.learn ? LEARN_MIN_QUALITY : DEFAULT_MIN_QUALITY),
     // As for pmcp generate, so that a program judges results as the project's generated clients do.
     strictObjects: resolveSetting(
       { name: "--strict-objects", value: flags.strictObjects },

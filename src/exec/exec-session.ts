@@ -195,7 +195,10 @@ export class ExecSession {
     return this.#replace(`learning from ${dir}`, async () => {
       const { inferBundle } = await import("../infer/infer-bundle.js");
       await this.#options.client.flushObservations();
-      return (await inferBundle(this.#state.bundle, dir)).bundle;
+      const learned = await inferBundle(this.#state.bundle, dir);
+      // One tool that cannot be learned keeps its type; the others' are learned all the same.
+      for (const failure of learned.failed) process.emitWarning(`learning from ${dir}: ${failure}`, "PmcpLearnWarning");
+      return learned.bundle;
     });
   }
 

@@ -1,4 +1,7 @@
 import type { JsonValue } from "@pmcp-codegen/runtime/internal/json";
+
+export { jsonDepth } from "@pmcp-codegen/runtime/internal/json";
+
 import { count } from "../count.js";
 
 /** Room kept for the marker that says what was left out. */
@@ -9,23 +12,6 @@ const MARKER_ROOM = 64;
  * (at ~4,500 levels on the host, fewer inside the SDK), and no agent reads it anyway.
  */
 export const MAX_RESULT_DEPTH = 512;
-
-/** How deep arrays and objects nest in a JSON text, read without parsing it (so without recursion). */
-export function jsonDepth(text: string): number {
-  let depth = 0;
-  let deepest = 0;
-  let inString = false;
-  for (let index = 0; index < text.length; index++) {
-    const char = text.charCodeAt(index);
-    if (inString) {
-      if (char === 0x5c) index++;
-      else if (char === 0x22) inString = false;
-    } else if (char === 0x22) inString = true;
-    else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, ++depth);
-    else if (char === 0x5d || char === 0x7d) depth--;
-  }
-  return deepest;
-}
 
 export function jsonBytes(value: JsonValue): number {
   return Buffer.byteLength(JSON.stringify(value));

@@ -11,12 +11,6 @@ export interface FieldStats {
   types: Record<string, number>;
 }
 
-export interface FieldReport {
-  fields: FieldStats[];
-  /** Observations in which every field had its usual type (null aside). */
-  consistent: number;
-}
-
 /** Fields deeper than this, or beyond this many, are not followed: recursive data would never end. */
 const MAX_DEPTH = 16;
 const MAX_FIELDS = 1000;
@@ -30,14 +24,6 @@ class Field {
   of = 0;
   keyed = false;
   readonly types = new Map<string, number>();
-  /**
-   * Per set of kinds (integer counted as number) seen here within one observation, the
-   * observations that had exactly that set: an array that always mixes strings and
-   * numbers is consistent, one that sometimes holds a string where it holds numbers is not.
-   */
-  readonly kindSets = new Map<string, number[]>();
-  #observation = -1;
-  readonly #kinds = new Set<string>();
   #properties: Map<string, Field | undefined> | undefined;
   #items: Field | undefined | null = null;
   #additional: Field | undefined | null = null;
@@ -50,24 +36,9 @@ class Field {
     private readonly root: Record<string, unknown>,
   ) {}
 
-  note(value: unknown, observation: number): void {
+  note(value: unknown): void {
     const type = jsonType(value);
     this.types.set(type, (this.types.get(type) ?? 0) + 1);
-    if (type === "null") return;
-    if (observation !== this.#observation) this.endObservation();
-    this.#observation = observation;
-    this.#kinds.add(type === "integer" ? "number" : type);
-  }
-
-  /** Files the kinds of the observation being walked under their set. */
-  endObservation(): void {
-    if (this.#kinds.size > 0) {
-      const key = [...this.#kinds].sort().join(",");
-      const list = this.kindSets.get(key) ?? [];
-      this.kindSets.set(key, list);
-      list.push(this.#observation);
-    }
-    this.#kinds.clear();
   }
 
   /** The schema node for a value here: `$ref` followed, and the `anyOf` member of the value's kind. */
@@ -123,25 +94,13 @@ function propertiesOf(node: Record<string, unknown> | undefined): Record<string,
   return node !== undefined && isObject(node.properties) ? node.properties : {};
 }
 
-/**
- * Per-field presence and types, walking each value along the inferred schema, and the
- * number of consistent observations: an observation is inconsistent when some field in
- * it has other types than the ones that field most often has together (integer counts as
- * number, and null as no type at all, since an optional value is not a varying one).
- */
-export function fieldStats(schema: Record<string, unknown>, values: readonly unknown[]): FieldReport {
+/** Per-field presence and types, walking each value along the inferred schema. */
+export function fieldStats(schema: Record<string, unknown>, values: readonly unknown[]): FieldStats[] {
   const fields: Field[] = [];
   const root = new Field("", 0, schema, fields, schema);
   fields.push(root);
-  for (const [index, value] of values.entries()) walk(root, value, index);
-
-  const inconsistent = new Uint8Array(values.length);
-  for (const field of fields) {
-    field.endObservation();
-    const sets = [...field.kindSets].sort((a, b) => b[1].length - a[1].length);
-    for (const [, observations] of sets.slice(1)) for (const index of observations) inconsistent[index] = 1;
-  }
-  const report = fields
+  for (const value of values) walk(root, value);
+  return fields
     .filter((field) => field.types.size > 0 || field.of > 0)
     .map(
       (field): FieldStats => ({
@@ -151,14 +110,13 @@ export function fieldStats(schema: Record<string, unknown>, values: readonly unk
       }),
     )
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { fields: report, consistent: values.length - inconsistent.reduce((sum, flag) => sum + flag, 0) };
 }
 
-function walk(field: Field, value: unknown, observation: number): void {
-  field.note(value, observation);
+function walk(field: Field, value: unknown): void {
+  field.note(value);
   if (Array.isArray(value)) {
     const items = field.items();
-    if (items !== undefined) for (const item of value) walk(items, item, observation);
+    if (items !== undefined) for (const item of value) walk(items, item);
     return;
   }
   if (!isObject(value)) return;
@@ -168,12 +126,12 @@ function walk(field: Field, value: unknown, observation: number): void {
     child.of += 1;
     if (Object.hasOwn(value, name)) {
       child.present += 1;
-      walk(child, value[name], observation);
+      walk(child, value[name]);
     }
   }
   const additional = field.additional();
   if (additional === undefined) return;
-  for (const [name, item] of Object.entries(value)) if (field.property(name) === undefined) walk(additional, item, observation);
+  for (const [name, item] of Object.entries(value)) if (field.property(name) === undefined) walk(additional, item);
 }
 
 function jsonType(value: unknown): string {

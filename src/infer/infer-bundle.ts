@@ -6,9 +6,11 @@ import { qualityOf } from "../bundle/quality.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import type { Bundle, BundleServer, InferredTool } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
+import { consistentObservations } from "./consistency.js";
 import { findDrift } from "./drift.js";
 import { fieldStats } from "./field-stats.js";
 import { inferSchema } from "./infer-schema.js";
+import { learnableValues } from "./learnable-samples.js";
 
 export interface InferResult {
   bundle: Bundle;
@@ -16,6 +18,8 @@ export interface InferResult {
   inferred: InferredTool[];
   /** Logs that match no tool of the bundle, and the like. */
   warnings: string[];
+  /** Logs that could not be read, and tools whose inference failed: each keeps the block it had, and the others are learned. */
+  failed: string[];
 }
 
 /**
@@ -24,7 +28,7 @@ export interface InferResult {
  * they had. The tool objects themselves are never touched.
  */
 export async function inferBundle(bundle: Bundle, dir: string): Promise<InferResult> {
-  const logs = await readLogs(dir);
+  const { logs, failed } = await readLogs(dir);
   const warnings: string[] = [];
   const inferred: InferredTool[] = [];
   const servers: BundleServer[] = [];
@@ -35,7 +39,14 @@ export async function inferBundle(bundle: Bundle, dir: string): Promise<InferRes
       if (log === undefined) continue;
       logs.delete(JSON.stringify([server.id, tool.name]));
       if (log.samples.length === 0) continue;
-      const block = await inferTool(tool.name, log, outputSchemaOf(tool)?.schema);
+      let block: InferredTool;
+      try {
+        block = await inferTool(tool.name, log, outputSchemaOf(tool)?.schema);
+      } catch (error) {
+        // quicktype is a large library: whatever it throws on one tool's samples, the others are still learned.
+        failed.push(`"${server.id}/${tool.name}": inference failed (${errorMessage(error)}); the block it had is kept`);
+        continue;
+      }
       blocks.set(tool.name, block);
       inferred.push(block);
     }
@@ -45,15 +56,17 @@ export async function inferBundle(bundle: Bundle, dir: string): Promise<InferRes
   for (const log of logs.values()) {
     warnings.push(`observations of "${log.header.server}/${log.header.tool}" match no tool in the bundle; ignored`);
   }
-  return { bundle: canonicalBundle(servers), inferred, warnings };
+  return { bundle: canonicalBundle(servers), inferred, warnings, failed };
 }
 
 /** The schema comes from JSON results only; results in prose or images are counted by content type, and drift ignores them. */
 async function inferTool(tool: string, log: ObservationLog, declared: unknown): Promise<InferredTool> {
-  const values = log.samples.flatMap((sample) => ("value" in sample ? [sample.value] : []));
+  const { values, whole, capped } = learnableValues(log.samples);
   const content = contentCounts(log.samples);
   const learned =
-    values.length === 0 ? { schema: {}, consistent: 0, fields: [], drift: undefined } : await learn(values, declared, log.header.redacted);
+    values.length === 0
+      ? { schema: {}, consistent: 0, fields: [], drift: undefined }
+      : await learn(values, whole, declared, log.header.redacted);
   return {
     tool,
     schema: learned.schema,
@@ -63,17 +76,24 @@ async function inferTool(tool: string, log: ObservationLog, declared: unknown): 
     lastSeen: log.header.lastSeen,
     redacted: log.header.redacted,
     consistency: values.length === 0 ? 0 : Math.round((learned.consistent / values.length) * 1000) / 1000,
-    quality: qualityOf(learned.consistent),
+    // A tool seen answering without JSON is graded none: no schema describes those answers, and rt.ToolResult reads both kinds.
+    quality: content === undefined ? qualityOf(learned.consistent) : "none",
     fields: learned.fields,
     ...(learned.drift === undefined || learned.drift.length === 0 ? {} : { drift: learned.drift }),
     ...(content === undefined ? {} : { content }),
+    ...(capped === undefined ? {} : { capped }),
   };
 }
 
-async function learn(values: unknown[], declared: unknown, redacted: boolean) {
+/** Drift is judged on the `whole` values only: a value cut down may lack what its schema requires. */
+async function learn(values: unknown[], whole: unknown[], declared: unknown, redacted: boolean) {
   const schema = await inferSchema(values);
-  const { fields, consistent } = fieldStats(schema, values);
-  return { schema, consistent, fields, drift: declared === undefined ? undefined : findDrift(declared, values, redacted) };
+  return {
+    schema,
+    consistent: consistentObservations(values),
+    fields: fieldStats(schema, values),
+    drift: declared === undefined ? undefined : findDrift(declared, whole, redacted),
+  };
 }
 
 /** Per content block type, the samples without JSON that held one; undefined when every sample was JSON. */
@@ -86,8 +106,11 @@ function contentCounts(samples: readonly Sample[]): Record<string, number> | und
   return samples.some((sample) => "content" in sample) ? Object.fromEntries(counts) : undefined;
 }
 
-/** Every `<server>/<tool>.jsonl` under `dir`, keyed by the server and tool its header names. */
-async function readLogs(dir: string): Promise<Map<string, ObservationLog>> {
+/**
+ * Every `<server>/<tool>.jsonl` under `dir`, keyed by the server and tool its header names; a
+ * file that is no log is named in `failed` (with the line), and the others are still read.
+ */
+async function readLogs(dir: string): Promise<{ logs: Map<string, ObservationLog>; failed: string[] }> {
   const servers = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     throw new PmcpError(
       "NOT_FOUND",
@@ -97,17 +120,17 @@ async function readLogs(dir: string): Promise<Map<string, ObservationLog>> {
     );
   });
   const logs = new Map<string, ObservationLog>();
+  const failed: string[] = [];
   for (const entry of servers.filter((candidate) => candidate.isDirectory()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
     for (const name of (await readdir(join(dir, entry.name))).filter((file) => file.endsWith(".jsonl")).sort()) {
       const path = join(dir, entry.name, name);
-      let log: ObservationLog;
       try {
-        log = parseObservationLog(await readFile(path, "utf8"), path);
+        const log = parseObservationLog(await readFile(path, "utf8"), path);
+        logs.set(JSON.stringify([log.header.server, log.header.tool]), log);
       } catch (error) {
-        throw new PmcpError("INVALID_INPUT", errorMessage(error));
+        failed.push(`${errorMessage(error)}; not learned from`);
       }
-      logs.set(JSON.stringify([log.header.server, log.header.tool]), log);
     }
   }
-  return logs;
+  return { logs, failed };
 }

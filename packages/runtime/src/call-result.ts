@@ -91,12 +91,6 @@ export function resultJson(server: string, tool: string, result: CallResult): un
   }
 }
 
-/** The value a tool with an output schema returned: `isError` → ToolCallError; else its JSON (see `resultJson`). */
-export function resultValue(server: string, tool: string, result: CallResult): unknown {
-  throwIfError(server, tool, result);
-  return resultJson(server, tool, result);
-}
-
 /**
  * A successful result as an observation: its JSON when it carries some, else the types of
  * its content blocks (prose, images, links), which no schema can be learned from.

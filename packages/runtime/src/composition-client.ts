@@ -1,6 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode, type Transport } from "@modelcontextprotocol/client";
 import type { z } from "zod";
-import { CallResult, observedResult, resultValue, throwIfError } from "./call-result.js";
+import { CallResult, observedResult, resultJson, throwIfError } from "./call-result.js";
 import { readConfigFile, type ServerEntry, sourcesFromEntries } from "./endpoints/config-file.js";
 import { type Connection, connect, connectTransport, overLimitMessage } from "./endpoints/connect.js";
 import type { ServerSource } from "./endpoints/source.js";
@@ -242,10 +242,22 @@ export class CompositionClient {
     void connection.close();
   }
 
-  /** The result's value, observed, then parsed; a lenient parser's mismatch is reported and the value passed on. */
+  /**
+   * The result's value, observed, then parsed. A lenient parser (a type inferred from observations)
+   * never fails a call: a value that does not match it is reported and passed on, and so is a
+   * result that holds no JSON at all, whole, as it came (observed as what it is).
+   */
   #interpret<T>(call: ToolCall<T>, result: CallResult, era: Connection["era"]): T {
-    const value = resultValue(call.server, call.tool, call.nonObject && era === "legacy" ? unwrapped(result) : result);
-    this.#observer?.recordObserved(call.server, call.tool, { value });
+    const sent = call.nonObject && era === "legacy" ? unwrapped(result) : result;
+    throwIfError(call.server, call.tool, sent);
+    const observed = call.lenient ? observedResult(call.server, call.tool, sent) : { value: resultJson(call.server, call.tool, sent) };
+    this.#observer?.recordObserved(call.server, call.tool, observed);
+    if (!("value" in observed)) {
+      const issue = { code: "custom" as const, path: [], message: "the result holds no JSON", input: undefined };
+      this.#onInferredMismatch(new OutputValidationError(call.server, call.tool, [issue], sent));
+      return sent as T;
+    }
+    const value = observed.value;
     const parsed = safeParseDeep(call.parse, value);
     if (parsed.success) return parsed.data;
     const error = new OutputValidationError(call.server, call.tool, parsed.error.issues, value);

@@ -20,5 +20,7 @@ export type { JsonFileErrorCode, JsonFileOptions } from "./json-file.js";
 export { JsonFileError, parseJsonText, parseJsonValue, readJsonFile } from "./json-file.js";
 export type { ObservationLog, Sample } from "./observation-log.js";
 export { formatObservationLog, parseObservationLog } from "./observation-log.js";
+export type { BoundedSample, SampleCut } from "./sample-bounds.js";
+export { boundSample, MAX_LOG_BYTES, MAX_SAMPLE_BYTES, MAX_SAMPLE_DEPTH } from "./sample-bounds.js";
 export type { ConnectionFacts, Failure } from "./telemetry.js";
 export { failureOf, INSTRUMENTATION, ToolCallSpan } from "./telemetry.js";

@@ -1,5 +1,6 @@
 /**
- * JSON values: their type, the check that a value is one, and equality. A leaf: it imports
+ * JSON values: their type, the check that a value is one, equality, and the depth of a JSON
+ * text. A leaf: it imports
  * nothing, so that pmcp-codegen's pure layers (the IR, diff) can use it without loading zod or
  * the MCP client (`@pmcp-codegen/runtime/internal/json`).
  */
@@ -47,4 +48,21 @@ export function jsonEquals(a: unknown, b: unknown): boolean {
     }
   }
   return true;
+}
+
+/** How deep arrays and objects nest in a JSON text, read without parsing it (so without recursion). */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text.charCodeAt(index);
+    if (inString) {
+      if (char === 0x5c) index++;
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) deepest = Math.max(deepest, ++depth);
+    else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return deepest;
 }

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { z } from "zod";
 import { formatIssues } from "./issues.js";
+import type { SampleCut } from "./sample-bounds.js";
 
 export const OBSERVATION_FORMAT = "pmcp-observations/1";
 
@@ -18,8 +19,11 @@ export const ObservationHeaderSchema = z.object({
 });
 export type ObservationHeader = z.infer<typeof ObservationHeaderSchema>;
 
-/** One observed result: its JSON value, or the content block types of a result with no JSON (text, images, links). */
-export type Sample = { at: string; value: unknown } | { at: string; content: string[] };
+/**
+ * One observed result: its JSON value, or the content block types of a result with no JSON
+ * (text, images, links). `cut` names the bounds a value was cut down to fit (see boundSample).
+ */
+export type Sample = { at: string; value: unknown; cut?: SampleCut[] } | { at: string; content: string[] };
 
 /**
  * The observation log of one tool: a JSONL file whose first line is a header and whose
@@ -76,9 +80,9 @@ export function parseObservationLog(text: string, file: string): ObservationLog 
   const header = ObservationHeaderSchema.safeParse(json(lines[0], 1));
   if (!header.success) throw new Error(formatIssues(`${file}:1: not an observation log header`, header.error.issues));
   const samples = lines.slice(1).map((line, index): Sample => {
-    const sample = json(line, index + 2) as { at?: unknown; value?: unknown; content?: unknown } | null;
+    const sample = json(line, index + 2) as { at?: unknown; value?: unknown; content?: unknown; cut?: unknown } | null;
     if (typeof sample === "object" && sample !== null && typeof sample.at === "string") {
-      if ("value" in sample) return { at: sample.at, value: sample.value };
+      if ("value" in sample) return { at: sample.at, value: sample.value, ...cutOf(sample.cut) };
       const content = sample.content;
       if (Array.isArray(content) && content.every((kind) => typeof kind === "string")) return { at: sample.at, content };
     }
@@ -87,4 +91,10 @@ export function parseObservationLog(text: string, file: string): ObservationLog 
     );
   });
   return { header: header.data, samples };
+}
+
+/** The bounds a sample names as having cut it; anything else there is not one of ours and says nothing. */
+function cutOf(cut: unknown): { cut?: SampleCut[] } {
+  const known = Array.isArray(cut) ? cut.filter((kind): kind is SampleCut => kind === "depth" || kind === "size") : [];
+  return known.length === 0 ? {} : { cut: known };
 }

@@ -6,6 +6,7 @@ import { writeFilesAtomically } from "./fs/atomic-write.js";
 import { makeFolders } from "./fs/make-folders.js";
 import { DEFAULT_MAX_SAMPLES, wholeNumberProblem } from "./number-rules.js";
 import { OBSERVATION_FORMAT, type ObservationHeader, observationPath, parseObservationLog } from "./observation-log.js";
+import { boundSample, MAX_LOG_BYTES, type SampleCut } from "./sample-bounds.js";
 
 export interface ObserveOptions {
   /** Folder of the logs: one JSONL file per server and tool, read by `pmcp schema infer`. */
@@ -25,6 +26,8 @@ const LOCK_STALE_MS = 10_000;
 interface Recorded {
   at: string;
   json?: string;
+  /** How the value was cut down to a sample's bounds. */
+  cut?: SampleCut[];
   /** The content kinds of a result that holds no JSON. */
   content?: string[];
 }
@@ -81,11 +84,7 @@ export class ObservationRecorder {
     }
     if (state.broken) return;
     const at = new Date().toISOString();
-    state.queue.push(
-      "value" in observed
-        ? { at, json: JSON.stringify(this.#redact ? redactValue(observed.value) : observed.value) }
-        : { at, content: observed.content },
-    );
+    state.queue.push("value" in observed ? { at, ...sampleOf(observed.value, this.#redact) } : { at, content: observed.content });
     const current = state;
     current.draining ??= this.#drain(current).finally(() => {
       current.draining = undefined;
@@ -141,15 +140,17 @@ export class ObservationRecorder {
         state.broken = true;
         throw error;
       }
-      for (const { at, json, content } of batch) {
-        if (json === undefined) {
-          addSample(log, at, JSON.stringify({ at, content }), this.#max);
+      for (const recorded of batch) {
+        if (recorded.json === undefined) {
+          addSample(log, recorded.at, JSON.stringify({ at: recorded.at, content: recorded.content }), this.#max);
           continue;
         }
         // A log is all redacted or not at all: a plain result joining a redacted log is redacted too.
-        const value = log.header.redacted && !this.#redact ? JSON.stringify(redactValue(JSON.parse(json))) : json;
-        addSample(log, at, `{"at":${JSON.stringify(at)},"value":${value}}`, this.#max);
+        const { json, cut } = log.header.redacted && !this.#redact ? sampleOf(JSON.parse(recorded.json), true, recorded.cut) : recorded;
+        const cutNote = cut === undefined || cut.length === 0 ? "" : `,"cut":${JSON.stringify(cut)}`;
+        addSample(log, recorded.at, `{"at":${JSON.stringify(recorded.at)},"value":${json}${cutNote}}`, this.#max);
       }
+      keepWithin(log.lines, MAX_LOG_BYTES);
       await writeFilesAtomically([{ path, content: [JSON.stringify(log.header), ...log.lines].map((line) => `${line}\n`).join("") }]);
     } finally {
       await release();
@@ -201,6 +202,26 @@ async function loadLockfile(): Promise<typeof import("proper-lockfile")> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ERR_MODULE_NOT_FOUND") throw error;
     throw new Error("observing needs the optional peer dependency proper-lockfile: npm install proper-lockfile", { cause: error });
+  }
+}
+
+/**
+ * A result as a sample: within the sample bounds (cut down past them, see boundSample),
+ * redacted when asked; `cut` says which bounds cut it, also before.
+ */
+function sampleOf(value: unknown, redact: boolean, before: readonly SampleCut[] = []): { json: string; cut: SampleCut[] } {
+  const bounded = boundSample(value);
+  // Bounded first, and again once redacted: redactValue recurses, and a redacted string may be longer than the one it stands for.
+  const sample = redact ? boundSample(redactValue(bounded.value)) : bounded;
+  return { json: sample.json, cut: [...new Set([...before, ...bounded.cut, ...sample.cut])] };
+}
+
+/** Drops lines picked at random until their UTF-8 bytes are at most `max`: a uniform sample stays one. */
+function keepWithin(lines: string[], max: number): void {
+  let bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+  while (bytes > max && lines.length > 0) {
+    const [dropped] = lines.splice(Math.floor(Math.random() * lines.length), 1);
+    bytes -= Buffer.byteLength(dropped ?? "") + 1;
   }
 }
 

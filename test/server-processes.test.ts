@@ -174,3 +174,30 @@ describe("a stdio server started through a wrapper, as npx starts one", () => {
     expectAllGone(await pidsIn(pidsFile));
   });
 });
+
+describe("pmcp exec with a bundle that records its server", () => {
+  it("starts the server on the program's first call of it, and not at all for a program that calls none", async () => {
+    const { dir, pidsFile } = await scratch();
+    const bundle = join(dir, "bundle.json");
+    // The same tools, from a server that writes no pids: exporting it starts no stubborn server.
+    const behaviour = [process.execPath, join(FIXTURES, "behaviour-server.mjs")].map((word) => JSON.stringify(word)).join(" ");
+    const exported = start([CLI, "schema", "export", "--quiet", "-o", bundle, "--stdio", behaviour, "--id", "stubborn"], {});
+    expect(await exported.exited).toEqual({ code: 0, signal: null });
+    const exec = (program: string) => {
+      const run = start([CLI, "exec", "-", "--schema", bundle, "--stdio", SERVER_LINE, "--id", "stubborn"], { PIDS_FILE: pidsFile });
+      run.child.stdin.end(program);
+      return run;
+    };
+
+    const none = exec("return 1;");
+    expect(await none.exited).toEqual({ code: 0, signal: null });
+    expect(none.stdout()).toBe("1\n");
+    expect(await readFile(pidsFile, "utf8").catch(() => "no server started")).toBe("no server started");
+
+    const one = exec("const { pid } = await stubborn.pid({});\nreturn pid;");
+    expect(await one.exited).toEqual({ code: 0, signal: null });
+    const servers = await pidsIn(pidsFile);
+    expect(servers.map((entry) => entry.server)).toEqual([Number(one.stdout())]);
+    expectAllGone(servers);
+  });
+});

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { CLI, FIXTURES, ROOT } from "./helpers/cli.js";
+import { alive } from "./helpers/processes.js";
 
 // Every server here is started as `npx` starts one: through a wrapper (npx-like.mjs) that keeps the
 // real server as its grandchild and passes on no signal, and the server ignores the end of its input
@@ -51,15 +52,6 @@ function pidsIn(file: string, count = 1): Promise<Pids[]> {
     },
     { timeout: 60_000, interval: 50 },
   );
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** Neither the servers, nor their wrappers, nor anything else of the groups the wrappers lead. */

@@ -40,6 +40,14 @@ export class StdioTransport implements Transport {
     this.readBuffer = new StdioReadBuffer(params.maxMessageBytes);
   }
 
+  /**
+   * The server's process id. The SDK knows a stdio transport by its `stderr` and `pid`: a server
+   * that never answers the era probe on one counts as 2025-era, not as failed.
+   */
+  get pid(): number | null {
+    return this.#child?.pid ?? null;
+  }
+
   start(): Promise<void> {
     if (this.#child !== undefined) throw new Error("the stdio transport was started already");
     return new Promise((resolve, reject) => {

@@ -25,11 +25,12 @@ let stopTracking: (() => void) | undefined;
  */
 export function spawnServer(command: string, args: readonly string[], options: SpawnOptions): ChildProcess {
   const child = spawn(command, args, { ...options, detached: GROUPS });
-  child.once("spawn", () => {
-    running.set(child, undefined);
-    stopTracking ??= onExit(() => {
-      for (const server of running.keys()) signal(server, "SIGKILL");
-    });
+  // Without a pid nothing started (its 'error' says why). Tracked at once, not on 'spawn': a stop
+  // asked for before that event still stops it.
+  if (child.pid === undefined) return child;
+  running.set(child, undefined);
+  stopTracking ??= onExit(() => {
+    for (const server of running.keys()) signal(server, "SIGKILL");
   });
   // The leader's streams closed: whatever of the group is left (a grandchild that closed its stdio) is stopped too.
   child.once("close", () => void stopServer(child));

@@ -16,8 +16,9 @@ export interface SignalWatch {
  * How every long-running command (serve, dev, exec) ends: the first SIGINT, SIGTERM or SIGHUP
  * resolves `signalled` and lets the command close its servers and files; a second exits at once,
  * with the signal's shell code (130 for SIGINT), for a shutdown that hangs. The listeners stay
- * until released: signal-exit (the observation files' locks) ends the process as soon as its own
- * listeners are the only ones, which would leave stdio servers running.
+ * until released: signal-exit (the observation files' locks, the runtime's stdio servers) ends the
+ * process as soon as its own listeners are the only ones, which would kill the servers (SIGKILL, as
+ * at any exit) instead of closing them.
  */
 export function watchSignals(): SignalWatch {
   watches++;

@@ -9,6 +9,7 @@ import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
 import { serveHttp } from "./helpers/http-server.js";
+import { alive } from "./helpers/processes.js";
 
 /** A running `pmcp dev`, its output so far, and a way to wait for a line. */
 interface Dev {
@@ -72,15 +73,6 @@ async function saveWhole(path: string, text: string): Promise<void> {
 }
 
 const pidIn = (path: string) => until(`the pid in ${path}`, () => readPid(path));
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** The lines from the `index`th `updated` line on (exclusive) to the next one (inclusive): one regeneration. */
 function regeneration(lines: readonly string[], index: number): string[] {

@@ -97,8 +97,15 @@ describe("@pmcp-codegen/runtime, the package generated clients import", () => {
       }
     }
     // The MCP client package (v2), never the v1 SDK or the server package: no server code comes with the runtime.
-    expect([...externals].sort()).toEqual(["@modelcontextprotocol/client", "@opentelemetry/api", "proper-lockfile", "zod"]);
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@modelcontextprotocol/client", "zod"]);
+    expect([...externals].sort()).toEqual([
+      "@modelcontextprotocol/client",
+      "@opentelemetry/api",
+      "cross-spawn",
+      "proper-lockfile",
+      "signal-exit",
+      "zod",
+    ]);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@modelcontextprotocol/client", "cross-spawn", "signal-exit", "zod"]);
     // Loaded only if the application has them: an OpenTelemetry setup installs the API, observing needs the lock.
     expect(manifest.peerDependenciesMeta).toEqual({ "@opentelemetry/api": { optional: true }, "proper-lockfile": { optional: true } });
   });
@@ -161,13 +168,14 @@ describe("a generated client for an HTTP server under Deno", () => {
 
 describe("the runtime installed without its optional peers (proper-lockfile, @opentelemetry/api)", () => {
   it("calls a tool, and observing reports how to get proper-lockfile instead of recording", async () => {
-    // A project with the runtime's files and its two dependencies, and neither optional peer anywhere above it.
+    // A project with the runtime's files and its dependencies, and neither optional peer anywhere above it.
     const project = await mkdtemp(join(tmpdir(), "pmcp-runtime-alone-"));
     const modules = join(project, "node_modules");
     await cp(join(ROOT, "packages/runtime/package.json"), join(modules, "@pmcp-codegen/runtime/package.json"));
     await cp(RUNTIME_DIST, join(modules, "@pmcp-codegen/runtime/dist"), { recursive: true });
     await mkdir(join(modules, "@modelcontextprotocol"), { recursive: true });
-    for (const name of ["@modelcontextprotocol/client", "zod"]) await symlink(join(ROOT, "node_modules", name), join(modules, name), "dir");
+    const manifest = JSON.parse(await readFile(join(ROOT, "packages/runtime/package.json"), "utf8")) as { dependencies: object };
+    for (const name of Object.keys(manifest.dependencies)) await symlink(join(ROOT, "node_modules", name), join(modules, name), "dir");
     await writeFile(
       join(project, "observe.mjs"),
       `import { CompositionClient, ObservationRecorder, z } from "@pmcp-codegen/runtime";

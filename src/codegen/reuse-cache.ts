@@ -1,9 +1,19 @@
-import { readdir, readFile, stat } from "node:fs/promises";
+import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { jsonText } from "../bundle/serialize.js";
 import { hash } from "./hash.js";
 import type { GenerateWarning } from "./plan.js";
+
+/**
+ * The most files the cache keeps in each of its folders (module entries; run records in `runs/`):
+ * `pmcp dev` against a server whose tools keep changing writes an entry per regeneration, and without
+ * a bound the folder grew by one file each time. A write that takes a folder past it keeps the
+ * KEPT_CACHE_FILES newest by modification time: finding them takes a stat of every file (40 ms for
+ * 1,000 on a loaded machine), paid once per hundred writes rather than on each.
+ */
+export const MAX_CACHE_FILES = 1000;
+export const KEPT_CACHE_FILES = 900;
 
 /**
  * Remembers, outside the output folder, which modules this build of the generator made from
@@ -18,9 +28,9 @@ export class ReuseCache {
     private readonly generator: string,
   ) {}
 
-  /** The cache in the nearest `node_modules/.cache/pmcp-codegen/` above the working directory; none without a `node_modules`. */
-  static async open(): Promise<ReuseCache | undefined> {
-    for (let dir = process.cwd(); ; dir = dirname(dir)) {
+  /** The cache in the nearest `node_modules/.cache/pmcp-codegen/` above `from`; none without a `node_modules`. */
+  static async open(from = process.cwd()): Promise<ReuseCache | undefined> {
+    for (let dir = from; ; dir = dirname(dir)) {
       const modules = join(dir, "node_modules");
       if (
         await stat(modules).then(
@@ -64,15 +74,38 @@ export class ReuseCache {
 
   /**
    * Writes cache files, by their names within the cache, in one step: every step lists the folder
-   * for abandoned temp files, and the cache holds thousands. A cache that cannot be written is no
-   * error, only a slower next run.
+   * for abandoned temp files, and the cache holds up to MAX_CACHE_FILES per folder. Then keeps the
+   * folders written within that bound (keepNewest). A cache that cannot be written is no error, only
+   * a slower next run.
    */
   async write(files: readonly { name: string; content: string }[]): Promise<void> {
     if (files.length === 0) return;
     // Loaded here: a re-run that changes nothing never writes.
     const { writeFilesAtomically } = await import("@pmcp-codegen/runtime/internal/files");
-    await writeFilesAtomically(files.map(({ name, content }) => ({ path: join(this.dir, name), content }))).catch(() => undefined);
+    const paths = files.map(({ name, content }) => ({ path: join(this.dir, name), content }));
+    await writeFilesAtomically(paths).catch(() => undefined);
+    await Promise.all([...new Set(paths.map(({ path }) => dirname(path)))].map(keepNewest));
   }
+}
+
+/**
+ * Past MAX_CACHE_FILES, removes all but the KEPT_CACHE_FILES newest cache files of a folder. Another
+ * run removing the same files, or reading one just removed, only loses a reuse.
+ */
+async function keepNewest(folder: string): Promise<void> {
+  const names = (await readdir(folder).catch(() => [])).filter((name) => name.endsWith(".json") && !name.startsWith("."));
+  if (names.length <= MAX_CACHE_FILES) return;
+  const stamped = await Promise.all(
+    names.map(async (name) => ({
+      name,
+      mtimeMs: await stat(join(folder, name)).then(
+        (info) => info.mtimeMs,
+        () => 0,
+      ),
+    })),
+  );
+  stamped.sort((a, b) => b.mtimeMs - a.mtimeMs);
+  await Promise.all(stamped.slice(KEPT_CACHE_FILES).map(({ name }) => rm(join(folder, name), { force: true })));
 }
 
 /** A module as made for a key: the digest of its text (a hand-edited module no longer has it) and its warnings. */

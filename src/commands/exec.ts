@@ -11,7 +11,13 @@ import { printable, printJson } from "./shared/output.js";
 /** The servers, bundle, limits, strictness, minimum quality and observation flags of `pmcp serve exec` and `pmcp exec`. */
 export function execOptions<T>(yargs: Argv<T>) {
   const limited = execSettingOptions(
-    sourceOptions(schemaOption(yargs, "Bundle whose inferred blocks type the tools that declare no output schema")),
+    sourceOptions(
+      schemaOption(
+        yargs,
+        "Bundle that types the servers it records (by id; each starts on its first call) and, by its inferred blocks, tools without an output schema",
+        false,
+      ),
+    ),
   );
   return minQualityOption(
     strictObjectsOption(limited).option("observe", {

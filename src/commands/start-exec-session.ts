@@ -37,24 +37,35 @@ export interface StartedSession {
 }
 
 /**
- * Lists the servers, builds the declarations and the checker, and connects a CompositionClient
- * to the same servers: what both exec commands run programs with. `verb` names the command in messages.
+ * Types the servers (from the `--schema` bundle, else by listing them), builds the declarations and
+ * the checker, and a CompositionClient for the same servers: what both exec commands run programs
+ * with. A server is started by a program's first call of it, not before. `verb` names the command in messages.
  */
 export async function startSession(flags: ExecFlags, verb: string): Promise<StartedSession> {
   const project = await loadPmcpConfig();
   const sources = await resolveSources(flags, project, verb);
-  const outcomes = await exportServers(sources, { timeoutMs: LISTING_TIMEOUT_MS, concurrency: sources.length });
+  const given = flags.schema.length === 0 ? undefined : (await readSchemaFiles(flags.schema)).bundle;
+  const recorded = new Map(given?.servers.map((server) => [server.id, server]));
+  // Only an id known before connecting (--id, a config key) can name a server of the bundle.
+  const typed = sources.flatMap((source): ListedServer[] => {
+    const server = source.id === undefined ? undefined : recorded.get(source.id);
+    return server === undefined ? [] : [{ id: server.id, source, server, ttlMs: undefined }];
+  });
+  const unknown = sources.filter((source) => !typed.some((entry) => entry.source === source));
+  const outcomes = unknown.length === 0 ? [] : await exportServers(unknown, { timeoutMs: LISTING_TIMEOUT_MS, concurrency: unknown.length });
   const failures = outcomes.flatMap((outcome) =>
     outcome.ok ? [] : [`server "${outcome.source.id ?? outcome.source.label}": ${outcome.message}`],
   );
   if (failures.length > 0) throw new PmcpError("SERVER_FAILED", failures.join("\n"));
-  const listed = outcomes.flatMap((outcome): ListedServer[] =>
-    outcome.ok ? [{ id: outcome.server.id, source: outcome.source, server: outcome.server, ttlMs: outcome.ttlMs }] : [],
-  );
+  const listed = [
+    ...typed,
+    ...outcomes.flatMap((outcome): ListedServer[] =>
+      outcome.ok ? [{ id: outcome.server.id, source: outcome.source, server: outcome.server, ttlMs: outcome.ttlMs }] : [],
+    ),
+  ];
   const repeated = duplicateIdProblem(listed.map((entry) => ({ id: entry.id, label: entry.source.label })));
   if (repeated !== undefined) throw new PmcpError("INVALID_ARGUMENT", repeated);
 
-  const given = flags.schema.length === 0 ? undefined : (await readSchemaFiles(flags.schema)).bundle;
   const build = (servers: BundleServer[]) => carryInferred(canonicalBundle(servers), given && canonicalBundle(given.servers));
   const bundle = build(listed.map((entry) => entry.server));
   const config = project?.config.exec ?? {};

@@ -1,8 +1,8 @@
 /**
- * @pmcp-codegen/runtime: what generated clients import. Only the MCP client package and zod,
- * plus @opentelemetry/api when the application has it and proper-lockfile once observing; never
- * generator or CLI code, and no child_process until a stdio server is connected (a test
- * checks the built import graph).
+ * @pmcp-codegen/runtime: what generated clients import. Only the MCP client package and zod
+ * (cross-spawn and signal-exit once a stdio server is started), plus @opentelemetry/api when the
+ * application has it and proper-lockfile once observing; never generator or CLI code, and no
+ * child_process until a stdio server is connected (a test checks the built import graph).
  */
 
 /**

@@ -26,12 +26,15 @@ export function deprecated(output: OutputOptions, old: string, replacement: stri
   warn(output, `${old} is deprecated and goes in the next release; use ${replacement}`);
 }
 
-/** `--schema`, the one spelling of "the bundle this command reads" (`what` says what it is for this command). */
-export function schemaOption<T>(yargs: Argv<T>, what = "Bundle or PMCP schema files or folders") {
+/**
+ * `--schema`, the one spelling of "the bundle this command reads" (`what` says what it is for this
+ * command); `defaulted: false` for a command that reads none unless told (resolveInputs is not called).
+ */
+export function schemaOption<T>(yargs: Argv<T>, what = "Bundle or PMCP schema files or folders", defaulted = true) {
   return yargs.option("schema", {
     type: "string",
     array: true,
     default: [] as string[],
-    describe: `${what} (default: pmcp.config bundle, else ${DEFAULT_BUNDLE_PATH})`,
+    describe: defaulted ? `${what} (default: pmcp.config bundle, else ${DEFAULT_BUNDLE_PATH})` : what,
   });
 }

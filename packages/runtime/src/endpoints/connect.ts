@@ -203,38 +203,19 @@ function sseTransport(source: HttpSource): Transport {
 async function connectStdio(source: StdioSource, eras: EraPlan, options: ConnectOptions): Promise<Connection> {
   // Loaded here, not at the top: it pulls in child_process, which Deno, Bun and edge
   // runtimes serving HTTP clients may not have.
-  const { StdioClientTransport } = await import("@modelcontextprotocol/client/stdio");
-  // The SDK probes a server of its own stdio class on a second copy of the process, whose stdout
-  // it reads with its own buffer; a subclass is probed on the session's connection: one process,
-  // one round trip, and a server that prints garbage or dies shows it at once.
-  class SessionStdioTransport extends StdioClientTransport {}
+  const { StdioTransport } = await import("./stdio-transport.js");
   const env = source.inheritEnv ? { ...definedEnv(process.env), ...source.env } : source.env;
   let stderrTail = "";
   const makeTransport = () => {
-    const transport = new SessionStdioTransport({
+    const transport = new StdioTransport({
       command: source.command,
       args: source.args,
       env,
-      stderr: "pipe",
-      ...(source.cwd === undefined ? {} : { cwd: source.cwd }),
+      cwd: source.cwd,
+      maxMessageBytes: source.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
     });
-    // The SDK's transport reads through this field; its own buffer would close the connection
-    // on a result that is not an object and skip lines that are not JSON (see StdioReadBuffer).
-    if (!("_readBuffer" in transport)) throw new Error("the MCP SDK's stdio transport has no _readBuffer: update connect.ts");
-    (transport as unknown as { _readBuffer: StdioReadBuffer })._readBuffer = new StdioReadBuffer(
-      source.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES,
-    );
-    // The SDK's send waits for 'drain' with a listener of its own whenever stdin is full: queued,
-    // concurrent calls add one listener at a time (past ten, Node warns MaxListenersExceededWarning).
-    const send = transport.send.bind(transport);
-    let previous: Promise<unknown> = Promise.resolve();
-    transport.send = (message) => {
-      const sent = previous.then(() => send(message));
-      previous = sent.catch(() => {});
-      return sent;
-    };
     stderrTail = "";
-    transport.stderr?.on("data", (chunk: Buffer) => {
+    transport.stderr.on("data", (chunk: Buffer) => {
       stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
     });
     return transport;
@@ -352,7 +333,7 @@ async function connectInEra(
     if (connected && isBrokenStream(kind, error))
       fail(new ConnectFailure(`the server's event stream broke: ${errorMessage(error).slice(0, 160)}`));
   };
-  const buffer = (transport as { _readBuffer?: unknown })._readBuffer;
+  const buffer = (transport as { readBuffer?: unknown }).readBuffer;
   if (buffer instanceof StdioReadBuffer) {
     buffer.onFault = (error) => {
       if (error instanceof MessageTooLarge) {
@@ -391,8 +372,8 @@ async function connectInEra(
     connected = true;
   } catch (error) {
     await client.close().catch(() => {});
-    // Still the transport's own while the SDK probes: the client's close does not reach it, and a
-    // child process left running would outlive the command. Not awaited: a stdio close may wait 2 s.
+    // The client's close does not reach a transport it never attached, and a server left running
+    // would outlive the command. Not awaited: stopping a stdio server may take seconds (stopServer).
     transport.close().catch(() => {});
     const explained = explainConnectError(error, describe, closed);
     const refusal = options.signal.aborted ? undefined : refusalOf(error, era);

@@ -1,0 +1,137 @@
+import type { ChildProcess } from "node:child_process";
+import { PassThrough } from "node:stream";
+import { type JSONRPCMessage, SdkError, SdkErrorCode, serializeMessage, type Transport } from "@modelcontextprotocol/client";
+import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
+import { spawnServer, stopServer } from "./process-group.js";
+import { StdioReadBuffer } from "./stdio-read-buffer.js";
+
+export interface StdioServerParams {
+  command: string;
+  args: readonly string[];
+  /** Added to the SDK's safe subset of this process's environment (HOME, PATH, …). */
+  env: Record<string, string>;
+  cwd?: string | undefined;
+  maxMessageBytes: number;
+}
+
+/**
+ * The stdio client transport: the SDK's (its environment, its close sequence), with three
+ * differences. The server runs in a process group of its own, stopped whole (see spawnServer):
+ * the SDK's kills only the process it started, which for `npx` is npm, not the server. Its output
+ * is read by a StdioReadBuffer. And sends wait their turn instead of each waiting for 'drain' with
+ * a listener of its own (past ten queued calls, Node warns MaxListenersExceededWarning).
+ *
+ * Not a subclass of the SDK's StdioClientTransport, which spawns in start() with options of its
+ * own; not one also means the SDK probes the era on this connection rather than on a second copy of
+ * the server: one process, one round trip, and a server that prints garbage or dies shows it at once.
+ */
+export class StdioTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+  readonly readBuffer: StdioReadBuffer;
+  /** The server's stderr, there before start() so that no early line is missed. */
+  readonly stderr = new PassThrough();
+  #child: ChildProcess | undefined;
+  #sending: Promise<unknown> = Promise.resolve();
+  #closing: Promise<void> | undefined;
+
+  constructor(private readonly params: StdioServerParams) {
+    this.readBuffer = new StdioReadBuffer(params.maxMessageBytes);
+  }
+
+  /**
+   * The server's process id. The SDK knows a stdio transport by its `stderr` and `pid`: a server
+   * that never answers the era probe on one counts as 2025-era, not as failed.
+   */
+  get pid(): number | null {
+    return this.#child?.pid ?? null;
+  }
+
+  start(): Promise<void> {
+    if (this.#child !== undefined) throw new Error("the stdio transport was started already");
+    return new Promise((resolve, reject) => {
+      const child = spawnServer(this.params.command, this.params.args, {
+        env: { ...getDefaultEnvironment(), ...this.params.env },
+        stdio: ["pipe", "pipe", "pipe"],
+        shell: false,
+        windowsHide: true,
+        ...(this.params.cwd === undefined ? {} : { cwd: this.params.cwd }),
+      });
+      this.#child = child;
+      child.on("error", (error) => {
+        reject(error);
+        this.onerror?.(error);
+      });
+      child.on("spawn", () => resolve());
+      child.on("close", () => {
+        this.#child = undefined;
+        this.onclose?.();
+      });
+      child.stdin?.on("error", (error) => this.onerror?.(error));
+      child.stdout?.on("error", (error) => this.onerror?.(error));
+      child.stdout?.on("data", (chunk: Buffer) => this.#read(chunk));
+      child.stderr?.pipe(this.stderr);
+    });
+  }
+
+  #read(chunk: Buffer): void {
+    try {
+      this.readBuffer.append(chunk);
+    } catch (error) {
+      this.onerror?.(error as Error);
+      void this.close();
+      return;
+    }
+    for (;;) {
+      try {
+        const message = this.readBuffer.readMessage();
+        if (message === null) return;
+        this.onmessage?.(message);
+      } catch (error) {
+        this.onerror?.(error as Error);
+      }
+    }
+  }
+
+  send(message: JSONRPCMessage): Promise<void> {
+    const sent = this.#sending.then(() => this.#write(message));
+    this.#sending = sent.catch(() => {});
+    return sent;
+  }
+
+  #write(message: JSONRPCMessage): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const stdin = this.#child?.stdin;
+      if (!stdin || stdin.writableEnded || this.#closing !== undefined)
+        return reject(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
+      if (stdin.write(serializeMessage(message))) return resolve();
+      // A server that exits with its input full never drains it: the sends queued behind would wait forever.
+      const drained = () => {
+        stdin.off("close", closed);
+        resolve();
+      };
+      const closed = () => {
+        stdin.off("drain", drained);
+        reject(new SdkError(SdkErrorCode.NotConnected, "Not connected"));
+      };
+      stdin.once("drain", drained).once("close", closed);
+    });
+  }
+
+  /**
+   * Stops the server's group (stopServer), then lets go of its pipes: a process outside the group
+   * that still holds them (one that started a session of its own) keeps no caller waiting.
+   */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      const child = this.#child;
+      if (child !== undefined) {
+        await stopServer(child);
+        for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+      }
+      this.readBuffer.clear();
+    })();
+    return this.#closing;
+  }
+}

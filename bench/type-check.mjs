@@ -53,7 +53,7 @@ async function coldOnce() {
   const { createProgramChecker } = await stage(() => import("../dist/exec/type-check.js"));
   const declarations = await stage(() => buildDeclarations(bundle));
   const checker = await stage(() => createProgramChecker(declarations.text));
-  const diagnostics = await stage(() => checker.check(programOf(declarations, 0)));
+  const { diagnostics } = await stage(() => checker.check(programOf(declarations, 0)));
   if (diagnostics.length > 0) throw new Error(`the bench program does not type-check: ${JSON.stringify(diagnostics[0])}`);
   const [load, build, create, first] = stages;
   return { load, build, create, first };

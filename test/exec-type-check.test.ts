@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckerHost } from "../dist/exec/checker-host.js";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
-import { PROGRAM_DIAGNOSTIC } from "../src/exec/check-protocol.js";
+import { MAX_DIAGNOSTIC_BYTES, MAX_DIAGNOSTICS, PROGRAM_DIAGNOSTIC } from "../src/exec/check-protocol.js";
 import { buildDeclarations, type ClientDeclarations } from "../src/exec/declarations.js";
 import { createProgramChecker, MAX_PROGRAM_BYTES, type ProgramChecker } from "../src/exec/type-check.js";
 import { FIXTURES, runCli } from "./helpers/cli.js";
@@ -73,7 +73,9 @@ beforeAll(async () => {
 
 /** Diagnostics as `line:col TScode message`, the way an agent reads them. */
 function check(code: string, on: ProgramChecker = checker): string[] {
-  return on.check(code).map((diagnostic) => `${diagnostic.line}:${diagnostic.column} TS${diagnostic.code} ${diagnostic.message}`);
+  return on
+    .check(code)
+    .diagnostics.map((diagnostic) => `${diagnostic.line}:${diagnostic.column} TS${diagnostic.code} ${diagnostic.message}`);
 }
 
 describe("declarations", () => {
@@ -150,9 +152,9 @@ describe("declarations", () => {
   it("keep server text as data: descriptions only inside comments, escaped", () => {
     expect(declarations.text).toContain("Stock *\\/ declare const injected: number; /* `${process.exit()}`");
     expect(check("return [injected, alsoInjected, leaked];")).toEqual([
-      "1:9 TS2304 Cannot find name 'injected'.",
-      "1:19 TS2304 Cannot find name 'alsoInjected'.",
-      "1:33 TS2304 Cannot find name 'leaked'.",
+      "1:9 TS2304 Cannot find name 'injected'. The globals are console, inventory, shop.",
+      "1:19 TS2304 Cannot find name 'alsoInjected'. The globals are console, inventory, shop.",
+      "1:33 TS2304 Cannot find name 'leaked'. The globals are console, inventory, shop.",
     ]);
     expect(check('const text = (await shop.getStock({ "sku */": "a" })).text;\nreturn text.length;')).toEqual([]);
   });
@@ -216,11 +218,11 @@ describe("checking a program", () => {
     ).toEqual([
       "1:1 TS2591 Cannot find name 'process'. Programs run without Node.js or browser APIs.",
       `2:12 TS${PROGRAM_DIAGNOSTIC.MODULE_SYNTAX} 'require' ${modules}`,
-      "3:7 TS2304 Cannot find name 'fetch'.",
+      "3:7 TS2304 Cannot find name 'fetch'. The globals are console, inventory, shop.",
       `4:1 TS${PROGRAM_DIAGNOSTIC.MODULE_SYNTAX} 'import' ${modules}`,
       `5:17 TS${PROGRAM_DIAGNOSTIC.MODULE_SYNTAX} 'import()' ${modules}`,
       `6:1 TS${PROGRAM_DIAGNOSTIC.MODULE_SYNTAX} 'export' ${modules}`,
-      "7:1 TS2304 Cannot find name 'setTimeout'.",
+      "7:1 TS2304 Cannot find name 'setTimeout'. The globals are console, inventory, shop.",
     ]);
   });
 
@@ -238,15 +240,40 @@ describe("checking a program", () => {
 
   it("refuses a program larger than the limit with one diagnostic, unread", () => {
     const huge = `return ${JSON.stringify("x".repeat(MAX_PROGRAM_BYTES))};`;
-    expect(checker.check(huge)).toEqual([
-      {
-        line: 1,
-        column: 1,
-        code: PROGRAM_DIAGNOSTIC.TOO_LARGE,
-        message: `The program is ${huge.length} bytes; at most ${MAX_PROGRAM_BYTES} are accepted.`,
-      },
-    ]);
+    expect(checker.check(huge)).toEqual({
+      diagnostics: [
+        {
+          line: 1,
+          column: 1,
+          code: PROGRAM_DIAGNOSTIC.TOO_LARGE,
+          message: `The program is ${huge.length} bytes; at most ${MAX_PROGRAM_BYTES} are accepted.`,
+        },
+      ],
+      omitted: 0,
+    });
     expect(() => checker.transpile(huge)).toThrow(/at most 100000/);
+  });
+
+  // 33,000 diagnostics made 2.1 MB of [Type error] text.
+  it("lists the first problems within MAX_DIAGNOSTICS and MAX_DIAGNOSTIC_BYTES, and counts the rest", () => {
+    const many = checker.check("a;\n".repeat(33_000));
+    expect(many.diagnostics).toHaveLength(MAX_DIAGNOSTICS);
+    expect(many.diagnostics.map((diagnostic) => diagnostic.line)).toEqual(Array.from({ length: MAX_DIAGNOSTICS }, (_, i) => i + 1));
+    expect(many.omitted).toBe(33_000 - MAX_DIAGNOSTICS);
+
+    const name = "a".repeat(2_000);
+    const message = `Cannot find name '${name}'. The globals are console, inventory, shop.`;
+    const fit = Math.floor(MAX_DIAGNOSTIC_BYTES / Buffer.byteLength(message));
+    const long = checker.check(`${name};\n`.repeat(40));
+    expect(long.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(Array.from({ length: fit }, () => message));
+    expect(long.omitted).toBe(40 - fit);
+
+    // A first message alone past the bytes is cut to them, between characters.
+    const huge = checker.check(`${"é".repeat(20_000)};\nb;`);
+    expect(huge.diagnostics).toHaveLength(1);
+    expect(huge.omitted).toBe(1);
+    const [cut] = huge.diagnostics.map((diagnostic) => diagnostic.message);
+    expect(cut).toBe(`Cannot find name '${"é".repeat(Math.floor((MAX_DIAGNOSTIC_BYTES - 3 - "Cannot find name '".length) / 2))}…`);
   });
 
   it("takes new declarations when a tool's type is learned, without a new checker", () => {
@@ -347,6 +374,7 @@ describe("the checker in its own thread", () => {
         ok: false,
         kind: "type_error",
         diagnostics: [{ line: 1, column: 10, code: 2339, message: "Property 'foo' does not exist on type 'number'." }],
+        omitted: 0,
       });
     } finally {
       await worker.close();

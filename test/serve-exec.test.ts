@@ -531,6 +531,24 @@ describe("pmcp exec", () => {
     });
   });
 
+  // 33,000 diagnostics made 2.1 MB of [Type error] text.
+  it("lists at most 50 problems, then a line saying how many more there are, also under --json", async () => {
+    const program = "a;\n".repeat(33_000);
+    const run = await runStdin(["exec", "-", ...sources], program);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split("\n")).toEqual([
+      "pmcp: [Type error] 33000 problems; nothing was run",
+      ...Array.from({ length: 50 }, (_, i) => `pmcp: <stdin>:${i + 1}:1 Cannot find name 'a'. The globals are behaviour, console.`),
+      "pmcp: … 32950 more problems not listed (at most 50 are, with 16384 bytes of messages)",
+      "",
+    ]);
+    const json = JSON.parse((await runStdin(["exec", "-", "--json", ...sources], program)).stdout) as {
+      diagnostics: unknown[];
+      omitted: number;
+    };
+    expect([json.diagnostics.length, json.omitted]).toEqual([50, 32_950]);
+  });
+
   // Node's mkdir({ recursive: true }) never settles there: pmcp exec printed its result and spun forever.
   it.runIf(existsSync("/proc/self"))("records nothing, with one warning, into an --observe folder that cannot be made", async () => {
     const run = await runStdin(

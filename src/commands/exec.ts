@@ -39,7 +39,7 @@ export const execCommand = defineCommand({
 async function exec(args: ArgsOf<typeof builder>): Promise<void> {
   const { readFile } = await import("node:fs/promises");
   const { startSession } = await import("./start-exec-session.js");
-  const { FAILURE_TAGS, outcomeJson } = await import("../exec/exec-session.js");
+  const { diagnosticLines, FAILURE_TAGS, outcomeJson } = await import("../exec/exec-session.js");
   // yargs turns a lone `-` positional into "", which names no file either.
   const stdin = args.file === "-" || args.file === "";
   const where = stdin ? "<stdin>" : args.file;
@@ -69,7 +69,9 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
     if (!args.json && "result" in outcome && outcome.result !== undefined) printJson(outcome.result);
     const details =
       outcome.kind === "type_error"
-        ? outcome.diagnostics.map((diagnostic) => `\n${where}:${diagnostic.line}:${diagnostic.column} ${diagnostic.message}`).join("")
+        ? diagnosticLines(outcome, `${where}:`)
+            .map((line) => `\n${line}`)
+            .join("")
         : "";
     const calls = outcome.calls.length === 0 ? "" : ` (${count(outcome.calls.length, "tool call")} made)`;
     throw new PmcpError("PROGRAM_FAILED", `${FAILURE_TAGS[outcome.kind]} ${outcome.message}${calls}${details}`);

@@ -17,6 +17,13 @@ export interface TranspiledProgram {
   firstLine: number;
 }
 
+/**
+ * At most this many diagnostics are listed, and at most this many UTF-8 bytes of their messages
+ * together: a program can make tens of thousands, megabytes of text no agent reads.
+ */
+export const MAX_DIAGNOSTICS = 50;
+export const MAX_DIAGNOSTIC_BYTES = 16_384;
+
 /** Codes of the diagnostics this checker adds to TypeScript's own (outside TypeScript's range). */
 export const PROGRAM_DIAGNOSTIC = {
   /** `import`, `export`, `require(…)`, `import.meta`: a program loads nothing. */
@@ -32,8 +39,11 @@ export type CheckRequest = { type: "check"; id: number; code: string } | { type:
 
 export type CheckReply =
   | { type: "ready" }
-  /** `program` (its types erased, with the source map back) only when there are no diagnostics. */
-  | { type: "checked"; id: number; diagnostics: ProgramDiagnostic[]; program?: TranspiledProgram }
+  /**
+   * `program` (its types erased, with the source map back) only when there are no diagnostics;
+   * `omitted`: the diagnostics found past the list's bounds.
+   */
+  | { type: "checked"; id: number; diagnostics: ProgramDiagnostic[]; omitted: number; program?: TranspiledProgram }
   | { type: "updated"; id: number }
   /** id -1: the checker could not be created (the declarations do not compile). */
   | { type: "failed"; id: number; message: string };

@@ -5,7 +5,7 @@ import type { CheckReply, CheckRequest, ProgramDiagnostic, TranspiledProgram } f
 /** A program's check: runnable (its types erased), refused with diagnostics, or stopped by a limit. */
 export type CheckOutcome =
   | { ok: true; program: TranspiledProgram }
-  | { ok: false; kind: "type_error"; diagnostics: ProgramDiagnostic[] }
+  | { ok: false; kind: "type_error"; diagnostics: ProgramDiagnostic[]; omitted: number }
   | { ok: false; kind: "timeout" | "memory" | "invalid_input"; message: string };
 
 export interface CheckerHostOptions {
@@ -74,7 +74,8 @@ export class CheckerHost {
           if (reply.type === "stopped") resolve({ ok: false, kind: reply.kind, message: reply.message });
           else if (reply.type === "failed") resolve({ ok: false, kind: "invalid_input", message: reply.message });
           else if (reply.type === "checked" && reply.program !== undefined) resolve({ ok: true, program: reply.program });
-          else if (reply.type === "checked") resolve({ ok: false, kind: "type_error", diagnostics: reply.diagnostics });
+          else if (reply.type === "checked")
+            resolve({ ok: false, kind: "type_error", diagnostics: reply.diagnostics, omitted: reply.omitted });
         },
       });
     });

@@ -10,8 +10,13 @@ import type { Bundle } from "../bundle/types.js";
 import { count } from "../count.js";
 import { pointerKeys } from "../json-schema/pointer.js";
 import { compileSchema } from "../json-schema/validator.js";
-import type { TranspiledProgram } from "./check-protocol.js";
-import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic } from "./check-protocol.js";
+import {
+  MAX_DIAGNOSTIC_BYTES,
+  MAX_DIAGNOSTICS,
+  PROGRAM_DIAGNOSTIC,
+  type ProgramDiagnostic,
+  type TranspiledProgram,
+} from "./check-protocol.js";
 import type { CheckerHost, CheckerHostOptions } from "./checker-host.js";
 import { buildDeclarations, type ClientDeclarations, type ToolDeclaration } from "./declarations.js";
 import type { CallRecord, CompiledProgram, FailureKind, HostBridge, ProgramExecutor, ProgramPosition, RunOutcome } from "./executor.js";
@@ -24,7 +29,9 @@ export type ExecOutcome =
       ok: false;
       kind: "type_error";
       message: string;
+      /** The first diagnostics, within the checker's bounds; `omitted` more were found. */
       diagnostics: ProgramDiagnostic[];
+      omitted: number;
       logs: string[];
       calls: CallRecord[];
       durationMs: number;
@@ -172,12 +179,12 @@ export class ExecSession {
       const durationMs = performance.now() - started;
       if (checked.kind !== "type_error")
         return { ok: false, kind: checked.kind, message: checked.message, logs: [], calls: [], durationMs };
-      const diagnostics = checked.diagnostics.map((diagnostic) => withGlobals(diagnostic, state.declarations));
+      const { diagnostics, omitted } = checked;
       const [first] = diagnostics;
       // Refused unread for its size: not a type error, there is nothing to fix in it but its length.
       if (diagnostics.length === 1 && first?.code === PROGRAM_DIAGNOSTIC.TOO_LARGE) return invalidInput(first.message);
-      const message = `${count(diagnostics.length, "problem")}; nothing was run`;
-      return { ok: false, kind: "type_error", message, diagnostics, logs: [], calls: [], durationMs: 0 };
+      const message = `${count(diagnostics.length + omitted, "problem")}; nothing was run`;
+      return { ok: false, kind: "type_error", message, diagnostics, omitted, logs: [], calls: [], durationMs: 0 };
     }
     const program: CompiledProgram = { ...state.program, code: checked.program.code };
     const ran = await this.#options.executor.run(program, hostBridge(this.#options.client, state.tools, context.active()), {
@@ -318,11 +325,18 @@ async function callTool(
 export function outcomeText(outcome: ExecOutcome): string {
   const fields = structuredOf(outcome);
   if (outcome.ok) return `${SUCCESS_TAG}\n${JSON.stringify(fields)}`;
-  const diagnostics =
-    outcome.kind === "type_error"
-      ? outcome.diagnostics.map((diagnostic) => `${diagnostic.line}:${diagnostic.column} ${diagnostic.message}\n`)
-      : [];
+  const diagnostics = outcome.kind === "type_error" ? diagnosticLines(outcome, "").map((line) => `${line}\n`) : [];
   return `${FAILURE_TAGS[outcome.kind]} ${outcome.message}\n${diagnostics.join("")}${JSON.stringify(fields)}`;
+}
+
+/** One `<where>line:col message` line per listed diagnostic, then one saying how many were left out, if any. */
+export function diagnosticLines(outcome: Extract<ExecOutcome, { kind: "type_error" }>, where: string): string[] {
+  const lines = outcome.diagnostics.map((diagnostic) => `${where}${diagnostic.line}:${diagnostic.column} ${diagnostic.message}`);
+  if (outcome.omitted > 0)
+    lines.push(
+      `… ${count(outcome.omitted, "more problem")} not listed (at most ${MAX_DIAGNOSTICS} are, with ${MAX_DIAGNOSTIC_BYTES} bytes of messages)`,
+    );
+  return lines;
 }
 
 /** `{ result, logs, calls, durationMs }`; a failed program's result is null unless the output limit cut it down. */
@@ -349,24 +363,11 @@ function sourcePosition(at: ProgramPosition, program: TranspiledProgram): string
   return `line ${entry.originalLine}, column ${entry.originalColumn + 1}`;
 }
 
-/** TypeScript error "Cannot find name" (with no "Did you mean" of its own). */
-const CANNOT_FIND_NAME = 2304;
-
-/**
- * An unknown name with no suggestion gains the list of the servers' globals: a program names
- * a server by its generated namespace (`memoryServer`), which an agent without inspect_tool guesses.
- */
-function withGlobals(diagnostic: ProgramDiagnostic, declarations: ClientDeclarations): ProgramDiagnostic {
-  if (diagnostic.code !== CANNOT_FIND_NAME) return diagnostic;
-  const globals = [...declarations.servers.map((server) => server.global), "console"];
-  return { ...diagnostic, message: `${diagnostic.message} The globals are ${globals.join(", ")}.` };
-}
-
 /** The whole outcome as one JSON value, for `pmcp exec --json`. */
 export function outcomeJson(outcome: ExecOutcome): object {
   const fields = structuredOf(outcome);
   if (outcome.ok) return { ok: true, ...fields };
-  const diagnostics = outcome.kind === "type_error" ? { diagnostics: outcome.diagnostics } : {};
+  const diagnostics = outcome.kind === "type_error" ? { diagnostics: outcome.diagnostics, omitted: outcome.omitted } : {};
   return { ok: false, tag: FAILURE_TAGS[outcome.kind], message: outcome.message, ...diagnostics, ...fields };
 }
 

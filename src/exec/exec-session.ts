@@ -157,6 +157,8 @@ export class ExecSession {
   }
 
   async #execute(code: unknown, timeoutMs: unknown, span: Span): Promise<ExecOutcome> {
+    // The time limit counts from here: the check, waiting for a sandbox and the run.
+    const arrived = performance.now();
     const state = this.#state;
     const limits = this.#options.limits;
     if (typeof code !== "string")
@@ -173,10 +175,9 @@ export class ExecSession {
         "pmcp.program.max_output_bytes": limits.maxOutputBytes,
       });
     }
-    const started = performance.now();
     const checked = await this.#checker.check(code, timeout);
     if (!checked.ok) {
-      const durationMs = performance.now() - started;
+      const durationMs = performance.now() - arrived;
       if (checked.kind !== "type_error")
         return { ok: false, kind: checked.kind, message: checked.message, logs: [], calls: [], durationMs };
       const { diagnostics, omitted } = checked;
@@ -187,9 +188,8 @@ export class ExecSession {
       return { ok: false, kind: "type_error", message, diagnostics, omitted, logs: [], calls: [], durationMs: 0 };
     }
     const program: CompiledProgram = { ...state.program, code: checked.program.code };
-    const ran = await this.#options.executor.run(program, hostBridge(this.#options.client, state.tools, context.active()), {
-      timeoutMs: timeout,
-    });
+    const bridge = hostBridge(this.#options.client, state.tools, context.active());
+    const ran = await this.#options.executor.run(program, bridge, { timeoutMs: timeout }, arrived);
     const outcome =
       ran.ok || ran.at === undefined ? ran : { ...ran, message: `${ran.message} (${sourcePosition(ran.at, checked.program)})` };
     // Only a successful call is observed, so only then can a type have changed.

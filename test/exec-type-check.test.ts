@@ -2,7 +2,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CheckerHost } from "../dist/exec/checker-host.js";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
@@ -353,24 +353,27 @@ describe("transpiling a program", () => {
   });
 });
 
-describe("the checker in its own thread", () => {
+describe("the checker's threads", () => {
   const union = Array.from({ length: 100 }, (_, i) => i).join(" | ");
   // A million tuples to instantiate: minutes of TypeScript and gigabytes, from a few lines.
   const TYPE_BOMB = `type N = ${union};\ntype Trip = { [A in N]: { [B in N]: { [C in N]: [A, B, C] }[N] }[N] }[N];\nreturn [1, 2, 3] as Trip;`;
+  const X = "declare const x: number;";
+  /** A program's time, arriving now. */
+  const within = (limitMs: number) => ({ limitMs, arrived: performance.now() });
 
   it("stops a check that needs more than its heap, and checks the next program on a fresh thread", async () => {
-    const worker = await CheckerHost.create("declare const x: number;", { heapMb: 256, maxCheckMs: 120_000 });
+    const worker = await CheckerHost.create(X, { heapMb: 256, maxCheckMs: 120_000, threads: 1 });
     try {
-      expect(await worker.check(TYPE_BOMB, 120_000)).toEqual({
+      expect(await worker.check(TYPE_BOMB, X, within(120_000))).toEqual({
         ok: false,
         kind: "memory",
         message: "type-checking the program needed more than 256 MB; nothing was run",
       });
-      expect(await worker.check("return x + 1;", 60_000)).toEqual({
+      expect(await worker.check("return x + 1;", X, within(60_000))).toEqual({
         ok: true,
         program: expect.objectContaining({ code: "    return x + 1;\n" }),
       });
-      expect(await worker.check("return x.foo;", 60_000)).toEqual({
+      expect(await worker.check("return x.foo;", X, within(60_000))).toEqual({
         ok: false,
         kind: "type_error",
         diagnostics: [{ line: 1, column: 10, code: 2339, message: "Property 'foo' does not exist on type 'number'." }],
@@ -382,20 +385,110 @@ describe("the checker in its own thread", () => {
   });
 
   it("stops a check at the program's time limit, and a check waiting behind it gets its turn", async () => {
-    const worker = await CheckerHost.create("declare const x: number;");
+    const worker = await CheckerHost.create(X, { threads: 1 });
     try {
       const order: string[] = [];
       const settled = <T>(name: string, pending: Promise<T>) => pending.finally(() => order.push(name));
       const [bomb, short, next] = await Promise.all([
-        settled("bomb", worker.check(TYPE_BOMB, 1_500)),
+        settled("bomb", worker.check(TYPE_BOMB, X, within(1_500))),
         // Its own limit runs while it waits: it ends before the check ahead of it.
-        settled("short", worker.check("return x;", 300)),
-        settled("next", worker.check("return x;", 60_000)),
+        settled("short", worker.check("return x;", X, within(300))),
+        settled("next", worker.check("return x;", X, within(60_000))),
       ]);
       expect(order).toEqual(["short", "bomb", "next"]);
-      expect(short).toEqual({ ok: false, kind: "timeout", message: "type-checking the program took longer than 300 ms; nothing was run" });
-      expect(bomb).toEqual({ ok: false, kind: "timeout", message: "type-checking the program took longer than 1500 ms; nothing was run" });
+      expect(short).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: "the program's time limit of 300 ms ran out while it waited for a free type-checker; nothing was run",
+      });
+      expect(bomb).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: "the program's time limit of 1500 ms ran out during its type-check; nothing was run",
+      });
       expect(next).toEqual({ ok: true, program: expect.objectContaining({ code: "    return x;\n" }) });
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("stops a check at its own limit, counted from its start, not while it waited", async () => {
+    const worker = await CheckerHost.create(X, { threads: 1, maxCheckMs: 1_000 });
+    try {
+      const [bomb, queued] = await Promise.all([
+        worker.check(TYPE_BOMB, X, within(60_000)),
+        // Behind the bomb for a second and more: its check still has its whole second, and needs a few milliseconds.
+        worker.check("return x;", X, within(60_000)),
+      ]);
+      expect(bomb).toEqual({ ok: false, kind: "timeout", message: "type-checking the program took longer than 1000 ms; nothing was run" });
+      expect(queued).toEqual({ ok: true, program: expect.objectContaining({ code: "    return x;\n" }) });
+    } finally {
+      await worker.close();
+    }
+  });
+
+  // One checker for all: a bomb made the next clients' checks time out behind it.
+  it("checks other programs on another thread while one checks a type bomb, and replaces only the bomb's thread", async () => {
+    const worker = await CheckerHost.create(X, { maxCheckMs: 120_000 });
+    try {
+      const before = worker.threadIds;
+      expect(before).toHaveLength(2);
+      let bombDone = false;
+      const bomb = worker.check(TYPE_BOMB, X, within(5_000)).finally(() => {
+        bombDone = true;
+      });
+      const others = await Promise.all(Array.from({ length: 5 }, (_, i) => worker.check(`return x + ${i};`, X, within(60_000))));
+      expect(others.map((outcome) => outcome.ok)).toEqual([true, true, true, true, true]);
+      expect(bombDone).toBe(false);
+      expect(await bomb).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: "the program's time limit of 5000 ms ran out during its type-check; nothing was run",
+      });
+      // The bomb's thread is ended after its grace and a fresh one takes its place; the other thread is the same.
+      const after = await vi.waitFor(
+        () => {
+          const ids = worker.threadIds;
+          if (ids.includes(before[0]!) || ids.length < 2) throw new Error("the bomb's thread is still there");
+          return ids;
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+      expect(after[0]).toBe(before[1]);
+      expect(before).not.toContain(after[1]);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  // Ending the thread at the limit cost 1-5 s of start-up, which the next plain program waited for.
+  it("keeps the thread of a check whose program's time ran out when the check ends soon after", async () => {
+    const worker = await CheckerHost.create(X, { threads: 1 });
+    try {
+      const before = worker.threadIds;
+      // Tens of milliseconds of checking: past its 1 ms, well within the thread's grace.
+      const rows = Array.from({ length: 200 }, (_, i) => `{ id: ${i}, name: "n${i}", tags: ["a", "b"] }`).join(", ");
+      expect(await worker.check(`const rows = [${rows}];\nreturn rows.map((row) => row.id + x);`, X, within(1))).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: "the program's time limit of 1 ms ran out during its type-check; nothing was run",
+      });
+      expect(await worker.check("return x + 1;", X, within(60_000))).toMatchObject({ ok: true });
+      expect(worker.threadIds).toEqual(before);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("checks each program against the declarations it was given, whichever thread holds which", async () => {
+    const worker = await CheckerHost.create(X);
+    try {
+      const Y = "declare const x: string;";
+      await worker.updateDeclarations(Y);
+      const outcomes = await Promise.all(
+        [X, Y, X, Y].map((declarations) => worker.check("const n: number = x;\nreturn n;", declarations, within(60_000))),
+      );
+      expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, false, true, false]);
     } finally {
       await worker.close();
     }
@@ -405,15 +498,15 @@ describe("the checker in its own thread", () => {
     await expect(CheckerHost.create("declare const x: Missing;")).rejects.toThrow(
       "the clients' declarations do not compile: Cannot find name 'Missing'. (TS2304)",
     );
-    const worker = await CheckerHost.create("declare const x: number;");
+    const worker = await CheckerHost.create(X);
     try {
       await expect(worker.updateDeclarations("declare const x: Missing;")).rejects.toThrow(/Cannot find name 'Missing'/);
-      expect(await worker.check("return x + 1;", 60_000)).toEqual({
+      expect(await worker.check("return x + 1;", X, within(60_000))).toEqual({
         ok: true,
         program: expect.objectContaining({ code: "    return x + 1;\n" }),
       });
       await worker.updateDeclarations("declare const x: string;");
-      expect(await worker.check("return x.length;", 60_000)).toEqual({
+      expect(await worker.check("return x.length;", "declare const x: string;", within(60_000))).toEqual({
         ok: true,
         program: expect.objectContaining({ code: "    return x.length;\n" }),
       });

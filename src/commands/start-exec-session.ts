@@ -10,6 +10,7 @@ import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { BundleServer } from "../bundle/types.js";
 import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
+import type { CheckerHostOptions } from "../exec/checker-host.js";
 import { ExecSession } from "../exec/exec-session.js";
 import { EXEC_SETTINGS, type ExecSettingKey, type ExecSettings, limitsOf } from "../exec/limits.js";
 import { type ListedServer, ListingRefresh } from "../exec/listing-refresh.js";
@@ -38,7 +39,7 @@ export interface StartedSession {
  * Lists the servers, builds the declarations and the checker, and connects a CompositionClient
  * to the same servers: what both exec commands run programs with. `verb` names the command in messages.
  */
-export async function startSession(flags: ExecFlags, verb: string): Promise<StartedSession> {
+export async function startSession(flags: ExecFlags, verb: string, checker: CheckerHostOptions = {}): Promise<StartedSession> {
   const project = await loadPmcpConfig();
   const sources = await resolveSources(flags, project, verb);
   const outcomes = await exportServers(sources, { timeoutMs: LISTING_TIMEOUT_MS, concurrency: sources.length });
@@ -82,6 +83,7 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
     executor,
     limits,
     minQuality: flags.minQuality,
+    checker,
     ...(flags.learn && observeDir !== undefined ? { learnFrom: observeDir } : {}),
   });
   // Servers whose listing says how long it stays good are listed again when it runs out.

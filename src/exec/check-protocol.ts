@@ -34,8 +34,10 @@ export const PROGRAM_DIAGNOSTIC = {
   OUTSIDE_BODY: 90003,
 } as const;
 
-/** The messages between a CheckerHost and its thread. */
-export type CheckRequest = { type: "check"; id: number; code: string } | { type: "update"; id: number; declarations: string };
+/** The messages between a CheckerHost and its threads. */
+export type CheckRequest =
+  /** `declarations` when the thread must check against other declarations than it holds. */
+  { type: "check"; id: number; code: string; declarations?: string } | { type: "update"; id: number; declarations: string };
 
 export type CheckReply =
   | { type: "ready" }

@@ -21,6 +21,8 @@ try {
         reply({ type: "updated", id: request.id });
         return;
       }
+      // A check carries only declarations its host had compiled (on this thread or another).
+      if (request.declarations !== undefined) checker.updateDeclarations(request.declarations, { compiled: true });
       const { diagnostics, omitted } = checker.check(request.code);
       reply(
         diagnostics.length > 0

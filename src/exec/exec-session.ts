@@ -62,7 +62,7 @@ export interface ExecSessionOptions {
   minQuality: Quality;
   /** Folder of the client's observation logs: after each program, newly inferred types join the declarations. */
   learnFrom?: string;
-  /** The type-checker's own limits (its heap, its longest check). */
+  /** The type-checker's threads and their limits (heap, longest check). */
   checker?: CheckerHostOptions;
 }
 
@@ -103,14 +103,14 @@ export class ExecSession {
     this.#state = state;
   }
 
-  /** Builds the declarations and pre-warms the type-checker in its own thread (TypeScript takes most of a second to load). */
+  /** Builds the declarations and pre-warms the type-checker's threads (TypeScript takes most of a second to load). */
   static async create(options: ExecSessionOptions): Promise<ExecSession> {
     const { CheckerHost } = await import("./checker-host.js");
     const state = stateOf(options.bundle, options.minQuality);
     return new ExecSession(options, await CheckerHost.create(state.declarations.text, options.checker), state);
   }
 
-  /** Ends the checker's thread; the executor and the client belong to the caller. */
+  /** Ends the checker's threads; the executor and the client belong to the caller. */
   close(): Promise<void> {
     return this.#checker.close();
   }
@@ -157,7 +157,7 @@ export class ExecSession {
   }
 
   async #execute(code: unknown, timeoutMs: unknown, span: Span): Promise<ExecOutcome> {
-    // The time limit counts from here: the check, waiting for a sandbox and the run.
+    // The time limit counts from here: waiting for a checker, the check, waiting for a sandbox and the run.
     const arrived = performance.now();
     const state = this.#state;
     const limits = this.#options.limits;
@@ -175,7 +175,7 @@ export class ExecSession {
         "pmcp.program.max_output_bytes": limits.maxOutputBytes,
       });
     }
-    const checked = await this.#checker.check(code, timeout);
+    const checked = await this.#checker.check(code, state.declarations.text, { limitMs: timeout, arrived });
     if (!checked.ok) {
       const durationMs = performance.now() - arrived;
       if (checked.kind !== "type_error")

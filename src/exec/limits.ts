@@ -3,8 +3,8 @@ import { MAX_TIMEOUT_MS, type WholeNumberRange } from "@pmcp-codegen/runtime/int
 /** What one program runs under. */
 export interface Limits {
   /**
-   * Wall time of the program from its arrival (the type-check and waiting for a sandbox count), also
-   * the deadline of the CPU interrupt.
+   * Wall time of the program from its arrival (waiting for a type-checker, the type-check and waiting
+   * for a sandbox count), also the deadline of the CPU interrupt.
    */
   timeoutMs: number;
   /** Memory the program's VM may allocate. */

@@ -53,7 +53,7 @@ async function coldOnce() {
   const { createProgramChecker } = await stage(() => import("../dist/exec/type-check.js"));
   const declarations = await stage(() => buildDeclarations(bundle));
   const checker = await stage(() => createProgramChecker(declarations.text));
-  const diagnostics = await stage(() => checker.check(programOf(declarations, 0)));
+  const { diagnostics } = await stage(() => checker.check(programOf(declarations, 0)));
   if (diagnostics.length > 0) throw new Error(`the bench program does not type-check: ${JSON.stringify(diagnostics[0])}`);
   const [load, build, create, first] = stages;
   return { load, build, create, first };
@@ -108,7 +108,7 @@ export async function benchTypeCheck() {
   const threaded = [];
   for (let i = 0; i < 60; i++) {
     const start = performance.now();
-    const outcome = await worker.check(programOf(declarations, i), 30_000);
+    const outcome = await worker.check(programOf(declarations, i), declarations.text, { limitMs: 30_000, arrived: performance.now() });
     if (!outcome.ok) throw new Error(`the bench program does not type-check: ${JSON.stringify(outcome)}`);
     if (i >= 10) threaded.push(performance.now() - start);
   }
@@ -116,7 +116,7 @@ export async function benchTypeCheck() {
   const createdMs = median(created);
   const threadedMs = median(threaded);
   console.log(
-    `  in its own thread, as serve exec checks: start-up ${createdMs.toFixed(0)} ms after TypeScript's first load (target ≤ 2000 ms: ${verdict(createdMs, 2000)}), warm check and transpile ${threadedMs.toFixed(1)} ms (target ≤ 30 ms: ${verdict(threadedMs, 30)})`,
+    `  in its own threads, as serve exec checks: start-up of the pool ${createdMs.toFixed(0)} ms after TypeScript's first load (target ≤ 2000 ms: ${verdict(createdMs, 2000)}), warm check and transpile ${threadedMs.toFixed(1)} ms (target ≤ 30 ms: ${verdict(threadedMs, 30)})`,
   );
 }
 

@@ -61,7 +61,7 @@ describe("a result whose content holds null, numbers and blocks missing a field"
   it("is typed as it may be in code mode: content and raw must be narrowed, the typed members need not", () => {
     const checker = createProgramChecker(buildDeclarations(bundle).text);
     const check = (code: string) =>
-      checker.check(code).map((diagnostic) => `${diagnostic.line}:${diagnostic.column} ${diagnostic.message}`);
+      checker.check(code).diagnostics.map((diagnostic) => `${diagnostic.line}:${diagnostic.column} ${diagnostic.message}`);
     expect(check("const r = await s.page();\nreturn [r.images[0]?.data, r.resourceLinks.map((link) => link.uri), r.text];")).toEqual([]);
     expect(check("const r = await s.page();\nreturn [r.content[0].type, r.raw.content.length];")).toEqual([
       "2:9 Object is possibly 'null'.",

@@ -261,6 +261,19 @@ describe("every limit is its own kind, and the host carries on", () => {
     await expectHealthy();
   });
 
+  // The type-check ran before the limit's clock started: a program checked for 4 s then looping ran 12 s under an 8 s limit.
+  it("the time limit counts from the program's arrival: one that arrived its whole limit ago is stopped at once", async () => {
+    const outcome = await executor.run(
+      { code: "while (true) {}", globals },
+      bridge().host,
+      { timeoutMs: 60_000 },
+      performance.now() - 60_000,
+    );
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program ran longer than 60000 ms" });
+    expect(outcome.durationMs).toBeGreaterThanOrEqual(60_000);
+    await expectHealthy();
+  });
+
   it("an endless loop after an await: timeout, with the call already made reported", async () => {
     const outcome = await run("await inventory.getStock({}); while (true) {}", { timeoutMs: 1000 });
     expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program ran longer than 1000 ms" });
@@ -493,7 +506,7 @@ describe("concurrency", () => {
       expect(tagged(queued)).toEqual({
         ok: false,
         kind: "timeout",
-        message: "the program waited 300 ms for a free sandbox, its whole time limit, and never ran",
+        message: "the program's time limit of 300 ms ran out while it waited for a free sandbox; it never ran",
       });
       expect(queued.durationMs).toBeGreaterThanOrEqual(290);
       release();

@@ -2,11 +2,11 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { CheckerHost } from "../dist/exec/checker-host.js";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
-import { PROGRAM_DIAGNOSTIC } from "../src/exec/check-protocol.js";
+import { MAX_DIAGNOSTIC_BYTES, MAX_DIAGNOSTICS, PROGRAM_DIAGNOSTIC } from "../src/exec/check-protocol.js";
 import { buildDeclarations, type ClientDeclarations } from "../src/exec/declarations.js";
 import { createProgramChecker, MAX_PROGRAM_BYTES, type ProgramChecker } from "../src/exec/type-check.js";
 import { FIXTURES, runCli } from "./helpers/cli.js";
@@ -78,7 +78,9 @@ function emitted(body: string): string {
 
 /** Diagnostics as `line:col TScode message`, the way an agent reads them. */
 function check(code: string, on: ProgramChecker = checker): string[] {
-  return on.check(code).map((diagnostic) => `${diagnostic.line}:${diagnostic.column} TS${diagnostic.code} ${diagnostic.message}`);
+  return on
+    .check(code)
+    .diagnostics.map((diagnostic) => `${diagnostic.line}:${diagnostic.column} TS${diagnostic.code} ${diagnostic.message}`);
 }
 
 describe("declarations", () => {
@@ -157,9 +159,9 @@ describe("declarations", () => {
   it("keep server text as data: descriptions only inside comments, escaped", () => {
     expect(declarations.text).toContain("Stock *\\/ declare const injected: number; /* `${process.exit()}`");
     expect(check("return [injected, alsoInjected, leaked];")).toEqual([
-      "1:9 TS2304 Cannot find name 'injected'.",
-      "1:19 TS2304 Cannot find name 'alsoInjected'.",
-      "1:33 TS2304 Cannot find name 'leaked'.",
+      "1:9 TS2304 Cannot find name 'injected'. The globals are console, inventory, shop.",
+      "1:19 TS2304 Cannot find name 'alsoInjected'. The globals are console, inventory, shop.",
+      "1:33 TS2304 Cannot find name 'leaked'. The globals are console, inventory, shop.",
     ]);
     expect(check('const text = (await shop.getStock({ "sku */": "a" })).text;\nreturn text.length;')).toEqual([]);
   });
@@ -223,11 +225,11 @@ describe("checking a program", () => {
     ).toEqual([
       "1:1 TS2591 Cannot find name 'process'. Programs run without Node.js or browser APIs.",
       `2:12 TS${PROGRAM_DIAGNOSTIC.MODULE_SYNTAX} 'require' ${modules}`,
-      "3:7 TS2304 Cannot find name 'fetch'.",
+      "3:7 TS2304 Cannot find name 'fetch'. The globals are console, inventory, shop.",
       `4:1 TS${PROGRAM_DIAGNOSTIC.MODULE_SYNTAX} 'import' ${modules}`,
       `5:17 TS${PROGRAM_DIAGNOSTIC.MODULE_SYNTAX} 'import()' ${modules}`,
       `6:1 TS${PROGRAM_DIAGNOSTIC.MODULE_SYNTAX} 'export' ${modules}`,
-      "7:1 TS2304 Cannot find name 'setTimeout'.",
+      "7:1 TS2304 Cannot find name 'setTimeout'. The globals are console, inventory, shop.",
     ]);
   });
 
@@ -245,15 +247,40 @@ describe("checking a program", () => {
 
   it("refuses a program larger than the limit with one diagnostic, unread", () => {
     const huge = `return ${JSON.stringify("x".repeat(MAX_PROGRAM_BYTES))};`;
-    expect(checker.check(huge)).toEqual([
-      {
-        line: 1,
-        column: 1,
-        code: PROGRAM_DIAGNOSTIC.TOO_LARGE,
-        message: `The program is ${huge.length} bytes; at most ${MAX_PROGRAM_BYTES} are accepted.`,
-      },
-    ]);
+    expect(checker.check(huge)).toEqual({
+      diagnostics: [
+        {
+          line: 1,
+          column: 1,
+          code: PROGRAM_DIAGNOSTIC.TOO_LARGE,
+          message: `The program is ${huge.length} bytes; at most ${MAX_PROGRAM_BYTES} are accepted.`,
+        },
+      ],
+      omitted: 0,
+    });
     expect(() => checker.transpile(huge)).toThrow(/at most 100000/);
+  });
+
+  // 33,000 diagnostics made 2.1 MB of [Type error] text.
+  it("lists the first problems within MAX_DIAGNOSTICS and MAX_DIAGNOSTIC_BYTES, and counts the rest", () => {
+    const many = checker.check("a;\n".repeat(33_000));
+    expect(many.diagnostics).toHaveLength(MAX_DIAGNOSTICS);
+    expect(many.diagnostics.map((diagnostic) => diagnostic.line)).toEqual(Array.from({ length: MAX_DIAGNOSTICS }, (_, i) => i + 1));
+    expect(many.omitted).toBe(33_000 - MAX_DIAGNOSTICS);
+
+    const name = "a".repeat(2_000);
+    const message = `Cannot find name '${name}'. The globals are console, inventory, shop.`;
+    const fit = Math.floor(MAX_DIAGNOSTIC_BYTES / Buffer.byteLength(message));
+    const long = checker.check(`${name};\n`.repeat(40));
+    expect(long.diagnostics.map((diagnostic) => diagnostic.message)).toEqual(Array.from({ length: fit }, () => message));
+    expect(long.omitted).toBe(40 - fit);
+
+    // A first message alone past the bytes is cut to them, between characters.
+    const huge = checker.check(`${"é".repeat(20_000)};\nb;`);
+    expect(huge.diagnostics).toHaveLength(1);
+    expect(huge.omitted).toBe(1);
+    const [cut] = huge.diagnostics.map((diagnostic) => diagnostic.message);
+    expect(cut).toBe(`Cannot find name '${"é".repeat(Math.floor((MAX_DIAGNOSTIC_BYTES - 3 - "Cannot find name '".length) / 2))}…`);
   });
 
   it("takes new declarations when a tool's type is learned, without a new checker", () => {
@@ -333,27 +360,31 @@ describe("transpiling a program", () => {
   });
 });
 
-describe("the checker in its own thread", () => {
+describe("the checker's threads", () => {
   const union = Array.from({ length: 100 }, (_, i) => i).join(" | ");
   // A million tuples to instantiate: minutes of TypeScript and gigabytes, from a few lines.
   const TYPE_BOMB = `type N = ${union};\ntype Trip = { [A in N]: { [B in N]: { [C in N]: [A, B, C] }[N] }[N] }[N];\nreturn [1, 2, 3] as Trip;`;
+  const X = "declare const x: number;";
+  /** A program's time, arriving now. */
+  const within = (limitMs: number) => ({ limitMs, arrived: performance.now() });
 
   it("stops a check that needs more than its heap, and checks the next program on a fresh thread", async () => {
-    const worker = await CheckerHost.create("declare const x: number;", { heapMb: 256, maxCheckMs: 120_000 });
+    const worker = await CheckerHost.create(X, { heapMb: 256, maxCheckMs: 120_000, threads: 1 });
     try {
-      expect(await worker.check(TYPE_BOMB, 120_000)).toEqual({
+      expect(await worker.check(TYPE_BOMB, X, within(120_000))).toEqual({
         ok: false,
         kind: "memory",
         message: "type-checking the program needed more than 256 MB; nothing was run",
       });
-      expect(await worker.check("return x + 1;", 60_000)).toEqual({
+      expect(await worker.check("return x + 1;", X, within(60_000))).toEqual({
         ok: true,
         program: expect.objectContaining({ code: emitted("    return x + 1;\n") }),
       });
-      expect(await worker.check("return x.foo;", 60_000)).toEqual({
+      expect(await worker.check("return x.foo;", X, within(60_000))).toEqual({
         ok: false,
         kind: "type_error",
         diagnostics: [{ line: 1, column: 10, code: 2339, message: "Property 'foo' does not exist on type 'number'." }],
+        omitted: 0,
       });
     } finally {
       await worker.close();
@@ -361,20 +392,110 @@ describe("the checker in its own thread", () => {
   });
 
   it("stops a check at the program's time limit, and a check waiting behind it gets its turn", async () => {
-    const worker = await CheckerHost.create("declare const x: number;");
+    const worker = await CheckerHost.create(X, { threads: 1 });
     try {
       const order: string[] = [];
       const settled = <T>(name: string, pending: Promise<T>) => pending.finally(() => order.push(name));
       const [bomb, short, next] = await Promise.all([
-        settled("bomb", worker.check(TYPE_BOMB, 1_500)),
+        settled("bomb", worker.check(TYPE_BOMB, X, within(1_500))),
         // Its own limit runs while it waits: it ends before the check ahead of it.
-        settled("short", worker.check("return x;", 300)),
-        settled("next", worker.check("return x;", 60_000)),
+        settled("short", worker.check("return x;", X, within(300))),
+        settled("next", worker.check("return x;", X, within(60_000))),
       ]);
       expect(order).toEqual(["short", "bomb", "next"]);
-      expect(short).toEqual({ ok: false, kind: "timeout", message: "type-checking the program took longer than 300 ms; nothing was run" });
-      expect(bomb).toEqual({ ok: false, kind: "timeout", message: "type-checking the program took longer than 1500 ms; nothing was run" });
+      expect(short).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: "the program's time limit of 300 ms ran out while it waited for a free type-checker; nothing was run",
+      });
+      expect(bomb).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: "the program's time limit of 1500 ms ran out during its type-check; nothing was run",
+      });
       expect(next).toEqual({ ok: true, program: expect.objectContaining({ code: emitted("    return x;\n") }) });
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("stops a check at its own limit, counted from its start, not while it waited", async () => {
+    const worker = await CheckerHost.create(X, { threads: 1, maxCheckMs: 1_000 });
+    try {
+      const [bomb, queued] = await Promise.all([
+        worker.check(TYPE_BOMB, X, within(60_000)),
+        // Behind the bomb for a second and more: its check still has its whole second, and needs a few milliseconds.
+        worker.check("return x;", X, within(60_000)),
+      ]);
+      expect(bomb).toEqual({ ok: false, kind: "timeout", message: "type-checking the program took longer than 1000 ms; nothing was run" });
+      expect(queued).toEqual({ ok: true, program: expect.objectContaining({ code: emitted("    return x;\n") }) });
+    } finally {
+      await worker.close();
+    }
+  });
+
+  // One checker for all: a bomb made the next clients' checks time out behind it.
+  it("checks other programs on another thread while one checks a type bomb, and replaces only the bomb's thread", async () => {
+    const worker = await CheckerHost.create(X, { maxCheckMs: 120_000 });
+    try {
+      const before = worker.threadIds;
+      expect(before).toHaveLength(2);
+      let bombDone = false;
+      const bomb = worker.check(TYPE_BOMB, X, within(5_000)).finally(() => {
+        bombDone = true;
+      });
+      const others = await Promise.all(Array.from({ length: 5 }, (_, i) => worker.check(`return x + ${i};`, X, within(60_000))));
+      expect(others.map((outcome) => outcome.ok)).toEqual([true, true, true, true, true]);
+      expect(bombDone).toBe(false);
+      expect(await bomb).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: "the program's time limit of 5000 ms ran out during its type-check; nothing was run",
+      });
+      // The bomb's thread is ended after its grace and a fresh one takes its place; the other thread is the same.
+      const after = await vi.waitFor(
+        () => {
+          const ids = worker.threadIds;
+          if (ids.includes(before[0]!) || ids.length < 2) throw new Error("the bomb's thread is still there");
+          return ids;
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+      expect(after[0]).toBe(before[1]);
+      expect(before).not.toContain(after[1]);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  // Ending the thread at the limit cost 1-5 s of start-up, which the next plain program waited for.
+  it("keeps the thread of a check whose program's time ran out when the check ends soon after", async () => {
+    const worker = await CheckerHost.create(X, { threads: 1 });
+    try {
+      const before = worker.threadIds;
+      // Tens of milliseconds of checking: past its 1 ms, well within the thread's grace.
+      const rows = Array.from({ length: 200 }, (_, i) => `{ id: ${i}, name: "n${i}", tags: ["a", "b"] }`).join(", ");
+      expect(await worker.check(`const rows = [${rows}];\nreturn rows.map((row) => row.id + x);`, X, within(1))).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: "the program's time limit of 1 ms ran out during its type-check; nothing was run",
+      });
+      expect(await worker.check("return x + 1;", X, within(60_000))).toMatchObject({ ok: true });
+      expect(worker.threadIds).toEqual(before);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it("checks each program against the declarations it was given, whichever thread holds which", async () => {
+    const worker = await CheckerHost.create(X);
+    try {
+      const Y = "declare const x: string;";
+      await worker.updateDeclarations(Y);
+      const outcomes = await Promise.all(
+        [X, Y, X, Y].map((declarations) => worker.check("const n: number = x;\nreturn n;", declarations, within(60_000))),
+      );
+      expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, false, true, false]);
     } finally {
       await worker.close();
     }
@@ -384,15 +505,15 @@ describe("the checker in its own thread", () => {
     await expect(CheckerHost.create("declare const x: Missing;")).rejects.toThrow(
       "the clients' declarations do not compile: Cannot find name 'Missing'. (TS2304)",
     );
-    const worker = await CheckerHost.create("declare const x: number;");
+    const worker = await CheckerHost.create(X);
     try {
       await expect(worker.updateDeclarations("declare const x: Missing;")).rejects.toThrow(/Cannot find name 'Missing'/);
-      expect(await worker.check("return x + 1;", 60_000)).toEqual({
+      expect(await worker.check("return x + 1;", X, within(60_000))).toEqual({
         ok: true,
         program: expect.objectContaining({ code: emitted("    return x + 1;\n") }),
       });
       await worker.updateDeclarations("declare const x: string;");
-      expect(await worker.check("return x.length;", 60_000)).toEqual({
+      expect(await worker.check("return x.length;", "declare const x: string;", within(60_000))).toEqual({
         ok: true,
         program: expect.objectContaining({ code: emitted("    return x.length;\n") }),
       });

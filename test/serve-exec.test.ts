@@ -202,7 +202,7 @@ describe("pmcp serve exec over stdio", () => {
     const bomb = `type N = ${union};\ntype T = { [A in N]: { [B in N]: { [C in N]: [A, B, C] }[N] }[N] }[N];\nawait behaviour.getItem({ id: "x" });\nreturn [1, 2, 3] as T;`;
     const [failed, meanwhile] = await Promise.all([execute(client, bomb, 1500), client.callTool({ name: "list_tools", arguments: {} })]);
     expect(failed.content[0]?.text).toBe(
-      `[Timeout] type-checking the program took longer than 1500 ms; nothing was run\n${JSON.stringify(failed.structuredContent)}`,
+      `[Timeout] the program's time limit of 1500 ms ran out during its type-check; nothing was run\n${JSON.stringify(failed.structuredContent)}`,
     );
     expect(failed.structuredContent.calls).toEqual([]);
     expect(meanwhile.isError).not.toBe(true);
@@ -339,6 +339,65 @@ describe("pmcp serve exec --http", () => {
     await running;
     await client.close();
   });
+});
+
+/** `serve exec --http` of the behaviour fixture; resolves with its URL once it serves. */
+async function serveHttpExec(): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
+  const behaviour = `${process.execPath} ${join(FIXTURES, "behaviour-server.mjs")}`;
+  const child = spawn(process.execPath, [CLI, "serve", "exec", "--http", "0", "--stdio", behaviour, "--id", "behaviour"], { cwd: ROOT });
+  const url = await new Promise<string>((resolve, reject) => {
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /^Serving exec on (\S+)$/m.exec(stderr);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
+  return { child, url };
+}
+
+describe("pmcp serve exec --http with several clients", () => {
+  // One type-checker for all: a type bomb from one client made the next clients' `return 1` end in [Timeout] behind it.
+  it("runs the other clients' programs while one client's type bomb is being checked", async () => {
+    const { child, url } = await serveHttpExec();
+    const clients = await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
+        await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+        return client;
+      }),
+    );
+    try {
+      const [bomber, ...others] = clients;
+      const union = Array.from({ length: 100 }, (_, i) => i).join(" | ");
+      const bomb = `type N = ${union};\ntype T = { [A in N]: { [B in N]: { [C in N]: [A, B, C] }[N] }[N] }[N];\nreturn [1, 2, 3] as T;`;
+      let bombDone = false;
+      const bombed = execute(bomber!, bomb).finally(() => {
+        bombDone = true;
+      });
+      // Each client's programs one after the other: the later ones surely arrive while the bomb is checked.
+      const answers = await Promise.all(
+        others.map(async (client, index) => {
+          const results: unknown[] = [];
+          for (let round = 0; round < 3; round++) {
+            const outcome = await execute(client, `return ${index * 10 + round};`);
+            results.push(outcome.isError ? outcome.content[0]?.text : outcome.structuredContent.result);
+          }
+          return results;
+        }),
+      );
+      expect(answers).toEqual(others.map((_, index) => [0, 1, 2].map((round) => index * 10 + round)));
+      expect(bombDone).toBe(false);
+      expect((await bombed).content[0]?.text.split("\n")[0]).toBe(
+        "[Timeout] type-checking the program took longer than 10000 ms; nothing was run",
+      );
+      expect((await execute(bomber!, "return 2;")).structuredContent.result).toBe(2);
+    } finally {
+      await Promise.all(clients.map((client) => client.close()));
+      child.kill("SIGTERM");
+    }
+  }, 120_000);
 });
 
 /** The behaviour server's pid, from the observation of a program's `pid` call: the program is then in its next call. */
@@ -572,6 +631,24 @@ describe("pmcp exec", () => {
       code: 1,
       stderr: "pmcp: [Uncaught error] <stdin>:2:70 Error: no count\n",
     });
+  });
+
+  // 33,000 diagnostics made 2.1 MB of [Type error] text.
+  it("lists at most 50 problems, then a line saying how many more there are, also under --json", async () => {
+    const program = "a;\n".repeat(33_000);
+    const run = await runStdin(["exec", "-", ...sources], program);
+    expect(run.code).toBe(1);
+    expect(run.stderr.split("\n")).toEqual([
+      "pmcp: [Type error] 33000 problems; nothing was run",
+      ...Array.from({ length: 50 }, (_, i) => `pmcp: <stdin>:${i + 1}:1 Cannot find name 'a'. The globals are behaviour, console.`),
+      "pmcp: … 32950 more problems not listed (at most 50 are, with 16384 bytes of messages)",
+      "",
+    ]);
+    const json = JSON.parse((await runStdin(["exec", "-", "--json", ...sources], program)).stdout) as {
+      diagnostics: unknown[];
+      omitted: number;
+    };
+    expect([json.diagnostics.length, json.omitted]).toEqual([50, 32_950]);
   });
 
   // Node's mkdir({ recursive: true }) never settles there: pmcp exec printed its result and spun forever.

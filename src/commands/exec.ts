@@ -49,7 +49,7 @@ export const execCommand = defineCommand({
 async function exec(args: ArgsOf<typeof builder>): Promise<void> {
   const { readFile } = await import("node:fs/promises");
   const { startSession } = await import("./start-exec-session.js");
-  const { FAILURE_TAGS, outcomeJson } = await import("../exec/exec-session.js");
+  const { diagnosticLines, FAILURE_TAGS, outcomeJson } = await import("../exec/exec-session.js");
   // yargs turns a lone `-` positional into "", which names no file either.
   const stdin = args.file === "-" || args.file === "";
   const where = stdin ? "<stdin>" : args.file;
@@ -62,7 +62,8 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
   const code = utf8Text(bytes, where);
   const { startTelemetry } = await import("./shared/telemetry-sdk.js");
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: false });
-  const started = await startSession({ ...args, learn: false }, "run").catch(async (error: unknown) => {
+  // One program: no check waits behind another, so one checker thread; a second would only cost its start-up.
+  const started = await startSession({ ...args, learn: false }, "run", { threads: 1 }).catch(async (error: unknown) => {
     await stopTelemetry();
     throw error;
   });
@@ -80,7 +81,9 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
     // Positions as file:line:col, as editors and terminals link them.
     const details =
       outcome.kind === "type_error"
-        ? outcome.diagnostics.map((diagnostic) => `\n${where}:${diagnostic.line}:${diagnostic.column} ${diagnostic.message}`).join("")
+        ? diagnosticLines(outcome, `${where}:`)
+            .map((line) => `\n${line}`)
+            .join("")
         : "";
     const at = outcome.kind !== "type_error" && outcome.at !== undefined ? `${where}:${outcome.at.line}:${outcome.at.column} ` : "";
     const calls = outcome.calls.length === 0 ? "" : ` (${count(outcome.calls.length, "tool call")} made)`;

@@ -10,6 +10,7 @@ import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { BundleServer } from "../bundle/types.js";
 import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
+import type { CheckerHostOptions } from "../exec/checker-host.js";
 import { ExecSession } from "../exec/exec-session.js";
 import { EXEC_SETTINGS, type ExecSettingKey, type ExecSettings, limitsOf } from "../exec/limits.js";
 import { type ListedServer, ListingRefresh } from "../exec/listing-refresh.js";
@@ -41,7 +42,7 @@ export interface StartedSession {
  * the checker, and a CompositionClient for the same servers: what both exec commands run programs
  * with. A server is started by a program's first call of it, not before. `verb` names the command in messages.
  */
-export async function startSession(flags: ExecFlags, verb: string): Promise<StartedSession> {
+export async function startSession(flags: ExecFlags, verb: string, checker: CheckerHostOptions = {}): Promise<StartedSession> {
   const project = await loadPmcpConfig();
   const sources = await resolveSources(flags, project, verb);
   const given = flags.schema.length === 0 ? undefined : (await readSchemaFiles(flags.schema)).bundle;
@@ -101,6 +102,7 @@ export async function startSession(flags: ExecFlags, verb: string): Promise<Star
       { key: "strictObjects", value: project?.config.strictObjects },
       false,
     ).value,
+    checker,
     ...(flags.learn && observeDir !== undefined ? { learnFrom: observeDir } : {}),
   });
   // Servers whose listing says how long it stays good are listed again when it runs out.

@@ -21,6 +21,13 @@ export interface TranspiledProgram {
 /** A statement's first position and the position just past it: [line, column, endLine, endColumn], 1-based, in the program's own text. */
 export type ProgramStatement = [number, number, number, number];
 
+/**
+ * At most this many diagnostics are listed, and at most this many UTF-8 bytes of their messages
+ * together: a program can make tens of thousands, megabytes of text no agent reads.
+ */
+export const MAX_DIAGNOSTICS = 50;
+export const MAX_DIAGNOSTIC_BYTES = 16_384;
+
 /** Codes of the diagnostics this checker adds to TypeScript's own (outside TypeScript's range). */
 export const PROGRAM_DIAGNOSTIC = {
   /** `import`, `export`, `require(…)`, `import.meta`: a program loads nothing. */
@@ -31,13 +38,18 @@ export const PROGRAM_DIAGNOSTIC = {
   OUTSIDE_BODY: 90003,
 } as const;
 
-/** The messages between a CheckerHost and its thread. */
-export type CheckRequest = { type: "check"; id: number; code: string } | { type: "update"; id: number; declarations: string };
+/** The messages between a CheckerHost and its threads. */
+export type CheckRequest =
+  /** `declarations` when the thread must check against other declarations than it holds. */
+  { type: "check"; id: number; code: string; declarations?: string } | { type: "update"; id: number; declarations: string };
 
 export type CheckReply =
   | { type: "ready" }
-  /** `program` (its types erased, with the source map back) only when there are no diagnostics. */
-  | { type: "checked"; id: number; diagnostics: ProgramDiagnostic[]; program?: TranspiledProgram }
+  /**
+   * `program` (its types erased, with the source map back) only when there are no diagnostics;
+   * `omitted`: the diagnostics found past the list's bounds.
+   */
+  | { type: "checked"; id: number; diagnostics: ProgramDiagnostic[]; omitted: number; program?: TranspiledProgram }
   | { type: "updated"; id: number }
   /** id -1: the checker could not be created (the declarations do not compile). */
   | { type: "failed"; id: number; message: string };

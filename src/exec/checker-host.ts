@@ -5,41 +5,76 @@ import type { CheckReply, CheckRequest, ProgramDiagnostic, TranspiledProgram } f
 /** A program's check: runnable (its types erased), refused with diagnostics, or stopped by a limit. */
 export type CheckOutcome =
   | { ok: true; program: TranspiledProgram }
-  | { ok: false; kind: "type_error"; diagnostics: ProgramDiagnostic[] }
+  | { ok: false; kind: "type_error"; diagnostics: ProgramDiagnostic[]; omitted: number }
   | { ok: false; kind: "timeout" | "memory" | "invalid_input"; message: string };
 
 export interface CheckerHostOptions {
-  /** TypeScript's heap in the checker's thread; the clients of 300 tools need ~150 MB. */
+  /** TypeScript's heap in each checker thread; the clients of 300 tools need ~150 MB. */
   heapMb?: number;
-  /** The longest one check may take, whatever the program's own time limit. */
+  /** The longest one check may run on its thread, counted from its start there, whatever the program's own time limit. */
   maxCheckMs?: number;
+  /** Checks that run at once, each on a thread of its own. */
+  threads?: number;
 }
 
-const DEFAULT_HEAP_MB = 1024;
+/** A program's time: its limit, counted from its arrival (a `performance.now()`), whatever it waited for since. */
+export interface ProgramTime {
+  limitMs: number;
+  arrived: number;
+}
+
+/** Two threads at 512 MB: a check that runs long holds one of them, and the pool takes at most the 1 GB one thread had. */
+const DEFAULT_THREADS = 2;
+const DEFAULT_HEAP_MB = 512;
 /** A real program checks in tens of milliseconds; ten seconds is types built to be slow. */
 const DEFAULT_MAX_CHECK_MS = 10_000;
+/**
+ * How long a thread may go on with a check nobody waits for any more before it is ended. A new
+ * thread costs about this much to start, so a check nearly done is let finish: a program sent with
+ * `timeout_ms: 1` costs its thread a few milliseconds, not a restart.
+ */
+const ABANDONED_GRACE_MS = 1_000;
+
+type Stopped = { type: "stopped"; kind: "timeout" | "memory"; message: string };
 
 interface Job {
   request: CheckRequest;
-  limitMs: number;
-  /** Whether its thread has it: then only ending the thread stops it. */
-  posted: boolean;
-  settle(reply: CheckReply | { type: "stopped"; kind: "timeout" | "memory"; message: string }): void;
+  /** The declarations a check is made against; an update's are in its request. */
+  declarations: string;
+  /** The program's time, for a check; an update has only the thread's limit. */
+  time: ProgramTime | undefined;
+  /** Set while it waits for a thread: its program's time running out there. */
+  waiting: NodeJS.Timeout | undefined;
+  settle(reply: CheckReply | Stopped): void;
+}
+
+interface Thread {
+  worker: Worker;
+  ready: boolean;
+  /** What its checker holds. */
+  declarations: string;
+  /** The job it runs, also once given up on: the thread is busy until it answers. */
+  job: Job | undefined;
+  /** The job's limit, then the grace after it. */
+  timer: NodeJS.Timeout | undefined;
 }
 
 /**
- * The program checker (type-check.ts) in a worker thread with a heap limit, one check at a
- * time. A check that passes its deadline or the heap limit ends the thread; a new one, with
- * the same declarations, takes the next check. The server's own thread never runs TypeScript.
+ * The program checker (type-check.ts) in a pool of worker threads, each with a heap limit and
+ * one check at a time, so that a program whose types take long holds one thread, not the
+ * others' checks. A check runs at most `maxCheckMs` on its thread and never past its program's
+ * time; then its program is answered, and a thread still busy with it after a grace is ended
+ * and a fresh one takes its place. Time spent waiting for a free thread counts only against the
+ * program's own limit. The server's own thread never runs TypeScript.
  */
 export class CheckerHost {
   readonly #heapMb: number;
   readonly #maxCheckMs: number;
+  readonly #size: number;
+  /** The declarations in force: new threads start with them. */
   #declarations: string;
-  #worker!: Worker;
-  #ready!: Promise<void>;
+  readonly #threads = new Set<Thread>();
   readonly #queue: Job[] = [];
-  #current: Job | undefined;
   #nextId = 0;
   #closed = false;
 
@@ -47,14 +82,14 @@ export class CheckerHost {
     this.#declarations = declarations;
     this.#heapMb = options.heapMb ?? DEFAULT_HEAP_MB;
     this.#maxCheckMs = options.maxCheckMs ?? DEFAULT_MAX_CHECK_MS;
-    this.#start();
+    this.#size = options.threads ?? DEFAULT_THREADS;
   }
 
-  /** A checker pre-warmed with `declarations`; rejects when they do not compile. */
+  /** A checker whose threads are pre-warmed with `declarations`; rejects when they do not compile. */
   static async create(declarations: string, options: CheckerHostOptions = {}): Promise<CheckerHost> {
     const checker = new CheckerHost(declarations, options);
     try {
-      await checker.#ready;
+      await Promise.all(Array.from({ length: checker.#size }, () => checker.#start()));
     } catch (error) {
       await checker.close();
       throw error;
@@ -62,32 +97,44 @@ export class CheckerHost {
     return checker;
   }
 
-  /** Checks a program within `timeoutMs` (time waiting behind other checks counts). */
-  check(code: string, timeoutMs: number): Promise<CheckOutcome> {
-    const limitMs = Math.min(timeoutMs, this.#maxCheckMs);
+  /** The `threadId`s of the threads in the pool, oldest first. */
+  get threadIds(): number[] {
+    return [...this.#threads].map((thread) => thread.worker.threadId);
+  }
+
+  /**
+   * Checks a program within its time, which runs from its arrival, against `declarations`: those
+   * given to `create` or to an `updateDeclarations` that succeeded (they are not compiled again).
+   */
+  check(code: string, declarations: string, time: ProgramTime): Promise<CheckOutcome> {
     return new Promise((resolve) => {
       this.#enqueue({
         request: { type: "check", id: this.#nextId++, code },
-        limitMs,
-        posted: false,
+        declarations,
+        time,
+        waiting: undefined,
         settle: (reply) => {
           if (reply.type === "stopped") resolve({ ok: false, kind: reply.kind, message: reply.message });
           else if (reply.type === "failed") resolve({ ok: false, kind: "invalid_input", message: reply.message });
           else if (reply.type === "checked" && reply.program !== undefined) resolve({ ok: true, program: reply.program });
-          else if (reply.type === "checked") resolve({ ok: false, kind: "type_error", diagnostics: reply.diagnostics });
+          else if (reply.type === "checked")
+            resolve({ ok: false, kind: "type_error", diagnostics: reply.diagnostics, omitted: reply.omitted });
         },
       });
     });
   }
 
-  /** Replaces the declarations; rejects, keeping the old ones, when the new ones do not compile. */
+  /**
+   * Makes `text` the declarations in force (new threads start with them), once one thread has
+   * compiled them; rejects, keeping the old ones, when they do not compile.
+   */
   updateDeclarations(text: string): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#enqueue({
         request: { type: "update", id: this.#nextId++, declarations: text },
-        // Declarations that take TypeScript too long are refused like any that do not compile.
-        limitMs: this.#maxCheckMs,
-        posted: false,
+        declarations: text,
+        time: undefined,
+        waiting: undefined,
         settle: (reply) => {
           if (reply.type === "updated") {
             this.#declarations = text;
@@ -100,120 +147,164 @@ export class CheckerHost {
 
   async close(): Promise<void> {
     this.#closed = true;
-    const waiting = this.#current === undefined ? this.#queue.splice(0) : [this.#current, ...this.#queue.splice(0)];
-    this.#current = undefined;
-    for (const job of waiting) job.settle({ type: "failed", id: job.request.id, message: "the checker was closed" });
-    await this.#worker.terminate();
+    const closed = (job: Job) => job.settle({ type: "failed", id: job.request.id, message: "the checker was closed" });
+    for (const job of this.#queue.splice(0)) closed(job);
+    const threads = [...this.#threads];
+    this.#threads.clear();
+    for (const thread of threads) {
+      clearTimeout(thread.timer);
+      if (thread.job !== undefined) closed(thread.job);
+    }
+    await Promise.all(threads.map((thread) => thread.worker.terminate()));
   }
 
-  #start(): void {
+  /** Starts a thread with the declarations in force; settles when it is ready, or failed to start. */
+  #start(): Promise<void> {
     const worker = new Worker(new URL("./checker-thread.js", import.meta.url), {
       workerData: { declarations: this.#declarations },
       // The host's flags (a loader, --input-type) are not the checker's business.
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },
     });
-    this.#worker = worker;
-    this.#ready = new Promise((resolve, reject) => {
-      const onMessage = (reply: CheckReply) => {
-        if (reply.type === "ready") resolve();
-        else if (reply.type === "failed" && reply.id === -1) reject(new PmcpError("INVALID_INPUT", reply.message));
-        else this.#answer(reply);
-      };
-      worker.on("message", onMessage);
+    const thread: Thread = { worker, ready: false, declarations: this.#declarations, job: undefined, timer: undefined };
+    this.#threads.add(thread);
+    return new Promise((resolve, reject) => {
+      worker.on("message", (reply: CheckReply) => {
+        if (reply.type === "ready") {
+          thread.ready = true;
+          resolve();
+          this.#dispatch();
+        } else if (reply.type === "failed" && reply.id === -1) {
+          const error = new PmcpError("INVALID_INPUT", reply.message);
+          reject(error);
+          this.#failedToStart(thread, error);
+        } else this.#answered(thread, reply);
+      });
       worker.on("error", (error: Error & { code?: string }) => {
         reject(error);
-        this.#lost(worker, error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "failed", error.message);
+        this.#lost(thread, error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "failed", error.message);
       });
-      worker.on("exit", () => this.#lost(worker, "failed", "the checker's thread exited"));
+      worker.on("exit", () => {
+        reject(new Error("the checker's thread exited"));
+        this.#lost(thread, "failed", "the checker's thread exited");
+      });
     });
-    // A restart's failure shows as the next check's outcome.
-    this.#ready.catch(() => undefined);
   }
 
-  /** Queues a job with its time limit running from now: waiting behind other checks counts. */
   #enqueue(job: Job): void {
-    if (this.#closed) {
-      job.settle({ type: "failed", id: job.request.id, message: "the checker was closed" });
-      return;
-    }
-    const timer = setTimeout(() => this.#expire(job), job.limitMs);
     const settle = job.settle;
     let settled = false;
     job.settle = (reply) => {
       if (settled) return;
       settled = true;
-      clearTimeout(timer);
+      clearTimeout(job.waiting);
       settle(reply);
     };
-    this.#queue.push(job);
-    void this.#pump();
-  }
-
-  #expire(job: Job): void {
-    const queued = this.#queue.indexOf(job);
-    if (queued >= 0) {
-      this.#queue.splice(queued, 1);
-      job.settle(this.#timedOut(job));
-    } else if (this.#current === job) {
-      // TypeScript cannot be interrupted: its thread goes, and a fresh one (with the declarations in force) takes the queue.
-      if (job.posted) this.#restart();
-      this.#finish(job, this.#timedOut(job));
-    }
-  }
-
-  async #pump(): Promise<void> {
-    if (this.#current !== undefined || this.#closed) return;
-    const job = this.#queue.shift();
-    if (job === undefined) return;
-    this.#current = job;
-    const worker = this.#worker;
-    try {
-      await this.#ready;
-    } catch (error) {
-      this.#finish(job, { type: "failed", id: job.request.id, message: (error as Error).message });
+    if (this.#closed) {
+      job.settle({ type: "failed", id: job.request.id, message: "the checker was closed" });
       return;
     }
-    if (this.#current !== job || worker !== this.#worker) return;
-    job.posted = true;
-    worker.postMessage(job.request);
+    const time = job.time;
+    if (time !== undefined) {
+      job.waiting = setTimeout(() => {
+        const queued = this.#queue.indexOf(job);
+        if (queued < 0) return;
+        this.#queue.splice(queued, 1);
+        const message = `the program's time limit of ${time.limitMs} ms ran out while it waited for a free type-checker; nothing was run`;
+        job.settle({ type: "stopped", kind: "timeout", message });
+      }, remaining(time));
+    }
+    this.#queue.push(job);
+    this.#dispatch();
   }
 
-  #timedOut(job: Job): { type: "stopped"; kind: "timeout"; message: string } {
-    const what = job.request.type === "check" ? "type-checking the program" : "checking the new declarations";
-    const after = job.request.type === "check" ? "; nothing was run" : "";
-    return { type: "stopped", kind: "timeout", message: `${what} took longer than ${job.limitMs} ms${after}` };
+  /** Gives waiting jobs to free threads, oldest job first; starts a thread when none is left. */
+  #dispatch(): void {
+    for (const thread of this.#threads) {
+      if (this.#queue.length === 0) return;
+      if (thread.ready && thread.job === undefined) this.#post(thread, this.#queue.shift()!);
+    }
+    // After threads that failed to start: each failure answers one waiting job, so this ends.
+    if (this.#queue.length > 0 && this.#threads.size === 0 && !this.#closed) this.#start().catch(() => undefined);
   }
 
-  #answer(reply: CheckReply): void {
-    const job = this.#current;
+  #post(thread: Thread, job: Job): void {
+    clearTimeout(job.waiting);
+    thread.job = job;
+    const { request } = job;
+    // A check carries its declarations only to a thread holding others (a program keeps the set it started with).
+    const message: CheckRequest =
+      request.type === "check" && job.declarations !== thread.declarations ? { ...request, declarations: job.declarations } : request;
+    const ownLimit = this.#maxCheckMs;
+    const programLeft = job.time === undefined ? Number.POSITIVE_INFINITY : remaining(job.time);
+    thread.timer = setTimeout(() => this.#overran(thread, job, programLeft < ownLimit), Math.min(ownLimit, programLeft));
+    thread.worker.postMessage(message);
+  }
+
+  /** Its program stops waiting; the thread gets a grace to finish, then is ended. */
+  #overran(thread: Thread, job: Job, programTime: boolean): void {
+    const message =
+      programTime && job.time !== undefined
+        ? `the program's time limit of ${job.time.limitMs} ms ran out during its type-check; nothing was run`
+        : stopped(job, `took longer than ${this.#maxCheckMs} ms`);
+    job.settle({ type: "stopped", kind: "timeout", message });
+    // TypeScript cannot be interrupted: only ending its thread stops a check.
+    thread.timer = setTimeout(() => this.#replace(thread), ABANDONED_GRACE_MS);
+  }
+
+  #answered(thread: Thread, reply: CheckReply): void {
+    const job = thread.job;
     if (job === undefined || !("id" in reply) || reply.id !== job.request.id) return;
-    this.#finish(job, reply);
-  }
-
-  #finish(job: Job, reply: Parameters<Job["settle"]>[0]): void {
-    if (this.#current === job) this.#current = undefined;
+    clearTimeout(thread.timer);
+    thread.job = undefined;
+    if (reply.type === "checked" || reply.type === "updated") thread.declarations = job.declarations;
     job.settle(reply);
-    void this.#pump();
+    this.#dispatch();
   }
 
   /** The thread died under a check (its heap limit) or on its own. */
-  #lost(worker: Worker, kind: "memory" | "failed", message: string): void {
-    if (worker !== this.#worker || this.#closed) return;
-    const job = this.#current;
-    this.#restart();
-    if (job === undefined) return;
-    this.#finish(
-      job,
-      kind === "memory"
-        ? { type: "stopped", kind: "memory", message: `type-checking the program needed more than ${this.#heapMb} MB; nothing was run` }
-        : { type: "failed", id: job.request.id, message },
-    );
+  #lost(thread: Thread, kind: "memory" | "failed", message: string): void {
+    if (!this.#threads.has(thread) || this.#closed) return;
+    if (!thread.ready) {
+      this.#failedToStart(thread, new Error(message));
+      return;
+    }
+    const job = thread.job;
+    if (job !== undefined) {
+      job.settle(
+        kind === "memory"
+          ? { type: "stopped", kind: "memory", message: stopped(job, `needed more than ${this.#heapMb} MB`) }
+          : { type: "failed", id: job.request.id, message },
+      );
+    }
+    this.#replace(thread);
   }
 
-  #restart(): void {
-    const old = this.#worker;
-    this.#start();
-    void old.terminate();
+  /** Ends a thread and starts a fresh one in its place; the others go on. */
+  #replace(thread: Thread): void {
+    clearTimeout(thread.timer);
+    this.#threads.delete(thread);
+    void thread.worker.terminate();
+    if (this.#closed) return;
+    // A failed start shows as the outcome of the oldest waiting job (#failedToStart).
+    this.#start().catch(() => undefined);
   }
+
+  /** A thread that did not start (after create, rare: its declarations had compiled); the oldest waiting job gets why. */
+  #failedToStart(thread: Thread, error: Error): void {
+    this.#threads.delete(thread);
+    void thread.worker.terminate();
+    const job = this.#queue.shift();
+    job?.settle({ type: "failed", id: job.request.id, message: error.message });
+    this.#dispatch();
+  }
+}
+
+/** A job stopped by one of the thread's own limits, `why`. */
+function stopped(job: Job, why: string): string {
+  return job.request.type === "check" ? `type-checking the program ${why}; nothing was run` : `checking the new declarations ${why}`;
+}
+
+function remaining(time: ProgramTime): number {
+  return Math.max(0, time.arrived + time.limitMs - performance.now());
 }

@@ -21,11 +21,13 @@ try {
         reply({ type: "updated", id: request.id });
         return;
       }
-      const diagnostics = checker.check(request.code);
+      // A check carries only declarations its host had compiled (on this thread or another).
+      if (request.declarations !== undefined) checker.updateDeclarations(request.declarations, { compiled: true });
+      const { diagnostics, omitted } = checker.check(request.code);
       reply(
         diagnostics.length > 0
-          ? { type: "checked", id: request.id, diagnostics }
-          : { type: "checked", id: request.id, diagnostics, program: checker.transpile(request.code) },
+          ? { type: "checked", id: request.id, diagnostics, omitted }
+          : { type: "checked", id: request.id, diagnostics, omitted, program: checker.transpile(request.code) },
       );
     } catch (error) {
       reply({ type: "failed", id: request.id, message: errorMessage(error) });

@@ -7,8 +7,13 @@ import type { z } from "zod";
 import type { Quality } from "../bundle/quality.js";
 import type { Bundle } from "../bundle/types.js";
 import { count } from "../count.js";
-import type { TranspiledProgram } from "./check-protocol.js";
-import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic } from "./check-protocol.js";
+import {
+  MAX_DIAGNOSTIC_BYTES,
+  MAX_DIAGNOSTICS,
+  PROGRAM_DIAGNOSTIC,
+  type ProgramDiagnostic,
+  type TranspiledProgram,
+} from "./check-protocol.js";
 import type { CheckerHost, CheckerHostOptions } from "./checker-host.js";
 import { buildDeclarations, type ClientDeclarations, type ToolDeclaration } from "./declarations.js";
 import type { CallRecord, CompiledProgram, FailureKind, HostBridge, ProgramExecutor, ProgramPosition, RunOutcome } from "./executor.js";
@@ -25,7 +30,9 @@ export type ExecOutcome =
       ok: false;
       kind: "type_error";
       message: string;
+      /** The first diagnostics, within the checker's bounds; `omitted` more were found. */
       diagnostics: ProgramDiagnostic[];
+      omitted: number;
       logs: string[];
       calls: CallRecord[];
       durationMs: number;
@@ -58,7 +65,7 @@ export interface ExecSessionOptions {
   strictObjects?: boolean;
   /** Folder of the client's observation logs: after each program, newly inferred types join the declarations. */
   learnFrom?: string;
-  /** The type-checker's own limits (its heap, its longest check). */
+  /** The type-checker's threads and their limits (heap, longest check). */
   checker?: CheckerHostOptions;
 }
 
@@ -97,14 +104,14 @@ export class ExecSession {
     this.#state = state;
   }
 
-  /** Builds the declarations and pre-warms the type-checker in its own thread (TypeScript takes most of a second to load). */
+  /** Builds the declarations and pre-warms the type-checker's threads (TypeScript takes most of a second to load). */
   static async create(options: ExecSessionOptions): Promise<ExecSession> {
     const { CheckerHost } = await import("./checker-host.js");
     const state = stateOf(options.bundle, options);
     return new ExecSession(options, await CheckerHost.create(state.declarations.text, options.checker), state);
   }
 
-  /** Ends the checker's thread; the executor and the client belong to the caller. */
+  /** Ends the checker's threads; the executor and the client belong to the caller. */
   close(): Promise<void> {
     return this.#checker.close();
   }
@@ -151,6 +158,8 @@ export class ExecSession {
   }
 
   async #execute(code: unknown, timeoutMs: unknown, span: Span): Promise<ExecOutcome> {
+    // The time limit counts from here: waiting for a checker, the check, waiting for a sandbox and the run.
+    const arrived = performance.now();
     const state = this.#state;
     const limits = this.#options.limits;
     if (typeof code !== "string")
@@ -167,23 +176,21 @@ export class ExecSession {
         "pmcp.program.max_output_bytes": limits.maxOutputBytes,
       });
     }
-    const started = performance.now();
-    const checked = await this.#checker.check(code, timeout);
+    const checked = await this.#checker.check(code, state.declarations.text, { limitMs: timeout, arrived });
     if (!checked.ok) {
-      const durationMs = performance.now() - started;
+      const durationMs = performance.now() - arrived;
       if (checked.kind !== "type_error")
         return { ok: false, kind: checked.kind, message: checked.message, logs: [], calls: [], durationMs };
-      const diagnostics = checked.diagnostics.map((diagnostic) => withGlobals(diagnostic, state.declarations));
+      const { diagnostics, omitted } = checked;
       const [first] = diagnostics;
       // Refused unread for its size: not a type error, there is nothing to fix in it but its length.
       if (diagnostics.length === 1 && first?.code === PROGRAM_DIAGNOSTIC.TOO_LARGE) return invalidInput(first.message);
-      const message = `${count(diagnostics.length, "problem")}; nothing was run`;
-      return { ok: false, kind: "type_error", message, diagnostics, logs: [], calls: [], durationMs: 0 };
+      const message = `${count(diagnostics.length + omitted, "problem")}; nothing was run`;
+      return { ok: false, kind: "type_error", message, diagnostics, omitted, logs: [], calls: [], durationMs: 0 };
     }
     const program: CompiledProgram = { ...state.program, code: checked.program.code };
-    const ran = await this.#options.executor.run(program, hostBridge(this.#options.client, state.tools, context.active()), {
-      timeoutMs: timeout,
-    });
+    const bridge = hostBridge(this.#options.client, state.tools, context.active());
+    const ran = await this.#options.executor.run(program, bridge, { timeoutMs: timeout }, arrived);
     const outcome = ran.ok ? ran : withSourcePosition(ran, checked.program);
     // Only a successful call is observed, so only then can a type have changed.
     if (this.#options.learnFrom !== undefined && outcome.calls.some((call) => call.ok)) await this.#learn(this.#options.learnFrom);
@@ -292,12 +299,19 @@ async function callTool(
 export function outcomeText(outcome: ExecOutcome): string {
   const fields = structuredOf(outcome);
   if (outcome.ok) return `${SUCCESS_TAG}\n${JSON.stringify(fields)}`;
-  const diagnostics =
-    outcome.kind === "type_error"
-      ? outcome.diagnostics.map((diagnostic) => `${diagnostic.line}:${diagnostic.column} ${diagnostic.message}\n`)
-      : [];
+  const diagnostics = outcome.kind === "type_error" ? diagnosticLines(outcome, "").map((line) => `${line}\n`) : [];
   const at = "at" in outcome && outcome.at !== undefined ? ` (line ${outcome.at.line}, column ${outcome.at.column})` : "";
   return `${FAILURE_TAGS[outcome.kind]} ${outcome.message}${at}\n${diagnostics.join("")}${JSON.stringify(fields)}`;
+}
+
+/** One `<where>line:col message` line per listed diagnostic, then one saying how many were left out, if any. */
+export function diagnosticLines(outcome: Extract<ExecOutcome, { kind: "type_error" }>, where: string): string[] {
+  const lines = outcome.diagnostics.map((diagnostic) => `${where}${diagnostic.line}:${diagnostic.column} ${diagnostic.message}`);
+  if (outcome.omitted > 0)
+    lines.push(
+      `… ${count(outcome.omitted, "more problem")} not listed (at most ${MAX_DIAGNOSTICS} are, with ${MAX_DIAGNOSTIC_BYTES} bytes of messages)`,
+    );
+  return lines;
 }
 
 /** `{ result, logs, calls, durationMs }`; a failed program's result is null unless the output limit cut it down. */
@@ -339,24 +353,16 @@ function before(a: ProgramPosition, b: ProgramPosition): boolean {
   return a.line < b.line || (a.line === b.line && a.column < b.column);
 }
 
-/** TypeScript error "Cannot find name" (with no "Did you mean" of its own). */
-const CANNOT_FIND_NAME = 2304;
-
-/**
- * An unknown name with no suggestion gains the list of the servers' globals: a program names
- * a server by its generated namespace (`memoryServer`), which an agent without inspect_tool guesses.
- */
-function withGlobals(diagnostic: ProgramDiagnostic, declarations: ClientDeclarations): ProgramDiagnostic {
-  if (diagnostic.code !== CANNOT_FIND_NAME) return diagnostic;
-  const globals = [...declarations.servers.map((server) => server.global), "console"];
-  return { ...diagnostic, message: `${diagnostic.message} The globals are ${globals.join(", ")}.` };
-}
-
 /** The whole outcome as one JSON value, for `pmcp exec --json`. */
 export function outcomeJson(outcome: ExecOutcome): object {
   const fields = structuredOf(outcome);
   if (outcome.ok) return { ok: true, ...fields };
-  const details = outcome.kind === "type_error" ? { diagnostics: outcome.diagnostics } : outcome.at === undefined ? {} : { at: outcome.at };
+  const details =
+    outcome.kind === "type_error"
+      ? { diagnostics: outcome.diagnostics, omitted: outcome.omitted }
+      : outcome.at === undefined
+        ? {}
+        : { at: outcome.at };
   return { ok: false, tag: FAILURE_TAGS[outcome.kind], message: outcome.message, ...details, ...fields };
 }
 

@@ -63,8 +63,12 @@ export type RunOutcome =
 
 /** Runs programs in a sandbox; backends (QuickJS in WASM, V8 isolates, ...) fit behind this. */
 export interface ProgramExecutor {
-  /** Never rejects for anything the program does: every failure is a RunOutcome with its kind. */
-  run(program: CompiledProgram, host: HostBridge, limits?: Partial<Limits>): Promise<RunOutcome>;
+  /**
+   * Never rejects for anything the program does: every failure is a RunOutcome with its kind.
+   * `arrived` (a `performance.now()`, now by default) is when the program arrived: its time limit
+   * and duration count from then, so what it went through before (its type-check) counts too.
+   */
+  run(program: CompiledProgram, host: HostBridge, limits?: Partial<Limits>, arrived?: number): Promise<RunOutcome>;
   /** Stops every program still running (each ends as a failure) and frees the workers. */
   close(): Promise<void>;
 }

@@ -2,7 +2,10 @@ import { MAX_TIMEOUT_MS, type WholeNumberRange } from "@pmcp-codegen/runtime/int
 
 /** What one program runs under. */
 export interface Limits {
-  /** Wall time of the program from its arrival (waiting for a sandbox counts), also the deadline of the CPU interrupt. */
+  /**
+   * Wall time of the program from its arrival (waiting for a type-checker, the type-check and waiting
+   * for a sandbox count), also the deadline of the CPU interrupt.
+   */
   timeoutMs: number;
   /** Memory the program's VM may allocate. */
   heapBytes: number;
@@ -29,7 +32,11 @@ export interface ExecSetting extends WholeNumberRange {
  * schema and the checks are all derived. Each is a whole number from 1 to `max`.
  */
 export const EXEC_SETTINGS: Readonly<Record<ExecSettingKey, ExecSetting>> = {
-  maxTimeMs: { default: 30_000, max: MAX_TIMEOUT_MS, describe: "Wall time of a program in ms, also its CPU deadline" },
+  maxTimeMs: {
+    default: 30_000,
+    max: MAX_TIMEOUT_MS,
+    describe: "Wall time of a program in ms from its arrival, type-check included; also its CPU deadline",
+  },
   // A VM's heap lives in 32-bit WASM memory; past this a limit only lets one program take the host's memory.
   maxHeapMb: { default: 64, max: 2048, describe: "Memory a program's VM may allocate, in MB" },
   maxCalls: { default: 200, describe: "Tool calls one program may make" },

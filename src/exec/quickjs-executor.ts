@@ -50,17 +50,16 @@ export class QuickJsExecutor implements ProgramExecutor {
     this.#limits = { ...DEFAULT_LIMITS, ...options.limits };
   }
 
-  async run(program: CompiledProgram, host: HostBridge, limits: Partial<Limits> = {}): Promise<RunOutcome> {
+  async run(program: CompiledProgram, host: HostBridge, limits: Partial<Limits> = {}, arrived = performance.now()): Promise<RunOutcome> {
     const resolved: Limits = { ...this.#limits, ...limits };
     const problem = limitsProblem(resolved) ?? globalsProblem(program);
     if (problem !== undefined) return { ok: false, kind: "invalid_input", message: problem, logs: [], calls: [], durationMs: 0 };
-    // The wall-time limit counts from here: time spent waiting for a free worker is the program's time too.
-    const started = performance.now();
-    const deadline = Date.now() + resolved.timeoutMs;
+    // The wall-time limit counts from the arrival: time spent waiting for a free worker is the program's time too.
+    const deadline = Date.now() + resolved.timeoutMs - (performance.now() - arrived);
     const slot = await this.#acquire(deadline);
     if (slot === "closed") return closedOutcome();
-    if (slot === "timeout") return queuedTooLong(resolved, performance.now() - started);
-    const run = new HostRun(slot, this.#nextRunId++, program, host, resolved, deadline, started, (dead) => this.#release(slot, dead));
+    if (slot === "timeout") return queuedTooLong(resolved, performance.now() - arrived);
+    const run = new HostRun(slot, this.#nextRunId++, program, host, resolved, deadline, arrived, (dead) => this.#release(slot, dead));
     return run.outcome;
   }
 
@@ -172,7 +171,7 @@ function globalsProblem(program: CompiledProgram): string | undefined {
 
 function queuedTooLong(limits: Limits, durationMs: number): RunOutcome {
   // It never ran: saying it "ran longer than" its limit would send the agent looking for a slow loop.
-  const message = `the program waited ${limits.timeoutMs} ms for a free sandbox, its whole time limit, and never ran`;
+  const message = `the program's time limit of ${limits.timeoutMs} ms ran out while it waited for a free sandbox; it never ran`;
   return { ok: false, kind: "timeout", message, logs: [], calls: [], durationMs };
 }
 

@@ -1,21 +1,35 @@
 import { dirname, join } from "node:path";
 import ts from "typescript";
 import { PmcpError } from "../errors.js";
-import { PROGRAM_DIAGNOSTIC, type ProgramDiagnostic, type ProgramStatement, type TranspiledProgram } from "./check-protocol.js";
+import {
+  MAX_DIAGNOSTIC_BYTES,
+  MAX_DIAGNOSTICS,
+  PROGRAM_DIAGNOSTIC,
+  type ProgramDiagnostic,
+  type ProgramStatement,
+  type TranspiledProgram,
+} from "./check-protocol.js";
 
 /** Programs are written by agents, a few dozen lines; anything this large is refused unread. */
 export const MAX_PROGRAM_BYTES = 100_000;
 
+/** A program's diagnostics, the first in order of position within the bounds, and how many more there are. */
+export interface CheckedProgram {
+  diagnostics: ProgramDiagnostic[];
+  omitted: number;
+}
+
 export interface ProgramChecker {
-  /** Diagnostics of a program (the body of an async function), in strict mode; [] when it may run. */
-  check(code: string): ProgramDiagnostic[];
+  /** Diagnostics of a program (the body of an async function), in strict mode; none when it may run. */
+  check(code: string): CheckedProgram;
   /** The program with its types erased: the body of an async function, as a sandbox runs it. */
   transpile(code: string): TranspiledProgram;
   /**
    * Replaces the declarations (a tool's type changed), keeping the compiler and its loaded
-   * libraries; throws, keeping the old ones, when the new ones do not compile.
+   * libraries; throws, keeping the old ones, when the new ones do not compile. Declarations
+   * another checker `compiled` already are not checked again (a third of a second for 300 tools).
    */
-  updateDeclarations(text: string): void;
+  updateDeclarations(text: string, options?: { compiled?: boolean }): void;
 }
 
 const DECLARATIONS_FILE = "/pmcp/clients.d.ts";
@@ -103,7 +117,7 @@ export function createProgramChecker(declarations: string): ProgramChecker {
   const checker: ProgramChecker = {
     check(code) {
       const refused = refuseUnread(code);
-      if (refused !== undefined) return [refused];
+      if (refused !== undefined) return { diagnostics: [refused], omitted: 0 };
       update(PROGRAM_FILE, wrap(code));
       const program = service.getProgram();
       const source = program?.getSourceFile(PROGRAM_FILE);
@@ -113,14 +127,18 @@ export function createProgramChecker(declarations: string): ProgramChecker {
       const found = [...service.getSyntacticDiagnostics(PROGRAM_FILE), ...service.getSemanticDiagnostics(PROGRAM_FILE)]
         // A forbidden construct is reported once, with our message.
         .filter(({ start }) => start === undefined || !own.some((problem) => start >= problem.start && start < problem.end))
-        .map((diagnostic) => ({
-          start: diagnostic.start ?? PREFIX.length,
-          code: diagnostic.code,
-          message: messageOf(diagnostic, source, typeChecker),
-        }));
-      return [...own, ...found]
-        .sort((a, b) => a.start - b.start)
-        .map(({ start, code: number, message }) => ({ ...position(source, start), code: number, message }));
+        .map(
+          (diagnostic): Found => ({
+            start: diagnostic.start ?? PREFIX.length,
+            code: diagnostic.code,
+            message: () => messageOf(diagnostic, source, typeChecker, program),
+          }),
+        );
+      const listed = own.map((problem): Found => ({ start: problem.start, code: problem.code, message: () => problem.message }));
+      return bounded(
+        [...listed, ...found].sort((a, b) => a.start - b.start),
+        source,
+      );
     },
     transpile(code) {
       const refused = refuseUnread(code);
@@ -141,9 +159,10 @@ export function createProgramChecker(declarations: string): ProgramChecker {
         statements: source === undefined ? [] : statementsOf(source),
       };
     },
-    updateDeclarations(text) {
+    updateDeclarations(text, options = {}) {
       const previous = files.get(DECLARATIONS_FILE)!.text;
       update(DECLARATIONS_FILE, text);
+      if (options.compiled === true) return;
       try {
         checkDeclarations();
       } catch (error) {
@@ -195,6 +214,44 @@ interface Located {
   message: string;
 }
 
+/** A diagnostic before it is listed: its message is made only if it is. */
+interface Found {
+  start: number;
+  code: number;
+  message(): string;
+}
+
+/** The first diagnostics, by position, within MAX_DIAGNOSTICS and MAX_DIAGNOSTIC_BYTES; a first message alone past the bytes is cut. */
+function bounded(found: readonly Found[], source: ts.SourceFile): CheckedProgram {
+  const diagnostics: ProgramDiagnostic[] = [];
+  let bytes = 0;
+  for (const { start, code, message: make } of found) {
+    if (diagnostics.length === MAX_DIAGNOSTICS) break;
+    let message = make();
+    if (bytes + Buffer.byteLength(message, "utf8") > MAX_DIAGNOSTIC_BYTES) {
+      if (diagnostics.length > 0) break;
+      message = clipped(message, MAX_DIAGNOSTIC_BYTES);
+    }
+    bytes += Buffer.byteLength(message, "utf8");
+    diagnostics.push({ ...position(source, start), code, message });
+  }
+  return { diagnostics, omitted: found.length - diagnostics.length };
+}
+
+const CLIPPED = "…";
+
+/** `text` cut to at most `bytes` UTF-8 bytes, the marker included, between characters. */
+function clipped(text: string, bytes: number): string {
+  let used = Buffer.byteLength(CLIPPED, "utf8");
+  let end = 0;
+  for (const character of text) {
+    used += Buffer.byteLength(character, "utf8");
+    if (used > bytes) break;
+    end += character.length;
+  }
+  return `${text.slice(0, end)}${CLIPPED}`;
+}
+
 /**
  * Module syntax (a program loads nothing: its servers are globals) and a body that escapes
  * the wrapper function, found in the parsed program.
@@ -241,13 +298,16 @@ function forbidden(source: ts.SourceFile): Located[] {
 /**
  * The whole message chain (where "Did you mean" often sits), without advice to install Node's
  * types, and with a suggestion the compiler's spelling check misses: `revenue` for `totalRevenue`.
+ * An unknown name with no suggestion gains the list of the globals: a program names a server by
+ * its generated namespace (`memoryServer`), which an agent without inspect_tool guesses.
  */
-function messageOf(diagnostic: ts.Diagnostic, source: ts.SourceFile, checker: ts.TypeChecker): string {
+function messageOf(diagnostic: ts.Diagnostic, source: ts.SourceFile, checker: ts.TypeChecker, program: ts.Program): string {
   const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, "\n");
   if (INSTALL_TYPES_HINTS.has(diagnostic.code)) {
     const first = message.indexOf(".");
     return `${first === -1 ? message : message.slice(0, first + 1)} Programs run without Node.js or browser APIs.`;
   }
+  if (diagnostic.code === CANNOT_FIND_NAME) return `${message} The globals are ${declaredGlobals(program).join(", ")}.`;
   if (diagnostic.code !== PROPERTY_DOES_NOT_EXIST || diagnostic.start === undefined) return message;
   const access = nodeAt(source, diagnostic.start)?.parent;
   if (access === undefined || !ts.isPropertyAccessExpression(access)) return message;
@@ -255,7 +315,18 @@ function messageOf(diagnostic: ts.Diagnostic, source: ts.SourceFile, checker: ts
   return suggestion === undefined ? message : `${message} Did you mean '${suggestion}'?`;
 }
 
+/** "Cannot find name" with no "Did you mean" of its own. */
+const CANNOT_FIND_NAME = 2304;
 const PROPERTY_DOES_NOT_EXIST = 2339;
+
+/** The constants the declarations declare (`console`, one client per server), in alphabetical order. */
+function declaredGlobals(program: ts.Program): string[] {
+  const statements = program.getSourceFile(DECLARATIONS_FILE)?.statements ?? [];
+  return statements
+    .flatMap((statement) => (ts.isVariableStatement(statement) ? statement.declarationList.declarations : []))
+    .flatMap((declaration) => (ts.isIdentifier(declaration.name) ? [declaration.name.text] : []))
+    .sort();
+}
 
 /** A property whose name contains the missing one or is contained in it, ignoring case; the closest in length. */
 function similarProperty(missing: string, type: ts.Type, checker: ts.TypeChecker): string | undefined {

@@ -1,0 +1,121 @@
+// Head-of-line blocking in the type-checker, as the issue's repro: five clients of one
+// `pmcp serve exec --http` each run `return 1` in turn, with no other load and then while a
+// sixth client keeps sending a type bomb (types that take TypeScript seconds and gigabytes).
+// The figure is the median latency of the five with the bomb against without it.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { median, report } from "./lib.mjs";
+
+const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const TYPED_SERVER = fileURLToPath(new URL("../test/fixtures/typed-server.mjs", import.meta.url));
+const CLIENTS = 5;
+const PROGRAMS_PER_CLIENT = 20;
+const ROUNDS = 3;
+const union = Array.from({ length: 100 }, (_, i) => i).join(" | ");
+const TYPE_BOMB = `type N = ${union};\ntype Trip = { [A in N]: { [B in N]: { [C in N]: [A, B, C] }[N] }[N] }[N];\nreturn [1, 2, 3] as Trip;`;
+
+export async function benchHeadOfLine() {
+  const dir = await mkdtemp(join(tmpdir(), "pmcp-bench-head-of-line-"));
+  const config = join(dir, "mcp.json");
+  await writeFile(config, JSON.stringify({ mcpServers: { inventory: { command: process.execPath, args: [TYPED_SERVER] } } }));
+  const served = spawn(process.execPath, [CLI, "serve", "exec", "--http", "0", "--config", config], {
+    cwd: dir,
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const url = await new Promise((resolve, reject) => {
+    let stderr = "";
+    served.stderr.on("data", (chunk) => {
+      stderr += chunk;
+      const match = /^Serving exec on (\S+)$/m.exec(stderr);
+      if (match) resolve(match[1]);
+    });
+    served.once("exit", (code) => reject(new Error(`serve exec exited ${code}: ${stderr}`)));
+  });
+  const connect = async () => {
+    const client = new Client({ name: "bench", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    return client;
+  };
+  const clients = await Promise.all(Array.from({ length: CLIENTS }, connect));
+  const bomber = await connect();
+  const execute = (client, code) => client.callTool({ name: "execute_program", arguments: { code } }, undefined, { timeout: 120_000 });
+
+  let failures = 0;
+  /** Every client runs its programs one after the other; the latency of each program, all clients together. */
+  const latencies = async () => {
+    const samples = await Promise.all(
+      clients.map(async (client) => {
+        const own = [];
+        for (let i = 0; i < PROGRAMS_PER_CLIENT; i++) {
+          const start = performance.now();
+          const outcome = await execute(client, "return 1;");
+          own.push(performance.now() - start);
+          if (outcome.isError) failures++;
+        }
+        return own;
+      }),
+    );
+    return samples.flat();
+  };
+  const withBomb = async () => {
+    let measuring = true;
+    const bombing = (async () => {
+      while (measuring) {
+        await execute(bomber, TYPE_BOMB);
+      }
+    })();
+    // The bomb is in a checker before the others start.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const measured = await latencies();
+    measuring = false;
+    await bombing;
+    // The bomb's thread is ended a second after its limit, and its replacement's start-up is not the next round's.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    return measured;
+  };
+
+  // Warm: every checker and sandbox thread has checked and run a few programs.
+  await latencies();
+  failures = 0;
+  const status = `/proc/${served.pid}/status`;
+  const warmRss = existsSync(status) ? rss(readFileSync(status, "utf8"), "VmRSS") : undefined;
+  const calm = [];
+  const bombed = [];
+  const ratios = [];
+  for (let round = 0; round < ROUNDS; round++) {
+    const quiet = median(await latencies());
+    const loud = median(await withBomb());
+    calm.push(quiet);
+    bombed.push(loud);
+    ratios.push(loud / quiet);
+  }
+  report(
+    `head-of-line: median \`return 1\` of ${CLIENTS} clients of serve exec --http while a 6th sends a type bomb`,
+    median(bombed),
+    median(calm),
+    "with no bomb",
+    1.5,
+    "ms",
+    median(ratios),
+  );
+  const memory =
+    warmRss === undefined ? "" : `; serve exec's RSS ${warmRss} MB warm, ${rss(readFileSync(status, "utf8"), "VmHWM")} MB at its peak`;
+  console.log(`  (${failures} of ${ROUNDS * 2 * CLIENTS * PROGRAMS_PER_CLIENT} measured programs failed${memory})`);
+
+  await Promise.all([...clients, bomber].map((client) => client.close()));
+  served.kill("SIGTERM");
+  await new Promise((resolve) => served.once("exit", resolve));
+  await rm(dir, { recursive: true, force: true });
+}
+
+function rss(status, field) {
+  const kb = Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
+  return Math.round(kb / 1024);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchHeadOfLine();

@@ -23,9 +23,11 @@ const CONTENT = [
   { type: "resource", resource: null },
   { type: "resource", resource: { uri: "file:///b" } },
   { type: "resource", resource: { uri: "file:///b", text: "b" } },
+  { type: "__proto__", text: "x" },
+  { type: "video", uri: "file:///c" },
 ];
 
-/** What each member holds: the content as sent, and only whole blocks in the typed members. */
+/** What each member holds: the content as sent, and only whole blocks of known types in the typed members (`blocks` last). */
 const EXPECTED = [
   CONTENT,
   "kept",
@@ -33,6 +35,13 @@ const EXPECTED = [
   [{ type: "audio", data: "UklGRg==", mimeType: "audio/wav" }],
   [{ type: "resource_link", uri: "file:///a", name: "a" }],
   [{ type: "resource", resource: { uri: "file:///b", text: "b" } }],
+  [
+    { type: "text", text: "kept" },
+    { type: "image", data: "AA==", mimeType: "image/png" },
+    { type: "audio", data: "UklGRg==", mimeType: "audio/wav" },
+    { type: "resource_link", uri: "file:///a", name: "a" },
+    { type: "resource", resource: { uri: "file:///b", text: "b" } },
+  ],
 ];
 
 const bundle: Bundle = { version: "1.0", servers: [{ id: "s", tools: [{ name: "page", inputSchema: { type: "object" } }] }] };
@@ -50,9 +59,11 @@ afterAll(async () => {
 describe("a result whose content holds null, numbers and blocks missing a field", () => {
   it("reads alike through the runtime's ToolResult and in the sandbox, without a throw", async () => {
     const result = new ToolResult("s", "page", { content: CONTENT });
-    expect([result.content, result.text, result.images, result.audio, result.resourceLinks, result.resources]).toEqual(EXPECTED);
+    expect([result.content, result.text, result.images, result.audio, result.resourceLinks, result.resources, result.blocks]).toEqual(
+      EXPECTED,
+    );
     const outcome = await executor.run(
-      { code: "const r = await s.page(); return [r.content, r.text, r.images, r.audio, r.resourceLinks, r.resources];", globals },
+      { code: "const r = await s.page(); return [r.content, r.text, r.images, r.audio, r.resourceLinks, r.resources, r.blocks];", globals },
       { call: async () => ({ content: CONTENT }) },
     );
     expect(outcome).toMatchObject({ ok: true, result: EXPECTED });
@@ -62,7 +73,11 @@ describe("a result whose content holds null, numbers and blocks missing a field"
     const checker = createProgramChecker(buildDeclarations(bundle).text);
     const check = (code: string) =>
       checker.check(code).diagnostics.map((diagnostic) => `${diagnostic.line}:${diagnostic.column} ${diagnostic.message}`);
-    expect(check("const r = await s.page();\nreturn [r.images[0]?.data, r.resourceLinks.map((link) => link.uri), r.text];")).toEqual([]);
+    expect(
+      check(
+        "const r = await s.page();\nreturn [r.images[0]?.data, r.resourceLinks.map((link) => link.uri), r.text, r.blocks.map((block) => block.type)];",
+      ),
+    ).toEqual([]);
     expect(check("const r = await s.page();\nreturn [r.content[0].type, r.raw.content.length];")).toEqual([
       "2:9 Object is possibly 'null'.",
       "2:22 Property 'type' does not exist on type 'string | number | boolean | JsonValue[] | { [key: string]: JsonValue; }'.\n  Property 'type' does not exist on type 'string'.",

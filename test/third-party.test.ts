@@ -259,12 +259,12 @@ export async function callAll(client: rt.CompositionClient): Promise<Record<stri
     research: research.text.split("\\n")[0],
     annotated: {
       text: annotated.text,
-      types: annotated.content.map((block) => block.type),
+      types: annotated.blocks.map((block) => block.type),
       mimeTypes: annotated.images.map((block) => block.mimeType),
     },
     image: {
       text: image.text,
-      types: image.content.map((block) => block.type),
+      types: image.blocks.map((block) => block.type),
       images: image.images.map((block) => ({ mimeType: block.mimeType, data: block.data })),
     },
     links: { text: links.text, uris: links.resourceLinks.map((block) => block.uri) },
@@ -278,7 +278,7 @@ export async function callAll(client: rt.CompositionClient): Promise<Record<stri
     },
     envRequire: await failure(() => env.require("NO_SUCH_VARIABLE")),
     weather,
-    weatherWhole: { value: whole.value, text: whole.text, types: whole.content.map((block) => block.type) },
+    weatherWhole: { value: whole.value, text: whole.text, types: whole.blocks.map((block) => block.type) },
     gzip: {
       resource: embedded !== undefined && "blob" in embedded ? { uri: embedded.uri, mimeType: embedded.mimeType, blob: embedded.blob } : undefined,
       link: link === undefined ? undefined : { uri: link.uri, mimeType: link.mimeType },
@@ -289,7 +289,7 @@ export async function callAll(client: rt.CompositionClient): Promise<Record<stri
     directories: {
       same: directories.value.content === directories.text,
       listsDir: directories.text.includes("pmcp-third-party-"),
-      types: directories.content.map((block) => block.type),
+      types: directories.blocks.map((block) => block.type),
     },
     graph: { value: graph.value, structured: graph.structuredContent },
   };

@@ -124,6 +124,8 @@ const PRELUDE = `declare namespace rt {
     readonly toolName: string;
     /** The content array as sent: blocks of any type, and whatever else is there (null, numbers, blocks missing a field). The members below hold only whole blocks. */
     readonly content: JsonValue[];
+    /** The whole blocks of \`content\`, of the types above, in order: \`content\` typed, without the rest. */
+    readonly blocks: ContentBlock[];
     /** All text blocks joined with "\\n"; "" when there are none. */
     readonly text: string;
     readonly images: ImageContent[];

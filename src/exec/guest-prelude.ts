@@ -51,7 +51,7 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
   }
 
   function isBlock(block, type) {
-    if (!isRecord(block) || block.type !== type || !REQUIRED[type].every((field) => typeof block[field] === "string")) return false;
+    if (!isRecord(block) || block.type !== type || !hasOwn(REQUIRED, type) || !REQUIRED[type].every((field) => typeof block[field] === "string")) return false;
     const resource = block.resource;
     return type !== "resource" || (isRecord(resource) && typeof resource.uri === "string" && (typeof resource.text === "string" || typeof resource.blob === "string"));
   }
@@ -70,6 +70,9 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
     }
     get content() {
       return isArray(this.raw.content) ? this.raw.content : [];
+    }
+    get blocks() {
+      return this.content.filter((block) => isRecord(block) && isBlock(block, block.type));
     }
     get text() {
       return blocksOf(this, "text")

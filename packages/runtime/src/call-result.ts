@@ -47,8 +47,19 @@ export function blocksOf<T extends keyof Blocks>(result: CallResult, type: T): B
   return contentOf(result).filter((block): block is Blocks[T] => isBlock(block, type));
 }
 
+/** Every block of a type the MCP schema defines that has what its type requires, in order. */
+export function wholeBlocks(result: CallResult): Blocks[keyof Blocks][] {
+  return contentOf(result).filter((block): block is Blocks[keyof Blocks] => isRecord(block) && isBlock(block, block.type as keyof Blocks));
+}
+
 function isBlock(block: unknown, type: keyof Blocks): boolean {
-  if (!isRecord(block) || block.type !== type || !REQUIRED[type].every((field) => typeof block[field] === "string")) return false;
+  if (
+    !isRecord(block) ||
+    block.type !== type ||
+    !Object.hasOwn(REQUIRED, type) ||
+    !REQUIRED[type].every((field) => typeof block[field] === "string")
+  )
+    return false;
   // An embedded resource's contents: a URI and its text or its base64 blob.
   const { resource } = block;
   return (

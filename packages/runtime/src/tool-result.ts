@@ -1,6 +1,13 @@
-import type { AudioContent, CallToolResult, EmbeddedResource, ImageContent, ResourceLink } from "@modelcontextprotocol/client";
+import type {
+  AudioContent,
+  CallToolResult,
+  ContentBlock,
+  EmbeddedResource,
+  ImageContent,
+  ResourceLink,
+} from "@modelcontextprotocol/client";
 import type { z } from "zod";
-import { blocksOf, type CallResult, contentOf, resultJson, textsOf } from "./call-result.js";
+import { blocksOf, type CallResult, contentOf, resultJson, textsOf, wholeBlocks } from "./call-result.js";
 import { InvalidResponseError, OutputValidationError } from "./errors.js";
 import type { JsonValue } from "./json-value.js";
 import { safeParseDeep } from "./schema-helpers.js";
@@ -31,6 +38,11 @@ export class ToolResult {
    */
   get content(): JsonValue[] {
     return contentOf(this.raw) as JsonValue[];
+  }
+
+  /** The blocks of `content` whose type the SDK knows and that have what that type requires, in order: `content` typed, without the rest. */
+  get blocks(): ContentBlock[] {
+    return wholeBlocks(this.raw);
   }
 
   /** All text blocks joined with "\n"; "" when there are none. */

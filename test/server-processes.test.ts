@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { CLI, FIXTURES, ROOT } from "./helpers/cli.js";
 import { alive } from "./helpers/processes.js";
 
@@ -17,8 +17,9 @@ const SERVER_LINE = [process.execPath, ...SERVER_ARGS].map((word) => JSON.string
 
 const started: ChildProcess[] = [];
 const pidsFiles: string[] = [];
-// A failing test leaves its servers running: they are ended here, not left to the next test or run.
-afterEach(async () => {
+// A failing test leaves its servers running: they are ended here, not left to the next run. After all
+// tests, not each: they run at once (most of their time is a stop's grace periods).
+afterAll(async () => {
   for (const child of started.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   for (const file of pidsFiles.splice(0)) {
     const lines = await readFile(file, "utf8").catch(() => "");
@@ -90,7 +91,7 @@ ${body}`;
   return start(["--input-type=module", "-e", code], {});
 }
 
-describe("a stdio server started through a wrapper, as npx starts one", () => {
+describe.concurrent("a stdio server started through a wrapper, as npx starts one", () => {
   it("is stopped whole by CompositionClient.close(), SIGKILL last, and the caller then ends by itself", async () => {
     const { pidsFile } = await scratch();
     const run = script('await pid();\nawait client.close();\nconsole.log("closed");', pidsFile, { IGNORE_SIGTERM: "1" });

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { CheckerHost } from "../dist/exec/checker-host.js";
+import { CheckerHost, MIN_CHECK_MS } from "../dist/exec/checker-host.js";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
 import { MAX_DIAGNOSTIC_BYTES, MAX_DIAGNOSTICS, PROGRAM_DIAGNOSTIC } from "../src/exec/check-protocol.js";
@@ -469,19 +469,48 @@ describe("the checker's threads", () => {
   });
 
   // Ending the thread at the limit cost 1-5 s of start-up, which the next plain program waited for.
-  it("keeps the thread of a check whose program's time ran out when the check ends soon after", async () => {
+  it("answers a program left less time than a check takes at once, on no thread", async () => {
     const worker = await CheckerHost.create(X, { threads: 1 });
     try {
       const before = worker.threadIds;
-      // Tens of milliseconds of checking: past its 1 ms, well within the thread's grace.
-      const rows = Array.from({ length: 200 }, (_, i) => `{ id: ${i}, name: "n${i}", tags: ["a", "b"] }`).join(", ");
-      expect(await worker.check(`const rows = [${rows}];\nreturn rows.map((row) => row.id + x);`, X, within(1))).toEqual({
+      expect(await worker.check(TYPE_BOMB, X, within(1))).toEqual({
         ok: false,
         kind: "timeout",
-        message: "the program's time limit of 1 ms ran out during its type-check; nothing was run",
+        message: `the program's time limit of 1 ms left less than ${MIN_CHECK_MS} ms to type-check it; nothing was run`,
       });
       expect(await worker.check("return x + 1;", X, within(60_000))).toMatchObject({ ok: true });
       expect(worker.threadIds).toEqual(before);
+    } finally {
+      await worker.close();
+    }
+  });
+
+  // A bomb's thread was replaced only once given up on: the next bomb took the other thread while the fresh one started.
+  it("starts a standby thread beside a check that runs long, so that two ready threads remain when it is given up on", async () => {
+    const worker = await CheckerHost.create(X, { maxCheckMs: 120_000 });
+    try {
+      const before = worker.threadIds;
+      const bomb = worker.check(TYPE_BOMB, X, within(4_000));
+      const standing = await vi.waitFor(
+        () => {
+          const ids = worker.threadIds;
+          if (ids.length < 3) throw new Error("no standby yet");
+          return ids;
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+      expect(standing.slice(0, 2)).toEqual(before);
+      await bomb;
+      // Given up on: the bomb's thread ends after its grace, the standby taking its place; none more is started.
+      const after = await vi.waitFor(
+        () => {
+          const ids = worker.threadIds;
+          if (ids.includes(before[0]!)) throw new Error("the bomb's thread is still there");
+          return ids;
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+      expect(after).toEqual([before[1], standing[2]]);
     } finally {
       await worker.close();
     }

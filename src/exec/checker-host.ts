@@ -34,6 +34,22 @@ const DEFAULT_MAX_CHECK_MS = 10_000;
  * `timeout_ms: 1` costs its thread a few milliseconds, not a restart.
  */
 const ABANDONED_GRACE_MS = 1_000;
+/**
+ * A check that will be given up on (it has run this long, no real program's does) gets a standby
+ * thread started beside it, one per such check, STANDBY_LEAD_MS before its limit: a ready thread is
+ * there when it is given up on. A thread takes 1–2 s to start; started only at the abandonment, the
+ * others' checks waited for it while the next bomb took the other thread. Not sooner: its start-up
+ * takes a core the others' checks need while the bomb takes the other. Not for a check merely
+ * given up on: most end within their grace.
+ */
+const STANDBY_AFTER_MS = 1_000;
+const STANDBY_LEAD_MS = 3_000;
+/**
+ * Less time than this left to a program is not enough to check it (a warm check of a few lines
+ * takes tens of milliseconds): it is answered at once, without taking a thread it would only hold
+ * for nothing, as a loop of `timeout_ms: 1` type bombs did.
+ */
+export const MIN_CHECK_MS = 50;
 
 type Stopped = { type: "stopped"; kind: "timeout" | "memory"; message: string };
 
@@ -57,6 +73,10 @@ interface Thread {
   job: Job | undefined;
   /** The job's limit, then the grace after it. */
   timer: NodeJS.Timeout | undefined;
+  /** Until its job has run STANDBY_AFTER_MS. */
+  standby: NodeJS.Timeout | undefined;
+  /** Its job has run that long (or is given up on): a standby thread stands beside it. */
+  long: boolean;
 }
 
 /**
@@ -153,6 +173,7 @@ export class CheckerHost {
     this.#threads.clear();
     for (const thread of threads) {
       clearTimeout(thread.timer);
+      clearTimeout(thread.standby);
       if (thread.job !== undefined) closed(thread.job);
     }
     await Promise.all(threads.map((thread) => thread.worker.terminate()));
@@ -166,7 +187,15 @@ export class CheckerHost {
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },
     });
-    const thread: Thread = { worker, ready: false, declarations: this.#declarations, job: undefined, timer: undefined };
+    const thread: Thread = {
+      worker,
+      ready: false,
+      declarations: this.#declarations,
+      job: undefined,
+      timer: undefined,
+      standby: undefined,
+      long: false,
+    };
     this.#threads.add(thread);
     return new Promise((resolve, reject) => {
       worker.on("message", (reply: CheckReply) => {
@@ -174,6 +203,7 @@ export class CheckerHost {
           thread.ready = true;
           resolve();
           this.#dispatch();
+          this.#retireSurplus(thread);
         } else if (reply.type === "failed" && reply.id === -1) {
           const error = new PmcpError("INVALID_INPUT", reply.message);
           reject(error);
@@ -230,6 +260,12 @@ export class CheckerHost {
 
   #post(thread: Thread, job: Job): void {
     clearTimeout(job.waiting);
+    if (job.time !== undefined && remaining(job.time) < MIN_CHECK_MS) {
+      const message = `the program's time limit of ${job.time.limitMs} ms left less than ${MIN_CHECK_MS} ms to type-check it; nothing was run`;
+      job.settle({ type: "stopped", kind: "timeout", message });
+      this.#dispatch();
+      return;
+    }
     thread.job = job;
     const { request } = job;
     // A check carries its declarations only to a thread holding others (a program keeps the set it started with).
@@ -237,7 +273,9 @@ export class CheckerHost {
       request.type === "check" && job.declarations !== thread.declarations ? { ...request, declarations: job.declarations } : request;
     const ownLimit = this.#maxCheckMs;
     const programLeft = job.time === undefined ? Number.POSITIVE_INFINITY : remaining(job.time);
-    thread.timer = setTimeout(() => this.#overran(thread, job, programLeft < ownLimit), Math.min(ownLimit, programLeft));
+    const limit = Math.min(ownLimit, programLeft);
+    thread.timer = setTimeout(() => this.#overran(thread, job, programLeft < ownLimit), limit);
+    thread.standby = setTimeout(() => this.#standBy(thread), Math.max(STANDBY_AFTER_MS, limit - STANDBY_LEAD_MS));
     thread.worker.postMessage(message);
   }
 
@@ -252,13 +290,39 @@ export class CheckerHost {
     thread.timer = setTimeout(() => this.#replace(thread), ABANDONED_GRACE_MS);
   }
 
+  /** Starts a thread beside one whose check runs long, so the pool keeps its size in ready threads. */
+  #standBy(thread: Thread): void {
+    clearTimeout(thread.standby);
+    if (thread.long || this.#closed) return;
+    thread.long = true;
+    this.#start().catch(() => undefined);
+  }
+
+  /** Threads the pool keeps: its size, and one standby for each check that runs long. */
+  #wanted(): number {
+    let long = 0;
+    for (const thread of this.#threads) if (thread.long) long++;
+    return this.#size + long;
+  }
+
+  /** Ends an idle thread the pool no longer wants (a standby whose long check ended). */
+  #retireSurplus(thread: Thread): void {
+    if (this.#threads.size <= this.#wanted() || thread.job !== undefined || this.#queue.length > 0) return;
+    this.#threads.delete(thread);
+    void thread.worker.terminate();
+  }
+
   #answered(thread: Thread, reply: CheckReply): void {
     const job = thread.job;
     if (job === undefined || !("id" in reply) || reply.id !== job.request.id) return;
     clearTimeout(thread.timer);
+    clearTimeout(thread.standby);
     thread.job = undefined;
-    if (reply.type === "checked" || reply.type === "updated") thread.declarations = job.declarations;
+    thread.long = false;
+    // Whatever its reply, a check that carried declarations made the thread take them first.
+    if (job.request.type === "check" || reply.type === "updated") thread.declarations = job.declarations;
     job.settle(reply);
+    this.#retireSurplus(thread);
     this.#dispatch();
   }
 
@@ -280,12 +344,13 @@ export class CheckerHost {
     this.#replace(thread);
   }
 
-  /** Ends a thread and starts a fresh one in its place; the others go on. */
+  /** Ends a thread and starts a fresh one in its place, unless its standby is that one; the others go on. */
   #replace(thread: Thread): void {
     clearTimeout(thread.timer);
+    clearTimeout(thread.standby);
     this.#threads.delete(thread);
     void thread.worker.terminate();
-    if (this.#closed) return;
+    if (this.#closed || this.#threads.size >= this.#wanted()) return;
     // A failed start shows as the outcome of the oldest waiting job (#failedToStart).
     this.#start().catch(() => undefined);
   }

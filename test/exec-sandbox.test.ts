@@ -256,7 +256,7 @@ describe("every limit is its own kind, and the host carries on", () => {
     expect(tagged(await run("while (true) {}", { timeoutMs: 1000 }))).toEqual({
       ok: false,
       kind: "timeout",
-      message: "the program ran longer than 1000 ms",
+      message: "the program's time limit of 1000 ms ran out while it ran",
     });
     await expectHealthy();
   });
@@ -269,14 +269,14 @@ describe("every limit is its own kind, and the host carries on", () => {
       { timeoutMs: 60_000 },
       performance.now() - 60_000,
     );
-    expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program ran longer than 60000 ms" });
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program's time limit of 60000 ms ran out while it ran" });
     expect(outcome.durationMs).toBeGreaterThanOrEqual(60_000);
     await expectHealthy();
   });
 
   it("an endless loop after an await: timeout, with the call already made reported", async () => {
     const outcome = await run("await inventory.getStock({}); while (true) {}", { timeoutMs: 1000 });
-    expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program ran longer than 1000 ms" });
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program's time limit of 1000 ms ran out while it ran" });
     expect(outcome.calls.map(({ tool, ok }) => ({ tool, ok }))).toEqual([{ tool: "get_stock", ok: true }]);
     await expectHealthy();
   });
@@ -284,7 +284,7 @@ describe("every limit is its own kind, and the host carries on", () => {
   it("an endless loop of awaits: timeout at its deadline, not seconds later", async () => {
     for (const code of ["while (true) { await null; }", "for (;;) await Promise.resolve(1);"]) {
       const outcome = await run(code, { timeoutMs: 500 });
-      expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program ran longer than 500 ms" });
+      expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program's time limit of 500 ms ran out while it ran" });
       // Looking at the clock every 1,024th interrupt stopped these after ~3.4 s whatever the limit.
       expect(outcome.durationMs).toBeLessThan(2_500);
     }
@@ -293,7 +293,7 @@ describe("every limit is its own kind, and the host carries on", () => {
 
   it("a loop that catches the interrupt is still stopped", async () => {
     const outcome = await run("for (;;) { try { while (true) {} } catch { console.log('caught'); } }", { timeoutMs: 1000 });
-    expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program ran longer than 1000 ms" });
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program's time limit of 1000 ms ran out while it ran" });
     expect(outcome.logs).toEqual([]);
   });
 
@@ -301,7 +301,7 @@ describe("every limit is its own kind, and the host carries on", () => {
     expect(tagged(await run('return /(a+)+$/.test("a".repeat(40) + "b");', { timeoutMs: 1000 }))).toEqual({
       ok: false,
       kind: "timeout",
-      message: "the program ran longer than 1000 ms",
+      message: "the program's time limit of 1000 ms ran out while it ran",
     });
     await expectHealthy();
   });
@@ -311,7 +311,7 @@ describe("every limit is its own kind, and the host carries on", () => {
     expect(tagged(await run("const slots = []; slots.length = 2 ** 32 - 1; return slots.sort().length;", { timeoutMs: 1000 }))).toEqual({
       ok: false,
       kind: "timeout",
-      message: "the program ran longer than 1000 ms and its sandbox was ended",
+      message: "the program's time limit of 1000 ms ran out while it ran, and its sandbox was ended",
     });
     await expectHealthy();
   });
@@ -319,7 +319,7 @@ describe("every limit is its own kind, and the host carries on", () => {
   it("a program stopped while a call is in flight: the call is aborted and reported", async () => {
     const { host, seen } = bridge();
     const outcome = await run("await inventory.getStock({}); await inventory.hang({});", { timeoutMs: 1000 }, host);
-    expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program ran longer than 1000 ms" });
+    expect(tagged(outcome)).toEqual({ ok: false, kind: "timeout", message: "the program's time limit of 1000 ms ran out while it ran" });
     expect(outcome.calls.map(({ tool, ok, code }) => ({ tool, ok, code }))).toEqual([
       { tool: "get_stock", ok: true, code: undefined },
       { tool: "hang", ok: false, code: "ABORTED" },

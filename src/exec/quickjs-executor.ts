@@ -322,7 +322,7 @@ class HostRun {
       {
         ok: false,
         kind: "timeout",
-        message: `the program ran longer than ${this.#limits.timeoutMs} ms and its sandbox was ended`,
+        message: `the program's time limit of ${this.#limits.timeoutMs} ms ran out while it ran, and its sandbox was ended`,
         logs: [],
       },
       true,

@@ -89,7 +89,8 @@ function shouldStop(run: Run): boolean {
 
 function stopMessage(kind: FailureKind, limits: Limits): string {
   if (kind === "call_limit") return `the program made more than ${count(limits.maxCalls, "tool call")}`;
-  return `the program ran longer than ${limits.timeoutMs} ms`;
+  // Counted from its arrival: its type-check and its wait for a sandbox may have taken part of it.
+  return `the program's time limit of ${limits.timeoutMs} ms ran out while it ran`;
 }
 
 function clip(text: string): string {

@@ -27,90 +27,96 @@ export async function benchHeadOfLine() {
     cwd: dir,
     stdio: ["ignore", "ignore", "pipe"],
   });
-  const url = await new Promise((resolve, reject) => {
-    let stderr = "";
-    served.stderr.on("data", (chunk) => {
-      stderr += chunk;
-      const match = /^Serving exec on (\S+)$/m.exec(stderr);
-      if (match) resolve(match[1]);
+  // Stopped however the bench ends: a failure midway left serve exec and its server running.
+  try {
+    const url = await new Promise((resolve, reject) => {
+      let stderr = "";
+      served.stderr.on("data", (chunk) => {
+        stderr += chunk;
+        const match = /^Serving exec on (\S+)$/m.exec(stderr);
+        if (match) resolve(match[1]);
+      });
+      served.once("exit", (code) => reject(new Error(`serve exec exited ${code}: ${stderr}`)));
     });
-    served.once("exit", (code) => reject(new Error(`serve exec exited ${code}: ${stderr}`)));
-  });
-  const connect = async () => {
-    const client = new Client({ name: "bench", version: "1.0.0" });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    return client;
-  };
-  const clients = await Promise.all(Array.from({ length: CLIENTS }, connect));
-  const bomber = await connect();
-  const execute = (client, code) => client.callTool({ name: "execute_program", arguments: { code } }, undefined, { timeout: 120_000 });
+    const connect = async () => {
+      const client = new Client({ name: "bench", version: "1.0.0" });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      return client;
+    };
+    const clients = await Promise.all(Array.from({ length: CLIENTS }, connect));
+    const bomber = await connect();
+    const execute = (client, code) => client.callTool({ name: "execute_program", arguments: { code } }, undefined, { timeout: 120_000 });
 
-  let failures = 0;
-  /** Every client runs its programs one after the other; the latency of each program, all clients together. */
-  const latencies = async () => {
-    const samples = await Promise.all(
-      clients.map(async (client) => {
-        const own = [];
-        for (let i = 0; i < PROGRAMS_PER_CLIENT; i++) {
-          const start = performance.now();
-          const outcome = await execute(client, "return 1;");
-          own.push(performance.now() - start);
-          if (outcome.isError) failures++;
+    let failures = 0;
+    /** Every client runs its programs one after the other; the latency of each program, all clients together. */
+    const latencies = async () => {
+      const samples = await Promise.all(
+        clients.map(async (client) => {
+          const own = [];
+          for (let i = 0; i < PROGRAMS_PER_CLIENT; i++) {
+            const start = performance.now();
+            const outcome = await execute(client, "return 1;");
+            own.push(performance.now() - start);
+            if (outcome.isError) failures++;
+          }
+          return own;
+        }),
+      );
+      return samples.flat();
+    };
+    const withBomb = async () => {
+      let measuring = true;
+      const bombing = (async () => {
+        while (measuring) {
+          await execute(bomber, TYPE_BOMB);
         }
-        return own;
-      }),
+      })();
+      // The bomb is in a checker before the others start.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const measured = await latencies();
+      measuring = false;
+      await bombing;
+      // The bomb's thread is ended a second after its limit, and its replacement's start-up is not the next round's.
+      await new Promise((resolve) => setTimeout(resolve, 5_000));
+      return measured;
+    };
+
+    // Warm: every checker and sandbox thread has checked and run a few programs.
+    await latencies();
+    failures = 0;
+    const status = `/proc/${served.pid}/status`;
+    const warmRss = existsSync(status) ? rss(readFileSync(status, "utf8"), "VmRSS") : undefined;
+    const calm = [];
+    const bombed = [];
+    const ratios = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const quiet = median(await latencies());
+      const loud = median(await withBomb());
+      calm.push(quiet);
+      bombed.push(loud);
+      ratios.push(loud / quiet);
+    }
+    report(
+      `head-of-line: median \`return 1\` of ${CLIENTS} clients of serve exec --http while a 6th sends a type bomb`,
+      median(bombed),
+      median(calm),
+      "with no bomb",
+      1.5,
+      "ms",
+      median(ratios),
     );
-    return samples.flat();
-  };
-  const withBomb = async () => {
-    let measuring = true;
-    const bombing = (async () => {
-      while (measuring) {
-        await execute(bomber, TYPE_BOMB);
-      }
-    })();
-    // The bomb is in a checker before the others start.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const measured = await latencies();
-    measuring = false;
-    await bombing;
-    // The bomb's thread is ended a second after its limit, and its replacement's start-up is not the next round's.
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
-    return measured;
-  };
+    const memory =
+      warmRss === undefined ? "" : `; serve exec's RSS ${warmRss} MB warm, ${rss(readFileSync(status, "utf8"), "VmHWM")} MB at its peak`;
+    console.log(`  (${failures} of ${ROUNDS * 2 * CLIENTS * PROGRAMS_PER_CLIENT} measured programs failed${memory})`);
 
-  // Warm: every checker and sandbox thread has checked and run a few programs.
-  await latencies();
-  failures = 0;
-  const status = `/proc/${served.pid}/status`;
-  const warmRss = existsSync(status) ? rss(readFileSync(status, "utf8"), "VmRSS") : undefined;
-  const calm = [];
-  const bombed = [];
-  const ratios = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const quiet = median(await latencies());
-    const loud = median(await withBomb());
-    calm.push(quiet);
-    bombed.push(loud);
-    ratios.push(loud / quiet);
+    await Promise.all([...clients, bomber].map((client) => client.close()));
+  } finally {
+    if (served.exitCode === null && served.signalCode === null) {
+      served.kill("SIGTERM");
+      await new Promise((resolve) => served.once("exit", resolve));
+    }
+    await rm(dir, { recursive: true, force: true });
   }
-  report(
-    `head-of-line: median \`return 1\` of ${CLIENTS} clients of serve exec --http while a 6th sends a type bomb`,
-    median(bombed),
-    median(calm),
-    "with no bomb",
-    1.5,
-    "ms",
-    median(ratios),
-  );
-  const memory =
-    warmRss === undefined ? "" : `; serve exec's RSS ${warmRss} MB warm, ${rss(readFileSync(status, "utf8"), "VmHWM")} MB at its peak`;
-  console.log(`  (${failures} of ${ROUNDS * 2 * CLIENTS * PROGRAMS_PER_CLIENT} measured programs failed${memory})`);
-
-  await Promise.all([...clients, bomber].map((client) => client.close()));
-  served.kill("SIGTERM");
-  await new Promise((resolve) => served.once("exit", resolve));
-  await rm(dir, { recursive: true, force: true });
 }
 
 function rss(status, field) {

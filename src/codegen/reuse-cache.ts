@@ -105,7 +105,8 @@ async function keepNewest(folder: string): Promise<void> {
     })),
   );
   stamped.sort((a, b) => b.mtimeMs - a.mtimeMs);
-  await Promise.all(stamped.slice(KEPT_CACHE_FILES).map(({ name }) => rm(join(folder, name), { force: true })));
+  // A file that cannot be removed (in use, no permission) stays: the cache is only ever a help.
+  await Promise.all(stamped.slice(KEPT_CACHE_FILES).map(({ name }) => rm(join(folder, name), { force: true }).catch(() => undefined)));
 }
 
 /** A module as made for a key: the digest of its text (a hand-edited module no longer has it) and its warnings. */

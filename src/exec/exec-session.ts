@@ -97,6 +97,7 @@ export class ExecSession {
   readonly #checker: CheckerHost;
   #state: SessionState;
   #learning: Promise<void> = Promise.resolve();
+  readonly #warned = new Set<string>();
 
   private constructor(options: ExecSessionOptions, checker: CheckerHost, state: SessionState) {
     this.#options = options;
@@ -197,6 +198,13 @@ export class ExecSession {
     return outcome;
   }
 
+  /** A log that cannot be learned from fails every round alike: said once, not after every program. */
+  #warnOnce(message: string): void {
+    if (this.#warned.has(message)) return;
+    this.#warned.add(message);
+    process.emitWarning(message, "PmcpLearnWarning");
+  }
+
   /** One learning round at a time: concurrent programs each wait for the round that covers their calls. */
   #learn(dir: string): Promise<void> {
     return this.#replace(`learning from ${dir}`, async () => {
@@ -204,7 +212,7 @@ export class ExecSession {
       await this.#options.client.flushObservations();
       const learned = await inferBundle(this.#state.bundle, dir);
       // One tool that cannot be learned keeps its type; the others' are learned all the same.
-      for (const failure of learned.failed) process.emitWarning(`learning from ${dir}: ${failure}`, "PmcpLearnWarning");
+      for (const failure of learned.failed) this.#warnOnce(`learning from ${dir}: ${failure}`);
       return learned.bundle;
     });
   }

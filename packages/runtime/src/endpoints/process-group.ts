@@ -9,7 +9,7 @@ import { onExit } from "signal-exit";
 const GROUPS = process.platform !== "win32";
 
 /** How long a server may take to exit once its input ends, and again after SIGTERM, before SIGKILL. */
-export const STOP_GRACE_MS = 2000;
+const STOP_GRACE_MS = 2000;
 /** How often a group whose leader has exited is looked at until its other processes are gone. */
 const POLL_MS = 50;
 

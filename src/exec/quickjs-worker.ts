@@ -1,13 +1,14 @@
 // A sandbox worker: runs one program at a time, each in a fresh QuickJS VM (WASM, its own
 // linear memory) that is disposed when the program ends, however it ends.
 import { parentPort, workerData } from "node:worker_threads";
+import { jsonDepth } from "@pmcp-codegen/runtime/internal/json";
 import { type JSValueHandle, MAX_STACK_SIZE, QuickJS, type QuickJSOptions } from "quickjs-wasi";
 import { count } from "../count.js";
 import type { FailureKind, ProgramPosition } from "./executor.js";
 import { GUEST_PRELUDE } from "./guest-prelude.js";
 import type { Limits } from "./limits.js";
 import { type FromWorker, stopKind, type ToWorker, type WorkerDone } from "./protocol.js";
-import { jsonDepth, MAX_RESULT_DEPTH, truncateJson } from "./result-json.js";
+import { MAX_RESULT_DEPTH, truncateJson } from "./result-json.js";
 
 const { module, stop, heapBytes } = workerData as { module: QuickJSOptions["wasm"]; stop: Int32Array; heapBytes: number };
 const port = parentPort;

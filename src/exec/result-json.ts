@@ -1,7 +1,4 @@
 import type { JsonValue } from "@pmcp-codegen/runtime/internal/json";
-
-export { jsonDepth } from "@pmcp-codegen/runtime/internal/json";
-
 import { count } from "../count.js";
 
 /** Room kept for the marker that says what was left out. */

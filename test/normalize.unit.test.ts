@@ -157,7 +157,7 @@ describe("passes", () => {
       { properties: { o: { type: "object" } } },
       { properties: { o: { type: "object", properties: {} } } },
     ],
-    ["objectRoot", (schema: Schema) => objectRoot(schema, quiet), { type: "object" }, { type: "object", properties: {} }],
+    ["objectRoot", (schema: Schema) => objectRoot(schema), { type: "object" }, { type: "object", properties: {} }],
     [
       "nullUnions (type-array)",
       (schema: Schema) => nullUnions(schema, "type-array"),
@@ -306,21 +306,19 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
     expect(normalizeSchema(accepted, { profile: "gemini" })).toEqual(accepted);
   });
 
-  it("gemini cannot close an object: a dropped additionalProperties is noted and described", () => {
-    const { schema, notes } = normalizeSchemaWithNotes(
+  it("gemini cannot close an object: a dropped additionalProperties is noted and described, and a record is JSON text", () => {
+    const { schema, notes, encoding } = normalizeSchemaWithNotes(
       { type: "object", properties: { tags: { type: "object", additionalProperties: { type: "string" } } }, additionalProperties: false },
       { profile: "gemini" },
     );
-    expect(schema).toEqual({
-      type: "object",
-      properties: { tags: { type: "object", description: 'additionalProperties: {"type":"string"}' } },
-      description: "additionalProperties: false",
-    });
-    expect(notes.map((note) => note.pointer)).toEqual([
-      "/properties/tags/additionalProperties",
-      "/additionalProperties",
-      "/properties/tags",
+    const tags = { type: "string", description: 'Schema: {"type":"object","additionalProperties":{"type":"string"}} (JSON text)' };
+    expect(schema).toEqual({ type: "object", properties: { tags }, description: "additionalProperties: false" });
+    expect(notes.map((note) => [note.pointer, note.kind])).toEqual([
+      ["/properties/tags", "json-text"],
+      ["/additionalProperties", "dropped-keyword"],
     ]);
+    expect([...encoding.jsonText]).toEqual([tags]);
+    expect([...encoding.jsonText][0]).toBe((schema.properties as Record<string, unknown>).tags);
   });
 
   it("gemini types objects that have properties or required (naming what is required), and leaves typed and propertyless nodes alone", () => {
@@ -395,12 +393,10 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
       properties: {
         tags: { type: "array", items: { type: "string", pattern: "^[a-z]+$" }, minItems: 1, maxItems: 5, description: "uniqueItems: true" },
         n: { type: "integer", minimum: -5, exclusiveMaximum: 5, multipleOf: 1, description: 'not: {"const":0}' },
+        // A record has no strict form: JSON text, its schema quoted for the model.
         m: {
-          type: "object",
-          properties: {},
-          required: [],
-          additionalProperties: false,
-          description: 'propertyNames: {"pattern":"^k"}; patternProperties: {"^k":{"type":"string"}}',
+          type: "string",
+          description: 'Schema: {"type":"object","propertyNames":{"pattern":"^k"},"patternProperties":{"^k":{"type":"string"}}} (JSON text)',
         },
         at: { type: "string", format: "date-time" },
       },
@@ -411,8 +407,6 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
     expect(notes.filter((note) => note.message.includes("not supported here")).map((note) => note.pointer)).toEqual([
       "/properties/tags/uniqueItems",
       "/properties/n/not",
-      "/properties/m/propertyNames",
-      "/properties/m/patternProperties",
       "/dependentRequired",
     ]);
   });

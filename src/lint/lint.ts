@@ -4,18 +4,17 @@ import { isNullTyped, typeIncludes } from "../json-schema/predicates.js";
 import { type Visit, walkSchemas } from "../json-schema/traverse.js";
 import { normalizeSchema } from "../normalize/normalize.js";
 import {
-  ANTHROPIC_STRICT_LIMITS,
   ANTHROPIC_STRICT_UNSUPPORTED_REGEX,
   anthropicStrictRejects,
   GEMINI_FIELDS,
   GEMINI_UNSUPPORTED_CONSTRAINTS,
   type LintRule,
-  OPENAI_STRICT_LIMITS,
   OPENAI_STRICT_UNSUPPORTED,
   PROVIDER_FACTS,
   type Profile,
   type Severity,
 } from "../providers/facts.js";
+import { STRICT_LIMITS, subschemas } from "../providers/strict-limits.js";
 
 /**
  * What each LLM provider rejects or silently misreads in a tool schema, from the table
@@ -36,7 +35,7 @@ interface Rule {
   name: LintRule;
   /** Only the root schema. */
   root?: boolean;
-  check(node: Schema, profile: Profile): string | undefined;
+  check(node: Schema, profile: Profile, pointer: string): string | undefined;
 }
 
 const list = (keys: string[]) => keys.join(", ");
@@ -73,17 +72,26 @@ const RULES: Rule[] = [
     },
   },
   {
+    name: "untyped-node",
+    check: (node) =>
+      // Gemini: "type: must be specified when not using one_of, any_of or all_of fields"; OpenAI strict: every node needs a type.
+      node.type === undefined && !["anyOf", "oneOf", "allOf", "$ref"].some((key) => key in node)
+        ? "a schema node needs a type (a free-form value has none)"
+        : undefined,
+  },
+  {
     name: "object-without-properties",
     check: (node) => (typeIncludes(node, "object") && !isObject(node.properties) ? 'an object needs "properties"' : undefined),
   },
   {
     name: "empty-object",
-    check: (node, profile) => {
+    check: (node, profile, pointer) => {
       if (!typeIncludes(node, "object")) return undefined;
       const count = isObject(node.properties) ? Object.keys(node.properties).length : undefined;
-      // Gemini: "properties: should be non-empty for OBJECT type". OpenAI: "object schema missing properties". No object without properties satisfies both.
+      // Gemini: "properties: should be non-empty for OBJECT type". OpenAI: "object schema missing properties". No object without
+      // properties satisfies both; a root without them is a tool without parameters, which Gemini declares with no `parameters`.
       if (profile === "portable")
-        return count
+        return count || pointer === ""
           ? undefined
           : 'an object without properties has no portable form: Gemini rejects an empty "properties", OpenAI a missing one';
       return count === 0
@@ -177,7 +185,7 @@ const RULES: Rule[] = [
   {
     name: "strict-additional-properties",
     check: (node) =>
-      typeIncludes(node, "object") && node.additionalProperties !== false
+      (typeIncludes(node, "object") || (node.type === undefined && isObject(node.properties))) && node.additionalProperties !== false
         ? "strict mode needs additionalProperties: false on every object"
         : undefined,
   },
@@ -272,94 +280,6 @@ function holdsRef(schema: Schema): boolean {
   return marked.has(schema);
 }
 
-/** Every subschema with its pointer and nesting depth (one more inside each `properties`). */
-function* subschemas(schema: unknown): Generator<[Schema, string, number]> {
-  const depths = new Map<Visit, number>();
-  for (const visit of walkSchemas(schema)) {
-    const depth = visit.parent === undefined ? 1 : (depths.get(visit.parent) ?? 1) + (visit.keyword === "properties" ? 1 : 0);
-    depths.set(visit, depth);
-    yield [visit.node, visit.pointer, depth];
-  }
-}
-
-type Problem = { pointer: string; message: string };
-const characters = (value: unknown) => (typeof value === "string" ? value : (JSON.stringify(value) ?? "")).length;
-const count = (value: number) => value.toLocaleString("en-US");
-
-/** OpenAI strict's size limits, which normalizing cannot fix. */
-function openAiStrictLimits(schema: Schema): Problem[] {
-  const limits = OPENAI_STRICT_LIMITS;
-  const problems: Problem[] = [];
-  let properties = 0;
-  let deepest = 0;
-  let enumValues = 0;
-  let text = 0;
-  for (const [node, pointer, depth] of subschemas(schema)) {
-    deepest = Math.max(deepest, depth);
-    for (const key of ["properties", "$defs", "definitions"]) {
-      if (!isObject(node[key])) continue;
-      const names = Object.keys(node[key]);
-      if (key === "properties") properties += names.length;
-      text += names.reduce((sum, name) => sum + name.length, 0);
-    }
-    if ("const" in node) text += characters(node.const);
-    if (Array.isArray(node.enum)) {
-      const length = node.enum.reduce((sum: number, value) => sum + characters(value), 0);
-      enumValues += node.enum.length;
-      text += length;
-      // Null beside the strings (an optional property made nullable) still leaves "an enum property with string values".
-      const strings = node.enum.filter((value): value is string => typeof value === "string");
-      const stringLength = strings.reduce((sum, value) => sum + value.length, 0);
-      if (strings.length > limits.longEnum.values && stringLength > limits.longEnum.characters) {
-        problems.push({
-          pointer: pointer || "/",
-          message: `an enum of ${strings.length} strings has ${stringLength} characters (at most ${count(limits.longEnum.characters)} beyond ${count(limits.longEnum.values)} values)`,
-        });
-      }
-    }
-  }
-  const root = "/";
-  if (properties > limits.properties)
-    problems.push({ pointer: root, message: `${properties} properties (at most ${count(limits.properties)})` });
-  if (deepest > limits.depth) problems.push({ pointer: root, message: `nested ${deepest} levels deep (at most ${count(limits.depth)})` });
-  if (enumValues > limits.enumValues)
-    problems.push({ pointer: root, message: `${enumValues} enum values in all (at most ${count(limits.enumValues)})` });
-  if (text > limits.characters)
-    problems.push({
-      pointer: root,
-      message: `property names, definition names, enum and const values have ${text} characters (at most ${count(limits.characters)})`,
-    });
-  return problems;
-}
-
-/** Anthropic strict's per-request limits, checked per schema (the request total is the caller's). */
-function anthropicStrictLimits(schema: Schema): Problem[] {
-  let optional = 0;
-  let unions = 0;
-  for (const [node] of subschemas(schema)) {
-    if (isObject(node.properties)) {
-      const required = new Set(Array.isArray(node.required) ? node.required : []);
-      optional += Object.keys(node.properties).filter((name) => !required.has(name)).length;
-    }
-    if (Array.isArray(node.anyOf) || (Array.isArray(node.type) && node.type.length > 1)) unions++;
-  }
-  const problems: Problem[] = [];
-  if (optional > ANTHROPIC_STRICT_LIMITS.optional)
-    problems.push({ pointer: "/", message: `${optional} optional parameters (at most ${ANTHROPIC_STRICT_LIMITS.optional} per request)` });
-  if (unions > ANTHROPIC_STRICT_LIMITS.unions)
-    problems.push({
-      pointer: "/",
-      message: `${unions} parameters with union types (at most ${ANTHROPIC_STRICT_LIMITS.unions} per request)`,
-    });
-  return problems;
-}
-
-/** The limits of the profiles that have the strict-limits rule. */
-const LIMITS: Partial<Record<Profile, (schema: Schema) => Problem[]>> = {
-  "openai-strict": openAiStrictLimits,
-  "anthropic-strict": anthropicStrictLimits,
-};
-
 function findings(schema: unknown, profile: Profile): Omit<LintFinding, "fixable">[] {
   const out: Omit<LintFinding, "fixable">[] = [];
   const severities = PROVIDER_FACTS[profile].rules;
@@ -367,11 +287,11 @@ function findings(schema: unknown, profile: Profile): Omit<LintFinding, "fixable
     for (const rule of RULES) {
       const severity = severities[rule.name];
       if (severity === undefined || (rule.root === true && pointer !== "")) continue;
-      const message = rule.check(node, profile);
+      const message = rule.check(node, profile, pointer);
       if (message !== undefined) out.push({ profile, rule: rule.name, severity, pointer: pointer || "/", message });
     }
   }
-  const limits = LIMITS[profile];
+  const limits = STRICT_LIMITS[profile];
   const severity = severities["strict-limits"];
   if (limits !== undefined && severity !== undefined && isObject(schema)) {
     for (const { pointer, message } of limits(schema)) out.push({ profile, rule: "strict-limits", severity, pointer, message });

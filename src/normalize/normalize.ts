@@ -1,5 +1,6 @@
 import { inlineRefs } from "../json-schema/inline-refs.js";
 import { anthropicStrictRejects, GEMINI_FIELDS, OPENAI_STRICT_UNSUPPORTED, PROVIDER_FACTS, type Profile } from "../providers/facts.js";
+import { collectEncoding, type Encoding, isMark, jsonTextValues, type Shapeless, withoutMarks } from "./json-text.js";
 import {
   arrayItems,
   constToEnum,
@@ -10,6 +11,7 @@ import {
   enumsToStrings,
   mergeAllOf,
   type NoteKind,
+  nameConstraints,
   nullUnions,
   objectProperties,
   objectRoot,
@@ -21,6 +23,10 @@ import {
   strictObjects,
   tuplesToArrays,
   typeArraysToAnyOf,
+  unionTypes,
+  valueTypes,
+  wrapRecordRoot,
+  wrapRoot,
 } from "./passes.js";
 
 // The package entry and the commands import the profile list from here.
@@ -49,9 +55,16 @@ const dropListed = (profile: Profile): Step => {
   return drop((keyword) => dropped.has(keyword), formats);
 };
 
+const jsonText =
+  (shapeless: readonly Shapeless[], style: "nullable" | "type-array"): Step =>
+  (schema, context) =>
+    jsonTextValues(schema, shapeless, style, context);
+
 /** Gemini's OpenAPI subset, up to the question of empty objects (where gemini and portable differ). */
 const geminiCommon = (profile: "gemini" | "portable"): Step[] => [
   inline("cut"),
+  wrapRecordRoot,
+  jsonText(["record"], "nullable"),
   mergeAllOf,
   oneOfToAnyOf,
   (schema) => constToEnum(schema),
@@ -61,12 +74,18 @@ const geminiCommon = (profile: "gemini" | "portable"): Step[] => [
   // An allow-list, not a deny-list: every key outside the Schema message is rejected. After the
   // rewrites of keywords outside it, and before rootUnion: a root union's member that only a dropped
   // keyword (`if`, `not`) keeps from merging must merge in the first run, not in a second.
-  drop((keyword) => !GEMINI_FIELDS.has(keyword), PROVIDER_FACTS[profile].formats),
+  drop((keyword) => !GEMINI_FIELDS.has(keyword) && !isMark(keyword), PROVIDER_FACTS[profile].formats),
   // Before nullUnions, which rewrites the unions with null that merging members makes.
   rootUnion,
+  wrapRoot,
+  nameConstraints,
   (schema) => nullUnions(schema, "nullable"),
   typeArraysToAnyOf,
   (schema) => objectTypes(schema),
+  (schema) => unionTypes(schema),
+  (schema) => valueTypes(schema, "nullable"),
+  // Gemini wants a type on every node and properties on every object: values without either are JSON text.
+  jsonText(["untyped", "object-without-properties"], "nullable"),
 ];
 
 /**
@@ -74,9 +93,18 @@ const geminiCommon = (profile: "gemini" | "portable"): Step[] => [
  * the facts page (`shared/reference/mcp-and-provider-facts.md`) is the specification.
  */
 const STEPS: Record<Profile, Step[]> = {
-  openai: [inline("keep"), rootUnion, (schema) => arrayItems(schema), (schema) => objectProperties(schema), objectRoot],
+  openai: [
+    inline("keep"),
+    rootUnion,
+    wrapRoot,
+    (schema) => arrayItems(schema),
+    (schema) => objectProperties(schema),
+    (schema) => objectRoot(schema),
+  ],
   "openai-strict": [
     inline("keep"),
+    wrapRecordRoot,
+    jsonText(["record"], "type-array"),
     // Before the other passes, so that the description quotes the dropped subschemas as written.
     drop((keyword) => OPENAI_STRICT_UNSUPPORTED.has(keyword)),
     // Again: a dropped keyword (`not`) may have held the only reference to a kept definition.
@@ -84,47 +112,86 @@ const STEPS: Record<Profile, Step[]> = {
     mergeAllOf,
     oneOfToAnyOf,
     tuplesToArrays,
+    (schema) => unionTypes(schema),
     (schema) => arrayItems(schema),
     (schema) => objectProperties(schema),
     (schema) => nullUnions(schema, "type-array"),
     rootUnion,
+    wrapRoot,
+    nameConstraints,
+    (schema) => valueTypes(schema, "type-array"),
+    // Every node needs a type, and every object is closed: a free-form value or an open object with no properties is JSON text.
+    jsonText(["untyped", "open-object"], "type-array"),
     // Before strictObjects, which closes the object it makes.
-    objectRoot,
+    (schema) => objectRoot(schema),
     strictObjects,
     dropListed("openai-strict"),
   ],
-  gemini: [...geminiCommon("gemini"), emptyPropertiesRemoved, (schema, context) => objectRoot(schema, context, "leave")],
-  "gemini-json": [inline("keep"), rootUnion, (schema) => arrayItems(schema), objectRoot],
+  gemini: [...geminiCommon("gemini"), emptyPropertiesRemoved, (schema) => objectRoot(schema, "leave")],
+  "gemini-json": [inline("keep"), rootUnion, wrapRoot, (schema) => arrayItems(schema), (schema) => objectRoot(schema)],
   // Only the draft-07 tuple form is reported rejected ("must match JSON Schema draft 2020-12").
-  anthropic: [inline("keep"), rootUnion, (schema) => draft07Tuples(schema), objectRoot],
+  anthropic: [inline("keep"), rootUnion, wrapRoot, (schema) => draft07Tuples(schema), (schema) => objectRoot(schema)],
   "anthropic-strict": [
     inline("cut"),
+    wrapRecordRoot,
+    jsonText(["record"], "type-array"),
+    // Anthropic's strict grammar has no conditionals either; the description keeps what they said.
+    drop((keyword) => OPENAI_STRICT_UNSUPPORTED.has(keyword)),
     mergeAllOf,
     oneOfToAnyOf,
     tuplesToArrays,
+    (schema) => unionTypes(schema),
     (schema) => nullUnions(schema, "type-array"),
     rootUnion,
+    wrapRoot,
+    nameConstraints,
+    // Every object is closed: an open object with no properties would admit only `{}`.
+    jsonText(["open-object"], "type-array"),
     // Before strictObjects, which closes the object it makes.
-    objectRoot,
-    strictObjects,
+    (schema) => objectRoot(schema),
+    (schema, context) => strictObjects(schema, context, false),
     drop(anthropicStrictRejects, PROVIDER_FACTS["anthropic-strict"].formats),
   ],
   // The intersection: Gemini's OpenAPI subset is the narrowest, and OpenAI wants `properties` on
-  // every object. An object with no properties has no portable form (Gemini rejects an empty
-  // `properties`, OpenAI a missing one); lint reports it as not fixable.
-  portable: [...geminiCommon("portable"), (schema) => objectProperties(schema), objectRoot],
+  // every object; an object with no properties below the root is JSON text (geminiCommon). A root
+  // with none is a tool without parameters, declared without them where the provider asks.
+  portable: [...geminiCommon("portable"), (schema) => objectProperties(schema), (schema) => objectRoot(schema)],
 };
+
+type Normalized = ReturnType<typeof normalizeSchemaWithNotes>;
+const normalized = new WeakMap<object, Map<Profile, Normalized>>();
+
+/**
+ * `normalizeSchemaWithNotes`, remembered per schema object and profile: declaring a tool to a
+ * model and restoring each of its calls read the same normalization. The result must not be changed.
+ */
+export function normalizedFor(schema: Schema, profile: Profile): Normalized {
+  let byProfile = normalized.get(schema);
+  if (byProfile === undefined) {
+    byProfile = new Map();
+    normalized.set(schema, byProfile);
+  }
+  let result = byProfile.get(profile);
+  if (result === undefined) {
+    result = normalizeSchemaWithNotes(schema, { profile });
+    byProfile.set(profile, result);
+  }
+  return result;
+}
 
 /** Rewrites a tool schema so that `profile`'s provider accepts it and reads it the same way. */
 export function normalizeSchema(schema: unknown, options: { profile: Profile }): Schema {
   return normalizeSchemaWithNotes(schema, options).schema;
 }
 
-/** The same, with a note for every change of meaning and every problem that could not be fixed. */
-export function normalizeSchemaWithNotes(schema: unknown, options: { profile: Profile }): { schema: Schema; notes: NormalizeNote[] } {
+/** The same, with a note for every change of meaning and every problem that could not be fixed, and what restoring must undo. */
+export function normalizeSchemaWithNotes(
+  schema: unknown,
+  options: { profile: Profile },
+): { schema: Schema; notes: NormalizeNote[]; encoding: Encoding } {
   const notes: NormalizeNote[] = [];
   const context: PassContext = { note: (pointer, message, kind) => notes.push({ pointer: pointer || "/", message, kind }) };
   const start: Schema = typeof schema === "object" && schema !== null && !Array.isArray(schema) ? (schema as Schema) : {};
-  const result = STEPS[options.profile].reduce((current, step) => step(current, context), dynamicRefsAsRefs(start));
-  return { schema: result, notes };
+  const result = STEPS[options.profile].reduce((current, step) => step(current, context), withoutMarks(dynamicRefsAsRefs(start)));
+  return { ...collectEncoding(result, context.wrapped), notes };
 }

@@ -6,6 +6,7 @@ import { isObject } from "../json-schema/pointer.js";
 import { describesObject, isNullTyped, typeIncludes } from "../json-schema/predicates.js";
 import { isSingleResource, resolveRef } from "../json-schema/refs.js";
 import { mapSchemas, walkSchemas } from "../json-schema/traverse.js";
+import { isRecord, WRAPPED_ROOT } from "./json-text.js";
 
 /**
  * Schema rewrites for LLM providers, each a small pure function: it returns a new
@@ -26,12 +27,15 @@ export type NoteKind =
   | "optional-to-nullable"
   | "closed-object"
   | "dropped-keyword"
-  | "root-not-object"
-  | "root-union-merged";
+  | "root-wrapped"
+  | "root-union-merged"
+  | "json-text";
 
 export interface PassContext {
   /** Records a change of meaning (or a thing left as it was) at a JSON pointer. */
   note(pointer: string, message: string, kind: NoteKind): void;
+  /** Set by `wrapRoot`: the property the original root now sits in. */
+  wrapped?: string;
 }
 
 /**
@@ -314,12 +318,16 @@ export function arrayItems(schema: Schema): Schema {
 }
 
 /**
- * OpenAI and Anthropic strict modes: every object closed (`additionalProperties: false`)
- * and every property required, the optional ones made nullable (null meaning "absent").
+ * OpenAI and Anthropic strict modes: every object closed (`additionalProperties: false`). With
+ * `requireAll` (OpenAI's rule), every property required too, the optional ones made nullable
+ * (null meaning "absent"); Anthropic keeps optional properties, within its budget of them.
  */
-export function strictObjects(schema: Schema, context: PassContext): Schema {
+export function strictObjects(schema: Schema, context: PassContext, requireAll = true): Schema {
   return mapSchemas(schema, (node, pointer) => {
     if (!admitsObjects(node) || IN_PLACE.test(pointer)) return node;
+    if (node.additionalProperties !== undefined && node.additionalProperties !== false)
+      context.note(pointer, "additionalProperties became false", "closed-object");
+    if (!requireAll) return { ...node, additionalProperties: false };
     const properties = isObject(node.properties) ? node.properties : {};
     const required = new Set(Array.isArray(node.required) ? node.required : []);
     const optional = Object.keys(properties).filter((name) => !required.has(name));
@@ -329,8 +337,6 @@ export function strictObjects(schema: Schema, context: PassContext): Schema {
         `optional properties ${optional.join(", ")} became required and nullable (send null to omit)`,
         "optional-to-nullable",
       );
-    if (node.additionalProperties !== undefined && node.additionalProperties !== false)
-      context.note(pointer, "additionalProperties became false", "closed-object");
     // With every property required and no other allowed, the count of properties is fixed: a bound on it could only contradict.
     const { minProperties: _min, maxProperties: _max, ...rest } = node;
     const bounds = (["minProperties", "maxProperties"] as const).filter((key) => node[key] !== undefined);
@@ -404,17 +410,120 @@ export function dropKeywords(
 /**
  * A root the provider accepts: an object, given an empty `properties` when it has none unless
  * `properties` is "leave" (Gemini rejects an empty one). An unconstrained root, or one whose type
- * array names "object", becomes an object: MCP arguments and structured results always are
- * one. Any other root is left, with a note.
+ * array names "object", becomes an object: MCP arguments and structured results always are one.
  */
-export function objectRoot(schema: Schema, context: PassContext, properties: "add" | "leave" = "add"): Schema {
-  const unconstrained = ["type", "anyOf", "oneOf", "allOf", "enum", "const", "not"].every((key) => !(key in schema));
-  if (!unconstrained && !admitsObjects(schema)) {
-    context.note("", "the root is not an object; this provider requires one", "root-not-object");
-    return schema;
-  }
+export function objectRoot(schema: Schema, properties: "add" | "leave" = "add"): Schema {
   const { nullable: _null, ...rest } = schema;
   return isObject(schema.properties) || properties === "leave" ? { ...rest, type: "object" } : { ...rest, type: "object", properties: {} };
+}
+
+/** Keywords that belong to the whole schema document, which stay at the root when it is wrapped. */
+const DOCUMENT_KEYWORDS: ReadonlySet<string> = new Set(["$schema", "$id", "$defs", "definitions"]);
+
+/**
+ * A root that admits no object (a string, an array, a union of those) inside an object: every
+ * provider wants object parameters. The model sends `{"value": …}`; `restoreArguments` unwraps it.
+ * After `rootUnion`, which makes a union of objects one object.
+ */
+export function wrapRoot(schema: Schema, context: PassContext): Schema {
+  const unconstrained = ["type", "anyOf", "oneOf", "allOf", "enum", "const", "not"].every((key) => !(key in schema));
+  return unconstrained || admitsObjects(schema) ? schema : wrapped(schema, context, "is not an object");
+}
+
+/**
+ * A root that is a record, wrapped the same way: strict modes would close it to `{}`, and Gemini
+ * cannot declare an object without properties. Before the passes that drop the keywords it is
+ * recognized by (`patternProperties`, `propertyNames`).
+ */
+export function wrapRecordRoot(schema: Schema, context: PassContext): Schema {
+  return isRecord(schema) ? wrapped(schema, context, "is a record") : schema;
+}
+
+function wrapped(schema: Schema, context: PassContext, why: string): Schema {
+  const document = Object.fromEntries(Object.entries(schema).filter(([key]) => DOCUMENT_KEYWORDS.has(key)));
+  const inner = Object.fromEntries(Object.entries(schema).filter(([key]) => !DOCUMENT_KEYWORDS.has(key)));
+  context.note("", `the root ${why}: its value is sent as the property "${WRAPPED_ROOT}"`, "root-wrapped");
+  context.wrapped = WRAPPED_ROOT;
+  return { ...document, type: "object", properties: { [WRAPPED_ROOT]: inner }, required: [WRAPPED_ROOT] };
+}
+
+/** The JSON types of `values`, "integer" for whole numbers. */
+function typesOf(values: readonly unknown[]): string[] {
+  const type = (value: unknown) =>
+    value === null
+      ? "null"
+      : Array.isArray(value)
+        ? "array"
+        : typeof value === "number"
+          ? Number.isInteger(value)
+            ? "integer"
+            : "number"
+          : typeof value;
+  const types = new Set(values.map(type));
+  // An integer is a number: one type covers both.
+  if (types.has("number")) types.delete("integer");
+  return [...types];
+}
+
+/** Enums and consts without a `type` get the type of their values: Gemini and OpenAI strict want one on every node. */
+export function valueTypes(schema: Schema, style: "nullable" | "type-array"): Schema {
+  return mapSchemas(schema, (node) => {
+    if (node.type !== undefined || !(Array.isArray(node.enum) || "const" in node)) return node;
+    const types = typesOf(Array.isArray(node.enum) ? node.enum : [node.const]);
+    const named = style === "nullable" ? types.filter((type) => type !== "null") : types;
+    if (named.length === 0) return node;
+    const nullable = style === "nullable" && named.length < types.length ? { nullable: true } : {};
+    return { ...node, type: named.length === 1 ? named[0] : named, ...nullable };
+  });
+}
+
+/**
+ * A `type` beside an `anyOf` whose members each have their own type, and no properties of its own,
+ * says nothing the members do not: it goes, with an empty `properties`. Left, a strict mode would
+ * close the outer object to `{}` and every member with it, and Gemini would want it to have properties.
+ */
+export function unionTypes(schema: Schema): Schema {
+  return mapSchemas(schema, (node) => {
+    const members = node.anyOf;
+    if (node.type === undefined || !Array.isArray(members) || members.length === 0) return node;
+    if (!members.every((member) => isObject(member) && member.type !== undefined)) return node;
+    if (isObject(node.properties) && Object.keys(node.properties).length > 0) return node;
+    const { type: _type, properties: _empty, ...rest } = node;
+    return rest;
+  });
+}
+
+/** A union member that only requires names of its parent's object (`{required: [a]}`, `{properties: {a: true}, required: [a]}`). */
+function constrainsNamesOnly(member: unknown): boolean {
+  if (!isObject(member) || member.type !== undefined || !Array.isArray(member.required)) return false;
+  const trivial = (sub: unknown) => sub === true || (isObject(sub) && Object.keys(sub).length === 0);
+  return Object.entries(member).every(
+    ([key, value]) =>
+      key === "required" || ANNOTATIONS.has(key) || (key === "properties" && isObject(value) && Object.values(value).every(trivial)),
+  );
+}
+
+/**
+ * Below the root, an object's `anyOf`/`oneOf` of members that only require some of its names
+ * ("at least one of a, b") is dropped and stated in the description: no provider's strict
+ * or OpenAPI form holds it, and read as objects of their own the members would be closed or typed
+ * wrongly. Looser, never stricter. (`rootUnion` merges the same idiom at the root.)
+ */
+export function nameConstraints(schema: Schema, context: PassContext): Schema {
+  return mapSchemas(schema, (node, pointer) => {
+    if (pointer === "" || !admitsObjects(node)) return node;
+    const keyword = (["anyOf", "oneOf"] as const).find(
+      (key) => Array.isArray(node[key]) && (node[key] as unknown[]).every(constrainsNamesOnly),
+    );
+    if (keyword === undefined) return node;
+    const { [keyword]: members, ...rest } = node;
+    const shapes = (members as Schema[]).map((member) => `{${(member.required as unknown[]).map(String).join(", ")}}`).join(" | ");
+    context.note(`${pointer}/${keyword}`, `${keyword} of required names was dropped; the description states it`, "dropped-keyword");
+    return {
+      ...rest,
+      description: appendText(node.description, `Requires ${keyword === "oneOf" ? "exactly" : "at least"} one of: ${shapes}.`),
+    };
+  });
 }
 
 /**

@@ -17,6 +17,7 @@ export type Severity = "error" | "warning";
 export type LintRule =
   | "root-not-object"
   | "root-combinator"
+  | "untyped-node"
   | "object-without-properties"
   | "empty-object"
   | "properties-on-non-object"
@@ -119,8 +120,53 @@ export const anthropicStrictRejects = (keyword: string, value: unknown): boolean
 /** Regex features Anthropic's strict mode does not support: backreferences, lookaround, \b and \B (an escaped backslash does not count). */
 export const ANTHROPIC_STRICT_UNSUPPORTED_REGEX = /(?<!\\)(?:\\\\)*(?:\\[1-9bB]|\\k<|\(\?<?[=!])/;
 
-/** Anthropic strict's per-request limits: optional parameters, and parameters with a union type ("anyOf or type arrays"). */
-export const ANTHROPIC_STRICT_LIMITS = { optional: 24, unions: 16 } as const;
+/**
+ * Anthropic strict's per-request limits: strict tools, optional parameters, and parameters with a
+ * union type ("anyOf or type arrays"), counted over every strict tool of a request.
+ */
+export const ANTHROPIC_STRICT_LIMITS = { tools: 20, optional: 24, unions: 16 } as const;
+
+/**
+ * The profile a tool falls back to when its strict profile's limits cannot hold it: the same
+ * provider without strict mode, so the request is accepted and the tool is only unchecked.
+ */
+export const STRICT_FALLBACK: Partial<Record<Profile, Profile>> = { "openai-strict": "openai", "anthropic-strict": "anthropic" };
+
+/** What a provider accepts as a tool's name: the characters, the first one, and the length. */
+export interface ToolNameRule {
+  /** Characters outside this class are replaced by `_`. */
+  allowed: RegExp;
+  /** A name that does not start with one of these gets a leading `_`. */
+  first: RegExp;
+  maxLength: number;
+  /** The rule as the provider documents it, for messages. */
+  documented: string;
+}
+
+/** OpenAI's function-name rule (API reference); Anthropic documents the same pattern for tool names. */
+const PLAIN_NAMES: ToolNameRule = { allowed: /[A-Za-z0-9_-]/, first: /[A-Za-z0-9_-]/, maxLength: 64, documented: "^[a-zA-Z0-9_-]{1,64}$" };
+
+const GEMINI_NAMES: ToolNameRule = {
+  allowed: /[A-Za-z0-9_.:-]/,
+  first: /[A-Za-z_]/,
+  maxLength: 64,
+  documented: "^[a-zA-Z_][a-zA-Z0-9_.:-]{0,63}$",
+};
+
+/**
+ * Tool-name rules per profile. Gemini (FunctionDeclaration.name, API reference): "Must start with a
+ * letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes,
+ * with a maximum length of 64." Portable takes what all three accept.
+ */
+export const TOOL_NAME_RULES: Readonly<Record<Profile, ToolNameRule>> = {
+  openai: PLAIN_NAMES,
+  "openai-strict": PLAIN_NAMES,
+  anthropic: PLAIN_NAMES,
+  "anthropic-strict": PLAIN_NAMES,
+  gemini: GEMINI_NAMES,
+  "gemini-json": GEMINI_NAMES,
+  portable: { allowed: /[A-Za-z0-9_-]/, first: /[A-Za-z_]/, maxLength: 64, documented: "^[a-zA-Z_][a-zA-Z0-9_-]{0,63}$" },
+};
 
 /** What one provider accepts, as lint and normalize read it. */
 export interface ProviderFacts {
@@ -138,6 +184,7 @@ const EVERY_PROVIDER = { "root-not-object": "error", "remote-ref": "error" } as 
 /** Gemini's OpenAPI subset, which portable (the intersection of all) inherits. */
 const GEMINI_SUBSET = {
   ...EVERY_PROVIDER,
+  "untyped-node": "error",
   "empty-object": "error",
   "properties-on-non-object": "error",
   "unknown-keyword": "error",
@@ -177,6 +224,7 @@ export const PROVIDER_FACTS: Readonly<Record<Profile, ProviderFacts>> = {
     rules: {
       ...EVERY_PROVIDER,
       "root-combinator": "error",
+      "untyped-node": "error",
       "object-without-properties": "error",
       "one-of": "error",
       "all-of": "error",
@@ -213,6 +261,7 @@ export const PROVIDER_FACTS: Readonly<Record<Profile, ProviderFacts>> = {
       "unsupported-format": "error",
       "unsupported-constraint": "error",
       "complex-enum": "error",
+      "strict-unsupported-keyword": "warning",
       "regex-features": "warning",
       "strict-limits": "warning",
     },

@@ -1,9 +1,10 @@
 import { type CallToolResult, type McpServer, ProtocolError, ProtocolErrorCode, type Tool } from "@modelcontextprotocol/server";
-import { errorMessage, formatJsonPath } from "@pmcp-codegen/runtime/internal";
+import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import { itemSchema } from "../json-schema/keywords.js";
-import { isObject, pointerKeys } from "../json-schema/pointer.js";
+import { isObject } from "../json-schema/pointer.js";
 import { followRefs } from "../json-schema/refs.js";
-import { compileSchema, type ErrorObject, type ValidateFunction } from "../json-schema/validator.js";
+import { describeErrors } from "../json-schema/error-text.js";
+import { compileSchema, type ValidateFunction } from "../json-schema/validator.js";
 import { ToolDefinitionError } from "./errors.js";
 import type { ManifestTool, ToolManifest } from "./manifest.js";
 import { tracedToolCall } from "./traced-call.js";
@@ -17,7 +18,6 @@ interface Entry {
 }
 
 /** How many validation errors a message names; the first few are enough to fix a call. */
-const MAX_ERRORS = 3;
 
 /**
  * Serves a manifest's tools from a module's functions on an McpServer. The low-level
@@ -132,21 +132,3 @@ function reviveDates(root: unknown, value: unknown, at: unknown = root): unknown
   return value;
 }
 
-/** `lines[0].quantity: must be number`: each error names the field it is about. */
-function describeErrors(errors: readonly ErrorObject[] | null | undefined): string {
-  const messages = (errors ?? []).map((error) => {
-    const field = fieldOf(error);
-    if (error.keyword === "required") return `${field}: is required`;
-    if (error.keyword === "additionalProperties") return `${field}: is not allowed`;
-    return `${field}: ${error.message ?? error.keyword}`;
-  });
-  return [...new Set(messages)].slice(0, MAX_ERRORS).join("; ");
-}
-
-function fieldOf(error: ErrorObject): string {
-  const segments = pointerKeys(error.instancePath);
-  const named = error.params.missingProperty ?? error.params.additionalProperty;
-  if (typeof named === "string") segments.push(named);
-  if (segments.length === 0) return "arguments";
-  return formatJsonPath(segments.map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment)));
-}

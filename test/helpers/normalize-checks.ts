@@ -5,15 +5,11 @@ import { followRefs } from "../../src/json-schema/refs.js";
 import { mapSchemas } from "../../src/json-schema/traverse.js";
 import { compileSchema } from "../../src/json-schema/validator.js";
 import { lintSchema } from "../../src/lint/lint.js";
-import { normalizeSchemaWithNotes, type Profile } from "../../src/normalize/normalize.js";
+import type { Encoding } from "../../src/normalize/json-text.js";
+import { normalizedFor, normalizeSchemaWithNotes, type Profile } from "../../src/normalize/normalize.js";
 import type { Schema } from "../../src/normalize/passes.js";
+import { restoreArguments } from "../../src/normalize/restore.js";
 import { samples } from "./samples.js";
-
-/** Rules no rewrite can satisfy, by profile: lint reports them as not fixable. */
-export const UNFIXABLE: Partial<Record<Profile, string[]>> = {
-  // An object without properties has no portable form (Gemini rejects an empty "properties", OpenAI a missing one).
-  portable: ["empty-object"],
-};
 
 export const errorRules = (schema: unknown, profile: Profile) =>
   [...new Set(lintSchema(schema, profile).flatMap((finding) => (finding.severity === "error" ? [finding.rule] : [])))].sort();
@@ -34,7 +30,7 @@ export function sampleable(schema: Schema): boolean {
  * is valid for the normalized schema; returns how many were checked.
  */
 export function checkWidening(schema: Schema, profile: Profile, numRuns: number): number {
-  const { schema: out } = normalizeSchemaWithNotes(schema, { profile });
+  const { schema: out, encoding } = normalizeSchemaWithNotes(schema, { profile });
   const valid = validator(schema);
   const validOut = validator(profile === "gemini" || profile === "portable" ? asGeminiReads(out) : out);
   let checked = 0;
@@ -43,12 +39,68 @@ export function checkWidening(schema: Schema, profile: Profile, numRuns: number)
       // Tool arguments and structured results are objects (MCP), whatever the root schema admits.
       if (!isObject(value) || !valid(value)) return true;
       checked++;
-      const sent = encode(value, out, out, profile);
+      const sent = asModelSends(value, out, encoding, profile).sent;
       expect(validOut(sent), `${profile} ${JSON.stringify(schema).slice(0, 300)}\n${JSON.stringify(value)}`).toBe(true);
     }),
     { numRuns, seed: 11 },
   );
   return checked;
+}
+
+/**
+ * Samples instances valid for `schema`, writes each as a model would under the profile, and
+ * checks that `restoreArguments` gives back an instance the original accepts, equal to the
+ * sampled one unless writing it lost something (strict modes send declared properties only);
+ * returns how many were checked.
+ */
+export function checkRoundTrip(schema: Schema, profile: Profile, numRuns: number): number {
+  const { schema: out, encoding } = normalizedFor(schema, profile);
+  const valid = validator(schema);
+  const values = validSamples(schema, numRuns);
+  for (const value of values) {
+    const { sent, lossy } = asModelSends(value, out, encoding, profile);
+    const restored = restoreArguments(schema, structuredClone(sent), { profile });
+    const where = `${profile} ${JSON.stringify(schema).slice(0, 300)}\nvalue ${JSON.stringify(value)}\nsent ${JSON.stringify(sent)}`;
+    expect(valid(restored), where).toBe(true);
+    // As JSON: -0 and 0 are one number to a model. An omitted property of a strict mode comes back as null where the original allows null.
+    if (!lossy) expect(asJson(withoutAddedNulls(restored, value)), where).toEqual(asJson(value));
+  }
+  return values.length;
+}
+
+/** Instances valid for `schema`, sampled once per schema (every profile checks the same ones). */
+const sampled = new WeakMap<Schema, unknown[]>();
+function validSamples(schema: Schema, numRuns: number): unknown[] {
+  let values = sampled.get(schema);
+  if (values === undefined) {
+    const valid = validator(schema);
+    values = fc.sample(samples(schema), { numRuns, seed: 7 }).filter((value) => valid(value));
+    sampled.set(schema, values);
+  }
+  return values;
+}
+
+const asJson = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
+
+/** `restored` without the null-valued properties that `value` does not have, at any depth. */
+function withoutAddedNulls(restored: unknown, value: unknown): unknown {
+  if (Array.isArray(restored) && Array.isArray(value)) return restored.map((item, index) => withoutAddedNulls(item, value[index]));
+  if (!isObject(restored) || !isObject(value)) return restored;
+  return Object.fromEntries(
+    Object.entries(restored).flatMap(([key, item]) =>
+      item === null && !Object.hasOwn(value, key) ? [] : [[key, withoutAddedNulls(item, value[key])]],
+    ),
+  );
+}
+
+/** `value` as the model sends it for the normalized schema, and whether writing it dropped something. */
+function asModelSends(value: unknown, out: Schema, encoding: Encoding, profile: Profile): { sent: unknown; lossy: boolean } {
+  const state = { lossy: false };
+  const sent =
+    encoding.wrapped === undefined
+      ? encode(value, out, out, profile, encoding, state)
+      : encode({ [encoding.wrapped]: value }, out, out, profile, encoding, state);
+  return { sent, lossy: state.lossy };
 }
 
 /**
@@ -89,32 +141,36 @@ function memberValidator(member: unknown, root: Schema): (value: unknown) => boo
 /**
  * `value` as a caller sends it under the profile's documented conventions, led by the normalized
  * schema: strict modes send null for an omitted property and only declared properties (objects
- * are closed); Gemini's OpenAPI subset sends enum values as strings.
+ * are closed); Gemini's OpenAPI subset sends enum values as strings; a JSON-text node gets the
+ * value's JSON.
  */
-function encode(value: unknown, node: unknown, root: Schema, profile: Profile): unknown {
+function encode(value: unknown, node: unknown, root: Schema, profile: Profile, encoding: Encoding, state: { lossy: boolean }): unknown {
   const schema = followRefs(root, node);
   if (typeof schema !== "object" || schema === null) return value;
   const s = schema as Schema;
+  if (encoding.jsonText.has(s)) return value === null && (s.nullable === true || Array.isArray(s.type)) ? null : JSON.stringify(value);
   const stringEnums = profile === "gemini" || profile === "portable";
   if (value === null) return stringEnums && Array.isArray(s.enum) && s.enum.includes("null") ? "null" : value;
   if (Array.isArray(s.anyOf)) {
     for (const member of s.anyOf) {
-      const sent = encode(value, member, root, profile);
+      const sent = encode(value, member, root, profile, encoding, state);
       if (memberValidator(member, root)(sent)) return sent;
     }
     return value;
   }
   if (Array.isArray(s.enum)) return stringEnums && typeof value !== "string" ? JSON.stringify(value) : value;
-  if (Array.isArray(value)) return s.items === undefined ? value : value.map((item) => encode(item, s.items, root, profile));
+  if (Array.isArray(value))
+    return s.items === undefined ? value : value.map((item) => encode(item, s.items, root, profile, encoding, state));
   if (typeof value === "object" && isObject(s.properties)) {
     const properties = s.properties;
     const strict = profile === "openai-strict" || profile === "anthropic-strict";
     const record = value as Record<string, unknown>;
     const out: Record<string, unknown> = strict ? {} : { ...record };
     for (const [name, sub] of Object.entries(properties)) {
-      if (name in record) out[name] = encode(record[name], sub, root, profile);
-      else if (strict) out[name] = null;
+      if (Object.hasOwn(record, name)) out[name] = encode(record[name], sub, root, profile, encoding, state);
+      else if (profile === "openai-strict") out[name] = null;
     }
+    if (strict && Object.keys(record).some((name) => !Object.hasOwn(properties, name))) state.lossy = true;
     return out;
   }
   return value;

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { PROFILES } from "../src/normalize/normalize.js";
+import type { Schema } from "../src/normalize/passes.js";
+import { readCorpus } from "./helpers/corpus.js";
+import { checkRoundTrip, sampleable } from "./helpers/normalize-checks.js";
+
+/**
+ * The round trip of every tool of the real-server corpus under every profile: instances valid for
+ * the original, written as the model would (JSON text, string enums, nulls for omitted properties,
+ * a wrapped root), restore to instances the original accepts, equal to the sampled ones where
+ * writing them lost nothing. Pure, but too slow for the unit loop (about 40 s).
+ */
+describe("restoreArguments on the corpus of real servers", () => {
+  let read: Promise<Schema[]> | undefined;
+  const inputSchemas = () => {
+    read ??= readCorpus().then((corpus) =>
+      corpus.servers.flatMap((server) =>
+        server.tools.flatMap((tool) => (tool.inputSchema === undefined ? [] : [tool.inputSchema as Schema])),
+      ),
+    );
+    return read;
+  };
+
+  it.each(PROFILES)("%s: every tool's arguments, written as the model would, restore to what the tool accepts", async (profile) => {
+    const inputs = await inputSchemas();
+    let checked = 0;
+    for (const schema of inputs) if (sampleable(schema)) checked += checkRoundTrip(schema, profile, 3);
+    expect(checked).toBeGreaterThan(inputs.length);
+  });
+});

@@ -396,7 +396,8 @@ describe("verified provider facts (see shared/reference/mcp-and-provider-facts.m
         // A record has no strict form: JSON text, its schema quoted for the model.
         m: {
           type: "string",
-          description: 'Schema: {"type":"object","propertyNames":{"pattern":"^k"},"patternProperties":{"^k":{"type":"string"}}} (JSON text)',
+          description:
+            'Schema: {"type":"object","propertyNames":{"pattern":"^k"},"patternProperties":{"^k":{"type":"string"}}} (JSON text)',
         },
         at: { type: "string", format: "date-time" },
       },

@@ -1,9 +1,9 @@
 import { type CallToolResult, type McpServer, ProtocolError, ProtocolErrorCode, type Tool } from "@modelcontextprotocol/server";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
+import { describeErrors } from "../json-schema/error-text.js";
 import { itemSchema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
 import { followRefs } from "../json-schema/refs.js";
-import { describeErrors } from "../json-schema/error-text.js";
 import { compileSchema, type ValidateFunction } from "../json-schema/validator.js";
 import { ToolDefinitionError } from "./errors.js";
 import type { ManifestTool, ToolManifest } from "./manifest.js";
@@ -131,4 +131,3 @@ function reviveDates(root: unknown, value: unknown, at: unknown = root): unknown
   }
   return value;
 }
-

@@ -17,7 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // Pure layers: data in, data (or files) out; no servers, no settings, no CLI.
   ["bundle", "ir", "codegen", "normalize", "lint", "diff", "infer", "report"],
   // Services: reach servers, run programs, load settings.
-  ["config", "export", "discover", "server", "tools", "inspect", "exec", "dev", "runtime"],
+  ["config", "export", "discover", "server", "tools", "inspect", "exec", "dev", "runtime", "model"],
   // The top: the CLI and the library's entry.
   ["cli", "commands", "index.ts"],
 ];

@@ -11,7 +11,11 @@ const builder = (yargs: Argv<GlobalArgs>) =>
   schemaOption(yargs)
     .positional("bundle", { type: "string", describe: "Deprecated: use --schema" })
     .option("profile", { choices: PROFILES, demandOption: true, describe: "The provider whose rules to apply" })
-    .option("output", { alias: "o", type: "string", describe: "Write the normalized bundle here (default: stdout)" });
+    .option("output", {
+      alias: "o",
+      type: "string",
+      describe: "Write the normalized bundle here (default: stdout; with --json, only the summary is printed)",
+    });
 
 export const schemaNormalizeCommand = defineCommand({
   command: "normalize [bundle]",
@@ -24,7 +28,7 @@ export const schemaNormalizeCommand = defineCommand({
 async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
-  const { normalizeBundle, summarizeNotes } = await import("../normalize/bundle.js");
+  const { normalizeBundle, normalizeSummary, summarizeNotes } = await import("../normalize/bundle.js");
   if (args.bundle !== undefined) deprecated(args, "pmcp schema normalize <bundle>", "pmcp schema normalize --schema <bundle>");
   const { schema } = await resolveInputs(args.bundle === undefined ? args.schema : [args.bundle, ...args.schema]);
   const { bundle } = await readSchemaFiles(schema);
@@ -36,12 +40,13 @@ async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {
     else if (notes.length > 0) warn(args, `${where}: ${summarizeNotes(notes)}`);
   }
   const text = toJsonText(canonicalBundle(servers));
-  if (args.output === undefined) process.stdout.write(text);
-  else {
+  if (args.output !== undefined) {
     await writeOutput("-o", [{ path: args.output, content: text }]);
     const notes = outcomes.reduce((sum, outcome) => sum + outcome.notes.length, 0);
     say(args, `Wrote ${args.output} for ${args.profile}${notes ? ` (${count(notes, "note")})` : ""}`);
   }
+  if (args.json) process.stdout.write(`${JSON.stringify(normalizeSummary(args.profile, args.output, outcomes), null, 2)}\n`);
+  else if (args.output === undefined) process.stdout.write(text);
   const failed = outcomes.filter((outcome) => outcome.failure !== undefined).length;
   if (failed > 0) throw new PmcpError("CHECK_FAILED", `${count(failed, "tool")} could not be normalized for ${args.profile}`);
 }

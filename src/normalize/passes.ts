@@ -29,7 +29,9 @@ export type NoteKind =
   | "dropped-keyword"
   | "root-wrapped"
   | "root-union-merged"
-  | "json-text";
+  | "json-text"
+  | "renamed"
+  | "non-strict";
 
 export interface PassContext {
   /** Records a change of meaning (or a thing left as it was) at a JSON pointer. */

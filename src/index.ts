@@ -27,6 +27,8 @@ export { exportServers } from "./export/export-servers.js";
 export type { InferResult } from "./infer/infer-bundle.js";
 export { inferBundle } from "./infer/infer-bundle.js";
 export { inferSchema } from "./infer/infer-schema.js";
+export type { ModelCallOptions, ModelTool, ModelToolset, ProviderShapes, RestoredCall, ToolsForModelOptions } from "./model/index.js";
+export { providerResult, providerTools, RestoreError, restoreArguments, toolsForModel, UnknownToolError } from "./model/index.js";
 export type { NormalizeNote, Profile } from "./normalize/normalize.js";
 export { normalizeSchema, normalizeSchemaWithNotes, PROFILES } from "./normalize/normalize.js";
 export type { QualityReport } from "./report/quality-report.js";

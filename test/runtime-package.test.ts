@@ -1,66 +1,16 @@
 import { execFile } from "node:child_process";
 import { cp, mkdir, mkdtemp, readdir, readFile, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { McpServer } from "@modelcontextprotocol/server";
 import { describe, expect, it } from "vitest";
 import { registerInventoryTools } from "../examples/servers/inventory-tools.js";
 import { ROOT } from "./helpers/cli.js";
 import { serveHttp } from "./helpers/http-server.js";
+import { loadedBy, packageOf, run } from "./helpers/loaded-modules.js";
 
 const RUNTIME_DIST = join(ROOT, "packages/runtime/dist");
-
-function run(
-  command: string,
-  args: readonly string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd: ROOT, env: { ...process.env, ...env }, timeout: 120_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr });
-    });
-  });
-}
-
-/**
- * Imports `specifier` in a fresh Node process and reports every module the ESM loader
- * resolved and whether Node's child_process module got loaded (by ESM or by a CommonJS
- * dependency's require): what importing it costs, before any call.
- */
-async function loadedBy(specifier: string): Promise<{ urls: string[]; childProcess: boolean }> {
-  const dir = await mkdtemp(join(tmpdir(), "pmcp-graph-"));
-  const log = join(dir, "resolved.log");
-  await writeFile(
-    join(dir, "hooks.mjs"),
-    `import { appendFileSync } from "node:fs";
-export async function resolve(specifier, context, next) {
-  const result = await next(specifier, context);
-  appendFileSync(${JSON.stringify(log)}, result.url + "\\n");
-  return result;
-}`,
-  );
-  await writeFile(
-    join(dir, "register.mjs"),
-    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});`,
-  );
-  const probe = `await import(${JSON.stringify(specifier)}); console.log(process.moduleLoadList.includes("NativeModule child_process"));`;
-  const result = await run(process.execPath, [
-    "--import",
-    pathToFileURL(join(dir, "register.mjs")).href,
-    "--input-type=module",
-    "-e",
-    probe,
-  ]);
-  expect(result.stderr).toBe("");
-  const urls = [...new Set((await readFile(log, "utf8")).split("\n").filter((line) => line !== ""))].sort();
-  return { urls, childProcess: result.stdout.trim() === "true" };
-}
-
-function packageOf(path: string): string {
-  const parts = relative(join(ROOT, "node_modules"), path).split("/");
-  return parts[0]!.startsWith("@") ? `${parts[0]}/${parts[1]}` : parts[0]!;
-}
 
 async function builtFiles(dir: string): Promise<string[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true });

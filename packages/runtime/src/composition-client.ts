@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { CallResult, observedResult, resultJson, throwIfError } from "./call-result.js";
 import { readConfigFile, type ServerEntry, sourcesFromEntries } from "./endpoints/config-file.js";
 import { type Connection, connect, connectTransport, overLimitMessage } from "./endpoints/connect.js";
+import { listAllTools } from "./endpoints/list-tools.js";
 import type { ServerSource } from "./endpoints/source.js";
 import { NonObjectResult } from "./endpoints/stdio-read-buffer.js";
 import { errorMessage, firstLine } from "./error-message.js";
@@ -192,6 +193,42 @@ export class CompositionClient {
       this.#observer?.recordObserved(call.server, call.tool, observedResult(call.server, call.tool, result));
       return new ToolResult(call.server, call.tool, result);
     });
+  }
+
+  /** The ids of the servers this client reaches, in the order they were configured. */
+  get serverIds(): string[] {
+    return [...this.#sources.keys()];
+  }
+
+  /**
+   * Every tool of a server as the server sent it (`tools/list` followed to the end; nothing the
+   * SDK's own listing would drop is lost). Connects on first use, like a call. A listing the server
+   * breaks is an InvalidResponseError; an unknown server a ServerNotFoundError.
+   */
+  async listTools(server: string, options: CallOptions = {}): Promise<unknown[]> {
+    const source = this.#sources.get(server);
+    const call = { server, tool: "tools/list" };
+    if (source === undefined)
+      throw new ServerNotFoundError(
+        `no server "${server}" is configured (have: ${[...this.#sources.keys()].join(", ")})`,
+        server,
+        call.tool,
+      );
+    const timeout = options.timeoutMs ?? this.#timeoutMs;
+    const problem = timeoutProblem(timeout);
+    if (problem !== undefined) throw new ConfigurationError(`the listing's timeoutMs ${problem}, got ${timeout}`);
+    const connection = this.#ready.get(server) ?? (await untilAborted(this.#connection(source, call, timeout), call, options.signal));
+    if (connection.capabilities.tools === undefined) return [];
+    // A timer cleared at the end rather than AbortSignal.timeout, whose timer keeps Deno running.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException(`tools/list took over ${timeout} ms`, "TimeoutError")), timeout);
+    const signal = options.signal === undefined ? deadline.signal : AbortSignal.any([deadline.signal, options.signal]);
+    try {
+      const listing = await listAllTools(connection, signal, (message) => new InvalidResponseError(message, server, call.tool, undefined));
+      return listing.tools;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /**

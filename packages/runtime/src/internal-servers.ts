@@ -16,3 +16,5 @@ export {
 } from "./endpoints/config-file.js";
 export type { Connection, ConnectOptions, TransportKind } from "./endpoints/connect.js";
 export { ConnectFailure, connect, connectTransport } from "./endpoints/connect.js";
+export type { ToolListing } from "./endpoints/list-tools.js";
+export { listAllTools } from "./endpoints/list-tools.js";

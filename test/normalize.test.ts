@@ -37,5 +37,19 @@ describe("pmcp schema normalize", () => {
     expect(JSON.stringify(bundle)).not.toContain('"$defs"');
     const wrong = await runCli(["schema", "normalize", "--profile", "bogus", "--schema", join(dir, "b.json")]);
     expect(wrong.code).toBe(2);
+    // What the model sees changed is kept beside each tool, and --json prints the summary on stdout.
+    const meta = bundle.servers[0].tools.map((tool: { name: string; _meta?: Record<string, { name: string; strict: boolean }> }) => [
+      tool.name,
+      tool._meta?.["pmcp/normalized"]?.name,
+      tool._meta?.["pmcp/normalized"]?.strict,
+    ]);
+    expect(meta).toEqual(bundle.servers[0].tools.map((tool: { name: string }) => [tool.name, tool.name, true]));
+    const summary = await runCli(["schema", "normalize", "--profile", "gemini", "--schema", join(dir, "b.json"), "--json", "--quiet"]);
+    expect(summary.code, summary.stderr).toBe(0);
+    const parsed = JSON.parse(summary.stdout);
+    expect([parsed.profile, parsed.output, parsed.tools, parsed.failed]).toEqual(["gemini", null, bundle.servers[0].tools.length, 0]);
+    expect(parsed.results.map((result: { tool: string; name: string }) => result.name)).toEqual(
+      bundle.servers[0].tools.map((tool: { name: string }) => tool.name),
+    );
   });
 });

@@ -1,0 +1,103 @@
+import { describe, expect, it } from "vitest";
+import type { Tool } from "../src/bundle/types.js";
+import { compileSchema } from "../src/json-schema/validator.js";
+import { RestoreError, restoreArguments } from "../src/normalize/restore.js";
+import { readCorpus } from "./helpers/corpus.js";
+
+const restoreError = (run: () => unknown): RestoreError => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof RestoreError) return error;
+    throw error;
+  }
+  throw new Error("no RestoreError");
+};
+
+describe("restoreArguments", () => {
+  it("openai-strict: the model-style nulls of three real servers are dropped, and the originals accept the result", async () => {
+    const corpus = await readCorpus();
+    const tool = (server: string, name: string) =>
+      corpus.servers.find((entry) => entry.id === server)?.tools.find((candidate) => candidate.name === name) as Tool;
+    const cases: [Tool, Record<string, unknown>, Record<string, unknown>][] = [
+      [tool("filesystem", "read_text_file"), { path: "/a.txt", tail: null, head: null }, { path: "/a.txt" }],
+      [tool("everything", "get-resource-links"), { count: null }, {}],
+      [
+        tool("sequential-thinking", "sequentialthinking"),
+        {
+          thought: "t",
+          nextThoughtNeeded: true,
+          thoughtNumber: 1,
+          totalThoughts: 2,
+          isRevision: null,
+          revisesThought: null,
+          branchFromThought: null,
+          branchId: null,
+          needsMoreThoughts: null,
+        },
+        { thought: "t", nextThoughtNeeded: true, thoughtNumber: 1, totalThoughts: 2 },
+      ],
+    ];
+    for (const [{ inputSchema }, sent, want] of cases) {
+      const restored = restoreArguments(inputSchema, sent, { profile: "openai-strict" });
+      expect(restored).toEqual(want);
+      expect(compileSchema(inputSchema)(restored)).toBe(true);
+    }
+  });
+
+  const schema = {
+    type: "object",
+    properties: {
+      path: { type: "string" },
+      note: { type: ["string", "null"] },
+      count: { type: "number" },
+      level: { type: "integer", enum: [1, 2, 3] },
+      labels: { type: "object", additionalProperties: { type: "string" } },
+    },
+    required: ["path"],
+  };
+
+  it("keeps a null the original allows, and refuses one on a required property, naming its pointer", () => {
+    expect(
+      restoreArguments(schema, { path: "a", note: null, count: null, level: null, labels: null }, { profile: "openai-strict" }),
+    ).toEqual({
+      path: "a",
+      note: null,
+    });
+    const error = restoreError(() => restoreArguments(schema, { path: null }, { profile: "openai-strict" }));
+    expect([error.code, error.pointer, error.message]).toEqual([
+      "INVALID_ARGUMENTS",
+      "/path",
+      "the arguments do not match the tool's input schema at /path: path: must be string. Correct them and call again.",
+    ]);
+  });
+
+  it("gemini: a string becomes the enum's number only where the original's enum holds it; a number as a string elsewhere is refused", () => {
+    expect(restoreArguments(schema, { path: "a", level: "3" }, { profile: "gemini" })).toEqual({ path: "a", level: 3 });
+    expect(restoreError(() => restoreArguments(schema, { path: "a", count: "3" }, { profile: "gemini" })).pointer).toBe("/count");
+    // Under a profile that sent enums as they are, "3" is the model's mistake, not an encoding.
+    expect(restoreError(() => restoreArguments(schema, { path: "a", level: "3" }, { profile: "openai" })).pointer).toBe("/level");
+  });
+
+  it("parses JSON text only where the encoding put it, and says where it is not JSON", () => {
+    expect(restoreArguments(schema, { path: '{"a":1}', labels: '{"__proto__":"x","k":"v"}' }, { profile: "gemini" })).toEqual({
+      path: '{"a":1}',
+      labels: JSON.parse('{"__proto__":"x","k":"v"}'),
+    });
+    const restored = restoreArguments(schema, { path: "a", labels: '{"__proto__":"x"}' }, { profile: "portable" }) as {
+      labels: object;
+    };
+    expect(Object.getPrototypeOf(restored.labels)).toBe(Object.prototype);
+    expect(Object.hasOwn(restored.labels, "__proto__")).toBe(true);
+    const error = restoreError(() => restoreArguments(schema, { path: "a", labels: "{k: v}" }, { profile: "openai-strict" }));
+    expect([error.code, error.pointer]).toEqual(["INVALID_JSON_TEXT", "/labels"]);
+  });
+
+  it("unwraps a root that is not an object, and says when the model did not wrap it", () => {
+    const list = { type: "array", items: { type: "integer", enum: [1, 2] } };
+    expect(restoreArguments(list, { value: ["1", "2"] }, { profile: "gemini" })).toEqual([1, 2]);
+    expect(restoreArguments(list, { value: [1, 2] }, { profile: "anthropic" })).toEqual([1, 2]);
+    const error = restoreError(() => restoreArguments(list, [1, 2], { profile: "openai" }));
+    expect([error.code, error.pointer]).toEqual(["MISSING_WRAPPED_VALUE", "/value"]);
+  });
+});

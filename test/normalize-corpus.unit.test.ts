@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { normalizeSchemaWithNotes, PROFILES } from "../src/normalize/normalize.js";
 import type { Schema } from "../src/normalize/passes.js";
+import { modelToolNames } from "../src/normalize/tool-names.js";
+import { TOOL_NAME_RULES } from "../src/providers/facts.js";
 import { readCorpus } from "./helpers/corpus.js";
 import { checkWidening, errorRules, sampleable } from "./helpers/normalize-checks.js";
 
@@ -35,5 +37,16 @@ describe("normalize on the corpus of real servers", () => {
     const chosen = (await corpusSchemas()).filter((_, index) => index % SHARE === offset);
     const checked = chosen.reduce((sum, { schema }) => sum + (sampleable(schema) ? checkWidening(schema, profile, 6) : 0), 0);
     expect(checked).toBeGreaterThan(200);
+  });
+
+  it.each(PROFILES)("%s: every corpus tool's name for the model obeys the provider's rule, and no two are the same", async (profile) => {
+    const refs = (await readCorpus()).servers.flatMap((server) => server.tools.map((tool) => ({ server: server.id, tool: tool.name })));
+    const outcomes = modelToolNames(refs, profile).map(({ name }, index) => ({ ...refs[index]!, name }));
+    const { allowed, first, maxLength } = TOOL_NAME_RULES[profile];
+    const bad = outcomes.filter(
+      ({ name }) => name.length > maxLength || !first.test(name[0] ?? "") || ![...name].every((char) => allowed.test(char)),
+    );
+    expect(bad.map(({ server, tool, name }) => `${server}/${tool} → ${name}`)).toEqual([]);
+    expect(new Set(outcomes.map(({ name }) => name)).size).toBe(outcomes.length);
   });
 });

@@ -19,7 +19,7 @@ describe("tool names for the model", () => {
     // Gemini takes dots, and wants a letter or an underscore first.
     expect(names("gemini").slice(0, 4)).toEqual(["github__search", "gitlab__search", "files.read", "write"]);
     expect(names("gemini")[4]!.startsWith("_9lives__")).toBe(true);
-    expect(modelToolNames(tools, "openai")[0]!.reason).toBe('servers "github", "gitlab" each have a tool "search"');
+    expect(modelToolNames(tools, "openai")[0]!.reason).toBe('server "gitlab" also has a tool "search"');
     expect(modelToolNames(tools, "openai")[2]!.reason).toBe('"files.read" does not match ^[a-zA-Z0-9_-]{1,64}$');
   });
 

@@ -36,8 +36,10 @@ async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {
   // One line per tool: a server with recursive definitions can produce thousands of notes per tool.
   for (const { server, tool, notes, failure } of outcomes) {
     const where = `server "${server}" tool "${tool}"`;
+    // A name for the model changes no meaning: it is in the bundle and in --json, not a warning.
+    const changes = notes.filter((note) => note.kind !== "renamed");
     if (failure !== undefined) warn(args, `${where}: not normalized, left as exported: ${failure}`);
-    else if (notes.length > 0) warn(args, `${where}: ${summarizeNotes(notes)}`);
+    else if (changes.length > 0) warn(args, `${where}: ${summarizeNotes(changes)}`);
   }
   const text = toJsonText(canonicalBundle(servers));
   if (args.output !== undefined) {

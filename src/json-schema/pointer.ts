@@ -12,6 +12,8 @@ export function escapePointer(key: string): string {
 
 /** The key one escaped segment of a pointer names. */
 export function unescapePointer(segment: string): string {
+  // Nearly every segment has no escape; restoring arguments unescapes every error's pointer.
+  if (!segment.includes("~")) return segment;
   return segment.replace(/~1/g, "/").replace(/~0/g, "~");
 }
 

@@ -2,7 +2,7 @@ import type { Schema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
 import { isNullTyped, typeIncludes } from "../json-schema/predicates.js";
 import { type Visit, walkSchemas } from "../json-schema/traverse.js";
-import { normalizeSchema } from "../normalize/normalize.js";
+import { normalizedFor, normalizeSchema } from "../normalize/normalize.js";
 import {
   ANTHROPIC_STRICT_UNSUPPORTED_REGEX,
   anthropicStrictRejects,
@@ -305,7 +305,8 @@ export function lintSchema(schema: unknown, profile: Profile): LintFinding[] {
   if (before.length === 0) return [];
   let remaining: Set<string> | undefined;
   try {
-    remaining = new Set(findings(normalizeSchema(schema, { profile }), profile).map((finding) => finding.rule));
+    const normalized = isObject(schema) ? normalizedFor(schema, profile).schema : normalizeSchema(schema, { profile });
+    remaining = new Set(findings(normalized, profile).map((finding) => finding.rule));
   } catch {
     // A schema normalize cannot rewrite (nested deeper than its recursion reaches): nothing is fixable.
   }

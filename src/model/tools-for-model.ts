@@ -135,7 +135,8 @@ export async function toolsForModel<P extends Profile, A extends OpenAiApi = "re
       skipped.push({ server: outcome.server, tool: outcome.tool, reason: outcome.failure });
       return;
     }
-    const parameters = (tool.inputSchema ?? { type: "object", properties: {} }) as Record<string, unknown>;
+    // A copy: the normalized schema is remembered for restoring, and the caller may change what it sends.
+    const parameters = structuredClone(tool.inputSchema ?? { type: "object", properties: {} }) as Record<string, unknown>;
     declared.push({
       name: outcome.name,
       server: outcome.server,

@@ -3,7 +3,7 @@ import { isObject } from "../json-schema/pointer.js";
 import { nestedBeyond } from "../json-schema/traverse.js";
 import { ANTHROPIC_STRICT_LIMITS, type Profile, STRICT_FALLBACK } from "../providers/facts.js";
 import { anthropicStrictCounts, openAiStrictLimits } from "../providers/strict-limits.js";
-import { type NormalizeNote, normalizeSchemaWithNotes } from "./normalize.js";
+import { type NormalizeNote, normalizedFor, normalizeSchemaWithNotes } from "./normalize.js";
 import { type ModelName, modelToolNames } from "./tool-names.js";
 
 /** What normalizing did to one tool: its notes (pointers from the tool, e.g. `/inputSchema/…`), or why it failed. */
@@ -92,7 +92,9 @@ function normalizeTool(tool: Tool, profile: Profile): { tool: Tool; inputSchema:
     if (tool[key] === undefined) continue;
     const deep = nestedBeyond(tool[key], MAX_NORMALIZE_DEPTH);
     if (deep !== undefined) throw new Error(`/${key}${deep}: nested deeper than ${MAX_NORMALIZE_DEPTH} levels`);
-    const result = normalizeSchemaWithNotes(tool[key], { profile });
+    const schema = tool[key];
+    // Remembered per schema object: lint, inspect and toolsForModel normalize the same bundle again.
+    const result = isObject(schema) ? normalizedFor(schema, profile) : normalizeSchemaWithNotes(schema, { profile });
     next[key] = result.schema;
     for (const note of result.notes) notes.push({ ...note, pointer: `/${key}${note.pointer === "/" ? "" : note.pointer}` });
   }

@@ -98,7 +98,9 @@ function jsonTextNode(node: Schema, style: "nullable" | "type-array"): Schema {
   // What the value must be, for the model to write: the node's own constraints, when short.
   const { description: _description, title: _title, ...constraints } = node;
   const quoted = JSON.stringify(constraints);
-  const shape = Object.keys(constraints).length > 0 && quoted.length <= QUOTED_SCHEMA_LIMIT ? `Schema: ${quoted}` : "";
+  // A union made JSON text whole holds members encoded already: quoting them would ask for JSON text twice.
+  const quotable = Object.keys(constraints).length > 0 && quoted.length <= QUOTED_SCHEMA_LIMIT && !quoted.includes(JSON_TEXT_MARK);
+  const shape = quotable ? `Schema: ${quoted}` : "";
   const description = appendText(
     shape === "" ? (node.description ?? node.title) : appendText(node.description ?? node.title, shape),
     JSON_TEXT_NOTE,
@@ -106,6 +108,14 @@ function jsonTextNode(node: Schema, style: "nullable" | "type-array"): Schema {
   const type = !nullable(node) ? "string" : style === "type-array" ? ["string", "null"] : "string";
   return { type, ...(nullable(node) && style === "nullable" ? { nullable: true } : {}), description, [JSON_TEXT_MARK]: true };
 }
+
+/**
+ * Subschemas every profile with JSON text removes (Gemini drops them, strict modes close objects
+ * and drop conditionals): encoding one would leave a note about a node the model never sees. A
+ * property of that name is not one of them: the segment before it is `properties` (or another name map).
+ */
+const REMOVED_LATER =
+  /(?<!\/(?:properties|patternProperties|\$defs|definitions|dependentSchemas|dependencies))\/(?:additionalProperties|propertyNames|unevaluatedProperties|unevaluatedItems|additionalItems|contains|not|if|then|else|(?:patternProperties|dependentSchemas|dependencies)\/[^/]+)$/;
 
 const marked = (node: unknown): boolean => isObject(node) && node[JSON_TEXT_MARK] === true;
 
@@ -121,7 +131,7 @@ export function jsonTextValues(
   context: PassContext,
 ): Schema {
   return mapSchemas(schema, (node, pointer) => {
-    if (pointer === "") return node;
+    if (pointer === "" || REMOVED_LATER.test(pointer)) return node;
     // The null member of a union takes no value of its own.
     const members = Array.isArray(node.anyOf) ? node.anyOf.filter((member) => !isNullTyped(member)) : [];
     const encoded = members.filter(marked).length;

@@ -481,7 +481,8 @@ export function valueTypes(schema: Schema, style: "nullable" | "type-array"): Sc
 
 /**
  * A `type` beside an `anyOf` whose members each have their own type, and no properties of its own,
- * says nothing the members do not: it goes, with an empty `properties`. Left, a strict mode would
+ * says nothing the members do not: it goes, with an empty `properties` and an `additionalProperties`
+ * that admits anything. Left, a strict mode would
  * close the outer object to `{}` and every member with it, and Gemini would want it to have properties.
  */
 export function unionTypes(schema: Schema): Schema {
@@ -490,7 +491,10 @@ export function unionTypes(schema: Schema): Schema {
     if (node.type === undefined || !Array.isArray(members) || members.length === 0) return node;
     if (!members.every((member) => isObject(member) && member.type !== undefined)) return node;
     if (isObject(node.properties) && Object.keys(node.properties).length > 0) return node;
-    const { type: _type, properties: _empty, ...rest } = node;
+    // An `additionalProperties` that admits anything says nothing either; any other would constrain the members' keys.
+    const extra = node.additionalProperties;
+    if (extra !== undefined && extra !== true && !(isObject(extra) && Object.keys(extra).length === 0)) return node;
+    const { type: _type, properties: _empty, additionalProperties: _extra, ...rest } = node;
     return rest;
   });
 }

@@ -13,6 +13,9 @@ export interface ModelName {
   reason?: string;
 }
 
+/** How many of the other servers sharing a tool's name a reason names. */
+const NAMED_SERVERS = 3;
+
 /**
  * The name each tool has for the model under `profile`, in order: its own where the provider
  * accepts it and no other server has a tool of that name; else `<server>__<tool>`, made to fit the
@@ -38,9 +41,11 @@ export function modelToolNames(tools: readonly ToolRef[], profile: Profile): Mod
     for (let n = 2; taken.has(name); n++) name = fitted(`${base}_${n}`, rule, `${server}/${tool}#${n}`);
     taken.add(name);
     const others = [...(servers.get(tool) ?? [])].filter((other) => other !== server);
+    const named = others.slice(0, NAMED_SERVERS).map((id) => JSON.stringify(id));
+    const more = others.length > NAMED_SERVERS ? ` and ${others.length - NAMED_SERVERS} more` : "";
     const reason =
       others.length > 0
-        ? `servers ${[server, ...others].map((id) => JSON.stringify(id)).join(", ")} each have a tool "${tool}"`
+        ? `server${others.length === 1 ? "" : "s"} ${named.join(", ")}${more} also ha${others.length === 1 ? "s" : "ve"} a tool "${tool}"`
         : `"${tool}" does not match ${rule.documented}`;
     return { name, reason };
   });

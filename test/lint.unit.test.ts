@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { lintSchema } from "../src/lint/lint.js";
+import { describeModelChanges, type ModelChanges, modelChanges } from "../src/lint/model-changes.js";
 import { PROFILES } from "../src/normalize/normalize.js";
 
 describe("lint rules", () => {
@@ -261,5 +262,100 @@ describe("lint rules", () => {
         ["strict-additional-properties", true],
       ]);
     }
+  });
+});
+
+describe("what the model sees changed", () => {
+  const bundle = {
+    version: "1.0",
+    servers: [
+      {
+        id: "shop",
+        tools: [
+          {
+            name: "search",
+            inputSchema: {
+              type: "object",
+              properties: { level: { type: "integer", enum: [1, 2, 3] }, data: { description: "Anything" }, meta: { type: "object" } },
+              required: ["level"],
+            },
+            // The model never sees an output schema: its JSON text is no change for it.
+            outputSchema: { type: "object", properties: { any: {} } },
+          },
+          { name: "tail", inputSchema: { type: "array", items: { type: "string" } } },
+          {
+            name: "pick",
+            inputSchema: {
+              type: "object",
+              properties: { code: { type: "string", enum: Array.from({ length: 1001 }, (_, index) => `c${index}`) } },
+              required: ["code"],
+            },
+          },
+        ],
+      },
+      {
+        id: "docs",
+        tools: [
+          { name: "search", inputSchema: { type: "object", properties: { q: { type: "string" } } } },
+          { name: "get", inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
+        ],
+      },
+    ],
+  };
+
+  it("lists per tool, in bundle order, each profile's renames, encodings and non-strict fallbacks, one line each", () => {
+    const changes = modelChanges(bundle, ["gemini", "openai-strict"]);
+    expect(
+      changes.map((tool) => tool.map((entry) => `${entry.profile} ${entry.server}/${entry.tool}: ${describeModelChanges(entry)}`)),
+    ).toEqual([
+      [
+        'gemini shop/search: renamed "shop__search"; 1 enum as strings (/inputSchema/properties/level); 2 values as JSON text (/inputSchema/properties/data, /inputSchema/properties/meta)',
+        'openai-strict shop/search: renamed "shop__search"; 2 values as JSON text (/inputSchema/properties/data, /inputSchema/properties/meta); optional properties as required+nullable in 1 object (/inputSchema)',
+      ],
+      [
+        'gemini shop/tail: the root is not an object: its value is sent as the property "value"',
+        'openai-strict shop/tail: the root is not an object: its value is sent as the property "value"',
+      ],
+      ["openai-strict shop/pick: declared without strict mode: past OpenAI strict's limits: 1001 enum values in all (at most 1,000)"],
+      [
+        'gemini docs/search: renamed "docs__search"',
+        'openai-strict docs/search: renamed "docs__search"; optional properties as required+nullable in 1 object (/inputSchema)',
+      ],
+      [],
+    ]);
+    expect(changes[3]?.[1]).toEqual({
+      server: "docs",
+      tool: "search",
+      profile: "openai-strict",
+      name: "docs__search",
+      strict: true,
+      changes: [
+        {
+          kind: "renamed",
+          pointer: "/name",
+          message: 'named "docs__search" for the model: servers "docs", "shop" each have a tool "search"',
+        },
+        {
+          kind: "optional-to-nullable",
+          pointer: "/inputSchema",
+          message: "optional properties q became required and nullable (send null to omit)",
+        },
+      ],
+    });
+    expect(changes[2]?.[0]).toMatchObject({ profile: "openai-strict", strict: false });
+  });
+
+  it("shows three pointers of a kind and leaves the rest to --json", () => {
+    const properties = Object.fromEntries(["a", "b", "c", "d"].map((name) => [name, { description: name }]));
+    const [[gemini]] = modelChanges(
+      {
+        version: "1.0",
+        servers: [{ id: "s", tools: [{ name: "t", inputSchema: { type: "object", properties, required: ["a", "b", "c", "d"] } }] }],
+      },
+      ["gemini"],
+    ) as [[ModelChanges]];
+    expect(describeModelChanges(gemini)).toBe(
+      "4 values as JSON text (/inputSchema/properties/a, /inputSchema/properties/b, /inputSchema/properties/c, …)",
+    );
   });
 });

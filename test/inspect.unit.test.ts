@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { inspectTool, NO_OUTPUT_SCHEMA_NOTE } from "../src/inspect/describe-tool.js";
+import { inspectTool } from "../src/inspect/describe-tool.js";
 import { firstSentence } from "../src/inspect/list-tools.js";
 import { modelTools } from "../src/inspect/model-view.js";
+import { MODEL_BUNDLE } from "./helpers/model-bundle.js";
 
 describe("inspection", () => {
   it("shows every helper type the result type uses, through other helpers, and no other", () => {
@@ -51,25 +52,7 @@ describe("inspection", () => {
   });
 
   describe("as a profile's model sees it", () => {
-    const bundle = {
-      version: "1.0",
-      servers: [
-        {
-          id: "shop",
-          tools: [
-            {
-              name: "search",
-              inputSchema: {
-                type: "object",
-                properties: { level: { type: "integer", enum: [1, 2, 3] }, data: { description: "Anything" } },
-                required: ["level"],
-              },
-            },
-          ],
-        },
-        { id: "docs", tools: [{ name: "search", inputSchema: { type: "object", properties: { q: { type: "string" } } } }] },
-      ],
-    };
+    const bundle = MODEL_BUNDLE;
 
     it("gives the normalized schemas, the model's name, the profile applied and every note", () => {
       const outcome = inspectTool(bundle, "shop/search", "gemini");
@@ -80,13 +63,16 @@ describe("inspection", () => {
         description: "",
         inputSchema: {
           type: "object",
-          properties: { level: { type: "string", enum: ["1", "2", "3"] }, data: { type: "string", description: "Anything (JSON text)" } },
+          properties: {
+            level: { type: "string", enum: ["1", "2", "3"] },
+            data: { type: "string", description: "Anything (JSON text)" },
+            meta: { type: "string", description: 'Schema: {"type":"object"} (JSON text)' },
+          },
           required: ["level"],
         },
-        outputSchema: null,
-        note: NO_OUTPUT_SCHEMA_NOTE,
-        source: "unknown",
-        quality: "none",
+        outputSchema: { type: "object", properties: { any: { type: "string", description: "(JSON text)" } } },
+        source: "declared",
+        quality: "high",
         modelName: "shop__search",
         profile: "gemini",
         strict: false,
@@ -101,13 +87,23 @@ describe("inspection", () => {
             kind: "enum-to-strings",
             message: "enum values became strings; the caller must convert them back",
           },
-          {
-            pointer: "/inputSchema/properties/data",
+          ...["/inputSchema/properties/data", "/inputSchema/properties/meta", "/outputSchema/properties/any"].map((pointer) => ({
+            pointer,
             kind: "json-text",
             message: "no provider form keeps this value's shape: the model sends it as JSON text",
-          },
+          })),
         ],
       });
+    });
+
+    it("names the profile applied: a strict one's fallback for a tool past its limits", () => {
+      const outcome = inspectTool(bundle, "shop/pick", "openai-strict");
+      if (!outcome.found) throw new Error(outcome.message);
+      expect([outcome.inspection.profile, outcome.inspection.strict, outcome.inspection.modelNotes?.map((note) => note.kind)]).toEqual([
+        "openai",
+        false,
+        ["non-strict"],
+      ]);
     });
 
     it("without a profile, is the inspection as declared, with no model fields", () => {
@@ -131,11 +127,15 @@ describe("inspection", () => {
       expect(modelTools(bundle, "openai-strict")).toBe(view);
       expect([...view].map(([name, { outcome }]) => [name, outcome.name, outcome.strict])).toEqual([
         ["shop/search", "shop__search", true],
+        ["shop/tail", "tail", true],
+        ["shop/pick", "pick", false],
         ["docs/search", "docs__search", true],
+        ["docs/get", "get", true],
       ]);
       const replaced = { ...bundle, servers: bundle.servers.slice(1) };
       expect([...modelTools(replaced, "openai-strict")].map(([name, { outcome }]) => [name, outcome.name])).toEqual([
         ["docs/search", "search"],
+        ["docs/get", "get"],
       ]);
       expect(modelTools(bundle, "gemini")).not.toBe(view);
     });

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { lintSchema } from "../src/lint/lint.js";
 import { describeModelChanges, type ModelChanges, modelChanges } from "../src/lint/model-changes.js";
 import { PROFILES } from "../src/normalize/normalize.js";
+import { MODEL_BUNDLE } from "./helpers/model-bundle.js";
 
 describe("lint rules", () => {
   it.each([
@@ -266,45 +267,9 @@ describe("lint rules", () => {
 });
 
 describe("what the model sees changed", () => {
-  const bundle = {
-    version: "1.0",
-    servers: [
-      {
-        id: "shop",
-        tools: [
-          {
-            name: "search",
-            inputSchema: {
-              type: "object",
-              properties: { level: { type: "integer", enum: [1, 2, 3] }, data: { description: "Anything" }, meta: { type: "object" } },
-              required: ["level"],
-            },
-            // The model never sees an output schema: its JSON text is no change for it.
-            outputSchema: { type: "object", properties: { any: {} } },
-          },
-          { name: "tail", inputSchema: { type: "array", items: { type: "string" } } },
-          {
-            name: "pick",
-            inputSchema: {
-              type: "object",
-              properties: { code: { type: "string", enum: Array.from({ length: 1001 }, (_, index) => `c${index}`) } },
-              required: ["code"],
-            },
-          },
-        ],
-      },
-      {
-        id: "docs",
-        tools: [
-          { name: "search", inputSchema: { type: "object", properties: { q: { type: "string" } } } },
-          { name: "get", inputSchema: { type: "object", properties: { id: { type: "string" } }, required: ["id"] } },
-        ],
-      },
-    ],
-  };
-
+  // shop/search's output schema holds a free-form value too: the model never sees an output schema, so it is no change for it.
   it("lists per tool, in bundle order, each profile's renames, encodings and non-strict fallbacks, one line each", () => {
-    const changes = modelChanges(bundle, ["gemini", "openai-strict"]);
+    const changes = modelChanges(MODEL_BUNDLE, ["gemini", "openai-strict"]);
     expect(
       changes.map((tool) => tool.map((entry) => `${entry.profile} ${entry.server}/${entry.tool}: ${describeModelChanges(entry)}`)),
     ).toEqual([

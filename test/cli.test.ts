@@ -60,7 +60,7 @@ describe("pmcp command line", () => {
     [["inspect"], ["--schema", "--json"]],
     [
       ["serve", "inspect"],
-      ["--schema", "--http"],
+      ["--schema", "--http", "--profile"],
     ],
     [
       ["serve", "exec"],
@@ -77,6 +77,7 @@ describe("pmcp command line", () => {
         "--observe",
         "--learn",
         "--min-quality",
+        "--profile",
       ],
     ],
     [["exec"], ["--config", "--stdio", "--max-time-ms", "--max-output-bytes", "--observe"]],

@@ -210,7 +210,10 @@ describe("inspection", () => {
   });
 });
 
-const ListToolsResult = z.object({ tools: z.array(z.object({ name: z.string(), summary: z.string() })), total: z.number() });
+const ListToolsResult = z.object({
+  tools: z.array(z.object({ name: z.string(), summary: z.string(), modelName: z.string().optional() })),
+  total: z.number(),
+});
 
 /** The protocol's view of a call result: structured content, or the error text. */
 async function call(client: Client, name: string, args: Record<string, unknown>) {
@@ -297,7 +300,7 @@ describe("pmcp serve inspect --http", () => {
   let url: string;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [CLI, "serve", "inspect", "--http", "0", "--schema", ...schemas], { cwd: ROOT });
+    child = spawn(process.execPath, [CLI, "serve", "inspect", "--http", "0", "--profile", "gemini", "--schema", ...schemas], { cwd: ROOT });
     url = await new Promise<string>((resolve, reject) => {
       let stderr = "";
       child.stderr.on("data", (chunk: Buffer) => {
@@ -310,6 +313,81 @@ describe("pmcp serve inspect --http", () => {
   });
   afterAll(() => {
     if (child.exitCode === null) child.kill("SIGKILL");
+  });
+
+  it("with --profile, inspect_tool shows the schemas Gemini is given and what changed, list_tools each tool's name for it", async () => {
+    const client = new Client({ name: "inspect-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const low = (await call(client, "inspect_tool", { tool_name: "inventory/list_low_stock" })).structuredContent as ToolInspection;
+    const int = { type: "integer", minimum: -9007199254740991, maximum: 9007199254740991 };
+    expect(low).toEqual({
+      ...inspection("inventory/list_low_stock"),
+      // $schema is not a field of Gemini's Schema.
+      inputSchema: {
+        type: "object",
+        properties: {
+          threshold: {
+            default: 10,
+            description: "Report SKUs with at most this many units",
+            type: "integer",
+            minimum: 0,
+            maximum: 9007199254740991,
+          },
+        },
+      },
+      outputSchema: {
+        type: "object",
+        properties: {
+          items: {
+            type: "array",
+            items: {
+              type: "object",
+              properties: { sku: { type: "string" }, quantity: int },
+              required: ["sku", "quantity"],
+              description: "additionalProperties: false",
+            },
+          },
+          threshold: int,
+        },
+        required: ["items", "threshold"],
+        description: "additionalProperties: false",
+      },
+      modelName: "list_low_stock",
+      profile: "gemini",
+      strict: false,
+      modelNotes: [
+        {
+          pointer: "/outputSchema/properties/items/items/additionalProperties",
+          kind: "dropped-keyword",
+          message: "additionalProperties is not supported here and was dropped; the description states it",
+        },
+        {
+          pointer: "/outputSchema/additionalProperties",
+          kind: "dropped-keyword",
+          message: "additionalProperties is not supported here and was dropped; the description states it",
+        },
+      ],
+    });
+    const none = (await call(client, "inspect_tool", { tool_name: "weather/delete_station" })).structuredContent as ToolInspection;
+    expect(none).toEqual({
+      ...inspection("weather/delete_station"),
+      inputSchema: { type: "object" },
+      modelName: "delete_station",
+      profile: "gemini",
+      strict: false,
+      modelNotes: [
+        {
+          pointer: "/inputSchema",
+          kind: "empty-object",
+          message: 'no parameters: Gemini rejects an empty "properties"; declare the tool without "parameters"',
+        },
+      ],
+    });
+    const listing = ListToolsResult.parse((await call(client, "list_tools", {})).structuredContent);
+    expect(listing.tools.map((tool) => [tool.name, tool.modelName])).toEqual(
+      listTools(bundle).map((tool) => [tool.name, tool.name.split("/")[1]]),
+    );
+    await client.close();
   });
 
   it("serves both tools at /mcp, refuses other methods, paths and hosts, and stops on SIGTERM", async () => {

@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { lintSchema } from "../src/lint/lint.js";
+import { describeModelChanges, type ModelChanges, modelChanges } from "../src/lint/model-changes.js";
 import { PROFILES } from "../src/normalize/normalize.js";
+import { MODEL_BUNDLE } from "./helpers/model-bundle.js";
 
 describe("lint rules", () => {
   it.each([
@@ -261,5 +263,64 @@ describe("lint rules", () => {
         ["strict-additional-properties", true],
       ]);
     }
+  });
+});
+
+describe("what the model sees changed", () => {
+  // shop/search's output schema holds a free-form value too: the model never sees an output schema, so it is no change for it.
+  it("lists per tool, in bundle order, each profile's renames, encodings and non-strict fallbacks, one line each", () => {
+    const changes = modelChanges(MODEL_BUNDLE, ["gemini", "openai-strict"]);
+    expect(
+      changes.map((tool) => tool.map((entry) => `${entry.profile} ${entry.server}/${entry.tool}: ${describeModelChanges(entry)}`)),
+    ).toEqual([
+      [
+        'gemini shop/search: renamed "shop__search"; 1 enum as strings (/inputSchema/properties/level); 2 values as JSON text (/inputSchema/properties/data, /inputSchema/properties/meta)',
+        'openai-strict shop/search: renamed "shop__search"; 2 values as JSON text (/inputSchema/properties/data, /inputSchema/properties/meta); optional properties as required+nullable in 1 object (/inputSchema)',
+      ],
+      [
+        'gemini shop/tail: the root is not an object: its value is sent as the property "value"',
+        'openai-strict shop/tail: the root is not an object: its value is sent as the property "value"',
+      ],
+      ["openai-strict shop/pick: declared without strict mode: past OpenAI strict's limits: 1001 enum values in all (at most 1,000)"],
+      [
+        'gemini docs/search: renamed "docs__search"',
+        'openai-strict docs/search: renamed "docs__search"; optional properties as required+nullable in 1 object (/inputSchema)',
+      ],
+      [],
+    ]);
+    expect(changes[3]?.[1]).toEqual({
+      server: "docs",
+      tool: "search",
+      profile: "openai-strict",
+      name: "docs__search",
+      strict: true,
+      changes: [
+        {
+          kind: "renamed",
+          pointer: "/name",
+          message: 'named "docs__search" for the model: servers "docs", "shop" each have a tool "search"',
+        },
+        {
+          kind: "optional-to-nullable",
+          pointer: "/inputSchema",
+          message: "optional properties q became required and nullable (send null to omit)",
+        },
+      ],
+    });
+    expect(changes[2]?.[0]).toMatchObject({ profile: "openai-strict", strict: false });
+  });
+
+  it("shows three pointers of a kind and leaves the rest to --json", () => {
+    const properties = Object.fromEntries(["a", "b", "c", "d"].map((name) => [name, { description: name }]));
+    const [[gemini]] = modelChanges(
+      {
+        version: "1.0",
+        servers: [{ id: "s", tools: [{ name: "t", inputSchema: { type: "object", properties, required: ["a", "b", "c", "d"] } }] }],
+      },
+      ["gemini"],
+    ) as [[ModelChanges]];
+    expect(describeModelChanges(gemini)).toBe(
+      "4 values as JSON text (/inputSchema/properties/a, /inputSchema/properties/b, /inputSchema/properties/c, …)",
+    );
   });
 });

@@ -284,7 +284,7 @@ describe("pmcp serve exec --http", () => {
   let url: string;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [CLI, "serve", "exec", "--http", "0", "--config", config], { cwd: ROOT });
+    child = spawn(process.execPath, [CLI, "serve", "exec", "--http", "0", "--config", config, "--profile", "openai-strict"], { cwd: ROOT });
     url = await new Promise<string>((resolve, reject) => {
       let stderr = "";
       child.stderr.on("data", (chunk: Buffer) => {
@@ -297,6 +297,48 @@ describe("pmcp serve exec --http", () => {
   }, 120_000);
   afterAll(() => {
     if (child.exitCode === null) child.kill("SIGKILL");
+  });
+
+  it("with --profile, inspect_tool shows the schemas the model is given and what changed, list_tools each tool's name for it", async () => {
+    const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const inspected = (await client.callTool({ name: "inspect_tool", arguments: { tool_name: "inventory/get_stock" } })).structuredContent;
+    const { inputSchema, modelName, profile, strict, modelNotes, program } = inspected as Record<string, unknown>;
+    expect({ inputSchema, modelName, profile, strict, modelNotes }).toEqual({
+      inputSchema: {
+        type: "object",
+        properties: {
+          sku: { type: "string", description: "Stock keeping unit" },
+          warehouse: { type: ["string", "null"], enum: ["north", "south", null] },
+        },
+        required: ["sku", "warehouse"],
+        additionalProperties: false,
+      },
+      modelName: "get_stock",
+      profile: "openai-strict",
+      strict: true,
+      modelNotes: [
+        {
+          pointer: "/inputSchema",
+          kind: "optional-to-nullable",
+          message: "optional properties warehouse became required and nullable (send null to omit)",
+        },
+        {
+          pointer: "/outputSchema/properties/location/anyOf/0",
+          kind: "tuple-to-array",
+          message: "tuple became an array: positions are described in the description only",
+        },
+      ],
+    });
+    expect(program).toMatchObject({ signature: "inventory.getStock(args: GetStockArgs): Promise<StockLevel>" });
+    const { tools } = (await client.callTool({ name: "list_tools", arguments: { server: "inventory" } })).structuredContent as {
+      tools: unknown[];
+    };
+    expect(tools).toEqual([
+      { name: "inventory/get_stock", summary: "Stock level for one SKU", modelName: "get_stock" },
+      { name: "inventory/ping", summary: "No output schema at all", modelName: "ping" },
+    ]);
+    await client.close();
   });
 
   it("runs the two-server program over Streamable HTTP and stops on SIGTERM", async () => {

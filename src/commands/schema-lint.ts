@@ -2,6 +2,7 @@ import type { Argv } from "yargs";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import type { LintFinding } from "../lint/lint.js";
+import type { ModelChanges } from "../lint/model-changes.js";
 import { PROFILES, type Profile } from "../providers/facts.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { deprecated, resolveInputs, schemaOption } from "./shared/inputs.js";
@@ -25,7 +26,7 @@ const builder = (yargs: Argv<GlobalArgs>) =>
 
 export const schemaLintCommand = defineCommand({
   command: "lint [bundle]",
-  describe: "Report what LLM providers would reject or misread in a bundle's schemas",
+  describe: "Report what LLM providers would reject or misread in a bundle's schemas, and what each tool's model sees changed",
   builder,
   handler: schemaLint,
 });
@@ -39,14 +40,18 @@ interface Located extends LintFinding {
 async function schemaLint(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { lintSchema } = await import("../lint/lint.js");
+  const { describeModelChanges, modelChanges } = await import("../lint/model-changes.js");
   if (args.bundle !== undefined) deprecated(args, "pmcp schema lint <bundle>", "pmcp schema lint --schema <bundle>");
   if (args.format === "json") deprecated(args, "--format json", "--json");
   const profiles = args.profile.split(",") as Profile[];
   const { schema } = await resolveInputs(args.bundle === undefined ? args.schema : [args.bundle, ...args.schema]);
   const { bundle } = await readSchemaFiles(schema);
-  const found: Located[] = [];
+  const changes = modelChanges(bundle, profiles);
+  // Per tool, in bundle order: what its providers reject or misread, then what its model sees changed.
+  const tools: { found: Located[]; changes: ModelChanges[] }[] = [];
   for (const server of bundle.servers) {
     for (const tool of server.tools) {
+      const found: Located[] = [];
       for (const key of ["inputSchema", "outputSchema"] as const) {
         if (tool[key] === undefined) continue;
         for (const profile of profiles) {
@@ -60,31 +65,51 @@ async function schemaLint(args: ArgsOf<typeof builder>): Promise<void> {
           }
         }
       }
+      tools.push({ found, changes: changes[tools.length] as ModelChanges[] });
     }
   }
+  const found = tools.flatMap((entry) => entry.found);
   const format = args.json ? "json" : args.format;
   const where = (finding: Located) => `${finding.server}/${finding.tool} ${finding.pointer}`;
   if (format === "json") {
     process.stdout.write(
-      `${JSON.stringify({ errors: found.filter((finding) => finding.severity === "error").length, findings: found }, null, 2)}\n`,
+      `${JSON.stringify({ errors: found.filter((finding) => finding.severity === "error").length, findings: found, changes: changes.flat() }, null, 2)}\n`,
     );
   } else if (format === "github") {
     const data = (text: string) => text.replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
     const property = (text: string) => data(text).replace(/:/g, "%3A").replace(/,/g, "%2C");
-    for (const finding of found) {
-      process.stdout.write(
-        printable(
-          `::${finding.severity} title=${property(`${finding.profile} ${finding.rule}: ${where(finding)}`)}::${data(`${finding.message}${finding.fixable ? " (pmcp schema normalize fixes this)" : ""}`)}\n`,
-        ),
-      );
+    for (const entry of tools) {
+      for (const finding of entry.found) {
+        process.stdout.write(
+          printable(
+            `::${finding.severity} title=${property(`${finding.profile} ${finding.rule}: ${where(finding)}`)}::${data(`${finding.message}${finding.fixable ? " (pmcp schema normalize fixes this)" : ""}`)}\n`,
+          ),
+        );
+      }
+      for (const change of entry.changes) {
+        process.stdout.write(
+          printable(
+            `::notice title=${property(`${change.profile} model sees: ${change.server}/${change.tool}`)}::${data(describeModelChanges(change))}\n`,
+          ),
+        );
+      }
     }
   } else if (!args.quiet) {
-    for (const finding of found) {
-      process.stdout.write(
-        printable(
-          `${finding.severity.toUpperCase().padEnd(7)} ${finding.profile.padEnd(16)} ${where(finding)}: ${finding.message} [${finding.rule}]${finding.fixable ? " (normalize fixes this)" : ""}\n`,
-        ),
-      );
+    for (const entry of tools) {
+      for (const finding of entry.found) {
+        process.stdout.write(
+          printable(
+            `${finding.severity.toUpperCase().padEnd(7)} ${finding.profile.padEnd(16)} ${where(finding)}: ${finding.message} [${finding.rule}]${finding.fixable ? " (normalize fixes this)" : ""}\n`,
+          ),
+        );
+      }
+      for (const change of entry.changes) {
+        process.stdout.write(
+          printable(
+            `${"NOTICE".padEnd(7)} ${change.profile.padEnd(16)} ${change.server}/${change.tool}: the model sees: ${describeModelChanges(change)}\n`,
+          ),
+        );
+      }
     }
     if (found.length === 0) process.stdout.write(`no findings for ${profiles.join(", ")}\n`);
   }

@@ -2,9 +2,10 @@ import type { Argv } from "yargs";
 import { execOptions } from "./exec.js";
 import { httpOption, serveHttp, serveStdio } from "./serve-inspect.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { modelProfileOption } from "./shared/options.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  httpOption(execOptions(yargs))
+  modelProfileOption(httpOption(execOptions(yargs)))
     .option("learn", {
       type: "boolean",
       default: false,
@@ -27,7 +28,7 @@ async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: args.http === undefined });
   try {
     const started = await startSession(args, "serve");
-    const create = () => createExecServer(started.session);
+    const create = () => createExecServer(started.session, args.profile);
     try {
       if (args.http === undefined) await serveStdio(create);
       else await serveHttp(create, "exec", { port: args.http, allowedHosts: args.allowedHost }, args);

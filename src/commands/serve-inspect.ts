@@ -6,7 +6,7 @@ import { PmcpError } from "../errors.js";
 import { watchSignals } from "../signals.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { resolveInputs, schemaOption } from "./shared/inputs.js";
-import { wholeNumberOption } from "./shared/options.js";
+import { modelProfileOption, wholeNumberOption } from "./shared/options.js";
 import { type OutputOptions, printJson } from "./shared/output.js";
 
 /** `--http <port>` and `--allowed-host`, shared by every `pmcp serve` server. */
@@ -23,7 +23,7 @@ export function httpOption<T>(yargs: Argv<T>) {
   });
 }
 
-const builder = (yargs: Argv<GlobalArgs>) => httpOption(schemaOption(yargs));
+const builder = (yargs: Argv<GlobalArgs>) => modelProfileOption(httpOption(schemaOption(yargs)));
 
 export const serveInspectCommand = defineCommand({
   command: "inspect",
@@ -38,7 +38,7 @@ async function serveInspect(args: ArgsOf<typeof builder>): Promise<void> {
   const { createInspectServer } = await import("../inspect/inspect-server.js");
   const { schema } = await resolveInputs(args.schema);
   const { bundle } = await readSchemaFiles(schema);
-  const create = () => createInspectServer(bundle);
+  const create = () => createInspectServer(bundle, args.profile);
   if (args.http === undefined) return serveStdio(create);
   return serveHttp(create, "inspect", { port: args.http, allowedHosts: args.allowedHost }, args);
 }

@@ -1,6 +1,7 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { declareFixedToolList, registerInspectTools } from "../inspect/inspect-server.js";
+import type { Profile } from "../providers/facts.js";
 import { tracedToolCall } from "../server/traced-call.js";
 import { version } from "../version.js";
 import { type ExecSession, outcomeText, structuredOf } from "./exec-session.js";
@@ -27,7 +28,7 @@ const ProgramOutput = z.object({
  * program calls the tool), and execute_program, which type-checks a program against the
  * clients and runs it in the sandbox. One session is shared by every server made from it.
  */
-export function createExecServer(session: ExecSession): McpServer {
+export function createExecServer(session: ExecSession, profile?: Profile): McpServer {
   const server = new McpServer(
     { name: "pmcp-exec", version },
     {
@@ -36,14 +37,13 @@ export function createExecServer(session: ExecSession): McpServer {
         "with TypeScript that calls the tools as typed methods of one global per server and returns the result you need.",
     },
   );
-  registerInspectTools(
-    server,
-    () => session.bundle,
-    (name) => {
+  registerInspectTools(server, () => session.bundle, {
+    programOf: (name) => {
       const declaration = session.declarationOf(name);
       return declaration === undefined ? undefined : { signature: declaration.signature, types: declaration.types };
     },
-  );
+    profile,
+  });
   server.registerTool(
     "execute_program",
     {

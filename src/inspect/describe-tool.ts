@@ -2,6 +2,9 @@ import { outputSchemaOf } from "../bundle/output-schema.js";
 import { type Quality, type SchemaSource, schemaSourceOf } from "../bundle/quality.js";
 import { requiresTask, TASK_NOTE } from "../bundle/task-support.js";
 import type { Bundle, BundleServer, Drift, Tool } from "../bundle/types.js";
+import type { NormalizeNote } from "../normalize/normalize.js";
+import type { Profile } from "../providers/facts.js";
+import { type ModelTool, modelTools } from "./model-view.js";
 import { resultTypeOf } from "./result-type.js";
 
 export const NO_OUTPUT_SCHEMA_NOTE = "No output schema is defined for this tool. Inspect the result before relying on its shape.";
@@ -26,6 +29,15 @@ export interface ToolInspection {
   resultType: string;
   source: SchemaSource;
   quality: Quality;
+  /** With a profile: the tool's name for the model. The schemas above are then the normalized ones. */
+  modelName?: string;
+  /** With a profile: the one applied, a strict profile's fallback when the tool is past its limits. */
+  profile?: Profile;
+  strict?: boolean;
+  /** With a profile: what normalizing changed that the model sees differently, or left unfixed. */
+  modelNotes?: NormalizeNote[];
+  /** With a profile: why the schemas could not be normalized; they are then shown as exported. */
+  modelFailure?: string;
 }
 
 export type InspectOutcome = { found: true; inspection: ToolInspection } | { found: false; message: string };
@@ -35,14 +47,18 @@ export function toolNotFound(name: string): string {
   return `[Tool not found] '${name}' is not available`;
 }
 
-/** Inspects `server/tool`; the split is at the first `/`, since server ids never contain one. */
-export function inspectTool(bundle: Bundle, name: string): InspectOutcome {
+/**
+ * Inspects `server/tool`; the split is at the first `/`, since server ids never contain one. With
+ * `profile`, the schemas are those the profile's model is given, with what normalizing did.
+ */
+export function inspectTool(bundle: Bundle, name: string, profile?: Profile): InspectOutcome {
   const slash = name.indexOf("/");
   const server = slash < 0 ? undefined : bundle.servers.find((candidate) => candidate.id === name.slice(0, slash));
   const index = server === undefined ? -1 : server.tools.findIndex((tool) => tool.name === name.slice(slash + 1));
   const tool = server?.tools[index];
   if (server === undefined || tool === undefined) return { found: false, message: toolNotFound(name) };
-  return { found: true, inspection: inspectionOf(server, tool, index) };
+  const inspection = inspectionOf(server, tool, index);
+  return { found: true, inspection: profile === undefined ? inspection : asModelSees(inspection, bundle, profile) };
 }
 
 /** The ids of the servers that have a tool called `toolName`, for names given without a server. */
@@ -73,5 +89,20 @@ function inspectionOf(server: BundleServer, tool: Tool, index: number): ToolInsp
     ...(inferred?.content === undefined ? {} : { observedContent: inferred.content }),
     resultType: resultTypeOf(server, index),
     ...schemaSourceOf(tool, inferred),
+  };
+}
+
+/** `inspection` with the schemas `profile`'s model is given in place of the declared ones, and what normalizing did. */
+function asModelSees(inspection: ToolInspection, bundle: Bundle, profile: Profile): ToolInspection {
+  const { tool, outcome } = modelTools(bundle, profile).get(inspection.name) as ModelTool;
+  return {
+    ...inspection,
+    inputSchema: tool.inputSchema ?? null,
+    outputSchema: outputSchemaOf(tool)?.schema ?? null,
+    modelName: outcome.name,
+    profile: outcome.profile,
+    strict: outcome.strict,
+    modelNotes: outcome.notes,
+    ...(outcome.failure === undefined ? {} : { modelFailure: outcome.failure }),
   };
 }

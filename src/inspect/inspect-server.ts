@@ -2,10 +2,12 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { QUALITIES, SOURCES } from "../bundle/quality.js";
 import type { Bundle } from "../bundle/types.js";
+import { PROFILES, type Profile } from "../providers/facts.js";
 import { typedTool } from "../server/index.js";
 import { version } from "../version.js";
 import { inspectTool } from "./describe-tool.js";
 import { listTools } from "./list-tools.js";
+import { type ModelTool, modelTools } from "./model-view.js";
 
 // Counts are plain numbers: `.int()` would add ±2^53 bounds to a schema every agent session pays for.
 const ListToolsOutput = z.object({
@@ -13,6 +15,7 @@ const ListToolsOutput = z.object({
     z.object({
       name: z.string().describe("server/tool, the name inspect_tool takes"),
       summary: z.string().describe("First sentence of the description"),
+      modelName: z.string().optional().describe("The tool's name for the model (present when the server shows a provider's view)"),
     }),
   ),
   total: z.number().describe("Tools in the bundle before the query and server filters"),
@@ -21,8 +24,14 @@ const ListToolsOutput = z.object({
 const InspectToolOutput = z.object({
   name: z.string().describe("server/tool"),
   description: z.string(),
-  inputSchema: z.unknown().describe("JSON Schema of the arguments, as the server declares it"),
-  outputSchema: z.unknown().describe("JSON Schema of the structured result as the server declares it, or null when it declares none"),
+  inputSchema: z
+    .unknown()
+    .describe("JSON Schema of the arguments, as the server declares it, or as the model sees it when profile is present"),
+  outputSchema: z
+    .unknown()
+    .describe(
+      "JSON Schema of the structured result as the server declares it (normalized like inputSchema), or null when it declares none",
+    ),
   note: z.string().optional().describe("Present when outputSchema is null"),
   task: z.string().optional().describe("Present when the server requires the tool to run as a task"),
   inferredOutputSchema: z
@@ -48,13 +57,32 @@ const InspectToolOutput = z.object({
     })
     .optional()
     .describe("Present on servers that run programs (execute_program)"),
+  modelName: z.string().optional().describe("The tool's name for the model"),
+  profile: z
+    .enum(PROFILES)
+    .optional()
+    .describe("The provider profile the schemas are normalized for (a strict one's fallback past its limits)"),
+  strict: z.boolean().optional().describe("Whether the tool is declared in the provider's strict mode"),
+  modelNotes: z
+    .array(z.object({ pointer: z.string(), kind: z.string(), message: z.string() }))
+    .optional()
+    .describe("What normalizing changed that the model sees differently (JSON text, values as strings, null for omitted), by JSON pointer"),
+  modelFailure: z.string().optional().describe("Why the schemas could not be normalized: they are shown as declared"),
 });
 
 /** How a program calls a tool, for servers that run programs; undefined for none. */
 export type ProgramSignatureOf = (toolName: string) => { signature: string; types: string } | undefined;
 
+/** How list_tools and inspect_tool show the tools. */
+export interface InspectToolsOptions {
+  /** How a program calls a tool, on servers that run programs. */
+  programOf?: ProgramSignatureOf;
+  /** Show schemas and names as this profile's model is given them. */
+  profile?: Profile | undefined;
+}
+
 /** An MCP server for agents: `list_tools` to find a tool cheaply, `inspect_tool` to learn one in full. */
-export function createInspectServer(bundle: Bundle): McpServer {
+export function createInspectServer(bundle: Bundle, profile?: Profile): McpServer {
   const server = new McpServer(
     { name: "pmcp-inspect", version },
     {
@@ -62,7 +90,7 @@ export function createInspectServer(bundle: Bundle): McpServer {
         "Call list_tools to find a tool by name or words, then inspect_tool for the schemas and result type of the one you will use.",
     },
   );
-  registerInspectTools(server, () => bundle);
+  registerInspectTools(server, () => bundle, { profile });
   declareFixedToolList(server);
   return server;
 }
@@ -80,7 +108,7 @@ export function declareFixedToolList(server: McpServer): void {
  * Adds list_tools and inspect_tool to `server`. The bundle is read per call, so a server
  * whose types are learned while it runs answers with the current ones.
  */
-export function registerInspectTools(server: McpServer, current: () => Bundle, programOf?: ProgramSignatureOf): void {
+export function registerInspectTools(server: McpServer, current: () => Bundle, { programOf, profile }: InspectToolsOptions = {}): void {
   // Server ids are restricted to [A-Za-z0-9._-], so naming them in a description carries no instructions.
   const serverIds = current()
     .servers.map((entry) => entry.id)
@@ -94,7 +122,8 @@ export function registerInspectTools(server: McpServer, current: () => Bundle, p
       description:
         "Lists the available tools as server/tool names with the first sentence of each description, without schemas. " +
         "Call this first to find a tool; narrow it with query (words that must all appear in the name or description) or server. " +
-        "Then call inspect_tool for the tool you will use.",
+        "Then call inspect_tool for the tool you will use." +
+        (profile === undefined ? "" : ` Each tool's modelName is its name for a ${profile} model.`),
       input: {
         query: z.string().optional().describe("Words that must all appear (any case) in the tool's name or description"),
         server: z
@@ -106,10 +135,19 @@ export function registerInspectTools(server: McpServer, current: () => Bundle, p
       outputTypeName: "ToolListing",
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ query, server: serverId }) => ({
-      tools: listTools(current(), { ...(query === undefined ? {} : { query }), ...(serverId === undefined ? {} : { server: serverId }) }),
-      total: current().servers.reduce((sum, entry) => sum + entry.tools.length, 0),
-    }),
+    ({ query, server: serverId }) => {
+      const bundle = current();
+      const tools = listTools(bundle, {
+        ...(query === undefined ? {} : { query }),
+        ...(serverId === undefined ? {} : { server: serverId }),
+      });
+      const names = profile === undefined ? undefined : modelTools(bundle, profile);
+      return {
+        tools:
+          names === undefined ? tools : tools.map((tool) => ({ ...tool, modelName: (names.get(tool.name) as ModelTool).outcome.name })),
+        total: bundle.servers.reduce((sum, entry) => sum + entry.tools.length, 0),
+      };
+    },
   );
 
   typedTool(
@@ -120,14 +158,18 @@ export function registerInspectTools(server: McpServer, current: () => Bundle, p
       description:
         "Returns a tool's description, input schema and output schema, and the TypeScript type of its result. " +
         "outputSchema is null, with a note, when the server defines none: then inspect the result before relying on its shape. " +
-        "Call this before writing code that calls the tool or reads its result.",
+        "Call this before writing code that calls the tool or reads its result." +
+        // A profile is one of a fixed list: naming it carries no instructions.
+        (profile === undefined
+          ? ""
+          : ` The schemas are the ones a ${profile} model is given, with modelName (the tool's name for it) and modelNotes (what normalizing changed).`),
       input: { tool_name: z.string().describe("The tool as server/tool, as list_tools names it (e.g. inventory/get_stock)") },
       output: InspectToolOutput,
       outputTypeName: "ToolInspection",
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     ({ tool_name }) => {
-      const outcome = inspectTool(current(), tool_name);
+      const outcome = inspectTool(current(), tool_name, profile);
       // typedTool turns the throw into an isError result whose text is this message alone.
       if (!outcome.found) throw new Error(outcome.message);
       const program = programOf?.(tool_name);

@@ -11,6 +11,7 @@ import type { Argv } from "yargs";
 import { DEFAULT_MIN_QUALITY, QUALITIES, type Quality } from "../../bundle/quality.js";
 import { PmcpError } from "../../errors.js";
 import { EXEC_SETTINGS, type ExecSettingKey } from "../../exec/limits.js";
+import { PROFILES } from "../../providers/facts.js";
 
 /** The default of `--timeout` wherever it appears. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -82,6 +83,14 @@ export function strictObjectsOption<T>(yargs: Argv<T>) {
   return yargs.option("strict-objects", {
     type: "boolean",
     describe: "Reject keys that additionalProperties: false forbids (default: keep them)",
+  });
+}
+
+/** `--profile` of the servers that show tools to agents: list_tools and inspect_tool show what that provider's model is given. */
+export function modelProfileOption<T>(yargs: Argv<T>) {
+  return yargs.option("profile", {
+    choices: PROFILES,
+    describe: "Show schemas and tool names as this provider's model is given them (as pmcp schema normalize writes them)",
   });
 }
 

@@ -1,10 +1,23 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gunzipSync } from "node:zlib";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { parseSchemaFile } from "../dist/bundle/read.js";
 
 const require = createRequire(import.meta.url);
+
+/** The corpus of real npm servers' tools the normalize and model benches run on. */
+export const CORPUS = fileURLToPath(new URL("../test/corpus/servers.bundle.json.gz", import.meta.url));
+
+/** The bundle in a `.json` or `.json.gz` schema file. */
+export function readBundle(path) {
+  const bytes = readFileSync(path);
+  return parseSchemaFile(path, (path.endsWith(".gz") ? gunzipSync(bytes) : bytes).toString("utf8")).bundle;
+}
 
 export function median(values) {
   const sorted = [...values].sort((a, b) => a - b);
@@ -39,11 +52,14 @@ export async function timeAsync(fn, times) {
 /**
  * Microseconds per call of `ours` and `peer`, measured in alternating rounds so that
  * both see the same machine state; the ratio is the median of the per-round ratios.
+ * `sync`: both are synchronous and called without `await`, whose tens of nanoseconds would
+ * otherwise be a large part of a sub-microsecond call.
  */
-export async function comparePerCall(ours, peer, iterations, rounds = 15) {
+export async function comparePerCall(ours, peer, iterations, rounds = 15, { sync = false } = {}) {
   const block = async (fn) => {
     const start = process.hrtime.bigint();
-    for (let i = 0; i < iterations; i++) await fn();
+    if (sync) for (let i = 0; i < iterations; i++) fn();
+    else for (let i = 0; i < iterations; i++) await fn();
     return Number(process.hrtime.bigint() - start) / 1e3 / iterations;
   };
   await block(ours);

@@ -80,7 +80,7 @@ describe("inspection", () => {
           {
             pointer: "/name",
             kind: "renamed",
-            message: 'named "shop__search" for the model: servers "shop", "docs" each have a tool "search"',
+            message: 'named "shop__search" for the model: server "docs" also has a tool "search"',
           },
           {
             pointer: "/inputSchema/properties/level",

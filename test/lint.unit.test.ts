@@ -298,7 +298,7 @@ describe("what the model sees changed", () => {
         {
           kind: "renamed",
           pointer: "/name",
-          message: 'named "docs__search" for the model: servers "docs", "shop" each have a tool "search"',
+          message: 'named "docs__search" for the model: server "shop" also has a tool "search"',
         },
         {
           kind: "optional-to-nullable",

@@ -91,6 +91,8 @@ describe("the bundle and inference keep __proto__ keys", () => {
     expect(result.code, result.stderr).toBe(0);
     const tool = (JSON.parse(result.stdout) as { servers: { tools: object[] }[] }).servers[0]?.tools[0];
     // The bundle's zod schema leaves out an unknown tool key named __proto__, as zod does for every object.
-    expect(Object.keys(tool ?? {})).toEqual(["name", "inputSchema"]);
+    // What normalizing did is recorded beside the tool, under _meta.
+    expect(Object.keys(tool ?? {})).toEqual(["name", "inputSchema", "_meta"]);
+    expect(Object.keys((tool as { _meta: object })._meta)).toEqual(["pmcp/normalized"]);
   }, 60_000);
 });

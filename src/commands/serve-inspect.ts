@@ -105,10 +105,11 @@ export async function serveHttp(
     );
     listener.listen(http.port, "127.0.0.1", resolve);
   });
+  // Before the line that tells a supervisor it may signal us: a SIGINT that came first would kill the process outright.
+  const stop = watchSignals();
   const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
   if (!output.quiet) process.stderr.write(`Serving ${name} on ${url}\n`);
   if (output.json) printJson({ url });
-  const stop = watchSignals();
   try {
     await stop.signalled;
     await mcp.close();

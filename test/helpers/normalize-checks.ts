@@ -14,15 +14,21 @@ import { samples } from "./samples.js";
 export const errorRules = (schema: unknown, profile: Profile) =>
   [...new Set(lintSchema(schema, profile).flatMap((finding) => (finding.severity === "error" ? [finding.rule] : [])))].sort();
 
-/** Whether Ajv compiles `schema` and the sampler can build instances for it (it knows no lookahead in patterns). */
+/** Whether Ajv compiles `schema` and the sampler can build instances for it (it knows no lookahead in patterns); asked once per schema. */
+const sampleableSchemas = new WeakMap<Schema, boolean>();
 export function sampleable(schema: Schema): boolean {
-  try {
-    validator(schema);
-    samples(schema);
-    return true;
-  } catch {
-    return false;
+  let known = sampleableSchemas.get(schema);
+  if (known === undefined) {
+    try {
+      validator(schema);
+      samples(schema);
+      known = true;
+    } catch {
+      known = false;
+    }
+    sampleableSchemas.set(schema, known);
   }
+  return known;
 }
 
 /**

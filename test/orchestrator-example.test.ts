@@ -7,6 +7,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { askGemini, askOpenAI } from "../examples/model-bridge/orchestrator.js";
 
 const fixture = (name: string) => fileURLToPath(new URL(`./fixtures/${name}`, import.meta.url));
+/** The model's side: each request recorded, each answered with the next turn written in the provider's shape. */
+const replay =
+  <R>(answers: readonly unknown[], requests: R[]) =>
+  async (request: R) => {
+    requests.push(structuredClone(request));
+    return answers[requests.length - 1];
+  };
+
 const WEATHER = { city: "Lisbon", temperature: 18.5, units: "metric", conditions: "clear sky" };
 
 /**
@@ -26,14 +34,7 @@ describe("examples/model-bridge/orchestrator.ts", () => {
 
   it("Gemini: the weather goes back as a functionResponse object, and the answer uses it", async () => {
     const requests: { contents: unknown[]; config: { tools: { functionDeclarations: { name: string; parameters?: unknown }[] }[] } }[] = [];
-    const ai = {
-      models: {
-        generateContent: async (request: (typeof requests)[number]) => {
-          requests.push(structuredClone(request));
-          return turns.gemini[requests.length - 1];
-        },
-      },
-    } as unknown as Pick<GoogleGenAI, "models">;
+    const ai = { models: { generateContent: replay(turns.gemini, requests) } } as unknown as Pick<GoogleGenAI, "models">;
     expect(await askGemini(ai, client, "What is the weather in Lisbon?")).toBe("It is 18.5 °C with a clear sky in Lisbon.");
     const declared = requests[0]!.config.tools[0]!.functionDeclarations.find((tool) => tool.name === "get_weather");
     // Seed 004's anyOf-with-null city, as Gemini's parameters take it.
@@ -53,14 +54,7 @@ describe("examples/model-bridge/orchestrator.ts", () => {
 
   it("OpenAI: strict mode's null for the coordinate is dropped where the tool has none, and the answer uses the weather", async () => {
     const requests: { input: unknown[]; tools: { name: string; strict: boolean }[] }[] = [];
-    const openai = {
-      responses: {
-        create: async (request: (typeof requests)[number]) => {
-          requests.push(structuredClone(request));
-          return turns.openai[requests.length - 1];
-        },
-      },
-    } as unknown as Pick<OpenAI, "responses">;
+    const openai = { responses: { create: replay(turns.openai, requests) } } as unknown as Pick<OpenAI, "responses">;
     expect(await askOpenAI(openai, client, "What is the weather in Lisbon?")).toBe("It is 18.5 °C with a clear sky in Lisbon.");
     expect(requests[0]!.tools.map((tool) => [tool.name, tool.strict])).toEqual([
       ["get_weather", true],

@@ -1,9 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { describe, expect, it } from "vitest";
 import { walkSchemas } from "../src/json-schema/traverse.js";
-import { normalizeSchemaWithNotes, PROFILES } from "../src/normalize/normalize.js";
+import { compileSchema } from "../src/json-schema/validator.js";
+import { normalizeSchemaWithNotes, PROFILES, type Profile } from "../src/normalize/normalize.js";
 import type { Schema } from "../src/normalize/passes.js";
-import { checkWidening, errorRules } from "./helpers/normalize-checks.js";
+import { checkRoundTrip, checkWidening, errorRules } from "./helpers/normalize-checks.js";
 import { mutuallyRecursive } from "./helpers/recursive-schemas.js";
 
 /**
@@ -112,3 +113,30 @@ async function schemaCorpus(): Promise<Schema[]> {
     .filter(([name]) => !["unsupported-parts", "boolean-schemas"].includes(name))
     .map(([, schema]) => schema);
 }
+
+describe("shapes outside the corpus, found by review", () => {
+  const CASES: [string, Profile, Schema][] = [
+    [
+      "an untyped object with properties",
+      "openai-strict",
+      { type: "object", properties: { filter: { properties: { x: { type: "string" } } } } },
+    ],
+    ["an enum holding an object", "anthropic-strict", { type: "object", properties: { e: { enum: [1, "x", null, { k: 1 }] } } }],
+    ["a union of null alone", "gemini", { type: "object", properties: { n: { anyOf: [{ type: "null" }] } } }],
+    ["a union of null alone", "portable", { type: "object", properties: { n: { anyOf: [{ type: "null" }] } } }],
+    ["optional nulls", "openai-strict", { type: "object", properties: { a: { type: "null" }, b: { const: null }, c: { enum: [null] } } }],
+    [
+      "an integer enum beside a string",
+      "gemini",
+      { type: "object", properties: { u: { anyOf: [{ type: "string" }, { type: "integer", enum: [1, 2] }] } } },
+    ],
+    ["enum values that read the same as strings", "gemini", { type: "object", properties: { v: { enum: [1, "1"] } } }],
+  ];
+
+  it.each(CASES)("%s (%s): obeys the profile's rules, compiles, and round-trips", (_label, profile, schema) => {
+    const { schema: out } = normalizeSchemaWithNotes(schema, { profile });
+    expect(errorRules(out, profile)).toEqual([]);
+    expect(() => compileSchema(out)).not.toThrow();
+    expect(checkRoundTrip(schema, profile, 30)).toBeGreaterThan(0);
+  });
+});

@@ -5,6 +5,7 @@ import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { inlineRefs } from "../src/json-schema/inline-refs.js";
+import { collectEncoding } from "../src/normalize/encoding.js";
 import { normalizeSchema, normalizeSchemaWithNotes, PROFILES } from "../src/normalize/normalize.js";
 import {
   arrayItems,
@@ -166,20 +167,25 @@ describe("passes", () => {
     ],
   ])("%s", (_name, pass, given, want) => {
     const input = structuredClone(given);
-    expect(pass(given as Schema)).toEqual(want);
+    // The marks restoring reads are kept apart from the schema, as normalizeSchemaWithNotes does.
+    expect(collectEncoding(pass(given as Schema), undefined).schema).toEqual(want);
     // Pure: the input is not touched.
     expect(given).toEqual(input);
   });
 
   it("strictObjects makes optional properties required and nullable", () => {
-    expect(
+    const { schema, encoding } = collectEncoding(
       strictObjects({ type: "object", properties: { a: { type: "string" }, b: { type: "integer" } }, required: ["a"] }, quiet),
-    ).toEqual({
+      undefined,
+    );
+    expect(schema).toEqual({
       type: "object",
       properties: { a: { type: "string" }, b: { type: ["integer", "null"] } },
       required: ["a", "b"],
       additionalProperties: false,
     });
+    // Where restoring may read a null as "not given".
+    expect([...encoding.madeRequired]).toEqual([[schema, new Set(["b"])]]);
   });
 });
 

@@ -101,3 +101,49 @@ describe("restoreArguments", () => {
     expect([error.code, error.pointer]).toEqual(["MISSING_WRAPPED_VALUE", "/value"]);
   });
 });
+
+describe("restoreArguments undoes only what the encoding did", () => {
+  const schema = {
+    type: "object",
+    properties: {
+      q: { type: "string" },
+      limit: { type: "integer" },
+      labels: { type: "object", additionalProperties: { type: "string" } },
+      flag: { enum: [true, false] },
+    },
+    required: ["q"],
+  };
+
+  it("a null no profile asked for is the model's mistake, and so is a null inside JSON text", () => {
+    for (const profile of ["anthropic", "gemini", "openai"] as const)
+      expect(restoreError(() => restoreArguments(schema, { q: "x", limit: null }, { profile })).pointer, profile).toBe("/limit");
+    expect(restoreArguments(schema, { q: "x", limit: null, labels: null, flag: null }, { profile: "openai-strict" })).toEqual({ q: "x" });
+    const inside = restoreError(() =>
+      restoreArguments(schema, { q: "x", labels: '{"team":null,"env":"prod"}' }, { profile: "openai-strict" }),
+    );
+    expect(inside.pointer).toBe("/labels/team");
+    // "true" written inside JSON text is the model's own value, not an enum the encoding turned into a string.
+    const flags = { type: "object", properties: { flags: { type: "object", additionalProperties: { enum: [true, false] } } } };
+    expect(restoreArguments(flags, { flags: '{"a":true}' }, { profile: "gemini" })).toEqual({ flags: { a: true } });
+    expect(restoreError(() => restoreArguments(flags, { flags: '{"a":"true"}' }, { profile: "gemini" })).pointer).toBe("/flags/a");
+  });
+
+  it("a schema cannot mark its own strings as JSON text", () => {
+    const hostile = {
+      type: "object",
+      properties: { q: { $ref: "#/x-defs/s" } },
+      required: ["q"],
+      "x-defs": { s: { type: "string", "x-pmcp-json-text": true } },
+    };
+    for (const profile of ["openai", "openai-strict", "gemini", "anthropic-strict"] as const)
+      expect(restoreArguments(hostile, { q: "123" }, { profile }), profile).toEqual({ q: "123" });
+  });
+
+  it("refuses arguments or JSON text nested deeper than 256 levels, without overflowing the stack", () => {
+    const deep = `${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}`;
+    const error = restoreError(() => restoreArguments({ type: "object", properties: { data: {} } }, { data: deep }, { profile: "gemini" }));
+    expect([error.code, error.pointer]).toEqual(["TOO_DEEP", "/data"]);
+    const nested = JSON.parse(deep);
+    expect(restoreError(() => restoreArguments({ type: "object" }, nested, { profile: "openai" })).code).toBe("TOO_DEEP");
+  });
+});

@@ -3,50 +3,21 @@ import type { Schema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
 import { isNullTyped, typeIncludes } from "../json-schema/predicates.js";
 import { mapSchemas } from "../json-schema/traverse.js";
+import { holdsJsonText, isEnumStrings, isJsonText, markJsonText } from "./encoding.js";
 import type { PassContext } from "./passes.js";
 
 /**
  * The encoding of values no provider form keeps the shape of: JSON text. A free-form value, an
  * open record under a strict mode, an object with no declared properties become
  * `{"type": "string", "description": "… (JSON text)"}`; the model writes the value as JSON, and
- * `restoreArguments` parses it back where (and only where) this pass put it.
+ * `restoreArguments` parses it back where (and only where) this pass put it (`encoding.ts`).
  */
 
 /** What a JSON-text node's description ends with, so the model knows to write JSON. */
 export const JSON_TEXT_NOTE = "(JSON text)";
 
-/**
- * Marks a node this pass wrote, until `collectEncoding` removes the mark and records the node.
- * A key no provider ever sees: normalizing removes it from the input first (`withoutMarks`), so a
- * server cannot have its own strings parsed.
- */
-const JSON_TEXT_MARK = "x-pmcp-json-text";
-
 /** Which values a profile's provider has no form for. */
-export type Shapeless = "record" | "untyped" | "open-object" | "object-without-properties";
-
-/** What restoring must undo: the JSON-text nodes of the normalized schema, and a root that was wrapped. */
-export interface Encoding {
-  /** The nodes of the normalized schema (by identity) whose values the model sends as JSON text. */
-  jsonText: ReadonlySet<Schema>;
-  /** The property the original root was wrapped in, when it is not an object. */
-  wrapped?: string;
-}
-
-/** The property a root that is not an object is wrapped in: MCP arguments and provider parameters are objects. */
-export const WRAPPED_ROOT = "value";
-
-/** Whether `keyword` is the mark, which a pass dropping unknown keywords must keep. */
-export const isMark = (keyword: string): boolean => keyword === JSON_TEXT_MARK;
-
-/** The input without any JSON-text mark, so that only this pass ever sets one. */
-export function withoutMarks(schema: Schema): Schema {
-  return mapSchemas(schema, (node) => {
-    if (!(JSON_TEXT_MARK in node)) return node;
-    const { [JSON_TEXT_MARK]: _mark, ...rest } = node;
-    return rest;
-  });
-}
+export type Shapeless = "record" | "untyped" | "open-object" | "object-without-properties" | "object-enum";
 
 /**
  * Whether an object schema is a record: it names no properties but constrains the values or names
@@ -79,6 +50,11 @@ const RULES: Record<Shapeless, (node: Schema) => boolean> = {
   "open-object": (node) => typeIncludes(node, "object") && withoutProperties(node) && node.additionalProperties !== false,
   // Gemini rejects an empty `properties`, OpenAI a missing one: no form has no properties.
   "object-without-properties": (node) => typeIncludes(node, "object") && withoutProperties(node),
+  // Anthropic strict takes enum values that are strings, numbers, booleans or null only.
+  "object-enum": (node) =>
+    [...(Array.isArray(node.enum) ? node.enum : []), ...("const" in node ? [node.const] : [])].some(
+      (value) => typeof value === "object" && value !== null,
+    ),
 };
 
 /** Whether `node` admits null beside its value: a nullable flag, "null" in a type array, or a null member. */
@@ -94,19 +70,19 @@ function nullable(node: Schema): boolean {
 const QUOTED_SCHEMA_LIMIT = 400;
 
 /** A node the model fills with the JSON text of its value; null stays allowed where it was. */
-function jsonTextNode(node: Schema, style: "nullable" | "type-array"): Schema {
+export function asJsonText(node: Schema, style: "nullable" | "type-array"): Schema {
   // What the value must be, for the model to write: the node's own constraints, when short.
   const { description: _description, title: _title, ...constraints } = node;
   const quoted = JSON.stringify(constraints);
   // A union made JSON text whole holds members encoded already: quoting them would ask for JSON text twice.
-  const quotable = Object.keys(constraints).length > 0 && quoted.length <= QUOTED_SCHEMA_LIMIT && !quoted.includes(JSON_TEXT_MARK);
+  const quotable = Object.keys(constraints).length > 0 && quoted.length <= QUOTED_SCHEMA_LIMIT && !holdsJsonText(quoted);
   const shape = quotable ? `Schema: ${quoted}` : "";
   const description = appendText(
     shape === "" ? (node.description ?? node.title) : appendText(node.description ?? node.title, shape),
     JSON_TEXT_NOTE,
   );
   const type = !nullable(node) ? "string" : style === "type-array" ? ["string", "null"] : "string";
-  return { type, ...(nullable(node) && style === "nullable" ? { nullable: true } : {}), description, [JSON_TEXT_MARK]: true };
+  return markJsonText({ type, ...(nullable(node) && style === "nullable" ? { nullable: true } : {}), description });
 }
 
 /**
@@ -117,7 +93,7 @@ function jsonTextNode(node: Schema, style: "nullable" | "type-array"): Schema {
 const REMOVED_LATER =
   /(?<!\/(?:properties|patternProperties|\$defs|definitions|dependentSchemas|dependencies))\/(?:additionalProperties|propertyNames|unevaluatedProperties|unevaluatedItems|additionalItems|contains|not|if|then|else|(?:patternProperties|dependentSchemas|dependencies)\/[^/]+)$/;
 
-const marked = (node: unknown): boolean => isObject(node) && node[JSON_TEXT_MARK] === true;
+const marked = isJsonText;
 
 /**
  * Every node below the root that matches one of `shapeless` becomes JSON text. A union holding
@@ -136,21 +112,11 @@ export function jsonTextValues(
     const members = Array.isArray(node.anyOf) ? node.anyOf.filter((member) => !isNullTyped(member)) : [];
     const encoded = members.filter(marked).length;
     const strings = members.filter((member) => marked(member) || (isObject(member) && typeIncludes(member, "string"))).length;
-    const whole = encoded > 0 && (encoded === members.length || strings > 1);
+    // A member whose enum values became strings is read as a string too: beside another, "2" could mean either.
+    const rewritten = encoded + members.filter(isEnumStrings).length;
+    const whole = rewritten > 0 && (encoded === members.length || strings > 1);
     if (!whole && (Array.isArray(node.anyOf) || marked(node) || !shapeless.some((rule) => RULES[rule](node)))) return node;
     context.note(pointer, "no provider form keeps this value's shape: the model sends it as JSON text", "json-text");
-    return jsonTextNode(node, style);
+    return asJsonText(node, style);
   });
-}
-
-/** The normalized schema without marks, and the nodes that carried one. */
-export function collectEncoding(schema: Schema, wrapped: string | undefined): { schema: Schema; encoding: Encoding } {
-  const jsonText = new Set<Schema>();
-  const out = mapSchemas(schema, (node) => {
-    if (!(JSON_TEXT_MARK in node)) return node;
-    const { [JSON_TEXT_MARK]: _mark, ...rest } = node;
-    jsonText.add(rest);
-    return rest;
-  });
-  return { schema: out, encoding: { jsonText, ...(wrapped === undefined ? {} : { wrapped }) } };
 }

@@ -1,6 +1,7 @@
 import { inlineRefs } from "../json-schema/inline-refs.js";
 import { anthropicStrictRejects, GEMINI_FIELDS, OPENAI_STRICT_UNSUPPORTED, PROVIDER_FACTS, type Profile } from "../providers/facts.js";
-import { collectEncoding, type Encoding, isMark, jsonTextValues, type Shapeless, withoutMarks } from "./json-text.js";
+import { collectEncoding, type Encoding, isMark } from "./encoding.js";
+import { jsonTextValues, type Shapeless } from "./json-text.js";
 import {
   arrayItems,
   constToEnum,
@@ -121,6 +122,7 @@ const STEPS: Record<Profile, Step[]> = {
     nameConstraints,
     (schema) => valueTypes(schema, "type-array"),
     // Every node needs a type, and every object is closed: a free-form value or an open object with no properties is JSON text.
+    (schema) => objectTypes(schema),
     jsonText(["untyped", "open-object"], "type-array"),
     // Before strictObjects, which closes the object it makes.
     (schema) => objectRoot(schema),
@@ -146,7 +148,8 @@ const STEPS: Record<Profile, Step[]> = {
     wrapRoot,
     nameConstraints,
     // Every object is closed: an open object with no properties would admit only `{}`.
-    jsonText(["open-object"], "type-array"),
+    (schema) => objectTypes(schema),
+    jsonText(["open-object", "object-enum"], "type-array"),
     // Before strictObjects, which closes the object it makes.
     (schema) => objectRoot(schema),
     (schema, context) => strictObjects(schema, context, false),
@@ -192,6 +195,6 @@ export function normalizeSchemaWithNotes(
   const notes: NormalizeNote[] = [];
   const context: PassContext = { note: (pointer, message, kind) => notes.push({ pointer: pointer || "/", message, kind }) };
   const start: Schema = typeof schema === "object" && schema !== null && !Array.isArray(schema) ? (schema as Schema) : {};
-  const result = STEPS[options.profile].reduce((current, step) => step(current, context), withoutMarks(dynamicRefsAsRefs(start)));
+  const result = STEPS[options.profile].reduce((current, step) => step(current, context), dynamicRefsAsRefs(start));
   return { ...collectEncoding(result, context.wrapped), notes };
 }

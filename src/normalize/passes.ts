@@ -6,7 +6,8 @@ import { isObject } from "../json-schema/pointer.js";
 import { describesObject, isNullTyped, typeIncludes } from "../json-schema/predicates.js";
 import { isSingleResource, resolveRef } from "../json-schema/refs.js";
 import { mapSchemas, walkSchemas } from "../json-schema/traverse.js";
-import { isRecord, WRAPPED_ROOT } from "./json-text.js";
+import { markEnumStrings, markMadeRequired, WRAPPED_ROOT } from "./encoding.js";
+import { asJsonText, isRecord } from "./json-text.js";
 
 /**
  * Schema rewrites for LLM providers, each a small pure function: it returns a new
@@ -76,6 +77,8 @@ export function nullUnions(schema: Schema, style: "nullable" | "type-array"): Sc
       if (!Array.isArray(members) || !members.some(isNullTyped)) continue;
       const rest = members.filter((member) => !isNullTyped(member));
       const { [keyword]: _dropped, ...outer } = node;
+      // Only null: no union at all.
+      if (rest.length === 0) return { ...outer, type: "null" };
       if (rest.length === 1 && isObject(rest[0])) return makeNullable({ ...rest[0], ...outer }, style);
       // OpenAPI has no null member: each other member admits null instead (anyOf, as null now matches several).
       if (style === "nullable" && rest.length > 1 && rest.every(isObject))
@@ -111,7 +114,7 @@ function makeNullable(node: Schema, style: "nullable" | "type-array"): Schema {
   const values = "const" in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
   const { const: _const, ...rest } = node;
   const withNull = values === undefined ? node : { ...rest, enum: values.includes(null) ? values : [...values, null] };
-  if (typeof node.type === "string") return { ...withNull, type: [node.type, "null"] };
+  if (typeof node.type === "string") return node.type === "null" ? withNull : { ...withNull, type: [node.type, "null"] };
   if (Array.isArray(node.type)) return node.type.includes("null") ? withNull : { ...withNull, type: [...node.type, "null"] };
   if (values !== undefined) return withNull;
   return { anyOf: [node, { type: "null" }] };
@@ -212,8 +215,14 @@ export function constToEnum(schema: Schema): Schema {
 export function enumsToStrings(schema: Schema, context: PassContext): Schema {
   return mapSchemas(schema, (node, pointer) => {
     if (!Array.isArray(node.enum) || node.enum.every((value) => typeof value === "string")) return node;
+    const strings = node.enum.map((value) => (typeof value === "string" ? value : JSON.stringify(value)));
+    // 1 and "1" would both be "1": the model's answer could not say which it meant.
+    if (new Set(strings).size < strings.length) {
+      context.note(pointer, "enum values that read the same as strings: the model sends the value as JSON text", "json-text");
+      return asJsonText(node, "nullable");
+    }
     context.note(pointer, "enum values became strings; the caller must convert them back", "enum-to-strings");
-    return { ...node, type: "string", enum: node.enum.map((value) => (typeof value === "string" ? value : JSON.stringify(value))) };
+    return markEnumStrings({ ...node, type: "string", enum: strings });
   });
 }
 
@@ -345,7 +354,7 @@ export function strictObjects(schema: Schema, context: PassContext, requireAll =
     for (const key of bounds) context.note(`${pointer}/${key}`, `${key} cannot hold on a closed object and was dropped`, "dropped-keyword");
     const described =
       bounds.length === 0 ? {} : { description: appendText(node.description, bounds.map((key) => `${key}: ${node[key]}`).join("; ")) };
-    return {
+    const closed = {
       ...rest,
       ...described,
       properties: Object.fromEntries(
@@ -357,6 +366,7 @@ export function strictObjects(schema: Schema, context: PassContext, requireAll =
       required: Object.keys(properties),
       additionalProperties: false,
     };
+    return optional.length === 0 ? closed : markMadeRequired(closed, optional);
   });
 }
 

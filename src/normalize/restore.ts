@@ -1,19 +1,21 @@
 import { describeErrors } from "../json-schema/error-text.js";
 import type { Schema } from "../json-schema/keywords.js";
 import { isObject, joinPointer, pointerKeys } from "../json-schema/pointer.js";
+import { valueDeeperThan } from "../json-schema/predicates.js";
 import { followRefs } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
 import { compileSchema, type ErrorObject, type ValidateFunction } from "../json-schema/validator.js";
 import type { Profile } from "../providers/facts.js";
-import type { Encoding } from "./json-text.js";
+import type { Encoding } from "./encoding.js";
 import { normalizedFor } from "./normalize.js";
 
 /**
  * What a model sent under a profile, turned back into the arguments the tool's own schema
- * accepts. Each step undoes one encoding normalize applied, and only where it applied it: JSON
- * text is parsed where the normalized schema has a JSON-text node, a wrapped root is unwrapped,
- * and, led by the original schema's own errors, a `null` the original rejects on an optional
- * property is dropped, and an enum value sent as a string becomes the enum's number or boolean.
+ * accepts. Each step undoes one encoding normalize recorded (`encoding.ts`), and only where it
+ * recorded it: the model's value is walked along the normalized schema, JSON text is parsed at the
+ * nodes made JSON text, a wrapped root is unwrapped, and, led by the original schema's own errors,
+ * a `null` on a property the encoding made required is dropped where the original rejects `null`,
+ * and a string at a node whose enum became strings is turned back into the enum's value.
  */
 
 export type RestoreErrorCode =
@@ -22,7 +24,9 @@ export type RestoreErrorCode =
   /** The root was wrapped and the model did not send the wrapping property. */
   | "MISSING_WRAPPED_VALUE"
   /** After restoring, the arguments still do not match the tool's schema. */
-  | "INVALID_ARGUMENTS";
+  | "INVALID_ARGUMENTS"
+  /** The arguments, or a JSON-text value, nest deeper than any tool's arguments do. */
+  | "TOO_DEEP";
 
 /**
  * Arguments that cannot be restored. The message names the JSON pointer and says what is wrong
@@ -49,10 +53,8 @@ export interface RestoreOptions {
 interface Prepared {
   normalized: Schema;
   encoding: Encoding;
-  /** The nodes of the normalized schema with a JSON-text node at or below them. */
+  /** The nodes of the normalized schema with an encoded node at or below them: the walk goes only there. */
   encodedBelow: ReadonlySet<Schema>;
-  /** Enum values were sent as strings (Gemini's OpenAPI subset). */
-  enumsAsStrings: boolean;
   /** Undefined when the original does not compile (a remote `$ref`): the arguments are then only decoded. */
   validate: ValidateFunction | undefined;
   members: WeakMap<Schema, ValidateFunction>;
@@ -67,9 +69,33 @@ const cache = new WeakMap<object, { validate: ValidateFunction | undefined; byPr
  */
 export function restoreArguments(schema: unknown, modelArgs: unknown, options: RestoreOptions): unknown {
   const prepared = prepare(schema, options.profile);
-  const decoded = prepared.encodedBelow.size === 0 ? modelArgs : decode(modelArgs, prepared.normalized, prepared, "");
-  const unwrapped = unwrap(decoded, prepared.encoding.wrapped);
-  return prepared.validate === undefined ? unwrapped : repaired(unwrapped, prepared);
+  checkDepth(modelArgs, "");
+  const found: Found = { nulls: new Set(), enums: new Set() };
+  const decoded = prepared.encodedBelow.size === 0 ? modelArgs : decode(modelArgs, prepared.normalized, prepared, "", found);
+  const { wrapped } = prepared.encoding;
+  const unwrapped = unwrap(decoded, wrapped);
+  if (prepared.validate === undefined) return unwrapped;
+  // Where the walk found them, in the unwrapped value.
+  const shift = (pointers: Set<string>) =>
+    new Set([...pointers].map((pointer) => (wrapped === undefined ? pointer : pointer.slice(wrapped.length + 1))));
+  return repaired(unwrapped, prepared.validate, { nulls: shift(found.nulls), enums: shift(found.enums) });
+}
+
+/** Where the model's value holds what an encoding made: a `null` for "not given", a string for an enum value. */
+interface Found {
+  nulls: Set<string>;
+  enums: Set<string>;
+}
+
+/**
+ * Deeper than this, arguments are refused before anything walks them: no tool schema nests near it,
+ * and walking (or cloning) a value nested thousands deep overflows the stack.
+ */
+const MAX_ARGUMENT_DEPTH = 256;
+
+function checkDepth(value: unknown, pointer: string): void {
+  if (valueDeeperThan(value, MAX_ARGUMENT_DEPTH))
+    throw new RestoreError("TOO_DEEP", pointer || "/", `${pointer || "/"}: nested deeper than ${MAX_ARGUMENT_DEPTH} levels`);
 }
 
 function prepare(schema: unknown, profile: Profile): Prepared {
@@ -81,12 +107,12 @@ function prepare(schema: unknown, profile: Profile): Prepared {
   }
   let prepared = entry.byProfile.get(profile);
   if (prepared === undefined) {
-    const { schema: normalized, notes, encoding } = normalizedFor(key, profile);
+    const { schema: normalized, encoding } = normalizedFor(key, profile);
+    const encoded = new Set([...encoding.jsonText, ...encoding.enumStrings, ...encoding.madeRequired.keys()]);
     prepared = {
       normalized,
       encoding,
-      encodedBelow: encodedBelow(normalized, encoding.jsonText),
-      enumsAsStrings: notes.some((note) => note.kind === "enum-to-strings"),
+      encodedBelow: encodedBelow(normalized, encoded),
       validate: entry.validate,
       members: new WeakMap(),
     };
@@ -106,16 +132,16 @@ function compiled(schema: unknown): ValidateFunction | undefined {
 
 const EMPTY: Schema = {};
 
-/** Every node with a JSON-text node at or below it, references followed (to a fixed point, as they may loop). */
-function encodedBelow(root: Schema, jsonText: ReadonlySet<Schema>): Set<Schema> {
+/** Every node with an encoded node at or below it, references followed (to a fixed point, as they may loop). */
+function encodedBelow(root: Schema, encoded: ReadonlySet<Schema>): Set<Schema> {
   const holders = new Set<Schema>();
-  if (jsonText.size === 0) return holders;
+  if (encoded.size === 0) return holders;
   const visits = [...walkSchemas(root)];
   const mark = (start: (typeof visits)[number]) => {
     for (let at: (typeof visits)[number] | undefined = start; at !== undefined && !holders.has(at.node); at = at.parent)
       holders.add(at.node);
   };
-  for (const visit of visits) if (jsonText.has(visit.node)) mark(visit);
+  for (const visit of visits) if (encoded.has(visit.node)) mark(visit);
   for (let changed = true; changed; ) {
     changed = false;
     for (const visit of visits) {
@@ -130,31 +156,37 @@ function encodedBelow(root: Schema, jsonText: ReadonlySet<Schema>): Set<Schema> 
   return holders;
 }
 
-/** `value` with every JSON-text value the normalized schema put at its place parsed. */
-function decode(value: unknown, node: unknown, prepared: Prepared, pointer: string): unknown {
+/**
+ * `value` with every JSON-text value the normalized schema put at its place parsed, recording in
+ * `found` the nulls and strings that sit where an encoding made them. A parsed value is the tool's
+ * own: nothing inside it is looked at again.
+ */
+function decode(value: unknown, node: unknown, prepared: Prepared, pointer: string, found: Found): unknown {
   const schema = followRefs(prepared.normalized, node);
   if (!isObject(schema) || !prepared.encodedBelow.has(schema)) return value;
-  if (prepared.encoding.jsonText.has(schema)) return typeof value === "string" ? parsed(value, pointer) : value;
+  const { jsonText, enumStrings, madeRequired } = prepared.encoding;
+  if (jsonText.has(schema)) return typeof value === "string" ? parsed(value, pointer) : value;
+  if (enumStrings.has(schema) && typeof value === "string") found.enums.add(pointer);
   if (Array.isArray(schema.anyOf)) {
     // The member the model's value was written for: one that accepts it as sent, plain values before JSON text.
     const members = schema.anyOf.filter(isObject);
-    const ordered = [
-      ...members.filter((member) => !prepared.encoding.jsonText.has(member)),
-      ...members.filter((member) => prepared.encoding.jsonText.has(member)),
-    ];
+    const ordered = [...members.filter((member) => !jsonText.has(member)), ...members.filter((member) => jsonText.has(member))];
     const member = ordered.find((candidate) => memberAccepts(candidate, value, prepared));
-    return member === undefined ? value : decode(value, member, prepared, pointer);
+    return member === undefined ? value : decode(value, member, prepared, pointer, found);
   }
   if (Array.isArray(value))
-    return isObject(schema.items) ? value.map((item, index) => decode(item, schema.items, prepared, `${pointer}/${index}`)) : value;
+    return isObject(schema.items) ? value.map((item, index) => decode(item, schema.items, prepared, `${pointer}/${index}`, found)) : value;
   if (!isObject(value)) return value;
   const properties = isObject(schema.properties) ? schema.properties : {};
+  const required = madeRequired.get(schema);
   const out: Record<string, unknown> = {};
   for (const [key, item] of Object.entries(value)) {
+    const at = joinPointer(pointer, [key]);
+    if (item === null && required?.has(key)) found.nulls.add(at);
     const sub = Object.hasOwn(properties, key) ? properties[key] : schema.additionalProperties;
     // defineProperty: a "__proto__" key is data like any other.
     Object.defineProperty(out, key, {
-      value: decode(item, sub, prepared, joinPointer(pointer, [key])),
+      value: decode(item, sub, prepared, at, found),
       enumerable: true,
       writable: true,
       configurable: true,
@@ -178,8 +210,9 @@ function memberAccepts(member: Schema, value: unknown, prepared: Prepared): bool
 }
 
 function parsed(text: string, pointer: string): unknown {
+  let value: unknown;
   try {
-    return JSON.parse(text);
+    value = JSON.parse(text);
   } catch (error) {
     const preview = text.length > 40 ? `${JSON.stringify(text.slice(0, 40))}…` : JSON.stringify(text);
     throw new RestoreError(
@@ -188,6 +221,8 @@ function parsed(text: string, pointer: string): unknown {
       `${pointer || "/"}: expected the value written as JSON text, got ${preview} (${error instanceof Error ? error.message : String(error)})`,
     );
   }
+  checkDepth(value, pointer);
+  return value;
 }
 
 function unwrap(value: unknown, wrapped: string | undefined): unknown {
@@ -202,26 +237,26 @@ const MAX_ROUNDS = 16;
 type Edit = { kind: "drop" } | { kind: "set"; value: unknown };
 
 /**
- * `value` repaired where the original schema's errors show a model's encoding: a `null` on a
- * property whose schema rejects it is dropped, unless dropping it leaves a required property
- * missing; a string where an enum (or const) holds a number, boolean or null written the same
- * way becomes that value (only when the profile sent enums as strings).
+ * `value` repaired where the original schema's errors meet what the walk found: a `null` the
+ * encoding asked for is dropped where the original rejects it, unless dropping it leaves a
+ * property missing that the original requires (then the error says so); a string where the enum
+ * became strings is turned back into the original enum (or const) value written the same way.
  */
-function repaired(value: unknown, prepared: Prepared): unknown {
-  const validate = prepared.validate as ValidateFunction;
+function repaired(value: unknown, validate: ValidateFunction, found: Found): unknown {
   if (validate(value)) return value;
   const current = { value: structuredClone(value) };
   const kept = new Set<string>();
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const edits = editsFor(current.value, validate.errors ?? [], prepared.enumsAsStrings, kept);
+    const edits = editsFor(current.value, validate.errors ?? [], found, kept);
     if (edits.size === 0) break;
     const before = new Map([...edits.keys()].map((pointer) => [pointer, valueAt(current.value, pointer)]));
     for (const [pointer, edit] of edits) apply(current, pointer, edit);
     if (validate(current.value)) return current.value;
     // A dropped null whose property is required goes back: the model's null was its answer, and the error will say so.
     for (const error of validate.errors ?? []) {
-      if (error.keyword !== "required" || typeof error.params.missingProperty !== "string") continue;
-      const pointer = joinPointer(error.instancePath, [error.params.missingProperty]);
+      const missing = missingProperty(error);
+      if (missing === undefined) continue;
+      const pointer = joinPointer(error.instancePath, [missing]);
       if (edits.get(pointer)?.kind !== "drop") continue;
       kept.add(pointer);
       apply(current, pointer, { kind: "set", value: before.get(pointer) });
@@ -232,17 +267,23 @@ function repaired(value: unknown, prepared: Prepared): unknown {
   throw invalid(validate.errors ?? []);
 }
 
-function editsFor(value: unknown, errors: readonly ErrorObject[], enumsAsStrings: boolean, kept: ReadonlySet<string>): Map<string, Edit> {
+/** The property an error says is missing (`required`, `dependentRequired`, draft-07 `dependencies`). */
+function missingProperty(error: ErrorObject): string | undefined {
+  const missing = error.params.missingProperty ?? error.params.property;
+  return ["required", "dependentRequired", "dependencies"].includes(error.keyword) && typeof missing === "string" ? missing : undefined;
+}
+
+function editsFor(value: unknown, errors: readonly ErrorObject[], found: Found, kept: ReadonlySet<string>): Map<string, Edit> {
   const edits = new Map<string, Edit>();
   for (const error of errors) {
     const pointer = error.instancePath;
-    if (pointer === "" || edits.has(pointer)) continue;
+    if (edits.has(pointer)) continue;
     const at = valueAt(value, pointer);
-    if (at === null && !kept.has(pointer) && isObject(valueAt(value, parentOf(pointer)))) edits.set(pointer, { kind: "drop" });
-    else if (typeof at === "string" && enumsAsStrings && (error.keyword === "enum" || error.keyword === "const")) {
+    if (at === null && found.nulls.has(pointer) && !kept.has(pointer)) edits.set(pointer, { kind: "drop" });
+    else if (typeof at === "string" && found.enums.has(pointer) && (error.keyword === "enum" || error.keyword === "const")) {
       const allowed: unknown[] = error.keyword === "enum" ? (error.params.allowedValues as unknown[]) : [error.params.allowedValue];
       const match = allowed.find((candidate) => typeof candidate !== "string" && JSON.stringify(candidate) === at);
-      if (match !== undefined || (at === "null" && allowed.includes(null))) edits.set(pointer, { kind: "set", value: match ?? null });
+      if (match !== undefined) edits.set(pointer, { kind: "set", value: match });
     }
   }
   return edits;

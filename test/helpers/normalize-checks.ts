@@ -5,7 +5,7 @@ import { followRefs } from "../../src/json-schema/refs.js";
 import { mapSchemas } from "../../src/json-schema/traverse.js";
 import { compileSchema } from "../../src/json-schema/validator.js";
 import { lintSchema } from "../../src/lint/lint.js";
-import type { Encoding } from "../../src/normalize/json-text.js";
+import type { Encoding } from "../../src/normalize/encoding.js";
 import { normalizedFor, normalizeSchemaWithNotes, type Profile } from "../../src/normalize/normalize.js";
 import type { Schema } from "../../src/normalize/passes.js";
 import { restoreArguments } from "../../src/normalize/restore.js";
@@ -68,8 +68,8 @@ export function checkRoundTrip(schema: Schema, profile: Profile, numRuns: number
     const restored = restoreArguments(schema, structuredClone(sent), { profile });
     const where = `${profile} ${JSON.stringify(schema).slice(0, 300)}\nvalue ${JSON.stringify(value)}\nsent ${JSON.stringify(sent)}`;
     expect(valid(restored), where).toBe(true);
-    // As JSON: -0 and 0 are one number to a model. An omitted property of a strict mode comes back as null where the original allows null.
-    if (!lossy) expect(asJson(withoutAddedNulls(restored, value)), where).toEqual(asJson(value));
+    // As JSON: -0 and 0 are one number to a model. Under openai-strict an omitted property comes back as null where the original allows null.
+    if (!lossy) expect(asJson(profile === "openai-strict" ? withoutAddedNulls(restored, value) : restored), where).toEqual(asJson(value));
   }
   return values.length;
 }

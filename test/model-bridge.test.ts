@@ -5,7 +5,9 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CompositionClient, ToolCallError } from "@pmcp-codegen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Tool } from "../src/bundle/types.js";
 import { toolsForModel } from "../src/model/index.js";
+import { normalizeBundle } from "../src/normalize/bundle.js";
 import { ROOT } from "./helpers/cli.js";
 import { loadedBy, packageOf } from "./helpers/loaded-modules.js";
 
@@ -169,6 +171,48 @@ describe("toolsForModel and restoreArguments against real servers", () => {
   });
 });
 
+describe("toolsForModel: the program's mistakes throw, the servers' failures are skipped", () => {
+  it("a server that cannot be listed is skipped with the reason; unknown servers, a normalized bundle and a missing client throw", async () => {
+    const client = new CompositionClient({
+      servers: {
+        bridge: { command: process.execPath, args: [fixture("model-bridge-server.mjs")] },
+        dead: { command: join(tmpdir(), "pmcp-no-such-binary") },
+      },
+    });
+    try {
+      const toolset = await toolsForModel(client, { profile: "openai-strict" });
+      expect(toolset.declared.map((tool) => tool.name)).toEqual(["get_weather", "configure", "snapshot", "explode"]);
+      expect(toolset.skipped.map(({ server, tool, reason }) => [server, tool, reason.split(":")[0]])).toEqual([
+        ["dead", "*", "not listed"],
+      ]);
+      // OpenAI's own `arguments` string is read as JSON; text that is not JSON goes back to the model.
+      expect(await toolset.call("configure", '{"level":2,"verbose":null,"labels":null,"options":null,"note":null}', { id: "c1" })).toEqual({
+        type: "function_call_output",
+        call_id: "c1",
+        // The free-form value allows null: the model's null stays.
+        output: JSON.stringify({ level: 2, options: null }),
+      });
+      expect(await toolset.call("configure", "{level: 2", { id: "c2" })).toEqual({
+        type: "function_call_output",
+        call_id: "c2",
+        output: "Error: /: the arguments are not JSON: send them as a JSON object",
+      });
+      await expect(toolsForModel(client, { profile: "gemini", servers: ["nope"] })).rejects.toThrow(
+        'toolsForModel: no server "nope" (have: bridge, dead)',
+      );
+      const bundle = { version: "1.0", servers: [{ id: "bridge", tools: (await client.listTools("bridge")) as Tool[] }] };
+      const offline = await toolsForModel(bundle, { profile: "gemini" });
+      await expect(offline.call("get_weather", {})).rejects.toThrow("nothing can call them");
+      const normalized = { version: "1.0", servers: normalizeBundle(bundle, "gemini").servers };
+      await expect(toolsForModel(normalized, { profile: "gemini" })).rejects.toThrow(
+        'server "bridge" tool "get_weather" was normalized already',
+      );
+    } finally {
+      await client.close();
+    }
+  });
+});
+
 describe("pmcp-codegen/model, the entry an orchestrator imports", () => {
   it("loads no generator code: no compiler, templates, quicktype, codegen, IR or CLI", async () => {
     const { urls } = await loadedBy("pmcp-codegen/model");
@@ -177,7 +221,7 @@ describe("pmcp-codegen/model, the entry an orchestrator imports", () => {
     const ours = files
       .filter((file) => file.startsWith(join(ROOT, "dist/")))
       .map((file) => relative(join(ROOT, "dist"), file).split("/")[0]);
-    expect([...new Set(ours)].sort()).toEqual(["bundle", "count.js", "json-schema", "model", "normalize", "providers"]);
+    expect([...new Set(ours)].sort()).toEqual(["bundle", "count.js", "errors.js", "json-schema", "model", "normalize", "providers"]);
     const packages = new Set(files.filter((file) => file.startsWith(join(ROOT, "node_modules/"))).map(packageOf));
     for (const generator of ["typescript", "handlebars", "quicktype-core", "yargs"]) expect(packages.has(generator), generator).toBe(false);
   });

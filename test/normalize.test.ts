@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -51,5 +51,34 @@ describe("pmcp schema normalize", () => {
     expect(parsed.results.map((result: { tool: string; name: string }) => result.name)).toEqual(
       bundle.servers[0].tools.map((tool: { name: string }) => tool.name),
     );
+  });
+
+  it("a bundle normalized for anthropic-strict passes lint for it, the tools past the budget held to the rules they were normalized for", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-normalize-"));
+    const tools = Array.from({ length: 25 }, (_, index) => ({
+      name: `t${index}`,
+      inputSchema: { type: "object", properties: { n: { type: "integer", minimum: 1 } }, additionalProperties: { type: "string" } },
+    }));
+    await writeFile(join(dir, "b.json"), JSON.stringify({ version: "1.0", servers: [{ id: "s", tools }] }));
+    const normalized = await runCli([
+      "schema",
+      "normalize",
+      "--profile",
+      "anthropic-strict",
+      "--schema",
+      join(dir, "b.json"),
+      "-o",
+      join(dir, "n.json"),
+      "--quiet",
+    ]);
+    expect(normalized.code, normalized.stderr).toBe(0);
+    const written = JSON.parse(await readFile(join(dir, "n.json"), "utf8"));
+    const strict = written.servers[0].tools.map(
+      (tool: { _meta: Record<string, { strict: boolean }> }) => tool._meta["pmcp/normalized"]?.strict,
+    );
+    expect(strict).toEqual([...Array(20).fill(true), ...Array(5).fill(false)]);
+    const lint = await runCli(["schema", "lint", "--profile", "anthropic-strict", "--schema", join(dir, "n.json"), "--json"]);
+    expect(lint.code, lint.stdout).toBe(0);
+    expect(JSON.parse(lint.stdout).errors).toBe(0);
   });
 });

@@ -40,6 +40,7 @@ interface Located extends LintFinding {
 async function schemaLint(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { lintSchema } = await import("../lint/lint.js");
+  const { appliedProfile } = await import("../normalize/bundle.js");
   const { describeModelChanges, modelChanges } = await import("../lint/model-changes.js");
   if (args.bundle !== undefined) deprecated(args, "pmcp schema lint <bundle>", "pmcp schema lint --schema <bundle>");
   if (args.format === "json") deprecated(args, "--format json", "--json");
@@ -55,7 +56,8 @@ async function schemaLint(args: ArgsOf<typeof builder>): Promise<void> {
       for (const key of ["inputSchema", "outputSchema"] as const) {
         if (tool[key] === undefined) continue;
         for (const profile of profiles) {
-          for (const finding of lintSchema(tool[key], profile)) {
+          // A tool normalized already and declared without strict mode is held to the rules it was normalized for.
+          for (const finding of lintSchema(tool[key], appliedProfile(tool, profile))) {
             found.push({
               ...finding,
               server: server.id,

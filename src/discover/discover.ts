@@ -1,9 +1,10 @@
 import type { ObservationRecorder } from "@pmcp-codegen/runtime";
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
 import { CallResult, type Connection, connect, observedResult, throwIfError } from "@pmcp-codegen/runtime/internal/servers";
+import { checkTool } from "../bundle/check-tool.js";
 import { slugServerId } from "../bundle/server-naming.js";
 import type { Tool } from "../bundle/types.js";
-import { checkTool, listAllTools } from "../export/list-all-tools.js";
+import { listAllTools } from "../export/list-all-tools.js";
 import { planCalls, type SamplesFile } from "./plan-calls.js";
 
 export interface DiscoverOptions {

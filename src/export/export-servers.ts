@@ -2,10 +2,11 @@ import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import { MAX_TIMEOUT_MS } from "@pmcp-codegen/runtime/internal/numbers";
 import { type Connection, connect } from "@pmcp-codegen/runtime/internal/servers";
+import { checkTool } from "../bundle/check-tool.js";
 import { slugServerId } from "../bundle/server-naming.js";
 import type { BundleServer, Endpoint, Tool } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
-import { checkTool, listAllTools } from "./list-all-tools.js";
+import { listAllTools } from "./list-all-tools.js";
 
 export type ServerProgress =
   | { state: "connecting" }

@@ -193,7 +193,8 @@ function errorText(outcome: { error: string }): string {
  */
 function readable<Type extends string>(result: Exclude<ToolOutcome, { error: string }>, rule: ImageRule<Type>): Readable<Type> {
   const lines: string[] = [];
-  if (!result.blocks.some((block) => block.type === "text") && result.structuredContent !== undefined)
+  // Text that says nothing (an empty file's "") leaves the structured value to say it.
+  if (!result.blocks.some((block) => block.type === "text" && block.text.trim() !== "") && result.structuredContent !== undefined)
     lines.push(JSON.stringify(result.structuredContent));
   const images: CarriedImage<Type>[] = [];
   for (const block of result.blocks) {

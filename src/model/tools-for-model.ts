@@ -1,10 +1,13 @@
 import { AbortError, CompositionClient, CompositionError, ToolCallError, type ToolResult } from "@pmcp-codegen/runtime";
+import { errorMessage } from "@pmcp-codegen/runtime/internal";
+import { checkTool } from "../bundle/check-tool.js";
 import { requiresTask } from "../bundle/task-support.js";
-import { BUNDLE_VERSION, type Bundle, type Tool, ToolSchema } from "../bundle/types.js";
-import { normalizeBundle } from "../normalize/bundle.js";
+import { BUNDLE_VERSION, type Bundle, type Tool } from "../bundle/types.js";
+import { PmcpError } from "../errors.js";
+import { NORMALIZED_META, normalizeBundle } from "../normalize/bundle.js";
 import type { NormalizeNote } from "../normalize/normalize.js";
 import { RestoreError, restoreArguments } from "../normalize/restore.js";
-import type { Profile } from "../providers/facts.js";
+import { PROFILES, type Profile } from "../providers/facts.js";
 import {
   type AnthropicTool,
   type ChatFunctionTool,
@@ -118,12 +121,26 @@ export async function toolsForModel<P extends Profile, A extends OpenAiApi = "re
   source: Bundle | CompositionClient,
   options: ToolsForModelOptions<P, A>,
 ): Promise<ModelToolset<P, A>> {
+  const { profile } = options;
+  // Mistakes of the program, not of the model: they throw.
+  if (!(PROFILES as readonly string[]).includes(profile))
+    throw new PmcpError(
+      "INVALID_ARGUMENT",
+      `toolsForModel: unknown profile ${JSON.stringify(profile)} (choose from ${PROFILES.join(", ")})`,
+    );
   const live = source instanceof CompositionClient;
+  const ids = live ? source.serverIds : source.servers.map((server) => server.id);
+  const unknown = (options.servers ?? []).filter((id) => !ids.includes(id));
+  if (unknown.length > 0)
+    throw new PmcpError(
+      "INVALID_ARGUMENT",
+      `toolsForModel: no server ${unknown.map((id) => JSON.stringify(id)).join(", ")} (have: ${ids.join(", ")})`,
+    );
+  if (!live) refuseNormalized(source);
   const { bundle: listed, skipped } = live ? await bundleOf(source, options.servers) : { bundle: source, skipped: [] };
   const client = live ? source : options.client;
   const wanted = options.servers === undefined ? undefined : new Set(options.servers);
   const bundle = { ...listed, servers: listed.servers.filter((server) => wanted?.has(server.id) ?? true) };
-  const { profile } = options;
   const { servers, outcomes } = normalizeBundle(bundle, profile);
   const originals = bundle.servers.flatMap((server) => server.tools);
   const normalized = servers.flatMap((server) => server.tools);
@@ -152,7 +169,7 @@ export async function toolsForModel<P extends Profile, A extends OpenAiApi = "re
   const byName = new Map(declared.map((tool) => [tool.name, tool]));
   const api = options.api === undefined ? {} : { api: options.api };
 
-  const restore = (name: string, modelArgs: unknown): RestoredCall => {
+  const restore = (name: string, sent: unknown): RestoredCall => {
     const tool = byName.get(name);
     if (tool === undefined) {
       const names = [...byName.keys()];
@@ -161,7 +178,8 @@ export async function toolsForModel<P extends Profile, A extends OpenAiApi = "re
         `there is no tool "${name}"; the tools are ${some}${names.length > LISTED_NAMES ? `, and ${names.length - LISTED_NAMES} more` : ""}`,
       );
     }
-    const restored = restoreArguments(tool.original.inputSchema ?? {}, modelArgs ?? {}, { profile: tool.profile });
+    const modelArgs = typeof sent === "string" ? argumentsText(sent) : (sent ?? {});
+    const restored = restoreArguments(tool.original.inputSchema ?? {}, modelArgs, { profile: tool.profile });
     if (typeof restored !== "object" || restored === null || Array.isArray(restored))
       throw new RestoreError("INVALID_ARGUMENTS", "/", "/: the tool's arguments must be an object");
     return { server: tool.server, tool: tool.tool, arguments: restored as Record<string, unknown> };
@@ -196,7 +214,8 @@ export async function toolsForModel<P extends Profile, A extends OpenAiApi = "re
           return answer({ error: error.message }, name, callOptions.id);
         throw error;
       }
-      if (client === undefined) return answer({ error: "no client was given to call the tools with" }, name, callOptions.id);
+      if (client === undefined)
+        throw new PmcpError("INVALID_ARGUMENT", "toolsForModel: these tools came from a bundle without { client }: nothing can call them");
       const tool = byName.get(name)!;
       const annotations = tool.original.annotations ?? {};
       let result: ToolResult;
@@ -225,21 +244,50 @@ export async function toolsForModel<P extends Profile, A extends OpenAiApi = "re
   };
 }
 
-/** The servers' tools as a bundle, listed now; a tool object without MCP's shape is skipped with the reason. */
+/**
+ * The servers' tools as a bundle, listed now. A server that cannot be listed, and a tool object
+ * without MCP's shape, are left out and named in `skipped` with the reason: the others still go to the model.
+ */
 async function bundleOf(client: CompositionClient, only: readonly string[] | undefined): Promise<{ bundle: Bundle; skipped: Skipped[] }> {
   const skipped: Skipped[] = [];
   const ids = client.serverIds.filter((id) => only === undefined || only.includes(id));
-  const servers = await Promise.all(
-    ids.map(async (id) => ({
-      id,
-      tools: (await client.listTools(id)).flatMap((tool, index) => {
-        const parsed = ToolSchema.safeParse(tool);
-        if (parsed.success) return [tool as Tool];
-        const name = typeof (tool as { name?: unknown } | null)?.name === "string" ? (tool as { name: string }).name : `tools[${index}]`;
-        skipped.push({ server: id, tool: name, reason: `not a tool: ${parsed.error.issues[0]?.message ?? "malformed"}` });
-        return [];
-      }),
-    })),
-  );
+  const listings = await Promise.allSettled(ids.map((id) => client.listTools(id)));
+  const servers = ids.flatMap((id, at) => {
+    const listing = listings[at] as PromiseSettledResult<unknown[]>;
+    if (listing.status === "rejected") {
+      skipped.push({ server: id, tool: "*", reason: `not listed: ${errorMessage(listing.reason)}` });
+      return [];
+    }
+    const tools = listing.value.flatMap((tool, index) => {
+      const checked = checkTool(tool, index);
+      if ("tool" in checked) return [checked.tool];
+      skipped.push({ server: id, tool: checked.name, reason: `${checked.label}: ${checked.problem}` });
+      return [];
+    });
+    return [{ id, tools }];
+  });
   return { bundle: { version: BUNDLE_VERSION, servers }, skipped };
+}
+
+/** OpenAI sends a call's arguments as JSON text; a model-facing error says so when it is not JSON. */
+function argumentsText(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new RestoreError("INVALID_JSON_TEXT", "/", "/: the arguments are not JSON: send them as a JSON object");
+  }
+}
+
+/**
+ * A bundle `pmcp schema normalize` wrote holds schemas rewritten for a model: restoring against
+ * them would send the model's encodings (a `null` for "not given") to the servers as they are.
+ */
+function refuseNormalized(bundle: Bundle): void {
+  for (const server of bundle.servers)
+    for (const tool of server.tools)
+      if (tool._meta !== undefined && Object.hasOwn(tool._meta, NORMALIZED_META))
+        throw new PmcpError(
+          "INVALID_INPUT",
+          `toolsForModel: server "${server.id}" tool "${tool.name}" was normalized already (it has _meta["${NORMALIZED_META}"]): pass the bundle as exported, toolsForModel normalizes it`,
+        );
 }

@@ -79,6 +79,16 @@ export function normalizeBundle(bundle: Bundle, profile: Profile): { servers: Bu
   return { servers, outcomes };
 }
 
+/**
+ * The profile a tool of a bundle `normalize` wrote for `profile` was normalized for: the strict
+ * profile's fallback when it recorded one (the tool was past the strict limits), else `profile`.
+ */
+export function appliedProfile(tool: Tool, profile: Profile): Profile {
+  const recorded = tool._meta?.[NORMALIZED_META];
+  const applied = isObject(recorded) ? recorded.profile : undefined;
+  return applied !== undefined && applied === STRICT_FALLBACK[profile] ? (applied as Profile) : profile;
+}
+
 /** What the normalized bundle keeps of an outcome beside the tool. */
 function recorded({ name, profile, strict, notes }: ToolOutcome) {
   return { name, profile, strict, notes: notes.map(({ pointer, kind, message }) => ({ pointer, kind, message })) };

@@ -6,7 +6,7 @@ import { CompositionClient, ToolCallError, ToolResult } from "@pmcp-codegen/runt
 import type OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelDeclaration, providerTools } from "../src/model/declarations.js";
-import { providerResult, type ToolOutcome } from "../src/model/results.js";
+import { type CallOutcome, providerResult } from "../src/model/results.js";
 
 /*
  * The providers' own SDK types are the judges of the shapes: each `sdk<…>()` below compiles only
@@ -123,7 +123,7 @@ const call = { name: "weather__get_forecast", id: "call_7" };
 const result = (raw: object): ToolResult => new ToolResult("weather", "get_forecast", raw);
 
 /** Each outcome for every provider's result type, all at once: the assignments are the type check. */
-function shapes(outcome: ToolOutcome, model: { name: string; id?: string } = call) {
+function shapes(outcome: CallOutcome, model: { name: string; id?: string } = call) {
   const responses = sdk<OpenAI.Responses.ResponseInputItem.FunctionCallOutput>()(providerResult("openai", outcome, model));
   const chat = sdk<OpenAI.Chat.ChatCompletionToolMessageParam>()(providerResult("openai-strict", outcome, model, { api: "chat" }));
   const portable = sdk<OpenAI.Chat.ChatCompletionMessageParam>()(providerResult("portable", outcome, model));

@@ -7,7 +7,7 @@ import type { OpenAiApi } from "./declarations.js";
  * What came of a call: the tool's result, or an error the model is to read (an `isError` result's
  * text, or why its arguments were refused).
  */
-export type ToolOutcome = Pick<ToolResult, "blocks" | "structuredContent"> | { error: string };
+export type CallOutcome = Pick<ToolResult, "blocks" | "structuredContent"> | { error: string };
 
 /**
  * The call being answered: the tool's name as the model called it, and the id the model gave the
@@ -69,21 +69,21 @@ export type ProviderResult = ResponsesFunctionCallOutput | ChatToolMessage | Gem
  */
 export function providerResult(
   profile: "openai" | "openai-strict",
-  outcome: ToolOutcome,
+  outcome: CallOutcome,
   call: ModelCall,
   options: { api: "chat" },
 ): ChatToolMessage;
 export function providerResult(
   profile: "openai" | "openai-strict",
-  outcome: ToolOutcome,
+  outcome: CallOutcome,
   call: ModelCall,
   options?: { api?: "responses" },
 ): ResponsesFunctionCallOutput;
-export function providerResult(profile: "portable", outcome: ToolOutcome, call: ModelCall): ChatToolMessage;
-export function providerResult(profile: "gemini" | "gemini-json", outcome: ToolOutcome, call: ModelCall): GeminiFunctionResponsePart;
-export function providerResult(profile: "anthropic" | "anthropic-strict", outcome: ToolOutcome, call: ModelCall): AnthropicToolResult;
-export function providerResult(profile: Profile, outcome: ToolOutcome, call: ModelCall, options?: { api?: OpenAiApi }): ProviderResult;
-export function providerResult(profile: Profile, outcome: ToolOutcome, call: ModelCall, options?: { api?: OpenAiApi }): ProviderResult {
+export function providerResult(profile: "portable", outcome: CallOutcome, call: ModelCall): ChatToolMessage;
+export function providerResult(profile: "gemini" | "gemini-json", outcome: CallOutcome, call: ModelCall): GeminiFunctionResponsePart;
+export function providerResult(profile: "anthropic" | "anthropic-strict", outcome: CallOutcome, call: ModelCall): AnthropicToolResult;
+export function providerResult(profile: Profile, outcome: CallOutcome, call: ModelCall, options?: { api?: OpenAiApi }): ProviderResult;
+export function providerResult(profile: Profile, outcome: CallOutcome, call: ModelCall, options?: { api?: OpenAiApi }): ProviderResult {
   switch (profile) {
     case "openai":
     case "openai-strict":
@@ -138,7 +138,7 @@ const NO_ERROR_TEXT = "The tool reported an error without a message.";
 /** OpenAI has no error flag: the text says so first. */
 const OPENAI_ERROR = "Error: ";
 
-function responsesOutput(outcome: ToolOutcome, call: ModelCall): ResponsesFunctionCallOutput {
+function responsesOutput(outcome: CallOutcome, call: ModelCall): ResponsesFunctionCallOutput {
   const call_id = call.id ?? "";
   if ("error" in outcome) return { type: "function_call_output", call_id, output: OPENAI_ERROR + errorText(outcome) };
   const output = textThenImages<ResponsesOutputPart, string>(readable(outcome, RESPONSES_IMAGES), {
@@ -148,13 +148,13 @@ function responsesOutput(outcome: ToolOutcome, call: ModelCall): ResponsesFuncti
   return { type: "function_call_output", call_id, output };
 }
 
-function chatMessage(outcome: ToolOutcome, call: ModelCall): ChatToolMessage {
+function chatMessage(outcome: CallOutcome, call: ModelCall): ChatToolMessage {
   const content = "error" in outcome ? OPENAI_ERROR + errorText(outcome) : readable(outcome, CHAT_IMAGES).text;
   return { role: "tool", tool_call_id: call.id ?? "", content };
 }
 
 /** Gemini's `response` must be an object: Google's convention puts the output under "output" and an error under "error". */
-function geminiPart(outcome: ToolOutcome, call: ModelCall): GeminiFunctionResponsePart {
+function geminiPart(outcome: CallOutcome, call: ModelCall): GeminiFunctionResponsePart {
   const id = call.id === undefined ? {} : { id: call.id };
   if ("error" in outcome) return { functionResponse: { ...id, name: call.name, response: { error: errorText(outcome) } } };
   const { text, images } = readable(outcome, GEMINI_IMAGES);
@@ -164,7 +164,7 @@ function geminiPart(outcome: ToolOutcome, call: ModelCall): GeminiFunctionRespon
   return { functionResponse: { ...id, name: call.name, response, ...(parts.length === 0 ? {} : { parts }) } };
 }
 
-function anthropicResult(outcome: ToolOutcome, call: ModelCall): AnthropicToolResult {
+function anthropicResult(outcome: CallOutcome, call: ModelCall): AnthropicToolResult {
   const tool_use_id = call.id ?? "";
   if ("error" in outcome) return { type: "tool_result", tool_use_id, content: errorText(outcome), is_error: true };
   const content = textThenImages<AnthropicResultPart, AnthropicImageType>(readable(outcome, ANTHROPIC_IMAGES), {
@@ -191,7 +191,7 @@ function errorText(outcome: { error: string }): string {
  * are, each other block as a line in its place (an image sent as a part says where it was); without
  * text blocks, the JSON of `structuredContent` comes first.
  */
-function readable<Type extends string>(result: Exclude<ToolOutcome, { error: string }>, rule: ImageRule<Type>): Readable<Type> {
+function readable<Type extends string>(result: Exclude<CallOutcome, { error: string }>, rule: ImageRule<Type>): Readable<Type> {
   const lines: string[] = [];
   // Text that says nothing (an empty file's "") leaves the structured value to say it.
   if (!result.blocks.some((block) => block.type === "text" && block.text.trim() !== "") && result.structuredContent !== undefined)

@@ -21,11 +21,11 @@ import {
 } from "./declarations.js";
 import {
   type AnthropicToolResult,
+  type CallOutcome,
   type ChatToolMessage,
   type GeminiFunctionResponsePart,
   providerResult,
   type ResponsesFunctionCallOutput,
-  type ToolOutcome,
 } from "./results.js";
 
 /** The request's `tools` and one function result, in the shapes of the profile's provider (and OpenAI API). */
@@ -185,7 +185,7 @@ export async function toolsForModel<P extends Profile, A extends OpenAiApi = "re
     return { server: tool.server, tool: tool.tool, arguments: restored as Record<string, unknown> };
   };
 
-  const answer = (outcome: ToolOutcome, name: string, id: string | undefined) =>
+  const answer = (outcome: CallOutcome, name: string, id: string | undefined) =>
     providerResult(profile, outcome, { name, ...(id === undefined ? {} : { id }) }, api) as ProviderShapes<P, A>["result"];
 
   return {

@@ -408,6 +408,8 @@ export function dropKeywords(
         continue;
       }
       if (key === "examples" && Array.isArray(value)) kept.push(`Examples: ${value.map((example) => JSON.stringify(example)).join(", ")}`);
+      // What omitting the value means: with optional properties sent as null, the model needs to know.
+      else if (key === "default" && value !== null) kept.push(`Default: ${JSON.stringify(value)}`);
       // `additionalProperties: true` is the default; dropping it changes nothing.
       else if (DESCRIBED.has(key) && !(key === "additionalProperties" && value === true)) {
         kept.push(`${key}: ${typeof value === "string" ? value : JSON.stringify(value)}`);

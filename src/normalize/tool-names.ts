@@ -46,7 +46,9 @@ export function modelToolNames(tools: readonly ToolRef[], profile: Profile): Mod
     const reason =
       others.length > 0
         ? `server${others.length === 1 ? "" : "s"} ${named.join(", ")}${more} also ha${others.length === 1 ? "s" : "ve"} a tool "${tool}"`
-        : `"${tool}" does not match ${rule.documented}`;
+        : fits(tool, rule)
+          ? `server "${server}" lists two tools "${tool}"`
+          : `"${tool}" does not match ${rule.documented}`;
     return { name, reason };
   });
 }

@@ -156,7 +156,8 @@ const GEMINI_NAMES: ToolNameRule = {
 /**
  * Tool-name rules per profile. Gemini (FunctionDeclaration.name, API reference): "Must start with a
  * letter or an underscore. Must be a-z, A-Z, 0-9, or contain underscores, dots, colons and dashes,
- * with a maximum length of 64." Portable takes what all three accept.
+ * with a maximum length of 64." (Vertex AI and @google/genai's own docs say 128; 64 holds for both.)
+ * Portable takes what all three accept.
  */
 export const TOOL_NAME_RULES: Readonly<Record<Profile, ToolNameRule>> = {
   openai: PLAIN_NAMES,

@@ -17,8 +17,6 @@ interface Entry {
   validateOutput: ValidateFunction | undefined;
 }
 
-/** How many validation errors a message names; the first few are enough to fix a call. */
-
 /**
  * Serves a manifest's tools from a module's functions on an McpServer. The low-level
  * tools/list and tools/call handlers are used because `registerTool` only takes zod schemas

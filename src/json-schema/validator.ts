@@ -25,13 +25,23 @@ function ajvFor(dialect: "draft-07" | "2020-12"): Ajv {
 }
 
 /**
+ * Validators by schema object: a tool's schema is compiled once however many parts of a run ask
+ * (restoring a model's arguments, sampling, serving). Schemas are never changed after they are read.
+ */
+const compiled = new WeakMap<object, ValidateFunction>();
+
+/**
  * A validator for one JSON Schema, in its own dialect: draft-07 and older by `$schema`,
  * else 2020-12 (MCP's default). Remote `$ref`s are never fetched; such a schema fails to compile.
  */
 export function compileSchema(schema: unknown): ValidateFunction {
+  const known = typeof schema === "object" && schema !== null ? compiled.get(schema) : undefined;
+  if (known !== undefined) return known;
   const ajv = ajvFor(isDraft07OrOlder(schema) ? "draft-07" : "2020-12");
   try {
-    return ajv.compile(schema as object);
+    const validate = ajv.compile(schema as object);
+    if (typeof schema === "object" && schema !== null) compiled.set(schema, validate);
+    return validate;
   } finally {
     // The validator keeps what it needs. Forgetting the schema lets another with the same `$id`
     // compile (a tool listed again, a normalized copy) and a long session not hold every schema.

@@ -14,21 +14,21 @@ import { samples } from "./samples.js";
 export const errorRules = (schema: unknown, profile: Profile) =>
   [...new Set(lintSchema(schema, profile).flatMap((finding) => (finding.severity === "error" ? [finding.rule] : [])))].sort();
 
-/** Whether Ajv compiles `schema` and the sampler can build instances for it (it knows no lookahead in patterns); asked once per schema. */
-const sampleableSchemas = new WeakMap<Schema, boolean>();
+/**
+ * Whether Ajv compiles `schema` and the sampler can build instances for it (it knows no lookahead in
+ * patterns); asked once per schema, the sampler kept for `checkRoundTrip`.
+ */
+const samplers = new WeakMap<Schema, ReturnType<typeof samples> | undefined>();
 export function sampleable(schema: Schema): boolean {
-  let known = sampleableSchemas.get(schema);
-  if (known === undefined) {
+  if (!samplers.has(schema)) {
     try {
       validator(schema);
-      samples(schema);
-      known = true;
+      samplers.set(schema, samples(schema));
     } catch {
-      known = false;
+      samplers.set(schema, undefined);
     }
-    sampleableSchemas.set(schema, known);
   }
-  return known;
+  return samplers.get(schema) !== undefined;
 }
 
 /**
@@ -80,7 +80,7 @@ function validSamples(schema: Schema, numRuns: number): unknown[] {
   let values = sampled.get(schema);
   if (values === undefined) {
     const valid = validator(schema);
-    values = fc.sample(samples(schema), { numRuns, seed: 7 }).filter((value) => valid(value));
+    values = fc.sample(samplers.get(schema) ?? samples(schema), { numRuns, seed: 7 }).filter((value) => valid(value));
     sampled.set(schema, values);
   }
   return values;

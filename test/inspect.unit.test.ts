@@ -54,6 +54,12 @@ describe("inspection", () => {
   describe("as a profile's model sees it", () => {
     const bundle = MODEL_BUNDLE;
 
+    it("finds a tool by the name its model calls it, and only under a profile", () => {
+      const outcome = inspectTool(bundle, "shop__search", "gemini");
+      expect(outcome.found && [outcome.inspection.name, outcome.inspection.modelName]).toEqual(["shop/search", "shop__search"]);
+      expect(inspectTool(bundle, "shop__search")).toEqual({ found: false, message: "[Tool not found] 'shop__search' is not available" });
+    });
+
     it("gives the normalized schemas, the model's name, the profile applied and every note", () => {
       const outcome = inspectTool(bundle, "shop/search", "gemini");
       if (!outcome.found) throw new Error(outcome.message);

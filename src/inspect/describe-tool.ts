@@ -51,12 +51,15 @@ export function toolNotFound(name: string): string {
  * Inspects `server/tool`; the split is at the first `/`, since server ids never contain one. With
  * `profile`, the schemas are those the profile's model is given, with what normalizing did.
  */
-export function inspectTool(bundle: Bundle, name: string, profile?: Profile): InspectOutcome {
+export function inspectTool(bundle: Bundle, given: string, profile?: Profile): InspectOutcome {
+  // Under a profile an agent may hold the name its model calls the tool by.
+  const modelNamed = profile === undefined ? undefined : [...modelTools(bundle, profile)].find(([, view]) => view.outcome.name === given);
+  const name = modelNamed?.[0] ?? given;
   const slash = name.indexOf("/");
   const server = slash < 0 ? undefined : bundle.servers.find((candidate) => candidate.id === name.slice(0, slash));
   const index = server === undefined ? -1 : server.tools.findIndex((tool) => tool.name === name.slice(slash + 1));
   const tool = server?.tools[index];
-  if (server === undefined || tool === undefined) return { found: false, message: toolNotFound(name) };
+  if (server === undefined || tool === undefined) return { found: false, message: toolNotFound(given) };
   const inspection = inspectionOf(server, tool, index);
   return { found: true, inspection: profile === undefined ? inspection : asModelSees(inspection, bundle, profile) };
 }

@@ -75,9 +75,9 @@ export function restoreArguments(schema: unknown, modelArgs: unknown, options: R
   const { wrapped } = prepared.encoding;
   const unwrapped = unwrap(decoded, wrapped);
   if (prepared.validate === undefined) return unwrapped;
+  if (wrapped === undefined) return repaired(unwrapped, prepared.validate, found);
   // Where the walk found them, in the unwrapped value.
-  const shift = (pointers: Set<string>) =>
-    new Set([...pointers].map((pointer) => (wrapped === undefined ? pointer : pointer.slice(wrapped.length + 1))));
+  const shift = (pointers: Set<string>) => new Set([...pointers].map((pointer) => pointer.slice(wrapped.length + 1)));
   return repaired(unwrapped, prepared.validate, { nulls: shift(found.nulls), enums: shift(found.enums) });
 }
 

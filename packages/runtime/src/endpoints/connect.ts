@@ -427,6 +427,9 @@ function explainConnectError(error: unknown, describe: (message: string) => stri
   if (error instanceof ConnectFailure) return error;
   if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed && closed)
     return new ConnectFailure(describe("the server closed the connection"));
+  // A server that died before the first message was written closed its input: the write finds no one to take it.
+  if (error instanceof SdkError && error.code === SdkErrorCode.NotConnected)
+    return new ConnectFailure(describe("the server closed the connection"));
   if (error instanceof ProtocolError && error.code === ProtocolErrorCode.UnsupportedProtocolVersion)
     return new ConnectFailure(describe(`the server refused the protocol version offered: ${firstLine(error.message)}`));
   // Over HTTP a 2025-era request's JSON-RPC error comes in a 400: it is the server's answer, no reason to try HTTP+SSE.

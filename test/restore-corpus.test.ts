@@ -8,7 +8,7 @@ import { checkRoundTrip, sampleable } from "./helpers/normalize-checks.js";
  * The round trip of every tool of the real-server corpus under every profile: instances valid for
  * the original, written as the model would (JSON text, string enums, nulls for omitted properties,
  * a wrapped root), restore to instances the original accepts, equal to the sampled ones where
- * writing them lost nothing. Pure, but too slow for the unit loop (about 40 s).
+ * writing them lost nothing. Pure, but too slow for the unit loop (about 30 s).
  */
 describe("restoreArguments on the corpus of real servers", () => {
   let read: Promise<Schema[]> | undefined;
@@ -23,8 +23,10 @@ describe("restoreArguments on the corpus of real servers", () => {
 
   it.each(PROFILES)("%s: every tool's arguments, written as the model would, restore to what the tool accepts", async (profile) => {
     const inputs = await inputSchemas();
-    let checked = 0;
-    for (const schema of inputs) if (sampleable(schema)) checked += checkRoundTrip(schema, profile, 3);
-    expect(checked).toBeGreaterThan(inputs.length);
+    let tools = 0;
+    for (const schema of inputs) if (sampleable(schema) && checkRoundTrip(schema, profile, 3) > 0) tools++;
+    // Every tool but those whose constraints the sampler cannot meet (lookahead patterns, formats, bounds together):
+    // 2,280 of the 2,402 when this was written.
+    expect(tools).toBeGreaterThanOrEqual(2280);
   });
 });

@@ -112,9 +112,11 @@ async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void>
     logBytes: 0,
     stopping: undefined,
     settled: undefined,
-    // Fires only while the program waits for calls; a running program meets the interrupt handler.
+    // Fires only while the program waits for calls; a running program meets the interrupt handler. The
+    // timer's clock is not Date.now()'s and may fire a moment before it reads the deadline: the time is up.
     timer: setTimeout(() => {
       shouldStop(run);
+      run.stopping ??= { kind: "timeout", message: stopMessage("timeout", run.limits) };
       settle(run);
     }, deadline - Date.now()),
     finished: false,

@@ -29,6 +29,7 @@ import {
   wrapRecordRoot,
   wrapRoot,
 } from "./passes.js";
+import { perProfile } from "./per-profile.js";
 
 // The package entry and the commands import the profile list from here.
 export { PROFILES, type Profile } from "../providers/facts.js";
@@ -161,26 +162,11 @@ const STEPS: Record<Profile, Step[]> = {
   portable: [...geminiCommon("portable"), (schema) => objectProperties(schema), (schema) => objectRoot(schema)],
 };
 
-type Normalized = ReturnType<typeof normalizeSchemaWithNotes>;
-const normalized = new WeakMap<object, Map<Profile, Normalized>>();
-
 /**
  * `normalizeSchemaWithNotes`, remembered per schema object and profile: declaring a tool to a
  * model and restoring each of its calls read the same normalization. The result must not be changed.
  */
-export function normalizedFor(schema: Schema, profile: Profile): Normalized {
-  let byProfile = normalized.get(schema);
-  if (byProfile === undefined) {
-    byProfile = new Map();
-    normalized.set(schema, byProfile);
-  }
-  let result = byProfile.get(profile);
-  if (result === undefined) {
-    result = normalizeSchemaWithNotes(schema, { profile });
-    byProfile.set(profile, result);
-  }
-  return result;
-}
+export const normalizedFor = perProfile((schema: Schema, profile) => normalizeSchemaWithNotes(schema, { profile }));
 
 /** Rewrites a tool schema so that `profile`'s provider accepts it and reads it the same way. */
 export function normalizeSchema(schema: unknown, options: { profile: Profile }): Schema {

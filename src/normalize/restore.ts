@@ -8,6 +8,7 @@ import { compileSchema, type ErrorObject, type ValidateFunction } from "../json-
 import type { Profile } from "../providers/facts.js";
 import type { Encoding } from "./encoding.js";
 import { normalizedFor } from "./normalize.js";
+import { perProfile } from "./per-profile.js";
 
 /**
  * What a model sent under a profile, turned back into the arguments the tool's own schema
@@ -60,9 +61,6 @@ interface Prepared {
   members: WeakMap<Schema, ValidateFunction>;
 }
 
-/** Per original schema: its validator (compiled once, whatever the profile) and what each profile needs. */
-const cache = new WeakMap<object, { validate: ValidateFunction | undefined; byProfile: Map<Profile, Prepared> }>();
-
 /**
  * The arguments `schema` (a tool's original input schema) accepts, from what a model sent for
  * it under `options.profile`. Throws a RestoreError naming the JSON pointer when they cannot be.
@@ -98,39 +96,34 @@ function checkDepth(value: unknown, pointer: string): void {
     throw new RestoreError("TOO_DEEP", pointer || "/", `${pointer || "/"}: nested deeper than ${MAX_ARGUMENT_DEPTH} levels`);
 }
 
-function prepare(schema: unknown, profile: Profile): Prepared {
-  const key = isObject(schema) ? schema : EMPTY;
-  let entry = cache.get(key);
-  if (entry === undefined) {
-    entry = { validate: compiled(schema), byProfile: new Map() };
-    cache.set(key, entry);
-  }
-  let prepared = entry.byProfile.get(profile);
-  if (prepared === undefined) {
-    const { schema: normalized, encoding } = normalizedFor(key, profile);
-    const encoded = new Set([...encoding.jsonText, ...encoding.enumStrings, ...encoding.madeRequired.keys()]);
-    prepared = {
-      normalized,
-      encoding,
-      encodedBelow: encodedBelow(normalized, encoded),
-      validate: entry.validate,
-      members: new WeakMap(),
-    };
-    entry.byProfile.set(profile, prepared);
-  }
-  return prepared;
-}
+/** What restoring `schema` under `profile` needs, once per schema object and profile (the validator is compileSchema's, once per schema). */
+const preparedFor = perProfile((schema: Schema, profile): Prepared => {
+  const { schema: normalized, encoding } = normalizedFor(schema, profile);
+  const encoded = new Set([...encoding.jsonText, ...encoding.enumStrings, ...encoding.madeRequired.keys()]);
+  return {
+    normalized,
+    encoding,
+    encodedBelow: encodedBelow(normalized, encoded),
+    validate: compiled(schema),
+    members: new WeakMap(),
+  };
+});
+
+const prepare = (schema: unknown, profile: Profile): Prepared =>
+  preparedFor(isObject(schema) ? schema : schema === false ? NOTHING : EVERYTHING, profile);
 
 /** The original's validator; undefined when it does not compile (a remote `$ref`): the arguments are then only decoded. */
 function compiled(schema: unknown): ValidateFunction | undefined {
   try {
-    return compileSchema(schema === true || schema === undefined ? {} : schema);
+    return compileSchema(schema);
   } catch {
     return undefined;
   }
 }
 
-const EMPTY: Schema = {};
+/** A boolean schema as an object: `true` admits every value, `false` none. */
+const EVERYTHING: Schema = {};
+const NOTHING: Schema = { not: {} };
 
 /** Every node with an encoded node at or below it, references followed (to a fixed point, as they may loop). */
 function encodedBelow(root: Schema, encoded: ReadonlySet<Schema>): Set<Schema> {

@@ -53,7 +53,8 @@ function entries(value: unknown): Iterable<[string | number, unknown]> {
   return isObject(value) ? Object.entries(value) : [];
 }
 
-function kindOf(value: unknown): string | undefined {
+/** A value's JSON type with integer counted as number, and null as no type: an optional value is not a varying one. */
+export function kindOf(value: unknown): string | undefined {
   if (value === null) return undefined;
   if (Array.isArray(value)) return "array";
   return typeof value;

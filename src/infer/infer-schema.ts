@@ -2,19 +2,22 @@ import { inlineRefs } from "../json-schema/inline-refs.js";
 import { mapChildren, type Schema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
 import { isBareNull } from "../json-schema/predicates.js";
+import { withRecordsMarked } from "./records.js";
 
 /**
  * A JSON Schema for the values a tool returned, inferred by quicktype-core (loaded on
  * first use: it is large). quicktype's draft-06 output is then made into what a caller
  * of an undeclared tool should get: unknown keys allowed (it closes every object),
  * definitions inlined unless recursive (their names are quicktype's guesses from
- * property names), no invented titles, and a field only ever seen as null left unknown.
+ * property names), no invented titles, a field only ever seen as null left unknown, and
+ * objects that hold records (see records.ts) typed as maps.
  */
 export async function inferSchema(values: readonly unknown[]): Promise<Schema> {
   const { InputData, jsonInputForTargetLanguage, quicktype } = await import("quicktype-core");
   const json = jsonInputForTargetLanguage("schema");
-  const standIn = protoStandIn(values);
-  await json.addSource({ name: "Result", samples: values.map((value) => JSON.stringify(renameKeys(value, "__proto__", standIn))) });
+  const marked = withRecordsMarked(values);
+  const standIn = protoStandIn(marked);
+  await json.addSource({ name: "Result", samples: marked.map((value) => JSON.stringify(renameKeys(value, "__proto__", standIn))) });
   const inputData = new InputData();
   inputData.addInput(json);
   const result = await quicktype({

@@ -17,6 +17,8 @@ const globals: CompiledProgram["globals"] = {
     getStock: { server: "inventory", tool: "get_stock", returns: "value" },
     fail: { server: "inventory", tool: "fail", returns: "value" },
     page: { server: "inventory", tool: "page", returns: "content" },
+    learned: { server: "inventory", tool: "learned", returns: "parsed" },
+    prose: { server: "inventory", tool: "prose", returns: "parsed" },
     hang: { server: "inventory", tool: "hang", returns: "value" },
   },
 };
@@ -41,6 +43,8 @@ function bridge(answers: { getStock?: (args: JsonValue) => JsonValue | Promise<J
             { type: "image", data: "AA==", mimeType: "image/png" },
           ],
         };
+      if (tool === "learned") return { raw: { content: [{ type: "text", text: '{"total":3}' }] }, value: { total: 3 } };
+      if (tool === "prose") return { raw: { content: [{ type: "text", text: "no data today" }] } };
       if (tool === "hang") return new Promise<JsonValue>(() => {});
       return answers.getStock === undefined ? { sku: "SKU-1", quantity: 7 } : answers.getStock(args);
     },
@@ -119,6 +123,15 @@ describe("a program's results, logs, calls and errors", () => {
         ["InvalidResponseError", "INVALID_RESPONSE", 'inventory/page: the result has no key "absent"'],
       ],
     });
+  });
+
+  it("gets a tool typed by inference as a ToolResult with its value in .value, undefined when the result held no JSON", async () => {
+    const outcome = await run(`
+      const learned = await inventory.learned();
+      const prose = await inventory.prose();
+      return [learned.value, learned.text, learned.get("total"), prose.value === undefined, prose.text, typeof prose.json];
+    `);
+    expect(tagged(outcome)).toEqual({ ok: true, result: [{ total: 3 }, '{"total":3}', 3, true, "no data today", "function"] });
   });
 
   it("reports an uncaught throw, and a syntax error as invalid input", async () => {

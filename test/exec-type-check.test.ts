@@ -140,16 +140,20 @@ describe("declarations", () => {
     expect(declarations.text).not.toMatch(/[:<|&,(]\s*any\b/);
   });
 
-  it("describe the runtime's shapes: a real ToolResult and a real CompositionError fit the declared ones (compile-time proof)", async () => {
+  it("describe the runtime's shapes: a real ToolResult, ParsedResult and CompositionError fit the declared ones (compile-time proof)", async () => {
     const clients = join(dir, "proof-clients.d.ts");
     const proof = join(dir, "proof.ts");
     await writeFile(clients, declarations.text);
     await writeFile(
       proof,
       [
-        'import type { CompositionError, ToolResult } from "pmcp-codegen/runtime";',
-        "export function proof(result: ToolResult, error: CompositionError & { serverId: string; toolName: string }): [rt.ToolResult, rt.CallError] {",
-        "  return [result, error];",
+        'import type { CompositionError, ParsedResult, ToolResult } from "pmcp-codegen/runtime";',
+        "export function proof(",
+        "  result: ToolResult,",
+        "  error: CompositionError & { serverId: string; toolName: string },",
+        "  parsed: ParsedResult<{ n: number }>,",
+        "): [rt.ToolResult, rt.CallError, rt.ParsedResult<{ n: number }>] {",
+        "  return [result, error, parsed];",
         "}",
       ].join("\n"),
     );
@@ -285,8 +289,8 @@ describe("checking a program", () => {
 
   it("takes new declarations when a tool's type is learned, without a new checker", () => {
     const learned = createProgramChecker(declarations.text);
-    const program = "const pong = await inventory.ping();\nreturn pong.count + 1;";
-    expect(check(program, learned)).toEqual(["2:13 TS2339 Property 'count' does not exist on type 'ToolResult'."]);
+    const program = "const pong = await inventory.ping();\nreturn pong.value.count + 1;";
+    expect(check(program, learned)).toEqual(["2:13 TS2339 Property 'value' does not exist on type 'ToolResult'."]);
     const inferred: InferredTool = {
       tool: "ping",
       schema: { type: "object", properties: { count: { type: "integer" } }, required: ["count"] },
@@ -302,8 +306,10 @@ describe("checking a program", () => {
     const servers = bundle.servers.map((server) => (server.id === "inventory" ? { ...server, inferred: [inferred] } : server));
     learned.updateDeclarations(buildDeclarations({ ...bundle, servers }).text);
     expect(check(program, learned)).toEqual([]);
-    expect(check("const pong = await inventory.ping();\nreturn pong.text;", learned)).toEqual([
-      "2:13 TS2339 Property 'text' does not exist on type 'PingResult'.",
+    // The result as it came stays: a program written before the type was learned still compiles.
+    expect(check("const pong: rt.ToolResult = await inventory.ping();\nreturn pong.text;", learned)).toEqual([]);
+    expect(check("const pong = await inventory.ping();\nreturn pong.value.text;", learned)).toEqual([
+      "2:19 TS2339 Property 'text' does not exist on type 'PingResult'.",
     ]);
   });
 

@@ -1,7 +1,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { BundleServer } from "../src/bundle/types.js";
+import type { Bundle, BundleServer, InferredTool } from "../src/bundle/types.js";
 import { planServerModule } from "../src/codegen/plan.js";
 import { renderClients } from "../src/codegen/render.js";
 import { loadTemplates } from "../src/codegen/templates.js";
@@ -157,5 +157,181 @@ describe("pmcp generate options and guarantees", () => {
     const together = renderClients({ version: "1.0", servers: [other, listing] }, options, templates);
     const module = (result: typeof alone) => result.files.find((file) => file.path === "listing.ts")!.content;
     expect(module(together)).toBe(module(alone));
+  });
+});
+
+describe("where a result type came from", () => {
+  const learned = (
+    tool: string,
+    schema: Record<string, unknown>,
+    quality: "low" | "medium",
+    observations: number,
+    fields: InferredTool["fields"],
+  ): InferredTool => ({
+    tool,
+    schema,
+    observations,
+    seen: observations,
+    firstSeen: "a",
+    lastSeen: "b",
+    redacted: false,
+    consistency: 0.5,
+    quality,
+    fields,
+  });
+  const prices = {
+    type: "object",
+    properties: {
+      items: {
+        type: "array",
+        items: { type: "object", properties: { price: { anyOf: [{ type: "number" }, { type: "string" }] } }, required: ["price"] },
+      },
+    },
+    required: ["items"],
+  };
+  const bundle: Bundle = {
+    version: "1.0",
+    servers: [
+      {
+        id: "shop",
+        tools: [
+          { name: "prices", description: "Prices of the items.", inputSchema: { type: "object" } },
+          {
+            name: "stock",
+            inputSchema: { type: "object" },
+            outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
+          },
+          { name: "survey", inputSchema: { type: "object" } },
+        ],
+        inferred: [
+          learned("prices", prices, "medium", 20, [
+            { path: "", types: { object: 20 } },
+            { path: "/items", presence: 1, types: { array: 20 } },
+            { path: "/items/*", types: { object: 20 } },
+            { path: "/items/*/price", presence: 1, types: { integer: 5, number: 6, string: 9 } },
+          ]),
+          learned(
+            "survey",
+            { type: "object", additionalProperties: { anyOf: [{ type: "boolean" }, { type: "string" }] } },
+            "low",
+            2,
+            Array.from({ length: 12 }, (_, index) => ({
+              path: `/q${String(index + 1).padStart(2, "0")}`,
+              presence: 1,
+              types: { boolean: 1, string: 1 },
+            })),
+          ),
+        ],
+      },
+    ],
+  };
+
+  it("says declared or inferred (from how many observations, at what quality), names fields of low consistency, and returns the whole result for an inferred type", () => {
+    const options = { source: "b.json", runtimeImport: "@pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
+    const module = renderClients(bundle, options, templates).files.find((file) => file.path === "shop.ts")!.content;
+    const body = module.slice(module.indexOf("/** Arguments of the `prices`"), module.indexOf("// pmcp-codegen-record"));
+    expect(body.split("\n")).toEqual([
+      "/** Arguments of the `prices` tool. */",
+      "export type PricesArgs = { [key: string]: unknown };",
+      "",
+      "/**",
+      " * Result of the `prices` tool, inferred from 20 observations, quality medium.",
+      " *",
+      " * Low consistency: /items/*\\/price 55 % (number 11, string 9).",
+      " */",
+      "export type PricesResult = {",
+      "  items: Array<{",
+      "    price: number | string;",
+      "  }>;",
+      "};",
+      "",
+      "export const PricesResultSchema = z.looseObject({",
+      "  items: z.array(z.looseObject({",
+      "    price: z.union([z.number(), z.string()]),",
+      "  })),",
+      "});",
+      "",
+      "/** Arguments of the `stock` tool. */",
+      "export type StockArgs = { [key: string]: unknown };",
+      "",
+      "/** Result of the `stock` tool, declared by the server. */",
+      "export type StockResult = {",
+      "  n: number;",
+      "};",
+      "",
+      "export const StockResultSchema = z.looseObject({",
+      '  n: z.number().refine(Number.isInteger, "expected an integer"),',
+      "});",
+      "",
+      "/** Arguments of the `survey` tool. */",
+      "export type SurveyArgs = { [key: string]: unknown };",
+      "",
+      "/**",
+      " * Result of the `survey` tool, inferred from 2 observations, quality low.",
+      " *",
+      " * Low consistency: /q01 50 % (boolean 1, string 1).",
+      " * Low consistency: /q02 50 % (boolean 1, string 1).",
+      " * Low consistency: /q03 50 % (boolean 1, string 1).",
+      " * Low consistency: /q04 50 % (boolean 1, string 1).",
+      " * Low consistency: /q05 50 % (boolean 1, string 1).",
+      " * Low consistency: /q06 50 % (boolean 1, string 1).",
+      " * Low consistency: /q07 50 % (boolean 1, string 1).",
+      " * Low consistency: /q08 50 % (boolean 1, string 1).",
+      " * Low consistency: /q09 50 % (boolean 1, string 1).",
+      " * Low consistency: /q10 50 % (boolean 1, string 1).",
+      " * Low consistency: 2 more fields.",
+      " */",
+      "export type SurveyResult = { [key: string]: boolean | string };",
+      "",
+      "export const SurveyResultSchema = z.record(z.string(), z.union([z.boolean(), z.string()]));",
+      "",
+      '/** Typed client for the "shop" MCP server. */',
+      "export class ShopClient {",
+      "  readonly #client: rt.CompositionClient;",
+      "  readonly #serverId: string;",
+      "",
+      "  /** `serverId` is this server's key in the CompositionClient's configuration. */",
+      '  constructor(client: rt.CompositionClient, serverId: string = "shop") {',
+      "    this.#client = client;",
+      "    this.#serverId = serverId;",
+      "  }",
+      "",
+      "  /**",
+      "   * Prices of the items.",
+      "   *",
+      "   * Calls the `prices` tool.",
+      "   * The tool declares no output schema; the result type is inferred from 20 observations, quality medium.",
+      "   * Returns the result as sent (`.text`, `.get()`, `.json()`, …) with its value in `.value`: code written for the untyped tool still compiles.",
+      "   * A value that does not match the type is passed on with a warning (CompositionClient onInferredMismatch), not rejected;",
+      "   * `.value` is undefined when the result holds no JSON.",
+      "   */",
+      "  prices(args?: PricesArgs, options?: rt.CallOptions): Promise<rt.ParsedResult<PricesResult>> {",
+      '    return this.#client.callTool({ server: this.#serverId, tool: "prices", args: args ?? {}, parse: PricesResultSchema, retryable: false, lenient: true }, { ...options, withResult: true });',
+      "  }",
+      "",
+      "  /**",
+      "   * Calls the `stock` tool.",
+      "   * The result type is declared by the server.",
+      "   */",
+      "  stock(args?: StockArgs, options?: rt.CallOptions & { withResult?: false }): Promise<StockResult>;",
+      "  /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */",
+      "  stock(args: StockArgs | undefined, options: rt.WithResult): Promise<rt.ParsedResult<StockResult>>;",
+      "  stock(args?: StockArgs, options?: rt.CallOptions & { withResult?: boolean }): Promise<StockResult | rt.ParsedResult<StockResult>> {",
+      '    return this.#client.callTool({ server: this.#serverId, tool: "stock", args: args ?? {}, parse: StockResultSchema, retryable: false }, options);',
+      "  }",
+      "",
+      "  /**",
+      "   * Calls the `survey` tool.",
+      "   * The tool declares no output schema; the result type is inferred from 2 observations, quality low.",
+      "   * Returns the result as sent (`.text`, `.get()`, `.json()`, …) with its value in `.value`: code written for the untyped tool still compiles.",
+      "   * A value that does not match the type is passed on with a warning (CompositionClient onInferredMismatch), not rejected;",
+      "   * `.value` is undefined when the result holds no JSON.",
+      "   */",
+      "  survey(args?: SurveyArgs, options?: rt.CallOptions): Promise<rt.ParsedResult<SurveyResult>> {",
+      '    return this.#client.callTool({ server: this.#serverId, tool: "survey", args: args ?? {}, parse: SurveyResultSchema, retryable: false, lenient: true }, { ...options, withResult: true });',
+      "  }",
+      "}",
+      "",
+    ]);
   });
 });

@@ -4,7 +4,7 @@ import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { Tool } from "../src/bundle/types.js";
+import type { BundleServer, Tool } from "../src/bundle/types.js";
 import { renderClients } from "../src/codegen/render.js";
 import { loadTemplates } from "../src/codegen/templates.js";
 import { CompositionClient } from "../src/runtime/index.js";
@@ -78,6 +78,28 @@ function hostileTool(payload: string, index: number): Tool[] {
   ];
 }
 
+/** A tool typed by inference whose every field, named by a payload, is of low consistency: the names reach its docs. */
+function learnedTool(): Pick<BundleServer, "tools" | "inferred"> {
+  const half = { anyOf: [{ type: "string" }, { type: "integer" }] };
+  return {
+    tools: [{ name: "learned", inputSchema: { type: "object" } }],
+    inferred: [
+      {
+        tool: "learned",
+        schema: { type: "object", properties: Object.fromEntries(PAYLOADS.map((payload) => [payload, half])) },
+        observations: 2,
+        seen: 2,
+        firstSeen: "a",
+        lastSeen: "b",
+        redacted: false,
+        consistency: 0,
+        quality: "low",
+        fields: PAYLOADS.map((payload) => ({ path: `/${payload}`, presence: 1, types: { integer: 1, string: 1 } })),
+      },
+    ],
+  };
+}
+
 /** Bundles of tools whose every string is built from payloads and the pieces of code they could break out of. */
 function hostileBundles(count: number): Tool[][] {
   const piece = fc.constantFrom(
@@ -143,7 +165,7 @@ beforeAll(async () => {
     for (const file of files) await writeFile(join(root, folder, file.path), file.content);
   };
   const { files } = renderClients(
-    { version: "1.0", servers: [{ id: "hostile", tools: PAYLOADS.flatMap(hostileTool) }] },
+    { version: "1.0", servers: [{ ...learnedTool(), id: "hostile", tools: PAYLOADS.flatMap(hostileTool).concat(learnedTool().tools) }] },
     options,
     templates,
   );
@@ -164,6 +186,7 @@ describe("untrusted strings stay data", () => {
     globalThis.__pwned = undefined;
     // The payload's text survives, as data: in string literals and neutralised comments.
     expect(pointsModule).toContain(JSON.stringify(PAYLOADS[1]));
+    expect(pointsModule).toContain(" * Low consistency: /*\\/ globalThis.__pwned = 'comment'; /* 50 % (number 1, string 1).\n");
     expect(pointsModule).not.toMatch(/\n\s*globalThis\.__pwned/);
     expect(diagnostics.points).toBe("");
     const values = [{}, { fixed: PAYLOADS[0], __proto__: "x" }, { constructor: 1 }, JSON.parse('{"__proto__": {"polluted": true}}')];

@@ -79,15 +79,18 @@ describe("pmcp serve exec --learn", () => {
     try {
       const calls = "await learning.deep();\nfor (let i = 0; i < 10; i++) await learning.count();\nreturn 1;";
       expect(await run(client, calls)).toEqual([OK, 1]);
-      // Ten consistent observations make `count` medium: typed by what it answers, no longer rt.ToolResult.
-      expect(await run(client, "return (await learning.count()).count;")).toEqual([OK, 11]);
+      // Typed by what it answers, in `.value`, beside the result as it came.
+      expect(await run(client, "const counted = await learning.count();\nreturn [counted.value.count, counted.text];")).toEqual([
+        OK,
+        [11, '{"count":11}'],
+      ]);
     } finally {
       await client.close();
     }
   });
 
-  it("keeps a tool that answered JSON once and prose later a ToolResult: the program reading .text runs each time", async () => {
-    const client = await learningServer(join(dir, "news-medium"));
+  it("runs a program reading .text each time, before the tool's type is learned, once learned from one answer, and after it turns to prose", async () => {
+    const client = await learningServer(join(dir, "news-text"));
     try {
       const program = "return (await learning.news()).text;";
       expect(await run(client, program)).toEqual([OK, '{"a":1}']);
@@ -98,14 +101,17 @@ describe("pmcp serve exec --learn", () => {
     }
   });
 
-  it("with --min-quality low, passes a prose answer to a type learned from JSON on as it came, then types the tool by its content again", async () => {
-    const client = await learningServer(join(dir, "news-low"), "--min-quality", "low");
+  it("gives a prose answer to a type learned from JSON no value but its text, then types the tool by its content again", async () => {
+    const client = await learningServer(join(dir, "news-value"));
     try {
       expect(await run(client, "return (await learning.news()).text;")).toEqual([OK, '{"a":1}']);
-      // Learned from one observation: { a: number }; the prose answer is no failure, it comes whole.
-      expect(await run(client, "return await learning.news();")).toEqual([OK, { content: [{ type: "text", text: "no data today" }] }]);
-      // Seen answering without JSON: quality none, rt.ToolResult again.
+      // Learned from one observation: { a: number }; the prose answer is no failure: `.value` is undefined, `.text` holds it.
+      const read = "const news = await learning.news();\nreturn [news.value === undefined, news.text, typeof news.get];";
+      expect(await run(client, read)).toEqual([OK, [true, "no data today", "function"]]);
+      // Seen answering without JSON: quality none, rt.ToolResult again, which has no `.value`.
       expect(await run(client, "return (await learning.news()).text;")).toEqual([OK, "no data today"]);
+      const [tag] = await run(client, "return (await learning.news()).value;");
+      expect(tag).toBe("[Type error] 1 problem; nothing was run");
     } finally {
       await client.close();
     }

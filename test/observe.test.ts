@@ -426,28 +426,32 @@ describe("infer, generate and report from the command line", () => {
     await writeFile(
       usage,
       [
-        'import type { CompositionClient } from "pmcp-codegen/runtime";',
+        'import type { CompositionClient, ToolResult } from "pmcp-codegen/runtime";',
         'import { WeatherClient } from "./generated/index.js";',
         "export async function use(client: CompositionClient): Promise<string> {",
-        '  const weather = await new WeatherClient(client).getWeather({ city: "Oslo" });',
+        '  const result = await new WeatherClient(client).getWeather({ city: "Oslo" });',
+        "  // The result as it came stays what an untyped tool returns; the inferred type is in .value.",
+        "  const untyped: ToolResult = result;",
+        "  const weather = result.value;",
+        '  const city: string | undefined = untyped.text.length > 0 ? String(result.get("city")) : undefined;',
         "  const temperature: number | string = weather.temperature;",
         "  const speed: number | undefined = weather.wind?.speed;",
         "  // @ts-expect-error an inferred field that was not always present is optional",
         "  const direction: string = weather.wind.direction;",
-        "  return `${weather.city} ${temperature} ${speed} ${direction} ${weather.readings.map((reading) => reading.note ?? reading.value).join()}`;",
+        "  return `${city} ${weather.city} ${temperature} ${speed} ${direction} ${weather.readings.map((reading) => reading.note ?? reading.value).join()}`;",
         "}",
       ].join("\n"),
     );
     const { typecheck } = await import("./helpers/typescript.js");
     expect(await typecheck(work, [join(out, "index.ts"), usage], "nodenext")).toBe("");
     const generated = (await import(join(out, "index.ts"))) as {
-      WeatherClient: new (client: CompositionClient) => { getWeather(args: { city: string }): Promise<{ city: string }> };
+      WeatherClient: new (client: CompositionClient) => { getWeather(args: { city: string }): Promise<{ value: { city: string } }> };
     };
     const upstream = new CompositionClient({
       servers: { weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] } },
     });
     try {
-      expect((await new generated.WeatherClient(upstream).getWeather({ city: "Oslo" })).city).toBe("Oslo");
+      expect((await new generated.WeatherClient(upstream).getWeather({ city: "Oslo" })).value.city).toBe("Oslo");
     } finally {
       await upstream.close();
     }

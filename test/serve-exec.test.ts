@@ -453,14 +453,14 @@ function observedPid(observations: string): Promise<number> {
   );
 }
 
-/** `serve exec --learn --min-quality low` over the weather fixture, recording into `observations`: one observation types a tool. */
+/** `serve exec --learn` over the weather fixture, recording into `observations`: one observation types a tool (the default --min-quality, low). */
 async function learningServer(observations: string, stderr: "inherit" | "pipe"): Promise<Client> {
   const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
   const weather = `${process.execPath} ${join(FIXTURES, "weather-server.mjs")}`;
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, "serve", "exec", "--stdio", weather, "--id", "weather", "--learn", "--min-quality", "low", "--observe", observations],
+      args: [CLI, "serve", "exec", "--stdio", weather, "--id", "weather", "--learn", "--observe", observations],
       cwd: ROOT,
       stderr,
     }),
@@ -473,9 +473,9 @@ describe("pmcp serve exec --learn", () => {
     const observations = join(dir, "learned");
     const client = await learningServer(observations, "inherit");
     try {
-      const program = "const listing = await weather.listStations();\nreturn listing.stations.map((station) => station.name);";
+      const program = "const listing = await weather.listStations();\nreturn listing.value.stations.map((station) => station.name);";
       const before = await execute(client, program);
-      expect(before.content[0]?.text.split("\n")[1]).toBe("2:16 Property 'stations' does not exist on type 'ToolResult'.");
+      expect(before.content[0]?.text.split("\n")[1]).toBe("2:16 Property 'value' does not exist on type 'ToolResult'.");
       const inspect = async () =>
         (await client.callTool({ name: "inspect_tool", arguments: { tool_name: "weather/list_stations" } })).structuredContent as {
           program: { signature: string; types: string };
@@ -489,6 +489,7 @@ describe("pmcp serve exec --learn", () => {
       const learned = await inspect();
       expect(learned.inferredOutputSchema).toMatchObject({ quality: "low", observations: 1 });
       expect(learned.program.types).not.toContain("rt.ToolResult");
+      expect(learned.program.signature).toBe("weather.listStations(args?: ListStationsArgs): Promise<rt.ParsedResult<ListStationsResult>>");
       expect((await execute(client, program)).structuredContent.result).toEqual(["North", "South"]);
       expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(["list_tools", "inspect_tool", "execute_program"]);
     } finally {
@@ -505,7 +506,7 @@ describe("pmcp serve exec --learn", () => {
       const outcome = await execute(client, "return (await weather.listStations()).text.length > 0;");
       expect(outcome.isError).toBeUndefined();
       expect(outcome.structuredContent.result).toBe(true);
-      const learned = await execute(client, "return (await weather.listStations()).stations.length;");
+      const learned = await execute(client, "return (await weather.listStations()).value.stations.length;");
       expect(learned.structuredContent.result).toBe(2);
       const kept = await execute(client, 'return (await weather.getWeather({ city: "Oslo" })).text.length > 0;');
       expect(kept.structuredContent.result).toBe(true);

@@ -8,7 +8,12 @@ export type Quality = InferredTool["quality"];
 
 export const SOURCES: readonly SchemaSource[] = ["declared", "annotated", "hybrid", "inferred", "unknown"];
 
-/** The lowest quality of inferred schema `pmcp generate` uses unless told otherwise. */
+/**
+ * The lowest quality of inferred schema that types a tool unless told otherwise, for `pmcp generate`
+ * and code mode alike (`serve exec --learn` included): one observation is enough, since a tool typed
+ * by inference keeps the rt.ToolResult surface (`.text`, `.get()`, …) beside its typed `.value`, and
+ * a program or client written against the untyped tool still compiles.
+ */
 export const DEFAULT_MIN_QUALITY: Quality = "low";
 
 /** Lowest first, so a quality's index orders it. */
@@ -31,13 +36,6 @@ export function schemaSourceOf(tool: Tool, inferred: InferredTool | undefined): 
   if (observed) return { source: "inferred", quality: inferred.quality };
   return { source: "unknown", quality: "none" };
 }
-
-/**
- * The lowest quality of a type learned under `serve exec --learn` unless told otherwise: a type
- * learned there replaces `rt.ToolResult` while programs run, and one observation is too little
- * evidence to break the programs that read the result as text.
- */
-export const LEARN_MIN_QUALITY: Quality = "medium";
 
 /** `high` from 100 consistent observations, `medium` from 10, `low` from 1. */
 export function qualityOf(consistentObservations: number): Quality {

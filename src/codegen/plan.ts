@@ -1,8 +1,10 @@
+import { fieldConsistencyText, lowConsistencyFields } from "../bundle/field-consistency.js";
 import { isNonObjectOutput, outputSchemaOf } from "../bundle/output-schema.js";
 import { atLeast, type Quality } from "../bundle/quality.js";
 import { jsonText } from "../bundle/serialize.js";
 import { requiresTask, TASK_NOTE } from "../bundle/task-support.js";
 import type { BundleServer, InferredTool, Tool } from "../bundle/types.js";
+import { count } from "../count.js";
 import type { IRNode, NamedDefinition } from "../ir/ir.js";
 import { IRBuilder } from "../ir/json-schema-to-ir.js";
 import { camelCase, clientClassName, NameScope, pascalCase, resultTypeName } from "../ir/naming.js";
@@ -66,12 +68,18 @@ export interface ToolPlan {
   resultRefs: string[];
   resultDoc: string;
   /**
+   * What the method's promise resolves to: the result type for a declared schema, the whole result
+   * with the value in `.value` for an inferred one (`rt.ParsedResult<…>`: its `rt.ToolResult` surface
+   * stays whatever is learned), `rt.ToolResult` without a schema.
+   */
+  returnType: string;
+  /**
    * The result's parser, as source and as data (code mode builds it); absent for a tool without a
    * result schema, whose method returns the result as it came (`rt.ToolResult`).
    */
   parser?: { name: string; code: string; tree: ParserTree };
   retryable: boolean;
-  /** The result schema was inferred from observations: a mismatch is reported, not thrown. */
+  /** The result schema was inferred from observations: a mismatch is reported, not thrown, and the method returns `returnType`. */
   lenient: boolean;
   /** The declared output schema's root is not an object: 2025-era answers wrap it as `{ result }`. */
   nonObject: boolean;
@@ -157,6 +165,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
       resultTypeCode: resultType.code,
       resultRefs: [...resultType.uses.refs],
       resultDoc: docComment(resultDocLines(tool, output)),
+      returnType: output?.inferred === undefined ? claims.result.name : `rt.ParsedResult<${claims.result.name}>`,
       ...(parser === undefined ? {} : { parser: { name: `${claims.result.name}Schema`, code: parser.code, tree: parser.parser } }),
       retryable: annotations.readOnlyHint === true || annotations.idempotentHint === true,
       lenient: output?.inferred !== undefined,
@@ -269,28 +278,45 @@ function methodDocLines(tool: Tool, output: ResultSchema | undefined): string[] 
     "",
     `Calls the \`${tool.name}\` tool.${hints.length ? ` Hints: ${hints.join(", ")}.` : ""}`,
     ...(requiresTask(tool) ? [TASK_NOTE] : []),
-    ...(output === undefined
-      ? ["The tool declares no output schema: the result is what it sent (`.text`, `.content`, `.json()`, `.images`, …)."]
-      : []),
-    ...(output?.inferred === undefined
-      ? []
-      : [
-          `The tool declares no output schema; the result type is ${inferredFrom(output.inferred)}.`,
-          "A result that does not match it is passed on with a warning (CompositionClient onInferredMismatch), not rejected.",
-        ]),
+    ...resultLines(output),
   ];
 }
 
-function inferredFrom(block: InferredTool): string {
-  return `inferred from ${block.observations} observation${block.observations === 1 ? "" : "s"}, quality ${block.quality}`;
+/** What the method's doc says of its result: where its type came from, and for an inferred one what the method returns. */
+function resultLines(output: ResultSchema | undefined): string[] {
+  if (output === undefined)
+    return ["The tool declares no output schema: the result is what it sent (`.text`, `.content`, `.json()`, `.images`, …)."];
+  if (output.inferred === undefined) return [`The result type is ${origin(output)}.`];
+  return [
+    `The tool declares no output schema; the result type is ${origin(output)}.`,
+    "Returns the result as sent (`.text`, `.get()`, `.json()`, …) with its value in `.value`: code written for the untyped tool still compiles.",
+    "A value that does not match the type is passed on with a warning (CompositionClient onInferredMismatch), not rejected;",
+    "`.value` is undefined when the result holds no JSON.",
+  ];
 }
+
+/** Where a result type came from and how sure it is. */
+function origin(output: ResultSchema): string {
+  const { inferred } = output;
+  if (inferred !== undefined) return `inferred from ${count(inferred.observations, "observation")}, quality ${inferred.quality}`;
+  return output.pointer === "/outputSchema" ? "declared by the server" : `declared by the server (${output.pointer.slice(1)})`;
+}
+
+/** Fields of low consistency named in a result type's doc at most; the report lists them all. */
+const MAX_LOW_CONSISTENCY_LINES = 10;
 
 function resultDocLines(tool: Tool, output: ResultSchema | undefined): string[] {
   if (output === undefined)
     return [`Result of the \`${tool.name}\` tool, which declares no output schema: its text, images, links or JSON, as sent.`];
-  if (output.inferred !== undefined) return [`Result of the \`${tool.name}\` tool, ${inferredFrom(output.inferred)}.`];
   const description = (output.schema as { description?: unknown }).description;
-  return [`Result of the \`${tool.name}\` tool.`, ...(typeof description === "string" ? ["", description] : [])];
+  const low = output.inferred === undefined ? [] : lowConsistencyFields(output.inferred);
+  return [
+    `Result of the \`${tool.name}\` tool, ${origin(output)}.`,
+    ...(typeof description === "string" ? ["", description] : []),
+    ...(low.length === 0 ? [] : [""]),
+    ...low.slice(0, MAX_LOW_CONSISTENCY_LINES).map((field) => `Low consistency: ${fieldConsistencyText(field)}.`),
+    ...(low.length > MAX_LOW_CONSISTENCY_LINES ? [`Low consistency: ${count(low.length - MAX_LOW_CONSISTENCY_LINES, "more field")}.`] : []),
+  ];
 }
 
 /**

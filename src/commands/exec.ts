@@ -24,8 +24,7 @@ export function execOptions<T>(yargs: Argv<T>) {
       type: "string",
       describe: "Record every tool call's result in observation logs in this folder",
     }),
-    "Type a tool by its inferred output schema (tools that declare none) only from this quality up (default low; medium with --learn)",
-    { default: undefined },
+    "Type a tool by its inferred output schema (tools that declare none) only from this quality up",
   );
 }
 

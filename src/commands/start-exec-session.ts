@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompositionClient } from "@pmcp-codegen/runtime";
 import { carryInferred } from "../bundle/carry-inferred.js";
-import { DEFAULT_MIN_QUALITY, LEARN_MIN_QUALITY, type Quality } from "../bundle/quality.js";
+import type { Quality } from "../bundle/quality.js";
 import { readSchemaFiles } from "../bundle/read.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
@@ -23,8 +23,7 @@ import { resolveSources, type SourceFlags } from "./shared/source-flags.js";
 export interface ExecFlags extends SourceFlags, Partial<Record<ExecSettingKey, number | undefined>> {
   schema: string[];
   observe: string | undefined;
-  /** Undefined: `low`, or `medium` with `learn` (see LEARN_MIN_QUALITY). */
-  minQuality: Quality | undefined;
+  minQuality: Quality;
   strictObjects?: boolean | undefined;
   learn: boolean;
 }
@@ -95,7 +94,7 @@ export async function startSession(flags: ExecFlags, verb: string, checker: Chec
     client,
     executor,
     limits,
-    minQuality: flags.minQuality ?? (flags.learn ? LEARN_MIN_QUALITY : DEFAULT_MIN_QUALITY),
+    minQuality: flags.minQuality,
     // As for pmcp generate, so that a program judges results as the project's generated clients do.
     strictObjects: resolveSetting(
       { name: "--strict-objects", value: flags.strictObjects },

@@ -5,6 +5,7 @@ import { planServerModule } from "../codegen/plan.js";
 import { PmcpError } from "../errors.js";
 import { helperTypes } from "../inspect/result-type.js";
 import { camelCase, NameScope } from "../ir/naming.js";
+import type { Returns } from "./executor.js";
 
 /**
  * The declarations a program is type-checked against, built in memory from a bundle with
@@ -34,8 +35,8 @@ export interface ToolDeclaration {
   signature: string;
   /** `type <Name> = …;` for the arguments, the result and every helper type they use. */
   types: string;
-  /** "value" when the result has a schema (declared, or inferred at the minimum quality), else "content" (`rt.ToolResult`). */
-  returns: "value" | "content";
+  /** "value" for a declared result schema, "parsed" for an inferred one (`rt.ParsedResult`), else "content" (`rt.ToolResult`). */
+  returns: Returns;
   /** The result's parser as data, the generated client's own; absent when `returns` is "content". */
   parser?: ParserTree;
   /** The result schema was inferred from observations: a mismatch is reported, not thrown, as in generated clients. */
@@ -141,6 +142,13 @@ const PRELUDE = `declare namespace rt {
     /** A key of the JSON object; throws (code INVALID_RESPONSE) when it is absent. */
     require(key: string): JsonValue;
   }
+  /**
+   * What a tool whose result type was inferred from observations returns: the result as it came,
+   * with the value typed leniently in \`value\` (passed on when it does not match; undefined when the result holds no JSON).
+   */
+  interface ParsedResult<T> extends ToolResult {
+    readonly value: T;
+  }
   /** What a failed call throws: catch it (\`catch (e) { const error = e as rt.CallError; }\`) and switch on \`code\`. */
   interface CallError extends Error {
     /** TIMEOUT, TOOL_CALL_FAILED, OUTPUT_VALIDATION, INVALID_RESPONSE, TRANSPORT, … */
@@ -202,7 +210,7 @@ export function buildDeclarations(bundle: Bundle, options: DeclarationOptions = 
           `type ${tool.resultType} = ${tool.resultTypeCode};`,
           ...helperTypes(plan, [...tool.argsRefs, ...tool.resultRefs]),
         ].join("\n"),
-        returns: tool.parser === undefined ? "content" : "value",
+        returns: tool.parser === undefined ? "content" : tool.lenient ? "parsed" : "value",
         ...(tool.parser === undefined ? {} : { parser: tool.parser.tree }),
         lenient: tool.lenient,
         nonObject: tool.nonObject,
@@ -215,6 +223,6 @@ export function buildDeclarations(bundle: Bundle, options: DeclarationOptions = 
   return { text: parts.join("\n"), servers };
 }
 
-function method(tool: { methodName: string; argsType: string; argsOptional: boolean; resultType: string }): string {
-  return `${tool.methodName}(args${tool.argsOptional ? "?" : ""}: ${tool.argsType}): Promise<${tool.resultType}>`;
+function method(tool: { methodName: string; argsType: string; argsOptional: boolean; returnType: string }): string {
+  return `${tool.methodName}(args${tool.argsOptional ? "?" : ""}: ${tool.argsType}): Promise<${tool.returnType}>`;
 }

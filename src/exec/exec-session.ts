@@ -268,8 +268,8 @@ function toolKey(server: string, tool: string): string {
 }
 
 /**
- * Tool calls of one program, through the client: the parsed value, or the whole result for
- * `rt.ToolResult` tools. They arrive as the sandbox's messages, outside the program's context,
+ * Tool calls of one program, through the client: the parsed value, the whole result for
+ * `rt.ToolResult` tools, or both for tools typed by inference (`rt.ParsedResult`). They arrive as the sandbox's messages, outside the program's context,
  * so each runs in `program` (the context of the program's span) to be the span's child.
  */
 function hostBridge(client: CompositionClient, tools: ReadonlyMap<string, HostTool>, program: Context): HostBridge {
@@ -296,8 +296,13 @@ async function callTool(
     task: entry.declaration.task,
     ...(entry.protocol === undefined ? {} : { protocol: entry.protocol }),
   };
+  if (entry.parse !== undefined && entry.declaration.returns === "parsed") {
+    const result = await client.callTool({ ...call, parse: entry.parse, lenient: true }, { signal, withResult: true });
+    // No value when the result holds no JSON: `value` is then left out, and the program reads it as undefined.
+    return { raw: result.raw as unknown as JsonValue, ...(result.value === undefined ? {} : { value: result.value as JsonValue }) };
+  }
   if (entry.parse !== undefined) {
-    const parsed = { ...call, parse: entry.parse, lenient: entry.declaration.lenient, nonObject: entry.declaration.nonObject };
+    const parsed = { ...call, parse: entry.parse, nonObject: entry.declaration.nonObject };
     return (await client.callTool(parsed, { signal })) as JsonValue;
   }
   return (await client.callToolForResult(call, { signal })).raw as unknown as JsonValue;

@@ -5,13 +5,17 @@ import type { Limits } from "./limits.js";
 export interface ToolBinding {
   server: string;
   tool: string;
-  /**
-   * "value": the bridge answers with the tool's parsed value, which the program gets as is.
-   * "content": the bridge answers with the CallToolResult JSON, which the program gets as a
-   * ToolResult-like object (`.content`, `.text`, `.json()`, ...), as from a generated client.
-   */
-  returns: "value" | "content";
+  returns: Returns;
 }
+
+/**
+ * "value": the bridge answers with the tool's parsed value, which the program gets as is.
+ * "content": the bridge answers with the CallToolResult JSON, which the program gets as a
+ * ToolResult-like object (`.content`, `.text`, `.json()`, ...), as from a generated client.
+ * "parsed": the bridge answers `{ raw, value }` (value absent when the result holds no JSON), which
+ * the program gets as that object with `.value` beside (rt.ParsedResult), as for an inferred type.
+ */
+export type Returns = "value" | "content" | "parsed";
 
 /** A program's JavaScript (already transpiled: the body of an async function) and its globals. */
 export interface CompiledProgram {

@@ -130,6 +130,14 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
     }
   }
 
+  // The runtime's ParsedResult: a result with its value typed by what was learned from observations.
+  class ParsedResult extends ToolResult {
+    constructor(serverId, toolName, raw, value) {
+      super(serverId, toolName, raw);
+      this.value = value;
+    }
+  }
+
   // Call id → the resolve function of the promise its caller awaits; an answer is delivered once.
   const pending = create(null);
   let nextCallId = 0;
@@ -156,7 +164,9 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
       if (typeof json !== "string") throw new TypeError(binding.server + "/" + binding.tool + ": the arguments are not JSON");
       const reply = parse(await callTool(binding.index, json));
       if (!reply.ok) throw callError(reply.error, site);
-      return binding.returns === "content" ? new ToolResult(binding.server, binding.tool, reply.value) : reply.value;
+      if (binding.returns === "content") return new ToolResult(binding.server, binding.tool, reply.value);
+      if (binding.returns === "parsed") return new ParsedResult(binding.server, binding.tool, reply.value.raw, reply.value.value);
+      return reply.value;
     };
   }
 

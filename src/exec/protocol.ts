@@ -1,4 +1,4 @@
-import type { FailureKind, ProgramPosition } from "./executor.js";
+import type { FailureKind, ProgramPosition, Returns } from "./executor.js";
 import type { Limits } from "./limits.js";
 
 /** The messages between the executor and its sandbox workers; only strings and numbers cross. */
@@ -8,7 +8,7 @@ export interface MethodSpec {
   method: string;
   server: string;
   tool: string;
-  returns: "value" | "content";
+  returns: Returns;
   index: number;
 }
 

@@ -88,7 +88,11 @@ export interface ResultCall {
 export interface ToolCall<T> extends ResultCall {
   /** The generated Zod parser for the tool's result. */
   parse: z.ZodType<T>;
-  /** The parser was inferred from observations: a mismatch is reported, not thrown. */
+  /**
+   * The parser was inferred from observations: a mismatch is reported, not thrown, and a result
+   * without JSON has the value undefined. Generated clients ask for such a call `withResult`, so
+   * that their callers keep the ToolResult surface whatever type is learned.
+   */
   lenient?: boolean;
   /**
    * The declared output schema's root is not an object (allowed from protocol 2026-07-28 on):
@@ -281,8 +285,9 @@ export class CompositionClient {
 
   /**
    * The result's value, observed, then parsed. A lenient parser (a type inferred from observations)
-   * never fails a call: a value that does not match it is reported and passed on, and so is a
-   * result that holds no JSON at all, whole, as it came (observed as what it is).
+   * never fails a call: a value that does not match it is reported and passed on; a result that
+   * holds no JSON at all (prose where JSON was seen before) is reported, observed as what it is, and
+   * has no value: undefined, its text and blocks still on the ParsedResult generated clients return.
    */
   #interpret<T>(call: ToolCall<T>, result: CallResult, era: Connection["era"]): T {
     const sent = call.nonObject && era === "legacy" ? unwrapped(result) : result;
@@ -292,7 +297,7 @@ export class CompositionClient {
     if (!("value" in observed)) {
       const issue = { code: "custom" as const, path: [], message: "the result holds no JSON", input: undefined };
       this.#onInferredMismatch(new OutputValidationError(call.server, call.tool, [issue], sent));
-      return sent as T;
+      return undefined as T;
     }
     const value = observed.value;
     const parsed = safeParseDeep(call.parse, value);

@@ -114,8 +114,16 @@ export class ToolResult {
   }
 }
 
-/** The result of a tool with an output schema, asked for with `{ withResult: true }`: its parsed value beside the content. */
+/**
+ * A result with its parsed value beside the content: what a generated method returns for a tool
+ * whose type was inferred from observations, and for a declared one asked `{ withResult: true }`.
+ */
 export class ParsedResult<T> extends ToolResult {
+  /**
+   * The result's JSON parsed by the tool's type. For an inferred type, leniently: a value that does
+   * not match is passed on as it came (reported through onInferredMismatch), and a result that holds
+   * no JSON (prose) has none: `undefined`, whatever `T` says; read `.text` then.
+   */
   readonly value: T;
 
   constructor(serverId: string, toolName: string, raw: CallResult, value: T) {

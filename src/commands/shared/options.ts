@@ -8,7 +8,7 @@ import {
   wholeNumberProblem,
 } from "@pmcp-codegen/runtime/internal/numbers";
 import type { Argv } from "yargs";
-import { DEFAULT_MIN_QUALITY, QUALITIES, type Quality } from "../../bundle/quality.js";
+import { DEFAULT_MIN_QUALITY, QUALITIES } from "../../bundle/quality.js";
 import { PmcpError } from "../../errors.js";
 import { EXEC_SETTINGS, type ExecSettingKey } from "../../exec/limits.js";
 import { PROFILES } from "../../providers/facts.js";
@@ -62,18 +62,11 @@ export function timeoutOption<T>(yargs: Argv<T>, what: string) {
     });
 }
 
-/**
- * `--min-quality`: the lowest quality of inferred output schema that types a tool declaring none.
- * Without a default (`default: undefined`) the command picks it, from its other flags.
- */
-export function minQualityOption<T, D extends Quality | undefined = Quality>(
-  yargs: Argv<T>,
-  describe: string,
-  defaults: { default: D } = { default: DEFAULT_MIN_QUALITY as D },
-) {
+/** `--min-quality`: the lowest quality of inferred output schema that types a tool declaring none. */
+export function minQualityOption<T>(yargs: Argv<T>, describe: string) {
   return yargs.option("min-quality", {
     choices: QUALITIES,
-    default: defaults.default,
+    default: DEFAULT_MIN_QUALITY,
     describe,
   });
 }

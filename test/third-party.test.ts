@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { CompositionClient, InvalidResponseError, ToolCallError } from "@pmcp-codegen/runtime";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli, serverCommand } from "./helpers/cli.js";
-import { outputDir, typecheck } from "./helpers/typescript.js";
+import { outputDir, typecheck, typecheckCases } from "./helpers/typescript.js";
 
 const require = createRequire(import.meta.url);
 const main = (name: string) => join(require.resolve(`@modelcontextprotocol/${name}/package.json`), "..", "dist/index.js");
@@ -194,6 +194,88 @@ describe("a tool that runs only as a task, in code mode", () => {
     );
     const result = await runCli(["exec", program, "--stdio", serverCommand("server-everything")]);
     expect([result.code, result.stdout.trim()], result.stderr).toEqual([0, '"# Research Report: code mode"']);
+  });
+});
+
+/** Written against get-env while it was untyped: its result as it came, passed on and read by key. */
+const UNTYPED_CALLER = `import type * as rt from "@pmcp-codegen/runtime";
+import type { McpServersEverythingClient } from "./generated/index.js";
+
+export function environment(client: McpServersEverythingClient): Promise<rt.ToolResult> {
+  return client.getEnv();
+}
+
+export async function path(client: McpServersEverythingClient): Promise<string> {
+  const result: rt.ToolResult = await client.getEnv();
+  const path = result.get("PATH");
+  return typeof path === "string" ? path : result.text;
+}
+`;
+
+/** Written once get-env is typed by what it was seen to answer: a record of strings in \`.value\`, beside the result. */
+const TYPED_CALLER = `import type { CompositionClient } from "@pmcp-codegen/runtime";
+import { McpServersEverythingClient } from "./generated/index.js";
+
+export async function variables(client: CompositionClient): Promise<[string | undefined, boolean, boolean]> {
+  const env = await new McpServersEverythingClient(client).getEnv();
+  const path: string | undefined = env.value["PATH"];
+  return [env.value["PMCP_VAR_3"], env.get("PATH") === path, env.text.includes("PMCP_VAR_3")];
+}
+`;
+
+describe("get-env learned from one observation", () => {
+  it("is typed as a record of strings, and the code written for the untyped tool still compiles", async () => {
+    expect(exported.code, exported.stderr).toBe(0);
+    const work = await outputDir("learned-env");
+    const generate = async (schema: string, folder: string) => {
+      const generated = await runCli(["generate", "--schema", schema, "-o", join(work, folder, "generated"), "--quiet"]);
+      expect(generated.code, generated.stderr).toBe(0);
+      await writeFile(join(work, folder, "caller.ts"), UNTYPED_CALLER);
+    };
+    await generate(bundlePath, "before");
+
+    // Observed as a caller of the untyped tool would: 25 variables beside the few a spawned server gets.
+    const logs = join(work, "observations");
+    const env = Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`PMCP_VAR_${index}`, `value ${index}`]));
+    const client = new CompositionClient({
+      servers: { "mcp-servers-everything": { command: process.execPath, args: [main("server-everything")], env } },
+      observe: { dir: logs },
+      timeoutMs: 30_000,
+    });
+    try {
+      const before = (await import(join(work, "before/caller.ts"))) as { path: (client: unknown) => Promise<string> };
+      const { McpServersEverythingClient } = await import(join(work, "before/generated/index.ts"));
+      expect(typeof (await before.path(new McpServersEverythingClient(client)))).toBe("string");
+    } finally {
+      await client.close();
+    }
+
+    const inferred = join(work, "inferred.json");
+    const infer = await runCli(["schema", "infer", "--schema", bundlePath, "-o", inferred, "--observations", logs]);
+    expect([infer.code, infer.stdout.split("\n")[0]], infer.stderr).toEqual([
+      0,
+      "inferred mcp-servers-everything/get-env: 1 observation, quality low (consistency 1)",
+    ]);
+    await generate(inferred, "after");
+    await writeFile(join(work, "after", "typed.ts"), TYPED_CALLER);
+    const module = await readFile(join(work, "after/generated/mcp-servers-everything.ts"), "utf8");
+    expect(module).toContain("export type GetEnvResult = { [key: string]: string };");
+    expect(module).toContain("getEnv(args?: GetEnvArgs, options?: rt.CallOptions): Promise<rt.ParsedResult<GetEnvResult>> {");
+    const files = (folder: string, ...callers: string[]) => ["generated/index.ts", ...callers].map((file) => join(work, folder, file));
+    expect(
+      await typecheckCases(work, { before: files("before", "caller.ts"), after: files("after", "caller.ts", "typed.ts") }, "nodenext"),
+    ).toEqual({ before: "", after: "" });
+
+    const typed = (await import(join(work, "after/typed.ts"))) as { variables: (client: CompositionClient) => Promise<unknown> };
+    const again = new CompositionClient({
+      servers: { "mcp-servers-everything": { command: process.execPath, args: [main("server-everything")], env } },
+      timeoutMs: 30_000,
+    });
+    try {
+      expect(await typed.variables(again)).toEqual(["value 3", true, true]);
+    } finally {
+      await again.close();
+    }
   });
 });
 

@@ -8,7 +8,7 @@ export type GetStockArgs = {
   sku: string;
 };
 
-/** Result of the `get_stock` tool. */
+/** Result of the `get_stock` tool, declared by the server. */
 export type StockLevel = {
   sku: string;
   name: string;
@@ -32,7 +32,7 @@ export type ListLowStockArgs = {
   threshold?: number;
 };
 
-/** Result of the `list_low_stock` tool. */
+/** Result of the `list_low_stock` tool, declared by the server. */
 export type LowStockReport = {
   items: Array<{
     sku: string;
@@ -70,6 +70,7 @@ export class InventoryClient {
    * Current stock of one SKU, and where it is kept.
    *
    * Calls the `get_stock` tool. Hints: read-only, idempotent.
+   * The result type is declared by the server.
    */
   getStock(args: GetStockArgs, options?: rt.CallOptions & { withResult?: false }): Promise<StockLevel>;
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
@@ -84,6 +85,7 @@ export class InventoryClient {
    * SKUs at or below a threshold.
    *
    * Calls the `list_low_stock` tool. Hints: read-only.
+   * The result type is declared by the server.
    */
   listLowStock(args?: ListLowStockArgs, options?: rt.CallOptions & { withResult?: false }): Promise<LowStockReport>;
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */

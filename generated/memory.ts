@@ -12,7 +12,7 @@ export type AddObservationsArgs = {
   }>;
 };
 
-/** Result of the `add_observations` tool. */
+/** Result of the `add_observations` tool, declared by the server. */
 export type AddObservationsResult = {
   results: Array<{
     entityName: string;
@@ -39,7 +39,7 @@ export type CreateEntitiesArgs = {
   }>;
 };
 
-/** Result of the `create_entities` tool. */
+/** Result of the `create_entities` tool, declared by the server. */
 export type CreateEntitiesResult = {
   entities: Array<{
     /** The name of the entity */
@@ -71,7 +71,7 @@ export type CreateRelationsArgs = {
   }>;
 };
 
-/** Result of the `create_relations` tool. */
+/** Result of the `create_relations` tool, declared by the server. */
 export type CreateRelationsResult = {
   relations: Array<{
     /** The name of the entity where the relation starts */
@@ -97,7 +97,7 @@ export type DeleteEntitiesArgs = {
   entityNames: Array<string>;
 };
 
-/** Result of the `delete_entities` tool. */
+/** Result of the `delete_entities` tool, declared by the server. */
 export type DeleteEntitiesResult = {
   success: boolean;
   message: string;
@@ -118,7 +118,7 @@ export type DeleteObservationsArgs = {
   }>;
 };
 
-/** Result of the `delete_observations` tool. */
+/** Result of the `delete_observations` tool, declared by the server. */
 export type DeleteObservationsResult = {
   success: boolean;
   message: string;
@@ -142,7 +142,7 @@ export type DeleteRelationsArgs = {
   }>;
 };
 
-/** Result of the `delete_relations` tool. */
+/** Result of the `delete_relations` tool, declared by the server. */
 export type DeleteRelationsResult = {
   success: boolean;
   message: string;
@@ -159,7 +159,7 @@ export type OpenNodesArgs = {
   names: Array<string>;
 };
 
-/** Result of the `open_nodes` tool. */
+/** Result of the `open_nodes` tool, declared by the server. */
 export type OpenNodesResult = {
   entities: Array<{
     /** The name of the entity */
@@ -195,7 +195,7 @@ export const OpenNodesResultSchema = z.looseObject({
 /** Arguments of the `read_graph` tool. */
 export type ReadGraphArgs = { [key: string]: unknown };
 
-/** Result of the `read_graph` tool. */
+/** Result of the `read_graph` tool, declared by the server. */
 export type ReadGraphResult = {
   entities: Array<{
     /** The name of the entity */
@@ -234,7 +234,7 @@ export type SearchNodesArgs = {
   query: string;
 };
 
-/** Result of the `search_nodes` tool. */
+/** Result of the `search_nodes` tool, declared by the server. */
 export type SearchNodesResult = {
   entities: Array<{
     /** The name of the entity */
@@ -284,6 +284,7 @@ export class MemoryClient {
    * Add new observations to existing entities in the knowledge graph
    *
    * Calls the `add_observations` tool.
+   * The result type is declared by the server.
    */
   addObservations(args: AddObservationsArgs, options?: rt.CallOptions & { withResult?: false }): Promise<AddObservationsResult>;
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
@@ -298,6 +299,7 @@ export class MemoryClient {
    * Create multiple new entities in the knowledge graph
    *
    * Calls the `create_entities` tool.
+   * The result type is declared by the server.
    */
   createEntities(args: CreateEntitiesArgs, options?: rt.CallOptions & { withResult?: false }): Promise<CreateEntitiesResult>;
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
@@ -312,6 +314,7 @@ export class MemoryClient {
    * Create multiple new relations between entities in the knowledge graph. Relations should be in active voice
    *
    * Calls the `create_relations` tool.
+   * The result type is declared by the server.
    */
   createRelations(args: CreateRelationsArgs, options?: rt.CallOptions & { withResult?: false }): Promise<CreateRelationsResult>;
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
@@ -326,6 +329,7 @@ export class MemoryClient {
    * Delete multiple entities and their associated relations from the knowledge graph
    *
    * Calls the `delete_entities` tool. Hints: destructive, idempotent.
+   * The result type is declared by the server.
    */
   deleteEntities(args: DeleteEntitiesArgs, options?: rt.CallOptions & { withResult?: false }): Promise<DeleteEntitiesResult>;
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
@@ -340,6 +344,7 @@ export class MemoryClient {
    * Delete specific observations from entities in the knowledge graph
    *
    * Calls the `delete_observations` tool. Hints: destructive, idempotent.
+   * The result type is declared by the server.
    */
   deleteObservations(args: DeleteObservationsArgs, options?: rt.CallOptions & { withResult?: false }): Promise<DeleteObservationsResult>;
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
@@ -354,6 +359,7 @@ export class MemoryClient {
    * Delete multiple relations from the knowledge graph
    *
    * Calls the `delete_relations` tool. Hints: destructive, idempotent.
+   * The result type is declared by the server.
    */
   deleteRelations(args: DeleteRelationsArgs, options?: rt.CallOptions & { withResult?: false }): Promise<DeleteRelationsResult>;
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
@@ -368,6 +374,7 @@ export class MemoryClient {
    * Open specific nodes in the knowledge graph by their names
    *
    * Calls the `open_nodes` tool. Hints: read-only, idempotent.
+   * The result type is declared by the server.
    */
   openNodes(args: OpenNodesArgs, options?: rt.CallOptions & { withResult?: false }): Promise<OpenNodesResult>;
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
@@ -382,6 +389,7 @@ export class MemoryClient {
    * Read the entire knowledge graph
    *
    * Calls the `read_graph` tool. Hints: read-only, idempotent.
+   * The result type is declared by the server.
    */
   readGraph(args?: ReadGraphArgs, options?: rt.CallOptions & { withResult?: false }): Promise<ReadGraphResult>;
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */
@@ -396,6 +404,7 @@ export class MemoryClient {
    * Search for nodes in the knowledge graph based on a query
    *
    * Calls the `search_nodes` tool. Hints: read-only, idempotent.
+   * The result type is declared by the server.
    */
   searchNodes(args: SearchNodesArgs, options?: rt.CallOptions & { withResult?: false }): Promise<SearchNodesResult>;
   /** The same call, returning the whole result: the parsed value in `.value`, beside the content blocks and `_meta`. */

@@ -302,7 +302,7 @@ function origin(output: ResultSchema): string {
   return output.pointer === "/outputSchema" ? "declared by the server" : `declared by the server (${output.pointer.slice(1)})`;
 }
 
-/** Fields of low consistency named in a result type's doc at most; the report lists them all. */
+/** Fields of low consistency a result type's doc names at most; the others are counted in one line. */
 const MAX_LOW_CONSISTENCY_LINES = 10;
 
 function resultDocLines(tool: Tool, output: ResultSchema | undefined): string[] {

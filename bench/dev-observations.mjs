@@ -4,13 +4,12 @@
 // `pmcp generate`, two commands); and dev's CPU while it follows the logs and nothing happens.
 // The logs are written by the runtime's ObservationRecorder, as a client observing its calls does.
 import { execFileSync, spawn } from "node:child_process";
-import { watch } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ObservationRecorder } from "../packages/runtime/dist/index.js";
-import { median } from "./lib.mjs";
+import { median, now, until, whenWritten } from "./lib.mjs";
 
 const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const fixture = fileURLToPath(new URL("../test/fixtures/dev-server.mjs", import.meta.url));
@@ -21,8 +20,6 @@ const IDLE_MS = 10_000;
 /** Observations each tool starts with: low quality, one short of medium. */
 const BEFORE = 9;
 
-const now = () => performance.timeOrigin + performance.now();
-
 /** The tools of the fixture run with `--tools 100`: get_stock and tool_1 … tool_99, none with an output schema. */
 const toolNames = ["get_stock", ...Array.from({ length: TOOLS - 1 }, (_, i) => `tool_${i + 1}`)];
 const resultType = (tool) => `${tool.replace(/(^|_)([a-z0-9])/g, (_, __, char) => char.toUpperCase())}Result`;
@@ -31,30 +28,6 @@ async function observe(dir, tool, times) {
   const recorder = new ObservationRecorder({ dir });
   for (let i = 0; i < times; i++) recorder.record("bench", tool, { id: `item-${i}`, count: i, tags: ["a", "b"] });
   await recorder.flush();
-}
-
-/** Resolves with the time `module` first holds `text`, seen through the folder's change events. */
-function whenWritten(folder, module, text) {
-  return new Promise((resolve) => {
-    const check = async () => {
-      const seen = now();
-      const content = await readFile(join(folder, module), "utf8").catch(() => "");
-      if (content.includes(text)) {
-        watcher.close();
-        resolve(seen);
-      }
-    };
-    const watcher = watch(folder, () => void check());
-    void check();
-  });
-}
-
-async function until(check) {
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 /** CPU time (user + system) of a process so far, in ms, from /proc: Linux only. */

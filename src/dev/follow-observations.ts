@@ -1,6 +1,7 @@
+import { stat } from "node:fs/promises";
+import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import { jsonText } from "../bundle/serialize.js";
 import type { Bundle, InferredTool } from "../bundle/types.js";
-import { PmcpError } from "../errors.js";
 import { inferBundle } from "../infer/infer-bundle.js";
 import { LogMemory } from "../infer/observation-logs.js";
 import type { WatchOptions } from "./watch-inputs.js";
@@ -17,14 +18,21 @@ export class ObservationFollower {
 
   constructor(readonly dir: string) {}
 
-  /** `bundle` with the blocks that changed in substance; a folder not there yet teaches nothing. */
+  /**
+   * `bundle` with the blocks that changed in substance. A folder not there (yet, or any more) teaches
+   * nothing; one that cannot be read is a problem to report, never a reason to stop following the servers.
+   */
   async learn(bundle: Bundle): Promise<{ bundle: Bundle; problems: string[] }> {
     let learned: Awaited<ReturnType<typeof inferBundle>>;
     try {
       learned = await inferBundle(bundle, this.dir, this.memory);
     } catch (error) {
-      if (error instanceof PmcpError && error.code === "NOT_FOUND") return { bundle, problems: [] };
-      throw error;
+      const there = await stat(this.dir).then(
+        () => true,
+        () => false,
+      );
+      // readLogs names the folder in its message.
+      return { bundle, problems: there ? [`${errorMessage(error)}; not learned from`] : [] };
     }
     const had = new Map(bundle.servers.map((server) => [server.id, server.inferred ?? []]));
     const servers = learned.bundle.servers.map((server) => {

@@ -3,7 +3,6 @@
 // process, and one stdio fixture of 20 tools that adds a tool on SIGUSR2. The real `pmcp dev`
 // process, with its default 100 ms window for coalescing bursts, which the time includes.
 import { spawn } from "node:child_process";
-import { watch } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import { tmpdir } from "node:os";
@@ -12,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { median } from "./lib.mjs";
+import { median, until, whenWritten } from "./lib.mjs";
 
 const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
 const fixture = fileURLToPath(new URL("../test/fixtures/dev-server.mjs", import.meta.url));
@@ -62,32 +61,6 @@ async function serveStatic() {
   });
   await new Promise((resolve) => http.listen(0, "127.0.0.1", resolve));
   return http;
-}
-
-const now = () => performance.timeOrigin + performance.now();
-
-/** Resolves with the time `module` first holds `text`, seen through the folder's change events. */
-function whenWritten(folder, module, text) {
-  return new Promise((resolve) => {
-    const check = async () => {
-      const seen = now();
-      const content = await readFile(join(folder, module), "utf8").catch(() => "");
-      if (content.includes(text)) {
-        watcher.close();
-        resolve(seen);
-      }
-    };
-    const watcher = watch(folder, () => void check());
-    void check();
-  });
-}
-
-async function until(check) {
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 export async function benchDev() {

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, watch } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -120,4 +121,32 @@ export function referenceExport(cli, work) {
     ...servers.flatMap((words) => ["--stdio", words.map((word) => JSON.stringify(word)).join(" ")]),
   ];
   return { servers, args, env: { MEMORY_FILE_PATH: join(work, "memory.jsonl") } };
+}
+
+/** Wall-clock time in ms, comparable across processes (performance.timeOrigin + now). */
+export const now = () => performance.timeOrigin + performance.now();
+
+/** Resolves with the time `module` in `folder` first holds `text`, seen through the folder's change events. */
+export function whenWritten(folder, module, text) {
+  return new Promise((resolve) => {
+    const check = async () => {
+      const seen = now();
+      const content = await readFile(join(folder, module), "utf8").catch(() => "");
+      if (content.includes(text)) {
+        watcher.close();
+        resolve(seen);
+      }
+    };
+    const watcher = watch(folder, () => void check());
+    void check();
+  });
+}
+
+/** Polls `check` every 20 ms until it returns a truthy value, and returns that. */
+export async function until(check) {
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }

@@ -3,6 +3,7 @@
 import { benchAgreement } from "./agreement.mjs";
 import { benchCall } from "./call.mjs";
 import { benchDev } from "./dev.mjs";
+import { benchDevObservations } from "./dev-observations.mjs";
 import { benchEras } from "./eras.mjs";
 import { benchExec } from "./exec.mjs";
 import { benchExecMemory } from "./exec-memory.mjs";
@@ -21,6 +22,7 @@ console.log(`node ${process.version}, medians of repeated runs\n`);
 benchExport();
 await benchGenerate();
 await benchDev();
+await benchDevObservations();
 await benchCall();
 await benchInfer();
 await benchInspect();

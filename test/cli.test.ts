@@ -56,7 +56,8 @@ describe("pmcp command line", () => {
       ["--schema", "--profile", "--format"],
     ],
     [["report"], ["--schema", "--format"]],
-    [["generate"], ["--schema", "--min-quality"]],
+    [["generate"], ["--schema", "--min-quality", "--observations"]],
+    [["dev"], ["--bundle", "--observations", "--debounce"]],
     [["inspect"], ["--schema", "--json"]],
     [
       ["serve", "inspect"],

@@ -1,15 +1,22 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { cp, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { observationPath } from "@pmcp-codegen/runtime";
+import { formatObservationLog } from "@pmcp-codegen/runtime/internal";
 import { afterEach, describe, expect, it } from "vitest";
+import type { InferredTool } from "../src/bundle/types.js";
 import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
 import { serveHttp } from "./helpers/http-server.js";
 import { alive } from "./helpers/processes.js";
+
+/** The runtime's built entry, by path: the generated clients of these projects import it from outside node_modules. */
+const RUNTIME = join(ROOT, "packages/runtime/dist/index.js");
 
 /** A running `pmcp dev`, its output so far, and a way to wait for a line. */
 interface Dev {
@@ -24,8 +31,8 @@ afterEach(() => {
   for (const child of running.splice(0)) child.kill("SIGKILL");
 });
 
-function startDev(cwd: string, args: readonly string[]): Dev {
-  const child = spawn(process.execPath, [CLI, "dev", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"] });
+function startDev(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv = {}): Dev {
+  const child = spawn(process.execPath, [CLI, "dev", ...args], { cwd, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, ...env } });
   running.push(child);
   let out = "";
   let err = "";
@@ -321,9 +328,18 @@ describe("pmcp dev", () => {
     ]);
     expect(updates(dev)).toBe(3);
 
+    // Fixed, it is read again and applied.
+    await writeConfig({ inventory: server("inventory"), billing: server("billing") });
+    await until("the fixed config applied", () => updates(dev) === 4);
+    expect(regeneration(dev.stdout(), 3)).toEqual([
+      "SAFE      billing: server added with 1 tool [server-added]",
+      "updated mcp.json, clients/billing.ts, clients/index.ts",
+    ]);
+
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
     expect(alive(await pidIn(join(dir, "inventory.pid")))).toBe(false);
+    expect(alive(await pidIn(join(dir, "billing.pid")))).toBe(false);
     await rm(dir, { recursive: true, force: true });
   });
   it("loads pmcp.config.ts again after an edit, and renders again when a template in its templates folder, or another folder it names, changes", async () => {
@@ -466,16 +482,228 @@ export default {
     expect(dev.stdout().map((line) => JSON.parse(line))).toEqual([
       {
         changes: [{ server: "inventory", level: "safe", rule: "server-added", pointer: "/", message: "server added with 1 tool" }],
+        quality: [],
         written: ["schemas/mcp-bundle.json", "generated/inventory.ts", "generated/index.ts"],
         removed: [],
       },
       {
         changes: [{ server: "inventory", tool: "added_1", level: "safe", rule: "tool-added", pointer: "/", message: "tool added" }],
+        quality: [],
         written: ["schemas/mcp-bundle.json", "generated/inventory.ts"],
         removed: [],
       },
     ]);
     dev.process.kill("SIGTERM");
+    expect(await dev.exited).toBe(0);
+    await rm(dir, { recursive: true, force: true });
+  });
+  it("leaves an unchanged bundle and its modules as they were when it starts again (same inode and modification time)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-restart-"));
+    // A server sending each tool's keys in an order of its own (annotations before outputSchema).
+    const args = [
+      "--stdio",
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(join(FIXTURES, "v2-server.mjs"))} modern`,
+      "--id",
+      "inv",
+    ];
+    const first = startDev(dir, args);
+    await until("the watch line", () => first.stderr().includes("watching for changes; Ctrl-C to stop"));
+    expect(updates(first)).toBe(1);
+    first.process.kill("SIGINT");
+    expect(await first.exited).toBe(0);
+    const files = () =>
+      Promise.all(["schemas/mcp-bundle.json", "generated/inv.ts", "generated/index.ts"].map((file) => snapshot(join(dir, file))));
+    const before = await files();
+
+    const again = startDev(dir, args);
+    await until("the watch line", () => again.stderr().includes("watching for changes; Ctrl-C to stop"));
+    again.process.kill("SIGINT");
+    expect(await again.exited).toBe(0);
+    expect(again.stdout()).toEqual([]);
+    expect(await files()).toEqual(before);
+    await rm(dir, { recursive: true, force: true });
+  });
+});
+
+describe("pmcp dev --observations", () => {
+  /** A program of the user's: calls `tool` `times` times through the generated client, observing into `observations`. */
+  async function call(dir: string, tool: "count" | "news", times: number): Promise<void> {
+    const script = join(dir, `call-${tool}.mjs`);
+    await writeFile(
+      script,
+      [
+        `import { createJiti } from ${JSON.stringify(pathToFileURL(join(ROOT, "node_modules/jiti/lib/jiti.mjs")).href)};`,
+        "const jiti = createJiti(import.meta.url);",
+        `const rt = await jiti.import(${JSON.stringify(RUNTIME)});`,
+        `const { LearningClient } = await jiti.import(${JSON.stringify(join(dir, "generated/index.ts"))});`,
+        "const client = new rt.CompositionClient({",
+        `  servers: { learning: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(join(FIXTURES, "learning-server.mjs"))}] } },`,
+        `  observe: { dir: ${JSON.stringify(join(dir, "observations"))} },`,
+        "});",
+        "const learning = new LearningClient(client);",
+        `for (let call = 0; call < ${times}; call++) await learning.${tool}();`,
+        "await client.close();",
+      ].join("\n"),
+    );
+    const child = spawn(process.execPath, [script], { cwd: dir, stdio: ["ignore", "ignore", "pipe"] });
+    let err = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      err += chunk.toString("utf8");
+    });
+    const [code] = await once(child, "exit");
+    expect([code, err]).toEqual([0, ""]);
+  }
+
+  it("types a tool's result from the calls another process observes, with no other command; SIGINT leaves no process or temp file", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-observe-"));
+    const pidFile = join(dir, "learning.pid");
+    const server = `${JSON.stringify(process.execPath)} ${JSON.stringify(join(FIXTURES, "learning-server.mjs"))}`;
+    const dev = startDev(dir, ["--stdio", server, "--id", "learning", "--observations", "observations", "--runtime-import", RUNTIME], {
+      PID_FILE: pidFile,
+    });
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+    const module = join(dir, "generated/learning.ts");
+    expect(await readFile(module, "utf8")).toContain("export type CountResult = rt.ToolResult;");
+
+    await call(dir, "count", 1);
+    await until("the first observation learned", () => updates(dev) === 2);
+    expect(regeneration(dev.stdout(), 1)).toEqual([
+      "learning/count: none → low (1 observation)",
+      "updated schemas/mcp-bundle.json, generated/learning.ts",
+    ]);
+    expect(await readFile(module, "utf8")).toMatch(/export type CountResult = \{\n {2}count: number;\n\};/);
+
+    // Nine more, ten consistent observations in all: medium.
+    await call(dir, "count", 9);
+    await until("the level crossed", () => updates(dev) === 3);
+    expect(regeneration(dev.stdout(), 2)).toEqual([
+      "learning/count: low → medium (10 observations)",
+      "updated schemas/mcp-bundle.json, generated/learning.ts",
+    ]);
+    const learned = JSON.parse(await readFile(join(dir, "schemas/mcp-bundle.json"), "utf8")).servers[0].inferred;
+    expect(
+      learned.map(({ tool, schema, observations, quality, consistency }: InferredTool) => ({
+        tool,
+        schema,
+        observations,
+        quality,
+        consistency,
+      })),
+    ).toEqual([
+      {
+        tool: "count",
+        schema: { type: "object", properties: { count: { type: "integer" } }, required: ["count"] },
+        observations: 10,
+        quality: "medium",
+        consistency: 1,
+      },
+    ]);
+
+    // One more count changes counts only, which rewrite nothing; the next tool learned shows it was read.
+    const countType = async () => (await readFile(module, "utf8")).split("\n").filter((line) => line.includes("`count` tool"));
+    const countTypeBefore = await countType();
+    await call(dir, "count", 1);
+    await call(dir, "news", 1);
+    await until("the news tool learned", () => updates(dev) === 4);
+    expect(regeneration(dev.stdout(), 3)).toEqual([
+      "learning/news: none → low (1 observation)",
+      "updated schemas/mcp-bundle.json, generated/learning.ts",
+    ]);
+    const blocks = JSON.parse(await readFile(join(dir, "schemas/mcp-bundle.json"), "utf8")).servers[0].inferred;
+    expect(blocks.map((block: InferredTool) => [block.tool, block.observations])).toEqual([
+      ["count", 10],
+      ["news", 1],
+    ]);
+    expect(await countType()).toEqual(countTypeBefore);
+    dev.process.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+    expect(alive(await pidIn(pidFile))).toBe(false);
+    expect(await tempFiles(dir)).toEqual([]);
+    expect((await readdir(join(dir, "observations"), { recursive: true })).sort()).toEqual([
+      "learning",
+      join("learning", "count.jsonl"),
+      join("learning", "news.jsonl"),
+    ]);
+    expect(dev.stderr().filter((line) => line.startsWith("warning: ") || /^\s+at /.test(line))).toEqual([]);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("follows pmcp.config's observe.dir, relative to the config file, and another folder once the config names it; --json carries the changes", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-observe-config-"));
+    const project = join(dir, "project");
+    await mkdir(project);
+    const writeConfig = (logs: string) =>
+      saveWhole(
+        join(project, "pmcp.config.json"),
+        JSON.stringify({
+          servers: { learning: { command: process.execPath, args: [join(FIXTURES, "learning-server.mjs")] } },
+          observe: { dir: logs },
+        }),
+      );
+    /** A log as another process writes one: the whole file renamed over the old. */
+    const writeLog = async (logs: string, tool: string, values: unknown[]) => {
+      const path = observationPath(join(project, logs), "learning", tool);
+      await mkdir(dirname(path), { recursive: true });
+      const at = "2026-01-01T00:00:00.000Z";
+      const header = {
+        format: "pmcp-observations/1" as const,
+        server: "learning",
+        tool,
+        seen: values.length,
+        firstSeen: at,
+        lastSeen: at,
+        redacted: false,
+      };
+      await saveWhole(path, formatObservationLog({ header, samples: values.map((value) => ({ at, value })) }));
+    };
+    await writeConfig("../logs");
+    const dev = startDev(project, ["--json"]);
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
+    expect(dev.stdout().length).toBe(1);
+
+    await writeLog(
+      "../logs",
+      "count",
+      Array.from({ length: 10 }, (_, count) => ({ count })),
+    );
+    await until("the learned tool", () => dev.stdout().length === 2);
+    expect(JSON.parse(dev.stdout()[1]!)).toEqual({
+      changes: [],
+      quality: [
+        {
+          kind: "improved",
+          server: "learning",
+          tool: "count",
+          observations: 10,
+          from: { source: "unknown", quality: "none" },
+          to: { source: "inferred", quality: "medium" },
+        },
+      ],
+      written: ["schemas/mcp-bundle.json", "generated/learning.ts"],
+      removed: [],
+    });
+
+    await writeConfig("logs");
+    await until("the other folder watched", () => dev.stderr().includes("observations now from logs; watching for changes"));
+    await writeLog("logs", "news", [{ a: 1 }]);
+    await until("the tool learned from the other folder", () => dev.stdout().length === 3);
+    expect(JSON.parse(dev.stdout()[2]!).quality).toEqual([
+      {
+        kind: "improved",
+        server: "learning",
+        tool: "news",
+        observations: 1,
+        from: { source: "unknown", quality: "none" },
+        to: { source: "inferred", quality: "low" },
+      },
+    ]);
+    // What was learned from the first folder stays.
+    const bundle = JSON.parse(await readFile(join(project, "schemas/mcp-bundle.json"), "utf8"));
+    expect(bundle.servers[0].inferred.map((block: InferredTool) => [block.tool, block.quality])).toEqual([
+      ["count", "medium"],
+      ["news", "low"],
+    ]);
+    dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
     await rm(dir, { recursive: true, force: true });
   });

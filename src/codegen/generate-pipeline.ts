@@ -40,12 +40,19 @@ export interface GenerateOutcome {
  * result with the output folder and writes the files that differ, removing leftover modules.
  * A re-run with unchanged inputs into an untouched folder ends before the bundle is even read
  * (see RunRecord). With `check`, every file is rendered (a cached module would prove nothing)
- * and nothing is written.
+ * and nothing is written. `inMemory` is rendered instead of the bundle in `schema` (learned from
+ * observations and not written: `generate --observations --check`).
  */
-export async function generateClients(schema: readonly string[], settings: GenerateSettings, check: boolean): Promise<GenerateOutcome> {
+export async function generateClients(
+  schema: readonly string[],
+  settings: GenerateSettings,
+  check: boolean,
+  inMemory?: Bundle,
+): Promise<GenerateOutcome> {
   const { outDir } = settings;
   await expectFolder(outDir, settings.outFlag);
-  const cache = check ? undefined : await ReuseCache.open();
+  // A run from a bundle in memory has no files to stamp: it is never remembered, nor skipped.
+  const cache = check || inMemory !== undefined ? undefined : await ReuseCache.open();
   const schemaFiles = await schemaFilePaths(schema);
   const templates = await templateSources(settings.templatesDir);
   const key = cache?.key(["run", settings.options, templates.hash]);
@@ -58,7 +65,7 @@ export async function generateClients(schema: readonly string[], settings: Gener
   // Loaded only now: a re-run with unchanged inputs never pays for parsing and rendering.
   const { readSchemaFiles } = await import("../bundle/read.js");
   const inputs = cache === undefined ? undefined : await stampInputs(schemaFiles);
-  const { bundle } = await readSchemaFiles(schema);
+  const bundle = inMemory ?? (await readSchemaFiles(schema)).bundle;
   const run = await renderRun(bundle, settings, cache);
   const outcome: GenerateOutcome = {
     servers: bundle.servers.map((server) => server.id),

@@ -1,23 +1,31 @@
+import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { wholeNumberProblem } from "@pmcp-codegen/runtime/internal/numbers";
 import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
+import { type QualityChange, qualityChangeLine } from "../bundle/quality-changes.js";
 import type { DevInputs, DevOutput } from "../dev/session.js";
 import type { BundleChange } from "../diff/bundle-diff.js";
 import { formatText } from "../diff/format.js";
 import { PmcpError } from "../errors.js";
+import { systemReason } from "../files/system-reason.js";
 import { watchSignals } from "../signals.js";
 import { generateOptions, generateSettings } from "./generate.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { sourceOptions, timeoutOption } from "./shared/options.js";
 import { printable, say, warn } from "./shared/output.js";
-import { resolvePathSetting } from "./shared/settings.js";
+import { projectPath, resolvePathSetting, resolveSetting } from "./shared/settings.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   generateOptions(timeoutOption(sourceOptions(yargs), "per server to connect, or to list its tools"))
     .option("bundle", {
       type: "string",
       describe: `Bundle file kept up to date (default: pmcp.config bundle, else ${DEFAULT_BUNDLE_PATH})`,
+    })
+    .option("observations", {
+      type: "string",
+      describe:
+        "Folder of observation logs to learn result types from as they are written, into the bundle and the clients (default: pmcp.config observe.dir)",
     })
     .option("debounce", {
       type: "number",
@@ -30,7 +38,8 @@ const builder = (yargs: Argv<GlobalArgs>) =>
       return true;
     })
     .example("$0 dev", "Keep the bundle and generated/ up to date with the servers of pmcp.config")
-    .example('$0 dev --stdio "node server.js" --id inventory', "Follow one stdio server while you edit it");
+    .example('$0 dev --stdio "node server.js" --id inventory', "Follow one stdio server while you edit it")
+    .example("$0 dev --observations observations/", "Also type the results of tools that declare no output schema, as they are called");
 
 export const devCommand = defineCommand({
   command: "dev",
@@ -41,10 +50,14 @@ export const devCommand = defineCommand({
 
 type Args = ArgsOf<typeof builder>;
 
-/** `pmcp dev`: export and generate once, then again for each change of a server, pmcp.config, the config file or the templates. */
+/**
+ * `pmcp dev`: export and generate once, then again for each change of a server, pmcp.config, the
+ * config file, the templates or, with --observations, the observation logs.
+ */
 async function dev(args: Args): Promise<void> {
   const { DevSession } = await import("../dev/session.js");
-  const { watchInputs } = await import("../dev/watch-inputs.js");
+  const { MovableWatch } = await import("../dev/watch-inputs.js");
+  const { LOG_WATCH } = await import("../dev/follow-observations.js");
   const { CONFIG_FILE_NAMES } = await import("../config/pmcp-config.js");
   const { startTelemetry } = await import("./shared/telemetry-sdk.js");
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: false });
@@ -53,32 +66,38 @@ async function dev(args: Args): Promise<void> {
   try {
     await Promise.race([session.start(), stopped.signalled]);
     if (stopped.received) return;
-    // pmcp.config may name another templates folder: the watcher follows it.
+    // pmcp.config may name another templates folder, or another observations folder: the watchers follow.
     const watched = () => watchedPaths(CONFIG_FILE_NAMES, args.config, session.templatesDir);
-    let paths = watched();
+    const logsDir = () => (session.observationsDir === undefined ? [] : [resolve(session.observationsDir)]);
     // One follow at a time, so that two quick saves never leave a second watcher unclosed.
     let following = Promise.resolve();
     const onChange = () => {
       following = following.then(follow);
     };
-    let watcher = watchInputs(paths, onChange);
-    await Promise.race([watcher.ready, stopped.signalled]);
+    const inputs = new MovableWatch(watched(), onChange);
+    const logs = new MovableWatch(logsDir(), () => session.observed(), LOG_WATCH);
+    await Promise.race([Promise.all([inputs.ready, logs.ready]), stopped.signalled]);
+    // A log written between the first run and the end of the first scan would wait for the next write.
+    session.observed();
     async function follow() {
       await session.reload();
-      const next = watched();
-      if (stopped.received || next.join("\0") === paths.join("\0")) return;
-      await watcher.close();
       if (stopped.received) return;
-      paths = next;
-      watcher = watchInputs(paths, onChange);
-      await Promise.race([watcher.ready, stopped.signalled]);
+      const templatesMoved = await inputs.moveTo(watched());
+      const logsMoved = await logs.moveTo(logsDir());
+      if (!templatesMoved && !logsMoved) return;
+      await Promise.race([Promise.all([inputs.ready, logs.ready]), stopped.signalled]);
+      if (stopped.received) return;
       // Said once the new folder is watched: an edit made before this could pass unseen.
-      if (!stopped.received) status(args, `templates now from ${session.templatesDir ?? "the built-in folder"}; watching for changes`);
+      if (templatesMoved) status(args, `templates now from ${session.templatesDir ?? "the built-in folder"}; watching for changes`);
+      if (logsMoved) {
+        status(args, `observations now from ${session.observationsDir ?? "nowhere"}; watching for changes`);
+        session.observed();
+      }
     }
     status(args, "watching for changes; Ctrl-C to stop");
     await stopped.signalled;
     await following;
-    await watcher.close();
+    await Promise.all([inputs.close(), logs.close()]);
   } finally {
     await session.stop();
     stopped.release();
@@ -97,7 +116,25 @@ async function loadInputs(args: Args): Promise<DevInputs> {
   const [bundlePath, bundleFlag] = [bundle.value, bundle.name];
   const settings = generateSettings(args, project, bundlePath);
   await expectFolder(settings.outDir, settings.outFlag);
-  return { sources, bundlePath, bundleFlag, settings };
+  const observations = resolveSetting(
+    { name: "--observations", value: args.observations },
+    { key: "observe.dir", value: projectPath(project, project?.config.observe?.dir) },
+    undefined,
+  );
+  if (observations.value !== undefined) await logsFolder(observations.value, observations.name);
+  return { sources, bundlePath, bundleFlag, settings, observations: observations.value };
+}
+
+/**
+ * The observations folder, made if it is not there yet: a watch on a folder that does not exist
+ * misses what is written into it once it does, and the first client to observe would make it anyway.
+ */
+async function logsFolder(dir: string, flag: string): Promise<void> {
+  const { expectFolder } = await import("../codegen/generate-pipeline.js");
+  await expectFolder(dir, flag);
+  await mkdir(dir, { recursive: true }).catch((error: unknown) => {
+    throw new PmcpError("IO_FAILED", `${flag} ${dir}: ${systemReason(error)}`);
+  });
 }
 
 /** pmcp.config (any of its names, whether there yet or not), the --config file and the templates folder. */
@@ -109,17 +146,21 @@ function watchedPaths(configNames: readonly string[], config: string | undefined
   ].filter((path, index, all) => all.indexOf(path) === index);
 }
 
-/** Changes as `pmcp schema diff` prints them, then one `updated …` line, on stdout; under --json, one JSON line per regeneration. */
+/**
+ * Changes as `pmcp schema diff` prints them, then one line per tool whose quality changed, then one
+ * `updated …` line, on stdout; under --json, one JSON line per regeneration.
+ */
 function devOutput(args: Args): DevOutput {
   return {
-    regenerated(changes: readonly BundleChange[], written, removed) {
+    regenerated(changes: readonly BundleChange[], quality: readonly QualityChange[], written, removed) {
       if (args.json && !args.quiet) {
         // One line per regeneration, as a stream of JSON objects is read (printJson indents one summary).
-        process.stdout.write(`${JSON.stringify({ changes, written, removed })}\n`);
+        process.stdout.write(`${JSON.stringify({ changes, quality, written, removed })}\n`);
         return;
       }
       // Judged and worded as `pmcp schema diff` prints them.
       if (changes.length > 0) for (const line of formatText(changes).trimEnd().split("\n")) say(args, line);
+      for (const change of quality) say(args, qualityChangeLine(change));
       say(args, `updated ${[...written, ...removed.map((path) => `${path} (removed)`)].join(", ")}`);
     },
     status: (line) => status(args, line),

@@ -38,7 +38,12 @@ const builder = (yargs: Argv<GlobalArgs>) =>
       default: false,
       describe: "Exit 1 and list stale files when the output on disk differs; write nothing",
     })
+    .option("observations", {
+      type: "string",
+      describe: "Infer output schemas from this folder of observation logs into the bundle first, as schema infer does",
+    })
     .example("$0 generate", "Generate generated/ from schemas/mcp-bundle.json")
+    .example("$0 generate --observations observations/", "Learn from the observed results, then generate: one build step")
     .example("$0 generate --schema schemas/ -o src/clients --check", "Fail CI when the clients are stale");
 
 export const generateCommand = defineCommand({
@@ -51,13 +56,20 @@ export const generateCommand = defineCommand({
 /** `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults. */
 async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const { generateClients, warningLine } = await import("../codegen/generate-pipeline.js");
+  const learning = await import("./shared/infer-observations.js");
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
   const settings = generateSettings(args, project, schema.join(", "));
-  const outcome = await generateClients(schema, settings, args.check).catch((error: unknown) => {
-    throw error instanceof PmcpError && error.code === "NOT_FOUND"
-      ? new PmcpError("NOT_FOUND", `${error.message}; run pmcp schema export first to write the bundle`, { cause: error })
-      : error;
-  });
+  // As `schema infer` then `generate`; --check renders the bundle learned in memory and writes neither.
+  const inferred = args.observations === undefined ? undefined : await learning.inferObservations(args, schema, args.observations);
+  if (inferred !== undefined && !args.check) await learning.writeInferred(inferred);
+  const staleBundle = inferred !== undefined && args.check && !(await learning.upToDate(inferred)) ? [inferred.output] : [];
+  const outcome = await generateClients(schema, settings, args.check, args.check ? inferred?.result.bundle : undefined).catch(
+    (error: unknown) => {
+      throw error instanceof PmcpError && error.code === "NOT_FOUND"
+        ? new PmcpError("NOT_FOUND", `${error.message}; run pmcp schema export first to write the bundle`, { cause: error })
+        : error;
+    },
+  );
   const { outDir } = settings;
   const { changed, leftover } = outcome;
   const summary: Summary = {
@@ -69,13 +81,16 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
     changed: changed.map((file) => join(outDir, file.path)),
     typesChanged: changed.flatMap((file) => file.typesChanged.map((tool) => `${file.path.replace(/\.ts$/, "")}/${tool}`)),
     removed: leftover.map((path) => join(outDir, path)),
+    ...(inferred === undefined ? {} : { inferred: learning.inferredTools(inferred) }),
   };
   const warningLines = outcome.warnings.map(warningLine);
 
   if (args.check) {
+    const stale = staleBundle.length + changed.length + leftover.length;
     for (const line of warningLines) warn(args, line);
-    if (args.json) printJson({ ...summaryJson(summary), upToDate: changed.length + leftover.length === 0 });
-    if (changed.length + leftover.length === 0) return say(args, `${outDir} is up to date`);
+    if (args.json) printJson({ ...summaryJson(summary), upToDate: stale === 0 });
+    if (stale === 0) return say(args, `${outDir} is up to date`);
+    for (const path of staleBundle) say(args, `stale: ${path} (observations not inferred yet)`);
     for (const file of changed) {
       say(
         args,
@@ -83,7 +98,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
       );
     }
     for (const path of summary.removed) say(args, `stale: ${path}`);
-    throw new PmcpError("OUT_OF_DATE", `${count(changed.length + leftover.length, "generated file")} out of date; run pmcp generate`);
+    throw new PmcpError("OUT_OF_DATE", `${count(stale, "generated file")} out of date; run pmcp generate`);
   }
 
   for (const path of summary.removed) say(args, `removed ${path}: generated earlier for a server that is not in this bundle`);
@@ -94,6 +109,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
     args,
     `Generated clients in ${outDir}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
   );
+  if (inferred !== undefined) learning.failIfNotLearned(inferred);
 }
 
 /** The generate flags; each wins over its `pmcp.config` setting. */
@@ -140,6 +156,8 @@ interface Summary {
   changed: string[];
   typesChanged: string[];
   removed: string[];
+  /** With --observations: the tools learned again, as `server/tool`. */
+  inferred?: string[];
 }
 
 function summaryJson(summary: Summary) {

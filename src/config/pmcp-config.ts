@@ -22,6 +22,8 @@ export interface PmcpConfig {
   templates?: string;
   /** Limits of `pmcp serve exec` and `pmcp exec` programs; their flags override these. */
   exec?: Partial<ExecSettings>;
+  /** `dir`: the folder of observation logs `pmcp dev` learns result types from as they are written, relative to the config file. */
+  observe?: { dir: string };
 }
 
 /** Typed identity for `pmcp.config.ts`: `export default defineConfig({ ... })`. */
@@ -48,6 +50,7 @@ async function configSchema() {
     strictObjects: z.boolean().optional(),
     templates: z.string().optional(),
     exec: z.strictObject(Object.fromEntries(Object.entries(EXEC_SETTINGS).map(([key, setting]) => [key, wholeNumber(setting)]))).optional(),
+    observe: z.strictObject({ dir: z.string() }).optional(),
   });
 }
 

@@ -1,13 +1,16 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
+import { type QualityChange, qualityChanges, toolQualities } from "../bundle/quality-changes.js";
 import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
 import { type GenerateSettings, renderRun, warningLine, writeRun } from "../codegen/generate-pipeline.js";
 import { ReuseCache } from "../codegen/reuse-cache.js";
 import { type BundleChange, diffBundles } from "../diff/bundle-diff.js";
-import { assembleBundle, serversOnDisk } from "../export/assemble.js";
+import { assembleBundle, serversIn } from "../export/assemble.js";
 import { Coalescer } from "./coalescer.js";
+import { ObservationFollower } from "./follow-observations.js";
 import { ServerLink } from "./server-link.js";
 
 /** What `pmcp dev` works from, read again whenever pmcp.config, the config file or the templates change. */
@@ -17,12 +20,19 @@ export interface DevInputs {
   /** What chose `bundlePath`, for error messages. */
   bundleFlag: string;
   settings: GenerateSettings;
+  /** The folder of observation logs learned from as they are written, if any. */
+  observations: string | undefined;
 }
 
 /** Where a session's lines go: changes on stdout, states of servers and problems on stderr. */
 export interface DevOutput {
-  /** One regeneration: its judged changes and the files it wrote and removed. */
-  regenerated(changes: readonly BundleChange[], written: readonly string[], removed: readonly string[]): void;
+  /** One regeneration: its judged changes, the tools whose quality changed, and the files it wrote and removed. */
+  regenerated(
+    changes: readonly BundleChange[],
+    quality: readonly QualityChange[],
+    written: readonly string[],
+    removed: readonly string[],
+  ): void;
   status(line: string): void;
   warn(line: string): void;
 }
@@ -50,6 +60,13 @@ export class DevSession {
   private readonly warned = new Set<string>();
   /** The listings the bundle on disk was made from, by id: only servers whose listing is another object are diffed. */
   private written = new Map<string, BundleServer>();
+  private follower: ObservationFollower | undefined;
+  /**
+   * Something besides the observation logs asked for this regeneration (a server, the inputs): the
+   * modules are rendered again even when the bundle stays as it was. Logs alone, with nothing learned
+   * in substance, leave everything as it was without rendering.
+   */
+  private renderAnyway = true;
   private stopping = false;
 
   constructor(
@@ -62,9 +79,12 @@ export class DevSession {
   /** Connects every server, waits for each first attempt, and writes once. Bad inputs throw. */
   async start(): Promise<void> {
     this.inputs = await this.load();
-    const onDisk = await serversOnDisk(this.inputs.bundlePath);
-    this.current = canonicalBundle(onDisk ?? []);
-    this.currentText = onDisk === undefined ? undefined : toJsonText(this.current);
+    this.follow(this.inputs.observations);
+    // The bytes on disk, not the bundle read from them written again: zod puts a tool's keys in
+    // its own order, which is not the server's, and an unchanged bundle would be written anew.
+    const text = await readFile(this.inputs.bundlePath, "utf8").catch(() => undefined);
+    this.current = canonicalBundle(text === undefined ? [] : serversIn(this.inputs.bundlePath, text));
+    this.currentText = text;
     this.connect(this.inputs.sources);
     await Promise.all([...this.links.values()].map((link) => link.tried));
     await this.regenerations.runNow();
@@ -88,6 +108,16 @@ export class DevSession {
     return this.inputs.settings.templatesDir;
   }
 
+  /** The folder of observation logs of the inputs in force, which the caller watches. */
+  get observationsDir(): string | undefined {
+    return this.inputs.observations;
+  }
+
+  /** An observation log changed: learned from in the next regeneration. */
+  observed(): void {
+    this.regenerations.request();
+  }
+
   private async readInputs(): Promise<void> {
     let inputs: DevInputs;
     try {
@@ -97,6 +127,7 @@ export class DevSession {
     }
     if (this.stopping) return;
     this.inputs = inputs;
+    this.follow(inputs.observations);
     const keep = new Set(inputs.sources.map(sourceKey));
     const gone = [...this.links].filter(([key]) => !keep.has(key));
     for (const [key, link] of gone) {
@@ -106,7 +137,13 @@ export class DevSession {
     await Promise.all(gone.map(([, link]) => link.close()));
     for (const link of this.links.values()) link.markStale();
     this.connect(inputs.sources.filter((source) => !this.links.has(sourceKey(source))));
+    this.renderAnyway = true;
     this.regenerations.request();
+  }
+
+  /** Learns from `dir` from now on; the same folder keeps what was read of it. */
+  private follow(dir: string | undefined): void {
+    if (dir !== this.follower?.dir) this.follower = dir === undefined ? undefined : new ObservationFollower(dir);
   }
 
   /** Waits for a write in progress, then closes every connection; stdio servers' processes end with them. */
@@ -121,7 +158,10 @@ export class DevSession {
     if (this.stopping) return;
     for (const source of sources) {
       const link = new ServerLink(source, this.options.timeoutMs, {
-        changed: () => this.regenerations.request(),
+        changed: () => {
+          this.renderAnyway = true;
+          this.regenerations.request();
+        },
         status: (line) => {
           if (!this.stopping) this.options.output.status(line);
         },
@@ -135,16 +175,26 @@ export class DevSession {
     await Promise.all(links.map((link) => link.refresh()));
     if (this.stopping) return;
     const { bundlePath, bundleFlag, settings } = this.inputs;
+    const renderAnyway = this.renderAnyway;
+    this.renderAnyway = false;
     try {
       const servers = this.servers(links);
-      const { bundle, warnings } = assembleBundle(servers, this.current.servers);
+      const assembled = assembleBundle(servers, this.current.servers);
+      const learned =
+        this.follower === undefined ? { bundle: assembled.bundle, problems: [] } : await this.follower.learn(assembled.bundle);
+      for (const line of learned.problems) this.warnOnce(line);
+      const bundle = learned.bundle;
       const text = toJsonText(bundle);
+      if (!renderAnyway && text === this.currentText) return;
       const run = await renderRun(bundle, settings, await ReuseCache.open());
-      for (const line of [...warnings, ...run.warnings.map(warningLine)]) this.warnOnce(line);
+      for (const line of [...assembled.warnings, ...run.warnings.map(warningLine)]) this.warnOnce(line);
       const bundleFile = text === this.currentText ? [] : [{ path: bundlePath, content: text }];
       if (bundleFile.length + run.changed.length + run.leftover.length === 0) return;
       const listed = new Map(servers.map((server) => [server.id, server]));
       const changes = diffBundles(this.only(this.current, listed), this.only(bundle, listed));
+      const quality = qualityChanges(toolQualities(this.current), toolQualities(bundle)).filter(
+        (change) => change.from !== undefined && change.to !== undefined && change.from.quality !== change.to.quality,
+      );
       await writeRun(run, settings, bundleFile);
       this.current = bundle;
       this.currentText = text;
@@ -152,10 +202,13 @@ export class DevSession {
       const written = [...bundleFile.map((file) => file.path), ...run.changed.map((file) => join(settings.outDir, file.path))];
       this.options.output.regenerated(
         changes,
+        quality,
         written,
         run.leftover.map((path) => join(settings.outDir, path)),
       );
     } catch (error) {
+      // The next regeneration tries again, whatever asks for it.
+      this.renderAnyway ||= renderAnyway;
       if (!this.stopping)
         this.options.output.warn(`cannot update ${bundlePath} and ${settings.outDir} (${bundleFlag}): ${errorMessage(error)}`);
     }

@@ -1,16 +1,14 @@
-import { readdir, readFile } from "node:fs/promises";
-import { join } from "node:path";
-import { errorMessage, type ObservationLog, parseObservationLog, type Sample } from "@pmcp-codegen/runtime/internal";
+import { errorMessage, type ObservationLog, type Sample } from "@pmcp-codegen/runtime/internal";
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import { qualityOf } from "../bundle/quality.js";
-import { canonicalBundle } from "../bundle/serialize.js";
+import { canonicalBundle, jsonText } from "../bundle/serialize.js";
 import type { Bundle, BundleServer, InferredTool } from "../bundle/types.js";
-import { PmcpError } from "../errors.js";
 import { consistentObservations } from "./consistency.js";
 import { findDrift } from "./drift.js";
 import { fieldStats } from "./field-stats.js";
 import { inferSchema } from "./infer-schema.js";
 import { learnableValues } from "./learnable-samples.js";
+import { type LogMemory, readLogs } from "./observation-logs.js";
 
 export interface InferResult {
   bundle: Bundle;
@@ -25,10 +23,11 @@ export interface InferResult {
 /**
  * Infers a schema for every tool of the bundle that has an observation log in `dir`,
  * and records it in the server's `inferred` list; tools without a log keep the block
- * they had. The tool objects themselves are never touched.
+ * they had. The tool objects themselves are never touched. With the `memory` of earlier
+ * calls, only the logs whose bytes changed since are inferred again.
  */
-export async function inferBundle(bundle: Bundle, dir: string): Promise<InferResult> {
-  const { logs, failed } = await readLogs(dir);
+export async function inferBundle(bundle: Bundle, dir: string, memory?: LogMemory): Promise<InferResult> {
+  const { logs, failed } = await readLogs(dir, memory);
   const warnings: string[] = [];
   const inferred: InferredTool[] = [];
   const servers: BundleServer[] = [];
@@ -38,22 +37,28 @@ export async function inferBundle(bundle: Bundle, dir: string): Promise<InferRes
       const log = logs.get(JSON.stringify([server.id, tool.name]));
       if (log === undefined) continue;
       logs.delete(JSON.stringify([server.id, tool.name]));
-      if (log.samples.length === 0) continue;
-      let block: InferredTool;
-      try {
-        block = await inferTool(tool.name, log, outputSchemaOf(tool)?.schema);
-      } catch (error) {
-        // quicktype is a large library: whatever it throws on one tool's samples, the others are still learned.
-        failed.push(`"${server.id}/${tool.name}": inference failed (${errorMessage(error)}); the block it had is kept`);
-        continue;
+      if (log.log.samples.length === 0) continue;
+      const declared = outputSchemaOf(tool)?.schema;
+      // Drift is judged against the declared schema: the same bytes judged against another are learned again.
+      const judgedBy = jsonText(declared ?? null);
+      let block = log.learned?.judgedBy === judgedBy ? log.learned.block : undefined;
+      if (block === undefined) {
+        try {
+          block = await inferTool(tool.name, log.log, declared);
+        } catch (error) {
+          // quicktype is a large library: whatever it throws on one tool's samples, the others are still learned.
+          failed.push(`"${server.id}/${tool.name}": inference failed (${errorMessage(error)}); the block it had is kept`);
+          continue;
+        }
+        log.learned = { judgedBy, block };
+        inferred.push(block);
       }
       blocks.set(tool.name, block);
-      inferred.push(block);
     }
     const names = new Set(server.tools.map((tool) => tool.name));
     servers.push({ ...server, inferred: [...blocks.values()].filter((block) => names.has(block.tool)) });
   }
-  for (const log of logs.values()) {
+  for (const { log } of logs.values()) {
     warnings.push(`observations of "${log.header.server}/${log.header.tool}" match no tool in the bundle; ignored`);
   }
   return { bundle: canonicalBundle(servers), inferred, warnings, failed };
@@ -104,33 +109,4 @@ function contentCounts(samples: readonly Sample[]): Record<string, number> | und
     if ("content" in sample) for (const kind of sample.content) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
   return samples.some((sample) => "content" in sample) ? Object.fromEntries(counts) : undefined;
-}
-
-/**
- * Every `<server>/<tool>.jsonl` under `dir`, keyed by the server and tool its header names; a
- * file that is no log is named in `failed` (with the line), and the others are still read.
- */
-async function readLogs(dir: string): Promise<{ logs: Map<string, ObservationLog>; failed: string[] }> {
-  const servers = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
-    throw new PmcpError(
-      "NOT_FOUND",
-      error.code === "ENOENT"
-        ? `${dir}: no such folder (record observations with CompositionClient's observe option or pmcp schema discover)`
-        : `${dir}: ${errorMessage(error)}`,
-    );
-  });
-  const logs = new Map<string, ObservationLog>();
-  const failed: string[] = [];
-  for (const entry of servers.filter((candidate) => candidate.isDirectory()).sort((a, b) => (a.name < b.name ? -1 : 1))) {
-    for (const name of (await readdir(join(dir, entry.name))).filter((file) => file.endsWith(".jsonl")).sort()) {
-      const path = join(dir, entry.name, name);
-      try {
-        const log = parseObservationLog(await readFile(path, "utf8"), path);
-        logs.set(JSON.stringify([log.header.server, log.header.tool]), log);
-      } catch (error) {
-        failed.push(`${errorMessage(error)}; not learned from`);
-      }
-    }
-  }
-  return { logs, failed };
 }

@@ -1,0 +1,95 @@
+import { readFile } from "node:fs/promises";
+import { count } from "../../count.js";
+import { PmcpError } from "../../errors.js";
+import { writeOutput } from "../../files/write-output.js";
+import type { InferResult } from "../../infer/infer-bundle.js";
+import { type OutputOptions, say, warn } from "./output.js";
+
+/** What the observation logs taught a bundle, and where the result goes. */
+export interface Inferred {
+  result: InferResult;
+  /** The bundle file written: `-o`, else the one bundle file read. */
+  output: string;
+  /** The flag that chose `output`, for messages. */
+  outputFlag: string;
+  /** The bundle as written: canonical JSON text. */
+  text: string;
+}
+
+/**
+ * `pmcp schema infer`'s step, which `pmcp generate --observations` takes first: the bundle of
+ * `schema` with what the logs in `observations` teach, a line said per tool inferred and a warning
+ * per problem. Without `output` the result replaces the bundle read, which must be one bundle file.
+ */
+export async function inferObservations(
+  args: OutputOptions,
+  schema: readonly string[],
+  observations: string,
+  output?: string,
+): Promise<Inferred> {
+  const { readSchemaFiles } = await import("../../bundle/read.js");
+  const { toJsonText } = await import("../../bundle/serialize.js");
+  const { inferBundle } = await import("../../infer/infer-bundle.js");
+  const { cappedNote } = await import("../../infer/learnable-samples.js");
+  const { bundle, files } = await readSchemaFiles(schema);
+  if (output === undefined && (files.length !== 1 || files[0]?.format !== "bundle")) {
+    throw new PmcpError("INVALID_ARGUMENT", `${schema.join(", ")} is not one bundle file: give -o <bundle> for the result`);
+  }
+  const result = await inferBundle(bundle, observations);
+  for (const line of [...result.warnings, ...result.failed]) warn(args, line);
+  for (const server of result.bundle.servers) {
+    for (const block of server.inferred ?? []) {
+      if (!result.inferred.includes(block)) continue;
+      say(
+        args,
+        `inferred ${server.id}/${block.tool}: ${count(block.observations, "observation")}, quality ${block.quality} (consistency ${block.consistency})${contentNote(block.content)}${cappedNote(block.capped)}`,
+      );
+      for (const drift of block.drift ?? []) {
+        warn(
+          args,
+          `server "${server.id}" tool "${block.tool}" breaks its declared output schema at ${drift.path || "/"}: ${drift.message} (${drift.count} of ${count(block.observations, "observation")})`,
+        );
+      }
+    }
+  }
+  return {
+    result,
+    output: output ?? schema[0]!,
+    outputFlag: output === undefined ? "--schema" : "-o",
+    text: toJsonText(result.bundle),
+  };
+}
+
+/** Whether the bundle file holds the inferred bundle's bytes already. */
+export async function upToDate(inferred: Inferred): Promise<boolean> {
+  return (await readFile(inferred.output, "utf8").catch(() => undefined)) === inferred.text;
+}
+
+/** Writes the inferred bundle, atomically, unless the file holds these bytes already. */
+export async function writeInferred(inferred: Inferred): Promise<void> {
+  if (!(await upToDate(inferred))) await writeOutput(inferred.outputFlag, [{ path: inferred.output, content: inferred.text }]);
+}
+
+/** The tools whose blocks were learned again, as `server/tool`: what `--json` lists. */
+export function inferredTools(inferred: Inferred): string[] {
+  return inferred.result.bundle.servers.flatMap((server) =>
+    (server.inferred ?? []).filter((block) => inferred.result.inferred.includes(block)).map((block) => `${server.id}/${block.tool}`),
+  );
+}
+
+/**
+ * As schema discover does: everything that could be learned is written, and the run still fails
+ * when a log could not be learned from.
+ */
+export function failIfNotLearned(inferred: Inferred): void {
+  const failed = inferred.result.failed.length;
+  if (failed > 0) throw new PmcpError("INVALID_INPUT", `${count(failed, "observation log")} not learned from`);
+}
+
+/** Results in prose or images are not learned from; the line says how many there were. */
+function contentNote(content: Record<string, number> | undefined): string {
+  if (content === undefined) return "";
+  return `; results without JSON, not learned from: ${Object.entries(content)
+    .map(([kind, results]) => `${kind} ${results}`)
+    .join(", ")}`;
+}

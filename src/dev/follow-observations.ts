@@ -1,5 +1,6 @@
 import { stat } from "node:fs/promises";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
+import { lowConsistencyFields } from "../bundle/field-consistency.js";
 import { jsonText } from "../bundle/serialize.js";
 import type { Bundle, InferredTool } from "../bundle/types.js";
 import { inferBundle } from "../infer/infer-bundle.js";
@@ -10,7 +11,7 @@ import type { WatchOptions } from "./watch-inputs.js";
  * `pmcp dev`'s learning from a folder of observation logs: what each log teaches, re-inferred only
  * for the logs whose bytes changed. A tool's block in the bundle is replaced only when what the
  * clients and the report are made from changes (quality, schema, drift, kinds of answers without
- * JSON): a new observation that only raises the counts would rewrite the bundle and a module on
+ * JSON, the fields of low consistency the docs name): a new observation that only raises the counts would rewrite the bundle and a module on
  * every call, and the editor would check the callers again for nothing.
  */
 export class ObservationFollower {
@@ -55,6 +56,7 @@ function substance(block: InferredTool): string {
     block.schema,
     (block.drift ?? []).map((drift) => [drift.path, drift.message]),
     Object.keys(block.content ?? {}).sort(),
+    lowConsistencyFields(block).map((field) => field.path),
   ]);
 }
 

@@ -1,4 +1,3 @@
-import { quote } from "shell-quote";
 import { discoveryPlan } from "../bundle/discovery-plan.js";
 import { schemaSourceOf } from "../bundle/quality.js";
 import type { Bundle, BundleServer, InferredTool, Tool } from "../bundle/types.js";
@@ -83,9 +82,19 @@ function listedTools(server: BundleServer): { tool: Tool; block: InferredTool | 
 function discoverCommand(server: BundleServer): string | null {
   const { endpoint } = server;
   if (endpoint === undefined) return null;
-  const target = endpoint.transport === "stdio" ? ["--stdio", quote([endpoint.command, ...endpoint.args])] : ["--endpoint", endpoint.url];
+  const target =
+    endpoint.transport === "stdio" ? ["--stdio", shellLine([endpoint.command, ...endpoint.args])] : ["--endpoint", endpoint.url];
   const words = ["pmcp", "schema", "discover", ...target, "--id", server.id, "--observations", OBSERVATIONS];
   // A line break or control character would split the command, or restyle the terminal it is shown in.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what a one-line command cannot hold
-  return words.some((word) => /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(word)) ? null : quote(words);
+  return words.some((word) => /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(word)) ? null : shellLine(words);
+}
+
+/**
+ * Words as a shell line: plain words as they are, any other in single quotes (`'` as `'\''`), which
+ * both a POSIX shell and `--stdio`'s parser read back as written; shell-quote's own `quote` writes
+ * `\*` and `"\`"`, which that parser reads as a glob and a backslash.
+ */
+function shellLine(words: readonly string[]): string {
+  return words.map((word) => (/^[\w./:@%+,-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`)).join(" ");
 }

@@ -263,4 +263,22 @@ describe("generate records the quality it generated at, and report reads the his
     const markdown = await cli("report", "--schema", path, "-o", out, "--format", "markdown");
     expect(markdown.stdout).toContain("\n1. shop/get\u001b\\[31m\u001b\\]0;title\u0007\r\\*stock\\*: 3\n");
   });
+
+  it("prints at most 20 changes, and says how many more --json lists", async () => {
+    const path = join(dir, "wide.json");
+    const clients = join(dir, "wide-clients");
+    const tools = (count: number) => Array.from({ length: count }, (_, index) => ({ name: `t${String(index).padStart(2, "0")}` }));
+    await writeFile(path, JSON.stringify({ version: "1.0", servers: [{ id: "wide", tools: tools(1) }] }));
+    await cli("generate", "--schema", path, "-o", clients);
+    await writeFile(path, JSON.stringify({ version: "1.0", servers: [{ id: "wide", tools: tools(26) }] }));
+    const result = await cli("generate", "--schema", path, "-o", clients);
+    expect(result.stdout.split("\n").slice(4)).toEqual([
+      "Changes since the previous generation:",
+      ...tools(26)
+        .slice(1, 21)
+        .map((tool) => `  wide/${tool.name}: new, none`),
+      "  and 5 more (--json lists them all)",
+      "",
+    ]);
+  });
 });

@@ -101,11 +101,14 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const { qualityChangeLine } = await import("../bundle/quality-changes.js");
   for (const line of ["Schema quality:", ...qualitySummaryLines(summary.quality).map((text) => `  ${text}`)]) say(args, line);
   // Said only when there are some: an unchanged re-run has nothing to add.
-  if (summary.qualityChanges !== null && summary.qualityChanges.length > 0) {
-    say(args, "Changes since the previous generation:");
-    for (const change of summary.qualityChanges) say(args, `  ${qualityChangeLine(change)}`);
-  }
+  const changes = summary.qualityChanges ?? [];
+  if (changes.length > 0) say(args, "Changes since the previous generation:");
+  for (const change of changes.slice(0, CHANGE_LINES)) say(args, `  ${qualityChangeLine(change)}`);
+  if (changes.length > CHANGE_LINES) say(args, `  and ${changes.length - CHANGE_LINES} more (--json lists them all)`);
 }
+
+/** Most quality changes `generate` prints: a new server of 300 tools is 300 changes, which say little one by one. */
+const CHANGE_LINES = 20;
 
 /** The generate flags; each wins over its `pmcp.config` setting. */
 export interface GenerateFlags {

@@ -1,8 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import type { Bundle, BundleServer, InferredTool, Tool } from "../src/bundle/types.js";
-import { decodeGeneration, encodeGeneration, HISTORY_LIMIT, nextGeneration } from "../src/codegen/generation-record.js";
-import { recordedGeneration } from "../src/codegen/module-record.js";
+import { decodeGeneration, encodeGeneration, HISTORY_LIMIT, nextGeneration, recordedGeneration } from "../src/codegen/generation-record.js";
 import { renderClients } from "../src/codegen/render.js";
 import { loadTemplates } from "../src/codegen/templates.js";
 import { splitCommandLine } from "../src/commands/shared/stdio-command-line.js";

@@ -2,12 +2,12 @@ import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileToWrite } from "@pmcp-codegen/runtime/internal/files";
 import type { QualityChange } from "../bundle/quality-changes.js";
-import { type QualitySummary, qualitySummary } from "../bundle/quality-summary.js";
+import type { QualitySummary } from "../bundle/quality-summary.js";
 import { schemaFilePaths } from "../bundle/schema-files.js";
 import type { Bundle } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
 import { writeOutput } from "../files/write-output.js";
-import { isGeneratedFile, recordedGeneration, toolsWithChangedTypes } from "./module-record.js";
+import { isGeneratedFile, toolsWithChangedTypes } from "./module-record.js";
 import type { GenerateWarning } from "./plan.js";
 import type { RenderedFile, RenderOptions, RenderSteps } from "./render.js";
 import { ReuseCache } from "./reuse-cache.js";
@@ -65,6 +65,7 @@ export async function generateClients(schema: readonly string[], settings: Gener
 
   // Loaded only now: a re-run with unchanged inputs never pays for parsing and rendering.
   const { readSchemaFiles } = await import("../bundle/read.js");
+  const { qualitySummary } = await import("../bundle/quality-summary.js");
   const inputs = cache === undefined ? undefined : await stampInputs(schemaFiles);
   const { bundle } = await readSchemaFiles(schema);
   const run = await renderRun(bundle, settings, cache);
@@ -113,6 +114,7 @@ export interface RenderedRun {
 export async function renderRun(bundle: Bundle, settings: GenerateSettings, cache: ReuseCache | undefined): Promise<RenderedRun> {
   const { renderSteps } = await import("./render.js");
   const { renderReusing } = await import("./render-reusing.js");
+  const { recordedGeneration } = await import("./generation-record.js");
   const { outDir } = settings;
   const templates = await templateSources(settings.templatesDir);
   const index = await readFile(join(outDir, INDEX), "utf8").catch(() => undefined);

@@ -1,6 +1,7 @@
 import { QUALITIES, type Quality, type SchemaSource, SOURCES } from "../bundle/quality.js";
 import { type QualityChange, qualityChanges, type ToolQuality, toolQualities } from "../bundle/quality-changes.js";
 import type { Bundle } from "../bundle/types.js";
+import { readRecord } from "./module-record.js";
 
 /**
  * What a generation records in `index.ts`: each tool's source and quality as it was generated, and
@@ -42,7 +43,7 @@ export function nextGeneration(bundle: Bundle, previous: GenerationRecord | unde
 type StateTuple = [source: SchemaSource, quality: Quality];
 
 /** The record as JSON: tools grouped by server as tuples, which keeps the index of a 3,000-tool bundle small. */
-export interface EncodedGeneration {
+interface EncodedGeneration {
   servers: [id: string, tools: [tool: string, ...state: StateTuple, observations: number][]][];
   history: [
     kind: QualityChange["kind"],
@@ -68,6 +69,11 @@ export function encodeGeneration(record: GenerationRecord): EncodedGeneration {
       change.observations,
     ]),
   };
+}
+
+/** The generation an `index.ts` records; undefined for any other file, or one a person has garbled. */
+export function recordedGeneration(text: string): GenerationRecord | undefined {
+  return decodeGeneration(readRecord(text).generation);
 }
 
 /** A record read back from a file; undefined unless every part of it has the shape encodeGeneration gives. */

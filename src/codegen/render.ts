@@ -3,7 +3,7 @@ import { type Bundle, type BundleServer, ServerIdSchema } from "../bundle/types.
 import { PmcpError } from "../errors.js";
 import { camelCase, clientClassName, NameScope } from "../ir/naming.js";
 import { commentText, literal } from "./code.js";
-import { type GenerationRecord, type NextGeneration, nextGeneration } from "./generation-record.js";
+import { encodeGeneration, type GenerationRecord, type NextGeneration, nextGeneration } from "./generation-record.js";
 import { BANNER_PREFIX, withRecord } from "./module-record.js";
 import { type GenerateWarning, planModuleFiles, planServerModule } from "./plan.js";
 import type { CompiledTemplates } from "./templates.js";
@@ -112,7 +112,7 @@ export function renderSteps(bundle: Bundle, options: RenderOptions, previous?: G
     server: undefined,
     inputs: [settings, modules, generation.record],
     make: ({ index: template }) => ({
-      content: withRecord(template({ banner: banner(options), modules }), [], generation.record),
+      content: withRecord(template({ banner: banner(options), modules }), [], encodeGeneration(generation.record)),
       warnings: [],
     }),
   });

@@ -97,6 +97,8 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
     args,
     `Generated clients in ${outDir}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
   );
+  // Nothing more is said under --quiet or --json: a no-op run need not load the formatting.
+  if (args.quiet || args.json) return;
   const { qualitySummaryLines } = await import("../report/format.js");
   const { qualityChangeLine } = await import("../bundle/quality-changes.js");
   for (const line of ["Schema quality:", ...qualitySummaryLines(summary.quality).map((text) => `  ${text}`)]) say(args, line);

@@ -29,7 +29,7 @@ async function report(args: ArgsOf<typeof builder>): Promise<void> {
   const { readFile } = await import("node:fs/promises");
   const { join } = await import("node:path");
   const { readSchemaFiles } = await import("../bundle/read.js");
-  const { recordedGeneration } = await import("../codegen/module-record.js");
+  const { recordedGeneration } = await import("../codegen/generation-record.js");
   const { formatMarkdown, formatTable } = await import("../report/format.js");
   const { qualityReport } = await import("../report/quality-report.js");
   if (args.format === "json") deprecated(args, "--format json", "--json");

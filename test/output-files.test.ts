@@ -222,6 +222,12 @@ describe("generate and files it did not write", () => {
       `removed ${join(out, "alpha.ts")}: generated earlier for a server that is not in this bundle`,
       `removed ${join(out, "beta.ts")}: generated earlier for a server that is not in this bundle`,
       `Generated clients in ${out}: 1 server, 3 tools`,
+      "Schema quality:",
+      "  gamma: 3 tools, by source: declared 3 (100.0%); by quality: high 3 (100.0%)",
+      "  total: 3 tools, by source: declared 3 (100.0%); by quality: high 3 (100.0%)",
+      "Changes since the previous generation:",
+      ...["get", "list", "put"].map((tool) => `  gamma/${tool}: new, declared`),
+      ...["alpha", "beta"].flatMap((server) => ["get", "list", "put"].map((tool) => `  ${server}/${tool}: gone (was declared)`)),
       "",
     ]);
     expect((await readdir(out)).sort()).toEqual(["gamma.ts", "index.ts"]);

@@ -17,6 +17,7 @@ describe("qualityChanges", () => {
       state("promoted", "inferred", "high", 140),
       state("worse", "inferred", "medium", 20),
       state("removed", "unknown", "none"),
+      state("observed", "declared", "high"),
     ];
     const after = [
       state("added", "inferred", "low", 1),
@@ -24,6 +25,7 @@ describe("qualityChanges", () => {
       state("promoted", "declared", "high"),
       state("steady", "inferred", "medium", 40),
       state("worse", "inferred", "low", 25),
+      state("observed", "hybrid", "high", 4),
     ];
     const changes = qualityChanges(before, after);
     expect(changes.map(qualityChangeLine)).toEqual([

@@ -1,5 +1,5 @@
 import { count } from "../count.js";
-import { QUALITIES, type Quality, type SchemaSource, SOURCES, schemaSourceOf } from "./quality.js";
+import { QUALITIES, type Quality, type SchemaSource, schemaSourceOf } from "./quality.js";
 import type { Bundle } from "./types.js";
 
 /** Where a tool's result type comes from and how sure it is: what a generation records per tool. */
@@ -40,8 +40,8 @@ export function toolQualities(bundle: Bundle): ToolQuality[] {
 
 /**
  * What changed from `before` to `after`, in `after`'s order, then the tools that are gone in
- * `before`'s. A higher quality is an improvement; at the same quality a better source is one
- * (declared beats inferred), in SOURCES order. More observations at the same level are no change.
+ * `before`'s. A higher quality is an improvement, and so, at the same quality, is a schema the
+ * server declares where one was inferred. More observations at the same level are no change.
  */
 export function qualityChanges(before: readonly ToolQuality[], after: readonly ToolQuality[]): QualityChange[] {
   const key = (entry: ToolQuality) => JSON.stringify([entry.server, entry.tool]);
@@ -73,9 +73,14 @@ export function qualityChanges(before: readonly ToolQuality[], after: readonly T
   return changes;
 }
 
-/** Quality first, then the source: higher is better. */
+/**
+ * Quality first, then whether the server declares the schema: an inferred `high` becoming declared
+ * is an improvement, while a declared tool seen answering (hybrid) or its schema moving from PMCP's
+ * annotation to `outputSchema` is the same schema, no change.
+ */
 function rank(entry: Pick<ToolQuality, "source" | "quality">): number {
-  return QUALITIES.indexOf(entry.quality) * SOURCES.length + (SOURCES.length - 1 - SOURCES.indexOf(entry.source));
+  const declared = entry.source === "declared" || entry.source === "annotated" || entry.source === "hybrid";
+  return QUALITIES.indexOf(entry.quality) * 2 + (declared ? 1 : 0);
 }
 
 /**

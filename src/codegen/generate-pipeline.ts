@@ -1,13 +1,15 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { FileToWrite } from "@pmcp-codegen/runtime/internal/files";
+import type { QualityChange } from "../bundle/quality-changes.js";
+import type { QualitySummary } from "../bundle/quality-summary.js";
 import { schemaFilePaths } from "../bundle/schema-files.js";
 import type { Bundle } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
 import { writeOutput } from "../files/write-output.js";
 import { isGeneratedFile, toolsWithChangedTypes } from "./module-record.js";
 import type { GenerateWarning } from "./plan.js";
-import type { RenderedFile, RenderOptions } from "./render.js";
+import type { RenderedFile, RenderOptions, RenderSteps } from "./render.js";
 import { ReuseCache } from "./reuse-cache.js";
 import { rememberRun, stampInputs, unchangedRun } from "./run-record.js";
 import { templateSources } from "./templates.js";
@@ -33,6 +35,10 @@ export interface GenerateOutcome {
   changed: ChangedFile[];
   /** Modules generated earlier for servers no longer in the bundle, relative to the output folder (removed unless checking). */
   leftover: string[];
+  /** Tools by source and quality as generated (what `index.ts` records), per server and in total. */
+  quality: QualitySummary;
+  /** Changes since the previous generation; undefined when there was no record of one. */
+  changes: QualityChange[] | undefined;
 }
 
 /**
@@ -59,11 +65,14 @@ export async function generateClients(
   const last = cache === undefined || key === undefined ? undefined : await unchangedRun(cache, outDir, key, schemaFiles);
   if (last !== undefined) {
     await removeAbandonedTempFiles(outDir);
-    return { servers: last.servers, tools: last.tools, reused: last.servers, warnings: last.warnings, changed: [], leftover: [] };
+    const { servers, tools, warnings, quality } = last;
+    // The run that left the folder as it is was the previous generation, and this one changes nothing.
+    return { servers, tools, reused: servers, warnings, changed: [], leftover: [], quality, changes: [] };
   }
 
   // Loaded only now: a re-run with unchanged inputs never pays for parsing and rendering.
   const { readSchemaFiles } = await import("../bundle/read.js");
+  const { qualitySummary } = await import("../bundle/quality-summary.js");
   const inputs = cache === undefined ? undefined : await stampInputs(schemaFiles);
   const bundle = inMemory ?? (await readSchemaFiles(schema)).bundle;
   const run = await renderRun(bundle, settings, cache);
@@ -74,12 +83,14 @@ export async function generateClients(
     warnings: run.warnings,
     changed: run.changed,
     leftover: run.leftover,
+    quality: qualitySummary(run.generation.record.servers, run.generation.record.qualities),
+    changes: run.generation.changes,
   };
   if (check) return outcome;
   await writeRun(run, settings);
   if (cache !== undefined && key !== undefined && inputs !== undefined) {
-    const { servers, tools, warnings } = outcome;
-    await rememberRun(cache, outDir, { key, inputs, servers, tools, warnings });
+    const { servers, tools, warnings, quality } = outcome;
+    await rememberRun(cache, outDir, { key, inputs, servers, tools, warnings, quality });
   }
   return outcome;
 }
@@ -94,6 +105,8 @@ export interface ChangedFile extends RenderedFile {
 export interface RenderedRun {
   files: RenderedFile[];
   warnings: GenerateWarning[];
+  /** What the new `index.ts` records, and the changes since the one on disk (see nextGeneration). */
+  generation: RenderSteps["generation"];
   reused: string[];
   /** Files whose bytes differ from the disk, relative to the output folder. */
   changed: ChangedFile[];
@@ -101,14 +114,21 @@ export interface RenderedRun {
   leftover: string[];
 }
 
-/** Renders `bundle` and compares it with the output folder; with a `cache`, keeps the modules it vouches for. */
+/**
+ * Renders `bundle` and compares it with the output folder; with a `cache`, keeps the modules it
+ * vouches for. The generation `index.ts` records continues the one on disk.
+ */
 export async function renderRun(bundle: Bundle, settings: GenerateSettings, cache: ReuseCache | undefined): Promise<RenderedRun> {
   const { renderSteps } = await import("./render.js");
   const { renderReusing } = await import("./render-reusing.js");
+  const { recordedGeneration } = await import("./generation-record.js");
   const { outDir } = settings;
   const templates = await templateSources(settings.templatesDir);
-  const planned = renderSteps(bundle, settings.options);
-  const onDisk = await Promise.all(planned.steps.map((step) => readFile(join(outDir, step.path), "utf8").catch(() => undefined)));
+  const index = await readFile(join(outDir, INDEX), "utf8").catch(() => undefined);
+  const planned = renderSteps(bundle, settings.options, recordedGeneration(index ?? ""));
+  const onDisk = await Promise.all(
+    planned.steps.map((step) => (step.path === INDEX ? index : readFile(join(outDir, step.path), "utf8").catch(() => undefined))),
+  );
   const result = await renderReusing(planned, onDisk, templates, cache);
   const changed: ChangedFile[] = [];
   for (const [index, file] of result.files.entries()) {
@@ -117,8 +137,11 @@ export async function renderRun(bundle: Bundle, settings: GenerateSettings, cach
       changed.push({ ...file, before, typesChanged: before === undefined ? [] : toolsWithChangedTypes(before, file.content) });
   }
   const leftover = await staleGeneratedFiles(outDir, new Set(result.files.map((file) => file.path)));
-  return { ...result, changed, leftover };
+  return { ...result, generation: planned.generation, changed, leftover };
 }
+
+/** Where the generation is recorded (see renderSteps). */
+const INDEX = "index.ts";
 
 /**
  * Writes the changed files of a run, all or nothing, and removes the leftover modules in the same

@@ -3,6 +3,7 @@ import { type Bundle, type BundleServer, ServerIdSchema } from "../bundle/types.
 import { PmcpError } from "../errors.js";
 import { camelCase, clientClassName, NameScope } from "../ir/naming.js";
 import { commentText, literal } from "./code.js";
+import { encodeGeneration, type GenerationRecord, type NextGeneration, nextGeneration } from "./generation-record.js";
 import { BANNER_PREFIX, withRecord } from "./module-record.js";
 import { type GenerateWarning, planModuleFiles, planServerModule } from "./plan.js";
 import type { CompiledTemplates } from "./templates.js";
@@ -43,14 +44,21 @@ export interface RenderSteps {
   steps: RenderStep[];
   /** Problems of the bundle as a whole (module file names), before those of each file. */
   warnings: GenerateWarning[];
+  /** What `index.ts` records about this generation, and the changes since `previous`. */
+  generation: NextGeneration;
 }
 
 /**
- * One module per server plus `index.ts`: a function of the bundle, the options, the templates
- * and the generator version only, with no file read or written.
+ * One module per server plus `index.ts`: a function of the bundle, the options, the templates,
+ * the generator version and the record of the previous generation only, with no file read or written.
  */
-export function renderClients(bundle: Bundle, options: RenderOptions, templates: CompiledTemplates): RenderResult {
-  const { steps, warnings: planned } = renderSteps(bundle, options);
+export function renderClients(
+  bundle: Bundle,
+  options: RenderOptions,
+  templates: CompiledTemplates,
+  previous?: GenerationRecord,
+): RenderResult {
+  const { steps, warnings: planned } = renderSteps(bundle, options, previous);
   const warnings = [...planned];
   const files = steps.map((step) => {
     const made = step.make(templates);
@@ -65,7 +73,7 @@ export function renderClients(bundle: Bundle, options: RenderOptions, templates:
  * holds a file made earlier from the same inputs (the reuse cache) need not make it again.
  * Names are resolved here, so each file is made on its own.
  */
-export function renderSteps(bundle: Bundle, options: RenderOptions): RenderSteps {
+export function renderSteps(bundle: Bundle, options: RenderOptions, previous?: GenerationRecord): RenderSteps {
   // The id becomes a file name and a module path: only ids the bundle schema allows get that far.
   for (const server of bundle.servers) {
     if (!ServerIdSchema.safeParse(server.id).success)
@@ -98,13 +106,17 @@ export function renderSteps(bundle: Bundle, options: RenderOptions): RenderSteps
       alias: exported === className ? "" : exported,
     });
   }
+  const generation = nextGeneration(bundle, previous);
   steps.push({
     path: "index.ts",
     server: undefined,
-    inputs: [settings, modules],
-    make: ({ index: template }) => ({ content: withRecord(template({ banner: banner(options), modules }), []), warnings: [] }),
+    inputs: [settings, modules, generation.record],
+    make: ({ index: template }) => ({
+      content: withRecord(template({ banner: banner(options), modules }), [], encodeGeneration(generation.record)),
+      warnings: [],
+    }),
   });
-  return { steps, warnings: moduleFiles.warnings };
+  return { steps, warnings: moduleFiles.warnings, generation };
 }
 
 function banner(options: RenderOptions, server?: BundleServer): string {

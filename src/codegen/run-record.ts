@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import type { QualitySummary } from "../bundle/quality-summary.js";
 import { hash } from "./hash.js";
 import type { GenerateWarning } from "./plan.js";
 import type { ReuseCache } from "./reuse-cache.js";
@@ -19,6 +20,8 @@ export interface RunRecord {
   servers: string[];
   tools: number;
   warnings: GenerateWarning[];
+  /** What `pmcp generate` prints about the run's tools, kept so a re-run can print it without the bundle. */
+  quality: QualitySummary;
 }
 
 interface FileStamp {
@@ -49,7 +52,7 @@ export async function unchangedRun(
   } catch {
     return undefined;
   }
-  if (record.key !== key || !Array.isArray(record.files) || !Array.isArray(record.inputs)) return undefined;
+  if (record.key !== key || !Array.isArray(record.files) || !Array.isArray(record.inputs) || record.quality === undefined) return undefined;
   if (record.inputs.length !== schemaFiles.length) return undefined;
   const now = await outputStamps(outDir);
   if (now === undefined || JSON.stringify(now) !== JSON.stringify(record.files)) return undefined;

@@ -1,6 +1,8 @@
 import { join } from "node:path";
 import type { Argv } from "yargs";
 import type { Quality } from "../bundle/quality.js";
+import type { QualityChange } from "../bundle/quality-changes.js";
+import type { QualitySummary } from "../bundle/quality-summary.js";
 import type { GenerateOutcome, GenerateSettings } from "../codegen/generate-pipeline.js";
 import type { LoadedConfig } from "../config/pmcp-config.js";
 import { count } from "../count.js";
@@ -10,9 +12,8 @@ import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js
 import { resolveInputs, schemaOption } from "./shared/inputs.js";
 import { minQualityOption, strictObjectsOption } from "./shared/options.js";
 import { printJson, say, warn } from "./shared/output.js";
-import { resolvePathSetting, resolveSetting } from "./shared/settings.js";
+import { DEFAULT_OUTPUT, outputSetting, resolvePathSetting, resolveSetting } from "./shared/settings.js";
 
-const DEFAULT_OUTPUT = "generated";
 const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
 
 /** Where and how clients are generated: the flags of `pmcp generate` and `pmcp dev`. */
@@ -82,6 +83,8 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
     typesChanged: changed.flatMap((file) => file.typesChanged.map((tool) => `${file.path.replace(/\.ts$/, "")}/${tool}`)),
     removed: leftover.map((path) => join(outDir, path)),
     ...(inferred === undefined ? {} : { inferred: learning.inferredTools(inferred) }),
+    quality: outcome.quality,
+    qualityChanges: outcome.changes ?? null,
   };
   const warningLines = outcome.warnings.map(warningLine);
 
@@ -109,8 +112,22 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
     args,
     `Generated clients in ${outDir}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
   );
+  // Nothing more is said under --quiet or --json: a no-op run need not load the formatting.
+  if (!args.quiet && !args.json) {
+    const { qualitySummaryLines } = await import("../report/format.js");
+    const { qualityChangeLine } = await import("../bundle/quality-changes.js");
+    for (const line of ["Schema quality:", ...qualitySummaryLines(summary.quality).map((text) => `  ${text}`)]) say(args, line);
+    // Said only when there are some: an unchanged re-run has nothing to add.
+    const changes = summary.qualityChanges ?? [];
+    if (changes.length > 0) say(args, "Changes since the previous generation:");
+    for (const change of changes.slice(0, CHANGE_LINES)) say(args, `  ${qualityChangeLine(change)}`);
+    if (changes.length > CHANGE_LINES) say(args, `  and ${changes.length - CHANGE_LINES} more (--json lists them all)`);
+  }
   if (inferred !== undefined) learning.failIfNotLearned(inferred);
 }
+
+/** Most quality changes `generate` prints: a new server of 300 tools is 300 changes, which say little one by one. */
+const CHANGE_LINES = 20;
 
 /** The generate flags; each wins over its `pmcp.config` setting. */
 export interface GenerateFlags {
@@ -124,7 +141,7 @@ export interface GenerateFlags {
 /** Where `pmcp generate` and `pmcp dev` write and how they render: the flag, else `pmcp.config`, else the default. */
 export function generateSettings(flags: GenerateFlags, project: LoadedConfig | undefined, source: string): GenerateSettings {
   const config = project?.config;
-  const out = resolvePathSetting({ name: "-o", value: flags.output }, project, "output", DEFAULT_OUTPUT);
+  const out = outputSetting(flags.output, project);
   return {
     outDir: out.value,
     outFlag: out.name,
@@ -158,6 +175,10 @@ interface Summary {
   removed: string[];
   /** With --observations: the tools learned again, as `server/tool`. */
   inferred?: string[];
+  /** Tools by source and quality as generated, per server and in total. */
+  quality: QualitySummary;
+  /** Changes of source or quality since the previous generation; null when it left no record to compare with. */
+  qualityChanges: QualityChange[] | null;
 }
 
 function summaryJson(summary: Summary) {

@@ -1,30 +1,41 @@
 import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { deprecated, resolveInputs, schemaOption } from "./shared/inputs.js";
-import { printJson } from "./shared/output.js";
+import { printable, printJson } from "./shared/output.js";
+import { DEFAULT_OUTPUT, outputSetting } from "./shared/settings.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  schemaOption(yargs).option("format", {
-    choices: ["table", "markdown", "json"] as const,
-    default: "table" as const,
-    describe: "Output: a terminal table or Markdown (json: deprecated, use --json)",
-  });
+  schemaOption(yargs)
+    .option("output", {
+      alias: "o",
+      type: "string",
+      describe: `Folder of the generated clients, whose index.ts records the improvements (default: pmcp.config output, else ${DEFAULT_OUTPUT}/)`,
+    })
+    .option("format", {
+      choices: ["table", "markdown", "json"] as const,
+      default: "table" as const,
+      describe: "Output: a terminal table or Markdown (json: deprecated, use --json)",
+    });
 
 export const reportCommand = defineCommand({
   command: "report",
-  describe: "Schema-quality report: tools by source and quality, observations, drift, tools/list size",
+  describe: "Schema-quality report: tools by source and quality, drift, recent improvements, recommendations, most used tools",
   builder,
   handler: report,
 });
 
-/** `pmcp report`: the schema-quality report of a bundle. */
+/** `pmcp report`: the schema-quality report of a bundle, with the history the generated clients record. */
 async function report(args: ArgsOf<typeof builder>): Promise<void> {
+  const { readFile } = await import("node:fs/promises");
+  const { join } = await import("node:path");
   const { readSchemaFiles } = await import("../bundle/read.js");
+  const { recordedGeneration } = await import("../codegen/generation-record.js");
   const { formatMarkdown, formatTable } = await import("../report/format.js");
   const { qualityReport } = await import("../report/quality-report.js");
   if (args.format === "json") deprecated(args, "--format json", "--json");
-  const { schema } = await resolveInputs(args.schema);
-  const result = qualityReport((await readSchemaFiles(schema)).bundle);
+  const { project, schema } = await resolveInputs(args.schema, args.output === undefined ? { project: "always" } : {});
+  const index = await readFile(join(outputSetting(args.output, project).value, "index.ts"), "utf8").catch(() => "");
+  const result = qualityReport((await readSchemaFiles(schema)).bundle, { generation: recordedGeneration(index) });
   if (args.format === "json" || args.json) return printJson(result);
-  process.stdout.write(args.format === "markdown" ? formatMarkdown(result) : formatTable(result));
+  process.stdout.write(args.format === "markdown" ? formatMarkdown(result) : printable(formatTable(result)));
 }

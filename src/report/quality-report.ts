@@ -1,12 +1,11 @@
-import { QUALITIES, type Quality, type SchemaSource, SOURCES, schemaSourceOf } from "../bundle/quality.js";
+import { schemaSourceOf } from "../bundle/quality.js";
+import { type QualityChange, toolQualities } from "../bundle/quality-changes.js";
+import { type QualityCounts, qualitySummary } from "../bundle/quality-summary.js";
 import type { Bundle, BundleServer, Tool } from "../bundle/types.js";
+import type { GenerationRecord } from "../codegen/generation-record.js";
+import { mostUsed, type Recommendations, recommendationsFor, type UsageLine } from "./recommendations.js";
 
-export interface ReportRow {
-  tools: number;
-  bySource: Record<SchemaSource, number>;
-  byQuality: Record<Quality, number>;
-  /** Results the inferred schemas were learned from. */
-  observations: number;
+export interface ReportRow extends QualityCounts {
   /**
    * Tools of unknown source whose observed results all held no JSON (prose, images, links):
    * unknown because of how they answer, not for want of observations. The other unknown tools could be learned.
@@ -41,21 +40,35 @@ export interface QualityReport {
   total: ReportRow;
   drift: DriftLine[];
   noJson: ContentLine[];
+  /** The improvements the generated clients' history records, newest first; null when no generation is recorded. */
+  recentImprovements: QualityChange[] | null;
+  recommendations: Recommendations;
+  /** The most used tools by observed results, most first. */
+  mostUsed: UsageLine[];
 }
 
-/** Tools by schema source and quality, observations, drift and listing cost, per server and in total. */
-export function qualityReport(bundle: Bundle): QualityReport {
-  const servers = bundle.servers.map((server) => ({ id: server.id, ...serverRow(server) }));
-  const total = emptyRow();
+export interface ReportContext {
+  /** What the generated clients' `index.ts` records; undefined when there is none. */
+  generation?: GenerationRecord | undefined;
+}
+
+/**
+ * Tools by schema source and quality, observations, drift and listing cost, per server and in
+ * total; the recent improvements, recommendations and the most used tools.
+ */
+export function qualityReport(bundle: Bundle, context: ReportContext = {}): QualityReport {
+  const qualities = toolQualities(bundle);
+  const counts = qualitySummary(
+    bundle.servers.map((server) => server.id),
+    qualities,
+  );
+  const servers = bundle.servers.map((server, index) => ({ ...counts.servers[index]!, ...serverRow(server) }));
+  const total: ReportRow = { ...counts.total, ...emptyRow() };
   for (const row of servers) {
-    total.tools += row.tools;
-    total.observations += row.observations;
     total.noJson += row.noJson;
     for (const [kind, tools] of Object.entries(row.byContent)) total.byContent[kind] = (total.byContent[kind] ?? 0) + tools;
     total.listBytes += row.listBytes;
     total.listTokens += row.listTokens;
-    for (const source of SOURCES) total.bySource[source] += row.bySource[source];
-    for (const quality of QUALITIES) total.byQuality[quality] += row.byQuality[quality];
   }
   const drift = bundle.servers.flatMap((server) =>
     (server.inferred ?? []).flatMap((block) =>
@@ -65,7 +78,9 @@ export function qualityReport(bundle: Bundle): QualityReport {
   const noJson = bundle.servers.flatMap((server) =>
     answersWithoutJson(server).map(({ tool, content }) => ({ server: server.id, tool: tool.name, content })),
   );
-  return { servers, total, drift, noJson };
+  const recentImprovements = context.generation?.history.filter((change) => change.kind === "improved").reverse() ?? null;
+  const recommendations = recommendationsFor(bundle);
+  return { servers, total, drift, noJson, recentImprovements, recommendations, mostUsed: mostUsed(bundle) };
 }
 
 /** Tools of unknown source that were observed answering, never with JSON. */
@@ -77,17 +92,11 @@ function answersWithoutJson(server: BundleServer): { tool: Tool; content: Record
   });
 }
 
-function serverRow(server: BundleServer): ReportRow {
+/** What the report adds to a server's counts. */
+type ServerFacts = Omit<ReportRow, keyof QualityCounts>;
+
+function serverRow(server: BundleServer): ServerFacts {
   const row = emptyRow();
-  const inferred = new Map((server.inferred ?? []).map((block) => [block.tool, block]));
-  for (const tool of server.tools) {
-    const block = inferred.get(tool.name);
-    const { source, quality } = schemaSourceOf(tool, block);
-    row.tools += 1;
-    row.bySource[source] += 1;
-    row.byQuality[quality] += 1;
-    row.observations += block?.observations ?? 0;
-  }
   for (const { content } of answersWithoutJson(server)) {
     row.noJson += 1;
     for (const kind of Object.keys(content)) row.byContent[kind] = (row.byContent[kind] ?? 0) + 1;
@@ -97,12 +106,8 @@ function serverRow(server: BundleServer): ReportRow {
   return row;
 }
 
-function emptyRow(): ReportRow {
+function emptyRow(): ServerFacts {
   return {
-    tools: 0,
-    bySource: Object.fromEntries(SOURCES.map((source) => [source, 0])) as Record<SchemaSource, number>,
-    byQuality: Object.fromEntries(QUALITIES.map((quality) => [quality, 0])) as Record<Quality, number>,
-    observations: 0,
     noJson: 0,
     byContent: {},
     listBytes: 0,

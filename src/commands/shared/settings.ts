@@ -51,3 +51,11 @@ export function resolvePathSetting(
 export function projectPath(project: LoadedConfig | undefined, path: string | undefined): string | undefined {
   return path === undefined || project === undefined ? undefined : relative(process.cwd(), resolve(project.dir, path));
 }
+
+/** Where generated clients go unless told. */
+export const DEFAULT_OUTPUT = "generated";
+
+/** The folder of the generated clients: `-o`, else `pmcp.config` `output`, else `generated/`. */
+export function outputSetting(flag: string | undefined, project: LoadedConfig | undefined): Setting<string> {
+  return resolvePathSetting({ name: "-o", value: flag }, project, "output", DEFAULT_OUTPUT);
+}

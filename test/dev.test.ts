@@ -570,7 +570,7 @@ describe("pmcp dev --observations", () => {
     await until("the first observation learned", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
       "learning/count: none → low (1 observation)",
-      "updated schemas/mcp-bundle.json, generated/learning.ts",
+      "updated schemas/mcp-bundle.json, generated/learning.ts, generated/index.ts",
     ]);
     expect(await readFile(module, "utf8")).toMatch(/export type CountResult = \{\n {2}count: number;\n\};/);
 
@@ -579,7 +579,7 @@ describe("pmcp dev --observations", () => {
     await until("the level crossed", () => updates(dev) === 3);
     expect(regeneration(dev.stdout(), 2)).toEqual([
       "learning/count: low → medium (10 observations)",
-      "updated schemas/mcp-bundle.json, generated/learning.ts",
+      "updated schemas/mcp-bundle.json, generated/learning.ts, generated/index.ts",
     ]);
     const learned = JSON.parse(await readFile(join(dir, "schemas/mcp-bundle.json"), "utf8")).servers[0].inferred;
     expect(
@@ -608,7 +608,7 @@ describe("pmcp dev --observations", () => {
     await until("the news tool learned", () => updates(dev) === 4);
     expect(regeneration(dev.stdout(), 3)).toEqual([
       "learning/news: none → low (1 observation)",
-      "updated schemas/mcp-bundle.json, generated/learning.ts",
+      "updated schemas/mcp-bundle.json, generated/learning.ts, generated/index.ts",
     ]);
     const blocks = JSON.parse(await readFile(join(dir, "schemas/mcp-bundle.json"), "utf8")).servers[0].inferred;
     expect(blocks.map((block: InferredTool) => [block.tool, block.observations])).toEqual([
@@ -680,7 +680,7 @@ describe("pmcp dev --observations", () => {
           to: { source: "inferred", quality: "medium" },
         },
       ],
-      written: ["schemas/mcp-bundle.json", "generated/learning.ts"],
+      written: ["schemas/mcp-bundle.json", "generated/learning.ts", "generated/index.ts"],
       removed: [],
     });
 

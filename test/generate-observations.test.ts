@@ -60,7 +60,14 @@ describe("pmcp generate --observations", () => {
     const first = await generate();
     expect([first.code, first.stdout, first.stderr]).toEqual([
       0,
-      `inferred learning/count: 10 observations, quality medium (consistency 1)\nGenerated clients in ${out}: 1 server, 2 tools\n`,
+      [
+        "inferred learning/count: 10 observations, quality medium (consistency 1)",
+        `Generated clients in ${out}: 1 server, 2 tools`,
+        "Schema quality:",
+        "  learning: 2 tools, by source: inferred 1 (50.0%), unknown 1 (50.0%); by quality: medium 1 (50.0%), none 1 (50.0%)",
+        "  total: 2 tools, by source: inferred 1 (50.0%), unknown 1 (50.0%); by quality: medium 1 (50.0%), none 1 (50.0%)",
+        "",
+      ].join("\n"),
       "",
     ]);
     const inferred = JSON.parse(await readFile(bundle, "utf8")).servers[0].inferred;
@@ -92,13 +99,16 @@ describe("pmcp generate --observations", () => {
         "inferred learning/count: 12 observations, quality medium (consistency 1)",
         `stale: ${bundle} (observations not inferred yet)`,
         `stale: ${join(out, "learning.ts")}`,
+        `stale: ${join(out, "index.ts")}`,
         "",
       ].join("\n"),
-      "pmcp: 2 generated files out of date; run pmcp generate\n",
+      "pmcp: 3 generated files out of date; run pmcp generate\n",
     ]);
     expect(await readFile(bundle, "utf8")).toBe(text);
     const json = await generate("--check", "--json");
-    expect([json.code, JSON.parse(json.stdout)]).toEqual([
+    // The quality summary and its changes are quality-history.test.ts's to check.
+    const { quality: _quality, ...summary } = JSON.parse(json.stdout);
+    expect([json.code, summary]).toEqual([
       1,
       {
         output: out,
@@ -106,10 +116,11 @@ describe("pmcp generate --observations", () => {
         tools: 2,
         reused: [],
         warnings: 0,
-        changed: [join(out, "learning.ts")],
+        changed: [join(out, "learning.ts"), join(out, "index.ts")],
         typesChanged: [],
         removed: [],
         inferred: ["learning/count"],
+        qualityChanges: [],
         upToDate: false,
       },
     ]);

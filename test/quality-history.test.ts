@@ -82,7 +82,6 @@ describe("generate records the quality it generated at, and report reads the his
       `Generated clients in ${out}: 1 server, 6 tools`,
       ...summary("hybrid 1 (16.7%), inferred 2 (33.3%), unknown 3 (50.0%)", "high 1 (16.7%), low 2 (33.3%), none 3 (50.0%)"),
       "Changes since the previous generation:",
-      "  weather/get_version: declared → hybrid (1 observation)",
       "  weather/get_weather: none → low (3 observations)",
       "  weather/list_stations: none → low (1 observation)",
       "",

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
-import { type QualityChange, qualityChanges, toolQualities } from "../bundle/quality-changes.js";
+import type { QualityChange } from "../bundle/quality-changes.js";
 import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
@@ -192,7 +192,8 @@ export class DevSession {
       if (bundleFile.length + run.changed.length + run.leftover.length === 0) return;
       const listed = new Map(servers.map((server) => [server.id, server]));
       const changes = diffBundles(this.only(this.current, listed), this.only(bundle, listed));
-      const quality = qualityChanges(toolQualities(this.current), toolQualities(bundle)).filter(
+      // What changed since the generation index.ts records: the last one dev (or generate) wrote.
+      const quality = (run.generation.changes ?? []).filter(
         (change) => change.from !== undefined && change.to !== undefined && change.from.quality !== change.to.quality,
       );
       await writeRun(run, settings, bundleFile);

@@ -5,7 +5,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { observationPath } from "@pmcp-codegen/runtime";
 import { formatObservationLog } from "@pmcp-codegen/runtime/internal";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
 
@@ -75,28 +75,25 @@ async function run(client: Client, code: string): Promise<[string | undefined, u
 const OK = "[Script executed successfully]";
 
 describe("pmcp serve exec --learn", () => {
+  // One session for the tests that use the defaults: each calls tools of its own, whose counts start at its first call.
+  let shared: Client;
+  beforeAll(async () => {
+    shared = await learningServer("--observe", join(dir, "defaults"));
+  });
+  afterAll(() => shared.close());
+
   it("learns every other tool when one answers 1,000 levels deep", async () => {
-    const client = await learningServer("--observe", join(dir, "deep-tool"));
-    try {
-      const calls = "await learning.deep();\nfor (let i = 0; i < 10; i++) await learning.count();\nreturn 1;";
-      expect(await run(client, calls)).toEqual([OK, 1]);
-      // Ten consistent observations make `count` medium: typed by what it answers, no longer rt.ToolResult.
-      expect(await run(client, "return (await learning.count()).count;")).toEqual([OK, 11]);
-    } finally {
-      await client.close();
-    }
+    const calls = "await learning.deep();\nfor (let i = 0; i < 10; i++) await learning.count();\nreturn 1;";
+    expect(await run(shared, calls)).toEqual([OK, 1]);
+    // Ten consistent observations make `count` medium: typed by what it answers, no longer rt.ToolResult.
+    expect(await run(shared, "return (await learning.count()).count;")).toEqual([OK, 11]);
   });
 
   it("keeps a tool that answered JSON once and prose later a ToolResult: the program reading .text runs each time", async () => {
-    const client = await learningServer("--observe", join(dir, "news-medium"));
-    try {
-      const program = "return (await learning.news()).text;";
-      expect(await run(client, program)).toEqual([OK, '{"a":1}']);
-      expect(await run(client, program)).toEqual([OK, "no data today"]);
-      expect(await run(client, program)).toEqual([OK, "no data today"]);
-    } finally {
-      await client.close();
-    }
+    const program = "return (await learning.news()).text;";
+    expect(await run(shared, program)).toEqual([OK, '{"a":1}']);
+    expect(await run(shared, program)).toEqual([OK, "no data today"]);
+    expect(await run(shared, program)).toEqual([OK, "no data today"]);
   });
 
   it("with --min-quality low, passes a prose answer to a type learned from JSON on as it came, then types the tool by its content again", async () => {

@@ -9,7 +9,8 @@ const builder = (yargs: Argv<GlobalArgs>) =>
     .option("learn", {
       type: "boolean",
       default: false,
-      describe: "Type a tool that declares no output schema by what its results show, once inferred at --min-quality",
+      describe:
+        "Type a tool that declares no output schema by what its results show, once inferred at --min-quality, and write what is learned into the bundle (--schema, else pmcp.config's)",
     })
     .example('$0 serve exec --stdio "node inventory.js" --id inventory', "Code mode over one stdio server, on stdio");
 

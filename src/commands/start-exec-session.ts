@@ -1,14 +1,15 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { access, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompositionClient } from "@pmcp-codegen/runtime";
 import { carryInferred } from "../bundle/carry-inferred.js";
+import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import type { Quality } from "../bundle/quality.js";
-import { readSchemaFiles } from "../bundle/read.js";
+import { type ReadResult, readSchemaFiles } from "../bundle/read.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { BundleServer } from "../bundle/types.js";
-import { loadPmcpConfig } from "../config/pmcp-config.js";
+import { type LoadedConfig, loadPmcpConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
 import type { CheckerHostOptions } from "../exec/checker-host.js";
 import { ExecSession } from "../exec/exec-session.js";
@@ -16,7 +17,7 @@ import { EXEC_SETTINGS, type ExecSettingKey, type ExecSettings, limitsOf } from 
 import { type ListedServer, ListingRefresh } from "../exec/listing-refresh.js";
 import { QuickJsExecutor } from "../exec/quickjs-executor.js";
 import { exportServers } from "../export/export-servers.js";
-import { resolveSetting } from "./shared/settings.js";
+import { resolvePathSetting, resolveSetting } from "./shared/settings.js";
 import { resolveSources, type SourceFlags } from "./shared/source-flags.js";
 
 /** The flags of `pmcp serve exec` and `pmcp exec`, as parsed. */
@@ -44,7 +45,9 @@ export interface StartedSession {
 export async function startSession(flags: ExecFlags, verb: string, checker: CheckerHostOptions = {}): Promise<StartedSession> {
   const project = await loadPmcpConfig();
   const sources = await resolveSources(flags, project, verb);
-  const given = flags.schema.length === 0 ? undefined : (await readSchemaFiles(flags.schema)).bundle;
+  const schema = await schemaPaths(flags, project);
+  const read = schema.length === 0 ? undefined : await readSchemaFiles(schema);
+  const given = read?.bundle;
   const recorded = new Map(given?.servers.map((server) => [server.id, server]));
   // Only an id known before connecting (--id, a config key) can name a server of the bundle.
   const typed = sources.flatMap((source): ListedServer[] => {
@@ -103,6 +106,7 @@ export async function startSession(flags: ExecFlags, verb: string, checker: Chec
     ).value,
     checker,
     ...(flags.learn && observeDir !== undefined ? { learnFrom: observeDir } : {}),
+    ...(flags.learn && read !== undefined ? learnInto(schema, read.files) : {}),
   });
   // Servers whose listing says how long it stays good are listed again when it runs out.
   const refresh = new ListingRefresh(listed, { timeoutMs: LISTING_TIMEOUT_MS, build, apply: (next) => session.replaceBundle(next) });
@@ -123,4 +127,38 @@ export async function startSession(flags: ExecFlags, verb: string, checker: Chec
       return closing;
     },
   };
+}
+
+/**
+ * The schema files that type the servers: `--schema`; with `--learn` and none given, pmcp.config's
+ * `bundle` (else the default path beside it) when there is one, so that what a session learns goes
+ * where `pmcp generate` reads and the next session starts from it. Without `--learn` nothing is read
+ * unless told.
+ */
+async function schemaPaths(flags: ExecFlags, project: LoadedConfig | undefined): Promise<string[]> {
+  if (flags.schema.length > 0 || !flags.learn || project === undefined) return flags.schema;
+  const bundle = resolvePathSetting({ name: "--schema", value: undefined }, project, "bundle", DEFAULT_BUNDLE_PATH).value;
+  if (await exists(bundle)) return [bundle];
+  learnWarning(`learned types stay in memory: pmcp.config's bundle ${bundle} does not exist (pmcp schema export writes it)`);
+  return [];
+}
+
+/** The one bundle file learned blocks are written into; several files, or PMCP's per-server files, have no single place for them. */
+function learnInto(schema: readonly string[], files: ReadResult["files"]): { learnInto?: string } {
+  const [file] = files;
+  if (files.length === 1 && file?.format === "bundle") return { learnInto: file.path };
+  const what = files.length === 1 ? "a PMCP foundation file, which has no inferred blocks" : `${files.length} schema files, not one bundle`;
+  learnWarning(`learned types stay in memory: ${schema.join(", ")} is ${what} (pmcp schema infer -o <bundle> writes one)`);
+  return {};
+}
+
+function learnWarning(message: string): void {
+  process.emitWarning(message, "PmcpLearnWarning");
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
 }

@@ -1,7 +1,6 @@
 import { stat } from "node:fs/promises";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
-import { lowConsistencyFields } from "../bundle/field-consistency.js";
-import { jsonText } from "../bundle/serialize.js";
+import { sameSubstance } from "../bundle/carry-inferred.js";
 import type { Bundle, InferredTool } from "../bundle/types.js";
 import { inferBundle } from "../infer/infer-bundle.js";
 import { LogMemory } from "../infer/observation-logs.js";
@@ -9,10 +8,9 @@ import type { WatchOptions } from "./watch-inputs.js";
 
 /**
  * `pmcp dev`'s learning from a folder of observation logs: what each log teaches, re-inferred only
- * for the logs whose bytes changed. A tool's block in the bundle is replaced only when what the
- * clients and the report are made from changes (quality, schema, drift, kinds of answers without
- * JSON, the fields of low consistency the docs name): a new observation that only raises the counts would rewrite the bundle and a module on
- * every call, and the editor would check the callers again for nothing.
+ * for the logs whose bytes changed. A tool's block in the bundle is replaced only when it changes in
+ * substance (see sameSubstance); unlike carryInferred's rule, a block from fewer results does replace
+ * one from more here: the logs dev follows are the bundle's own source, so a log cleared is a fresh start.
  */
 export class ObservationFollower {
   private readonly memory = new LogMemory();
@@ -46,18 +44,7 @@ export class ObservationFollower {
 }
 
 function kept(before: InferredTool | undefined, after: InferredTool): InferredTool {
-  return before !== undefined && substance(before) === substance(after) ? before : after;
-}
-
-/** What of a block the generated code and `pmcp report` depend on, besides counts and times. */
-function substance(block: InferredTool): string {
-  return jsonText([
-    block.quality,
-    block.schema,
-    (block.drift ?? []).map((drift) => [drift.path, drift.message]),
-    Object.keys(block.content ?? {}).sort(),
-    lowConsistencyFields(block).map((field) => field.path),
-  ]);
+  return before !== undefined && sameSubstance(before, after) ? before : after;
 }
 
 /**

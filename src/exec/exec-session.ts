@@ -65,6 +65,8 @@ export interface ExecSessionOptions {
   strictObjects?: boolean;
   /** Folder of the client's observation logs: after each program, newly inferred types join the declarations. */
   learnFrom?: string;
+  /** The bundle file each learning round's blocks are written into, merged with what it holds at the time. */
+  learnInto?: string;
   /** The type-checker's threads and their limits (heap, longest check). */
   checker?: CheckerHostOptions;
 }
@@ -112,9 +114,10 @@ export class ExecSession {
     return new ExecSession(options, await CheckerHost.create(state.declarations.text, options.checker), state);
   }
 
-  /** Ends the checker's threads; the executor and the client belong to the caller. */
-  close(): Promise<void> {
-    return this.#checker.close();
+  /** Waits for the learning round under way (its write included), then ends the checker's threads; the executor and the client belong to the caller. */
+  async close(): Promise<void> {
+    await this.#learning;
+    await this.#checker.close();
   }
 
   get bundle(): Bundle {
@@ -205,16 +208,47 @@ export class ExecSession {
     process.emitWarning(message, "PmcpLearnWarning");
   }
 
-  /** One learning round at a time: concurrent programs each wait for the round that covers their calls. */
+  /**
+   * One learning round at a time: concurrent programs each wait for the round that covers their
+   * calls. The blocks it learned replace those in use (carryInferred's rule), then, with a bundle
+   * file to keep them in, those on disk.
+   */
   #learn(dir: string): Promise<void> {
-    return this.#replace(`learning from ${dir}`, async () => {
-      const { inferBundle } = await import("../infer/infer-bundle.js");
-      await this.#options.client.flushObservations();
-      const learned = await inferBundle(this.#state.bundle, dir);
-      // One tool that cannot be learned keeps its type; the others' are learned all the same.
-      for (const failure of learned.failed) this.#warnOnce(`learning from ${dir}: ${failure}`);
-      return learned.bundle;
-    });
+    let learned: Bundle | undefined;
+    const into = this.#options.learnInto;
+    return this.#replace(
+      `learning from ${dir}`,
+      async () => {
+        const [{ inferBundle }, { carryInferred }] = await Promise.all([
+          import("../infer/infer-bundle.js"),
+          import("../bundle/carry-inferred.js"),
+        ]);
+        await this.#options.client.flushObservations();
+        const result = await inferBundle(this.#state.bundle, dir);
+        // One tool that cannot be learned keeps its type; the others' are learned all the same.
+        for (const failure of result.failed) this.#warnOnce(`learning from ${dir}: ${failure}`);
+        const fresh = new Set(result.inferred);
+        learned = {
+          ...result.bundle,
+          servers: result.bundle.servers.map((server) => ({
+            ...server,
+            inferred: (server.inferred ?? []).filter((block) => fresh.has(block)),
+          })),
+        };
+        return carryInferred(this.#state.bundle, learned);
+      },
+      into === undefined ? undefined : () => this.#keep(into, learned!),
+    );
+  }
+
+  /** A bundle that cannot take the blocks leaves them in memory, for this session: a warning, and the next round tries again. */
+  async #keep(path: string, learned: Bundle): Promise<void> {
+    try {
+      const { writeInferred } = await import("../bundle/write-inferred.js");
+      await writeInferred(path, learned, "--schema");
+    } catch (error) {
+      this.#warnOnce(`learned types stay in memory: ${errorMessage(error)}`);
+    }
   }
 
   /** The servers listed again (their listing's ttlMs ran out): their tools replace the ones in use, as learning's do. */
@@ -223,16 +257,18 @@ export class ExecSession {
   }
 
   /**
-   * Swaps the declarations, bindings and bundle for those of `next`, one swap at a time; a program
-   * keeps the set it started with. A swap that fails (an unreadable log, types that do not compile)
-   * keeps the types in use, with a warning, and the next one tries again.
+   * Swaps the declarations, bindings and bundle for those of `next`, one swap at a time, and runs
+   * `then` once the swap is made; a program keeps the set it started with. A swap that fails (an
+   * unreadable log, types that do not compile) keeps the types in use, with a warning, and the next
+   * one tries again.
    */
-  #replace(what: string, next: () => Promise<Bundle>): Promise<void> {
+  #replace(what: string, next: () => Promise<Bundle>, then?: () => Promise<void>): Promise<void> {
     this.#learning = this.#learning
       .then(async () => {
         const state = stateOf(await next(), this.#options);
         if (state.declarations.text !== this.#state.declarations.text) await this.#checker.updateDeclarations(state.declarations.text);
         this.#state = state;
+        await then?.();
       })
       .catch((error: unknown) => {
         process.emitWarning(`${what} failed: ${errorMessage(error)}`, "PmcpLearnWarning");

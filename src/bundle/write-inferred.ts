@@ -1,0 +1,45 @@
+import { readFile } from "node:fs/promises";
+import { z } from "zod";
+import { PmcpError } from "../errors.js";
+import { parseJsonText } from "../files/read-json.js";
+import { systemReason } from "../files/system-reason.js";
+import { writeOutput } from "../files/write-output.js";
+import { carryInferred } from "./carry-inferred.js";
+import { parseSchemaFile } from "./read.js";
+import { toJsonText } from "./serialize.js";
+import type { Bundle } from "./types.js";
+
+/** As the observation logs' locks: an older lock belongs to a process that died holding it (live ones are refreshed). */
+const LOCK_STALE_MS = 10_000;
+
+/**
+ * Writes the inferred blocks of `learned` into the bundle file at `path` as it is now (another
+ * process may have rewritten it since it was read): carryInferred on the file's own JSON, so that
+ * everything else in it, servers and tools `learned` does not name included, keeps its bytes.
+ * Locked against other writers of learned blocks, and replaced atomically; not written when no
+ * block changes. Returns whether the file was written; `flag` names the path in failures.
+ */
+export async function writeInferred(path: string, learned: Bundle, flag: string): Promise<boolean> {
+  const { lock } = await import("proper-lockfile");
+  const release = await lock(path, {
+    stale: LOCK_STALE_MS,
+    retries: { retries: 60, minTimeout: 5, maxTimeout: 250, factor: 1.5 },
+    // A lock lost mid-write costs at most one round of learned blocks, which the next round writes again.
+    onCompromised: () => {},
+  }).catch((error: NodeJS.ErrnoException) => {
+    const reason = error.code === "ELOCKED" ? "another process held its lock throughout" : systemReason(error);
+    throw new PmcpError(error.code === "ENOENT" ? "NOT_FOUND" : "IO_FAILED", `${path}: ${reason}`, { cause: error });
+  });
+  try {
+    const text = await readFile(path, "utf8");
+    if (parseSchemaFile(path, text).format !== "bundle") throw new PmcpError("INVALID_INPUT", `${path}: no longer a bundle file`);
+    const onDisk = parseJsonText(text, path, z.unknown()) as Bundle;
+    const next = carryInferred(onDisk, learned);
+    // Compared as objects, not as text: a file indented otherwise is not rewritten for nothing.
+    if (next === onDisk) return false;
+    await writeOutput(flag, [{ path, content: toJsonText(next) }]);
+    return true;
+  } finally {
+    await release();
+  }
+}

@@ -15,7 +15,7 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-function block(tool: string, seen: number): InferredTool {
+function block(tool: string, seen: number, quality: InferredTool["quality"] = "low"): InferredTool {
   return {
     tool,
     schema: { type: "object" },
@@ -25,7 +25,7 @@ function block(tool: string, seen: number): InferredTool {
     lastSeen: "b",
     redacted: false,
     consistency: 1,
-    quality: "low",
+    quality,
     fields: [],
   };
 }
@@ -57,13 +57,13 @@ describe("writeInferred", () => {
     expect(await readdir(dir)).toEqual(["bundle.json"]);
   });
 
-  it("leaves the file alone, whatever its layout, when no block changes: the same block, one seen fewer times, or one of a tool or server it does not list", async () => {
+  it("leaves the file alone, whatever its layout, when no block changes: the same block, one seen fewer times, one seen more times to the same effect, or one of a tool or server it does not list", async () => {
     // Four-space indentation and keys in its own order, as a person may keep it.
     const text = JSON.stringify({ servers: [{ tools: TOOLS, id: "s", inferred: [block("a", 5)] }], version: "1.0" }, null, 4);
     const path = await bundleFile(text);
     const before = await stat(path);
     const unknown: Bundle = { version: "1.0", servers: [{ id: "t", tools: [], inferred: [block("a", 9)] }] };
-    for (const from of [learned(block("a", 5)), learned(block("a", 4)), learned(block("c", 9)), unknown]) {
+    for (const from of [learned(block("a", 5)), learned(block("a", 4)), learned(block("a", 8)), learned(block("c", 9)), unknown]) {
       expect(await writeInferred(path, from, "--schema")).toBe(false);
     }
     const after = await stat(path);
@@ -73,9 +73,9 @@ describe("writeInferred", () => {
   it("keeps every key of the file but the changed server's inferred list, snake_case spellings included", async () => {
     const server = { id: "s", server_info: { name: "s", version: "1" }, tools: TOOLS, inferred: [block("a", 1)], "x-vendor": 1 };
     const path = await bundleFile(JSON.stringify({ version: "1.0", servers: [server] }));
-    expect(await writeInferred(path, learned(block("a", 2)), "--schema")).toBe(true);
+    expect(await writeInferred(path, learned(block("a", 12, "medium")), "--schema")).toBe(true);
     expect(await readFile(path, "utf8")).toBe(
-      `${JSON.stringify({ version: "1.0", servers: [{ ...server, inferred: [block("a", 2)] }] }, null, 2)}\n`,
+      `${JSON.stringify({ version: "1.0", servers: [{ ...server, inferred: [block("a", 12, "medium")] }] }, null, 2)}\n`,
     );
   });
 

@@ -145,7 +145,11 @@ describe("inspection", () => {
       source: "inferred",
       quality: "medium",
     });
-    expect(outcome.found && outcome.inspection.resultType).toContain("city: string;");
+    expect(outcome.found && outcome.inspection.resultType.split("\n").slice(0, 3)).toEqual([
+      "// The method returns rt.ParsedResult<GetWeatherResult>: the result as sent (.text, .get(), .json(), …) with this type in .value.",
+      "type GetWeatherResult = {",
+      "  city: string;",
+    ]);
     expect(outcome.found && formatInspection(outcome.inspection)).toContain(
       "Inferred from 12 observed results (quality medium), not declared by the server:\n{",
     );

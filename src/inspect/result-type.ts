@@ -11,7 +11,12 @@ export function resultTypeOf(server: BundleServer, toolIndex: number): string {
   const plan = planOf(server);
   const tool = plan.tools[toolIndex];
   if (tool === undefined) throw new Error(`no tool at index ${toolIndex} of server "${server.id}"`);
-  return [`type ${tool.resultType} = ${tool.resultTypeCode};`, ...helperTypes(plan, tool.resultRefs)].join("\n");
+  // A type learned from observations is not what the method returns alone: say so, or a caller would read `.field` off the result.
+  const returned =
+    tool.returnType === tool.resultType
+      ? []
+      : [`// The method returns ${tool.returnType}: the result as sent (.text, .get(), .json(), …) with this type in .value.`];
+  return [...returned, `type ${tool.resultType} = ${tool.resultTypeCode};`, ...helperTypes(plan, tool.resultRefs)].join("\n");
 }
 
 /** `type <Name> = …;` for every named helper type `refs` reach, directly or through another helper, each once. */

@@ -102,7 +102,7 @@ describe("pmcp generate --observations", () => {
         `stale: ${join(out, "index.ts")}`,
         "",
       ].join("\n"),
-      "pmcp: 3 generated files out of date; run pmcp generate\n",
+      "pmcp: 3 files out of date; run pmcp generate --observations\n",
     ]);
     expect(await readFile(bundle, "utf8")).toBe(text);
     const json = await generate("--check", "--json");
@@ -139,7 +139,14 @@ describe("pmcp generate --observations", () => {
     const two = await runCli(["generate", "--schema", join(work, "a"), "--observations", logs], { cwd: work });
     expect([two.code, two.stderr]).toEqual([
       2,
-      `pmcp: ${join(work, "a")} is not one bundle file: give -o <bundle> for the result\npmcp: run 'pmcp --help' for usage\n`,
+      `pmcp: ${join(work, "a")} is not one bundle file: write one with pmcp schema infer -o <bundle>, then give it as --schema\npmcp: run 'pmcp --help' for usage\n`,
+    ]);
+
+    const file = join(work, "a/one.json");
+    const notFolder = await runCli(["generate", "--schema", file, "--observations", file], { cwd: work });
+    expect([notFolder.code, notFolder.stderr]).toEqual([
+      2,
+      `pmcp: ${file}: a file is there, not a folder of observation logs\npmcp: run 'pmcp --help' for usage\n`,
     ]);
 
     await writeFile(join(logs, "learning/news.jsonl"), "not a log\n");

@@ -52,6 +52,17 @@ describe("records in inferred schemas", () => {
     // Three distinct keys are too few to tell a record from an object with optional fields.
     expect(isRecord([{ AAPL: 1 }, { MSFT: 2 }, { GOOG: 3 }])).toBe(false);
     expect(isRecord([{ AAPL: 1 }, { MSFT: 2 }, { GOOG: 3 }, { IBM: null, TSLA: 4.5 }])).toBe(true);
+    // Events of four kinds share their tag: a union's members, not a record, however little else they share.
+    const events = [
+      { type: "click", target: "a" },
+      { type: "view", page: "b" },
+      { type: "buy", sku: "c" },
+      { type: "leave", reason: "d" },
+    ];
+    expect(isRecord(events)).toBe(false);
+    expect(((await inferSchema([{ events }])).properties as { events: { items: { required: string[] } } }).events.items.required).toEqual([
+      "type",
+    ]);
   });
 
   it("keeps field statistics and consistency working on records: every value is the field `*`", async () => {

@@ -238,7 +238,7 @@ describe("generate records the quality it generated at, and report reads the his
     );
   });
 
-  it("prints a server's control characters escaped in the table, and keeps Markdown's syntax out of names", async () => {
+  it("prints a server's control characters escaped in the table and in Markdown, and keeps Markdown's syntax out of names", async () => {
     const hostile = "get\u001b[31m\u001b]0;title\u0007\r*stock*";
     const seen = {
       tool: hostile,
@@ -258,9 +258,12 @@ describe("generate records the quality it generated at, and report reads the his
     const table = await cli("report", "--schema", path, "-o", out);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that none of these reaches the terminal
     expect(table.stdout).not.toMatch(/[\u001b\u0007\r]/);
-    expect(table.stdout).toContain("\n  1. shop/get\\u001b[31m\\u001b]0;title\\u0007\\u000d*stock*: 3\n");
+    // A name holding control characters is quoted as JSON, so it stays on its line and shows what it holds.
+    expect(table.stdout).toContain('\n  1. "shop/get\\u001b[31m\\u001b]0;title\\u0007\\r*stock*": 3\n');
     const markdown = await cli("report", "--schema", path, "-o", out, "--format", "markdown");
-    expect(markdown.stdout).toContain("\n1. shop/get\u001b\\[31m\u001b\\]0;title\u0007\r\\*stock\\*: 3\n");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that none of these reaches the terminal
+    expect(markdown.stdout).not.toMatch(/[\u001b\u0007\r]/);
+    expect(markdown.stdout).toContain('\n1. "shop/get\\\\u001b\\[31m\\\\u001b\\]0;title\\\\u0007\\\\r\\*stock\\*": 3\n');
   });
 
   it("prints at most 20 changes, and says how many more --json lists", async () => {

@@ -88,7 +88,7 @@ function rank(entry: Pick<ToolQuality, "source" | "quality">): number {
  * state is its quality while the type is inferred or unknown, and its source once the server declares one.
  */
 export function qualityChangeLine(change: QualityChange): string {
-  const name = `${change.server}/${change.tool}`;
+  const name = toolLabel(change.server, change.tool);
   const seen = change.observations > 0 ? ` (${count(change.observations, "observation")})` : "";
   if (change.from === undefined) return `${name}: new, ${label(change.to!)}${seen}`;
   if (change.to === undefined) return `${name}: gone (was ${label(change.from)})`;
@@ -97,4 +97,15 @@ export function qualityChangeLine(change: QualityChange): string {
 
 function label(state: Pick<ToolQuality, "source" | "quality">): string {
   return state.source === "inferred" || state.source === "unknown" ? state.quality : state.source;
+}
+
+/**
+ * `server/tool` for a line of text. A tool's name is the server's text: one holding a line break or
+ * another control character is quoted as JSON, so that it cannot start a line of its own (one that
+ * reads like a command `pmcp report` recommends, say).
+ */
+export function toolLabel(server: string, tool: string): string {
+  const name = `${server}/${tool}`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this finds
+  return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(name) ? JSON.stringify(name) : name;
 }

@@ -11,7 +11,7 @@ export interface GenerationRecord {
   /** Every server of the bundle, in its order, tools or none. */
   servers: string[];
   qualities: ToolQuality[];
-  /** Oldest first. */
+  /** Improvements and regressions, oldest first (new and gone tools are in each generation's changes only). */
   history: QualityChange[];
 }
 
@@ -37,7 +37,9 @@ export function nextGeneration(bundle: Bundle, previous: GenerationRecord | unde
   const qualities = toolQualities(bundle);
   if (previous === undefined) return { record: { servers, qualities, history: [] }, changes: undefined };
   const changes = qualityChanges(previous.qualities, qualities);
-  return { record: { servers, qualities, history: [...previous.history, ...changes].slice(-HISTORY_LIMIT) }, changes };
+  // Tools come and go by whole servers: a server of 60 tools added would push every improvement out.
+  const history = [...previous.history, ...changes.filter((change) => change.kind === "improved" || change.kind === "regressed")];
+  return { record: { servers, qualities, history: history.slice(-HISTORY_LIMIT) }, changes };
 }
 
 type StateTuple = [source: SchemaSource, quality: Quality];

@@ -61,7 +61,16 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
   const settings = generateSettings(args, project, schema.join(", "));
   // As `schema infer` then `generate`; --check renders the bundle learned in memory and writes neither.
-  const inferred = args.observations === undefined ? undefined : await learning.inferObservations(args, schema, args.observations);
+  const inferred =
+    args.observations === undefined
+      ? undefined
+      : await learning.inferObservations(
+          args,
+          schema,
+          args.observations,
+          undefined,
+          "write one with pmcp schema infer -o <bundle>, then give it as --schema",
+        );
   if (inferred !== undefined && !args.check) await learning.writeInferred(inferred);
   const staleBundle = inferred !== undefined && args.check && !(await learning.upToDate(inferred)) ? [inferred.output] : [];
   const outcome = await generateClients(schema, settings, args.check, args.check ? inferred?.result.bundle : undefined).catch(
@@ -101,7 +110,10 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
       );
     }
     for (const path of summary.removed) say(args, `stale: ${path}`);
-    throw new PmcpError("OUT_OF_DATE", `${count(stale, "generated file")} out of date; run pmcp generate`);
+    throw new PmcpError(
+      "OUT_OF_DATE",
+      `${count(stale, staleBundle.length > 0 ? "file" : "generated file")} out of date; run pmcp generate${staleBundle.length > 0 ? " --observations" : ""}`,
+    );
   }
 
   for (const path of summary.removed) say(args, `removed ${path}: generated earlier for a server that is not in this bundle`);

@@ -37,5 +37,5 @@ async function report(args: ArgsOf<typeof builder>): Promise<void> {
   const index = await readFile(join(outputSetting(args.output, project).value, "index.ts"), "utf8").catch(() => "");
   const result = qualityReport((await readSchemaFiles(schema)).bundle, { generation: recordedGeneration(index) });
   if (args.format === "json" || args.json) return printJson(result);
-  process.stdout.write(args.format === "markdown" ? formatMarkdown(result) : printable(formatTable(result)));
+  process.stdout.write(printable(args.format === "markdown" ? formatMarkdown(result) : formatTable(result)));
 }

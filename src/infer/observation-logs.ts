@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { errorMessage, type ObservationLog, parseObservationLog } from "@pmcp-codegen/runtime/internal";
 import type { InferredTool } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
+import { systemReason } from "../files/system-reason.js";
 
 /** One log as read, and the block inferred from these bytes, with the declared schema (JSON text) it was judged against. */
 export interface ReadLog {
@@ -39,7 +40,9 @@ export async function readLogs(dir: string, memory = new LogMemory()): Promise<{
       "NOT_FOUND",
       error.code === "ENOENT"
         ? `${dir}: no such folder (record observations with CompositionClient's observe option or pmcp schema discover)`
-        : `${dir}: ${errorMessage(error)}`,
+        : error.code === "ENOTDIR"
+          ? `${dir}: a file is there, not a folder of observation logs`
+          : `${dir}: ${systemReason(error)}`,
     );
   });
   const logs = new Map<string, ReadLog>();

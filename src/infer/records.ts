@@ -14,7 +14,8 @@ const MANY_KEYS = 20;
  * Keys vary between samples when at least this many distinct keys were seen, in at least two
  * objects, and a key is on average missing from at least half of them: the keys of an object
  * type are mostly required, and a few optional ones keep the average well above a half, while
- * the keys of a record (ids, names, dates) each turn up in a few samples only. Fewer keys than
+ * the keys of a record (ids, names, dates) each turn up in a few samples only; and no key is in
+ * every object, as a tag (`type`) is in each of a union's members. Fewer keys than
  * this (`{ result }` or `{ error }`) are as likely an object with optional fields.
  */
 const VARYING_MIN_KEYS = 4;
@@ -58,8 +59,10 @@ export function isRecord(objects: readonly Record<string, unknown>[]): boolean {
   if (kinds.size !== 1) return false;
   const keys = presence.size;
   if (keys >= MANY_KEYS) return true;
+  // A key in every object is a field (`type`, `id`) of objects that differ in their other fields.
+  if (objects.length < 2 || [...presence.values()].some((count) => count === objects.length)) return false;
   const occurrences = [...presence.values()].reduce((sum, count) => sum + count, 0);
-  return objects.length >= 2 && keys >= VARYING_MIN_KEYS && occurrences / (keys * objects.length) <= VARYING_MAX_PRESENCE;
+  return keys >= VARYING_MIN_KEYS && occurrences / (keys * objects.length) <= VARYING_MAX_PRESENCE;
 }
 
 function placeOf(values: readonly unknown[], depth: number): Place {

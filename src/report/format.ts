@@ -1,5 +1,5 @@
 import { QUALITIES, SOURCES } from "../bundle/quality.js";
-import { qualityChangeLine } from "../bundle/quality-changes.js";
+import { qualityChangeLine, toolLabel } from "../bundle/quality-changes.js";
 import type { QualityCounts, QualitySummary } from "../bundle/quality-summary.js";
 import { count } from "../count.js";
 import type { QualityReport, ReportRow } from "./quality-report.js";
@@ -73,7 +73,7 @@ export function qualitySummaryLines(summary: QualitySummary): string[] {
 const LISTED_NAMES = 10;
 
 function names(tools: readonly ToolName[]): string {
-  const shown = tools.slice(0, LISTED_NAMES).map((tool) => `${tool.server}/${tool.tool}`);
+  const shown = tools.slice(0, LISTED_NAMES).map((tool) => `${toolLabel(tool.server, tool.tool)}`);
   return tools.length > LISTED_NAMES ? `${shown.join(", ")} and ${tools.length - LISTED_NAMES} more` : shown.join(", ");
 }
 
@@ -114,7 +114,7 @@ function closingSections(report: QualityReport): Section[] {
     {
       title: "Most used tools (observed results)",
       empty: "none observed",
-      lines: report.mostUsed.map((usage) => ({ text: `${usage.server}/${usage.tool}: ${usage.calls}` })),
+      lines: report.mostUsed.map((usage) => ({ text: `${toolLabel(usage.server, usage.tool)}: ${usage.calls}` })),
       numbered: true,
     },
   ];
@@ -123,14 +123,14 @@ function closingSections(report: QualityReport): Section[] {
 function driftLines(report: QualityReport): string[] {
   return report.drift.map(
     (item) =>
-      `${item.server}/${item.tool} at ${item.path || "/"}: ${item.message} (${item.count} of ${count(item.observations, "observation")})`,
+      `${toolLabel(item.server, item.tool)} at ${item.path || "/"}: ${item.message} (${item.count} of ${count(item.observations, "observation")})`,
   );
 }
 
 function noJsonLines(report: QualityReport): string[] {
   return report.noJson.map(
     (item) =>
-      `${item.server}/${item.tool}: ${Object.entries(item.content)
+      `${toolLabel(item.server, item.tool)}: ${Object.entries(item.content)
         .map(([kind, results]) => `${kind} in ${results}`)
         .join(", ")}`,
   );

@@ -182,7 +182,7 @@ export class CompositionClient {
   callTool<T>(call: ToolCall<T>, options?: CallOptions & { withResult?: boolean }): Promise<T | ParsedResult<T>>;
   callTool<T>(call: ToolCall<T>, options: CallOptions & { withResult?: boolean } = {}): Promise<T | ParsedResult<T>> {
     return this.#call(call, options, (result, era) => {
-      const value = this.#interpret(call, result, era);
+      const value = this.#interpret(call, result, era, options.withResult === true);
       return options.withResult === true ? new ParsedResult(call.server, call.tool, result, value) : value;
     });
   }
@@ -288,8 +288,10 @@ export class CompositionClient {
    * never fails a call: a value that does not match it is reported and passed on; a result that
    * holds no JSON at all (prose where JSON was seen before) is reported, observed as what it is, and
    * has no value: undefined, its text and blocks still on the ParsedResult generated clients return.
+   * Asked for the value alone (clients generated before inferred tools returned a ParsedResult), it
+   * is the result as it came, as those clients were told.
    */
-  #interpret<T>(call: ToolCall<T>, result: CallResult, era: Connection["era"]): T {
+  #interpret<T>(call: ToolCall<T>, result: CallResult, era: Connection["era"], withResult: boolean): T {
     const sent = call.nonObject && era === "legacy" ? unwrapped(result) : result;
     throwIfError(call.server, call.tool, sent);
     const observed = call.lenient ? observedResult(call.server, call.tool, sent) : { value: resultJson(call.server, call.tool, sent) };
@@ -297,7 +299,7 @@ export class CompositionClient {
     if (!("value" in observed)) {
       const issue = { code: "custom" as const, path: [], message: "the result holds no JSON", input: undefined };
       this.#onInferredMismatch(new OutputValidationError(call.server, call.tool, [issue], sent));
-      return undefined as T;
+      return (withResult ? undefined : sent) as T;
     }
     const value = observed.value;
     const parsed = safeParseDeep(call.parse, value);

@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { toolLabel } from "../../bundle/quality-changes.js";
 import { count } from "../../count.js";
 import { PmcpError } from "../../errors.js";
 import { writeOutput } from "../../files/write-output.js";
@@ -26,6 +27,8 @@ export async function inferObservations(
   schema: readonly string[],
   observations: string,
   output?: string,
+  /** What to do when `schema` is not one bundle file to write the blocks into. */
+  remedy = "give -o <bundle> for the result",
 ): Promise<Inferred> {
   const { readSchemaFiles } = await import("../../bundle/read.js");
   const { toJsonText } = await import("../../bundle/serialize.js");
@@ -33,7 +36,7 @@ export async function inferObservations(
   const { cappedNote } = await import("../../infer/learnable-samples.js");
   const { bundle, files } = await readSchemaFiles(schema);
   if (output === undefined && (files.length !== 1 || files[0]?.format !== "bundle")) {
-    throw new PmcpError("INVALID_ARGUMENT", `${schema.join(", ")} is not one bundle file: give -o <bundle> for the result`);
+    throw new PmcpError("INVALID_ARGUMENT", `${schema.join(", ")} is not one bundle file: ${remedy}`);
   }
   const result = await inferBundle(bundle, observations);
   for (const line of [...result.warnings, ...result.failed]) warn(args, line);
@@ -42,7 +45,7 @@ export async function inferObservations(
       if (!result.inferred.includes(block)) continue;
       say(
         args,
-        `inferred ${server.id}/${block.tool}: ${count(block.observations, "observation")}, quality ${block.quality} (consistency ${block.consistency})${contentNote(block.content)}${cappedNote(block.capped)}`,
+        `inferred ${toolLabel(server.id, block.tool)}: ${count(block.observations, "observation")}, quality ${block.quality} (consistency ${block.consistency})${contentNote(block.content)}${cappedNote(block.capped)}`,
       );
       for (const drift of block.drift ?? []) {
         warn(

@@ -629,7 +629,7 @@ describe("pmcp dev --observations", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("follows pmcp.config's observe.dir, relative to the config file, and another folder once the config names it; --json carries the changes", async () => {
+  it("follows pmcp.config's observe.dir, relative to the config file, and another folder once the config names it, keeps blocks another process wrote; --json carries the changes", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-observe-config-"));
     const project = join(dir, "project");
     await mkdir(project);
@@ -684,11 +684,26 @@ describe("pmcp dev --observations", () => {
       removed: [],
     });
 
+    // Another process (serve exec --learn) writes a block into the bundle: dev's next write keeps it.
+    const bundlePath = join(project, "schemas/mcp-bundle.json");
+    const onDisk = JSON.parse(await readFile(bundlePath, "utf8"));
+    const deep = { ...onDisk.servers[0].inferred[0], tool: "deep", schema: { type: "object" }, quality: "low", fields: [] };
+    onDisk.servers[0].inferred = [onDisk.servers[0].inferred[0], deep];
+    await saveWhole(bundlePath, `${JSON.stringify(onDisk, null, 2)}\n`);
+
     await writeConfig("logs");
     await until("the other folder watched", () => dev.stderr().includes("observations now from logs; watching for changes"));
     await writeLog("logs", "news", [{ a: 1 }]);
     await until("the tool learned from the other folder", () => dev.stdout().length === 3);
     expect(JSON.parse(dev.stdout()[2]!).quality).toEqual([
+      {
+        kind: "improved",
+        server: "learning",
+        tool: "deep",
+        observations: 10,
+        from: { source: "unknown", quality: "none" },
+        to: { source: "inferred", quality: "low" },
+      },
       {
         kind: "improved",
         server: "learning",
@@ -698,10 +713,11 @@ describe("pmcp dev --observations", () => {
         to: { source: "inferred", quality: "low" },
       },
     ]);
-    // What was learned from the first folder stays.
-    const bundle = JSON.parse(await readFile(join(project, "schemas/mcp-bundle.json"), "utf8"));
+    // What was learned from the first folder stays, and so does what the other process wrote.
+    const bundle = JSON.parse(await readFile(bundlePath, "utf8"));
     expect(bundle.servers[0].inferred.map((block: InferredTool) => [block.tool, block.quality])).toEqual([
       ["count", "medium"],
+      ["deep", "low"],
       ["news", "low"],
     ]);
     dev.process.kill("SIGINT");

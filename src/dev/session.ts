@@ -80,11 +80,7 @@ export class DevSession {
   async start(): Promise<void> {
     this.inputs = await this.load();
     this.follow(this.inputs.observations);
-    // The bytes on disk, not the bundle read from them written again: zod puts a tool's keys in
-    // its own order, which is not the server's, and an unchanged bundle would be written anew.
-    const text = await readFile(this.inputs.bundlePath, "utf8").catch(() => undefined);
-    this.current = canonicalBundle(text === undefined ? [] : serversIn(this.inputs.bundlePath, text));
-    this.currentText = text;
+    await this.readCurrent();
     this.connect(this.inputs.sources);
     await Promise.all([...this.links.values()].map((link) => link.tried));
     await this.regenerations.runNow();
@@ -111,6 +107,19 @@ export class DevSession {
   /** The folder of observation logs of the inputs in force, which the caller watches. */
   get observationsDir(): string | undefined {
     return this.inputs.observations;
+  }
+
+  /**
+   * The bundle as it is on disk now. Another process may have written it since dev did (`serve exec
+   * --learn`, `schema infer`): the blocks it learned are then carried into the next write, not
+   * overwritten from memory. The bytes on disk are compared, not the bundle read from them written
+   * again: zod puts a tool's keys in its own order, and an unchanged bundle would be written anew.
+   */
+  private async readCurrent(): Promise<void> {
+    const text = await readFile(this.inputs.bundlePath, "utf8").catch(() => undefined);
+    if (text === this.currentText) return;
+    this.current = canonicalBundle(text === undefined ? [] : serversIn(this.inputs.bundlePath, text));
+    this.currentText = text;
   }
 
   /** An observation log changed: learned from in the next regeneration. */
@@ -178,6 +187,7 @@ export class DevSession {
     const renderAnyway = this.renderAnyway;
     this.renderAnyway = false;
     try {
+      await this.readCurrent();
       const servers = this.servers(links);
       const assembled = assembleBundle(servers, this.current.servers);
       const learned =

@@ -143,6 +143,10 @@ describe("recommendations", () => {
       noJson: [{ server: "s", tool: "prose" }],
       moreObservations: [{ server: "s", tool: "learning", observations: 4 }],
     });
+    // pmcp.config's observe.dir, when it names one, is where the command writes.
+    expect(recommendationsFor(bundleOf(server), "logs/my logs").discover[0]!.command).toBe(
+      "pmcp schema discover --endpoint https://example.com/mcp --id s --observations 'logs/my logs'",
+    );
     expect(mostUsed(bundleOf(server))).toEqual([
       { server: "s", tool: "learned", calls: 40 },
       { server: "s", tool: "prose", calls: 4 },

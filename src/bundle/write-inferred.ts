@@ -1,4 +1,5 @@
 import { readFile } from "node:fs/promises";
+import { REPLACE_LOCK } from "@pmcp-codegen/runtime/internal/files";
 import { z } from "zod";
 import { PmcpError } from "../errors.js";
 import { parseJsonText } from "../files/read-json.js";
@@ -8,9 +9,6 @@ import { carryInferred } from "./carry-inferred.js";
 import { parseSchemaFile } from "./read.js";
 import { toJsonText } from "./serialize.js";
 import type { Bundle } from "./types.js";
-
-/** As the observation logs' locks: an older lock belongs to a process that died holding it (live ones are refreshed). */
-const LOCK_STALE_MS = 10_000;
 
 /**
  * Writes the inferred blocks of `learned` into the bundle file at `path` as it is now (another
@@ -22,8 +20,8 @@ const LOCK_STALE_MS = 10_000;
 export async function writeInferred(path: string, learned: Bundle, flag: string): Promise<boolean> {
   const { lock } = await import("proper-lockfile");
   const release = await lock(path, {
-    stale: LOCK_STALE_MS,
-    retries: { retries: 60, minTimeout: 5, maxTimeout: 250, factor: 1.5 },
+    // As the observation logs are locked: the same waits, the same stale locks.
+    ...REPLACE_LOCK,
     // A lock lost mid-write costs at most one round of learned blocks, which the next round writes again.
     onCompromised: () => {},
   }).catch((error: NodeJS.ErrnoException) => {

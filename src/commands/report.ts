@@ -2,7 +2,7 @@ import type { Argv } from "yargs";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { deprecated, resolveInputs, schemaOption } from "./shared/inputs.js";
 import { printable, printJson } from "./shared/output.js";
-import { DEFAULT_OUTPUT, outputSetting } from "./shared/settings.js";
+import { DEFAULT_OUTPUT, outputSetting, projectPath } from "./shared/settings.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   schemaOption(yargs)
@@ -35,7 +35,8 @@ async function report(args: ArgsOf<typeof builder>): Promise<void> {
   if (args.format === "json") deprecated(args, "--format json", "--json");
   const { project, schema } = await resolveInputs(args.schema, args.output === undefined ? { project: "always" } : {});
   const index = await readFile(join(outputSetting(args.output, project).value, "index.ts"), "utf8").catch(() => "");
-  const result = qualityReport((await readSchemaFiles(schema)).bundle, { generation: recordedGeneration(index) });
+  const observations = projectPath(project, project?.config.observe?.dir);
+  const result = qualityReport((await readSchemaFiles(schema)).bundle, { generation: recordedGeneration(index), observations });
   if (args.format === "json" || args.json) return printJson(result);
   process.stdout.write(printable(args.format === "markdown" ? formatMarkdown(result) : formatTable(result)));
 }

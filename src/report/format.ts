@@ -102,7 +102,7 @@ function closingSections(report: QualityReport): Section[] {
       : [{ text: `Declare an output schema on the server (they answer without JSON): ${names(advice.noJson)}` }]),
     ...(advice.moreObservations.length === 0
       ? []
-      : [{ text: `Observe more (quality low, from under 10 observations): ${names(advice.moreObservations)}` }]),
+      : [{ text: `Observe more (quality low: under 10 consistent observations): ${names(advice.moreObservations)}` }]),
   ];
   return [
     {

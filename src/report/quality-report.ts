@@ -50,6 +50,8 @@ export interface QualityReport {
 export interface ReportContext {
   /** What the generated clients' `index.ts` records; undefined when there is none. */
   generation?: GenerationRecord | undefined;
+  /** The folder recommended discover command lines write observations to (pmcp.config `observe.dir`; default `observations/`). */
+  observations?: string | undefined;
 }
 
 /**
@@ -79,7 +81,7 @@ export function qualityReport(bundle: Bundle, context: ReportContext = {}): Qual
     answersWithoutJson(server).map(({ tool, content }) => ({ server: server.id, tool: tool.name, content })),
   );
   const recentImprovements = context.generation?.history.filter((change) => change.kind === "improved").reverse() ?? null;
-  const recommendations = recommendationsFor(bundle);
+  const recommendations = recommendationsFor(bundle, context.observations);
   return { servers, total, drift, noJson, recentImprovements, recommendations, mostUsed: mostUsed(bundle) };
 }
 

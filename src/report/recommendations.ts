@@ -35,11 +35,11 @@ export interface UsageLine extends ToolName {
 /** How many tools the most-used list names. */
 export const MOST_USED = 10;
 
-/** The folder of observation logs the README uses: where recommended discover command lines write. */
+/** The folder of observation logs the README uses: where recommended discover command lines write unless pmcp.config says another. */
 const OBSERVATIONS = "observations/";
 
 /** What would make the types of a bundle's clients better. */
-export function recommendationsFor(bundle: Bundle): Recommendations {
+export function recommendationsFor(bundle: Bundle, observations = OBSERVATIONS): Recommendations {
   const recommendations: Recommendations = { discover: [], drift: [], noJson: [], moreObservations: [] };
   for (const server of bundle.servers) {
     const safe: string[] = [];
@@ -52,7 +52,7 @@ export function recommendationsFor(bundle: Bundle): Recommendations {
       if (block?.content !== undefined) recommendations.noJson.push(name);
       else if ("calls" in discoveryPlan(server.id, tool, {}, new Set())) safe.push(tool.name);
     }
-    if (safe.length > 0) recommendations.discover.push({ server: server.id, tools: safe, command: discoverCommand(server) });
+    if (safe.length > 0) recommendations.discover.push({ server: server.id, tools: safe, command: discoverCommand(server, observations) });
   }
   return recommendations;
 }
@@ -79,12 +79,12 @@ function listedTools(server: BundleServer): { tool: Tool; block: InferredTool | 
  * POSIX shell: the command and its arguments are the server's, so no text of theirs runs as shell.
  * Headers and environment values were never recorded; a server that needs them needs them added.
  */
-function discoverCommand(server: BundleServer): string | null {
+function discoverCommand(server: BundleServer, observations: string): string | null {
   const { endpoint } = server;
   if (endpoint === undefined) return null;
   const target =
     endpoint.transport === "stdio" ? ["--stdio", shellLine([endpoint.command, ...endpoint.args])] : ["--endpoint", endpoint.url];
-  const words = ["pmcp", "schema", "discover", ...target, "--id", server.id, "--observations", OBSERVATIONS];
+  const words = ["pmcp", "schema", "discover", ...target, "--id", server.id, "--observations", observations];
   // A line break or control character would split the command, or restyle the terminal it is shown in.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what a one-line command cannot hold
   return words.some((word) => /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(word)) ? null : shellLine(words);

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Observed } from "./call-result.js";
 import { ConfigurationError } from "./errors.js";
-import { writeFilesAtomically } from "./fs/atomic-write.js";
+import { REPLACE_LOCK, writeFilesAtomically } from "./fs/atomic-write.js";
 import { makeFolders } from "./fs/make-folders.js";
 import { DEFAULT_MAX_SAMPLES, wholeNumberProblem } from "./number-rules.js";
 import { OBSERVATION_FORMAT, type ObservationHeader, observationPath, parseObservationLog } from "./observation-log.js";
@@ -18,9 +18,6 @@ export interface ObserveOptions {
   /** Told when a log cannot be read or written; observing never fails a call (default: a process warning). */
   onError?: (error: Error) => void;
 }
-
-/** A lock older than this is taken to belong to a process that died holding it (proper-lockfile refreshes live ones). */
-const LOCK_STALE_MS = 10_000;
 
 /** A result as recorded: a value is encoded at once, so a caller changing the returned value cannot change the log. */
 interface Recorded {
@@ -126,9 +123,8 @@ export class ObservationRecorder {
     await makeFolders(dirname(path));
     const { lock } = await loadLockfile();
     const release = await lock(path, {
+      ...REPLACE_LOCK,
       realpath: false,
-      stale: LOCK_STALE_MS,
-      retries: { retries: 60, minTimeout: 5, maxTimeout: 250, factor: 1.5 },
       onCompromised: (error) => this.#onError(new Error(`observations of ${state.server}/${state.tool}: lock lost (${error.message})`)),
     });
     try {

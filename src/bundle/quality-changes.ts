@@ -1,5 +1,5 @@
 import { count } from "../count.js";
-import { QUALITIES, type Quality, type SchemaSource, schemaSourceOf } from "./quality.js";
+import { atLeast, QUALITIES, type Quality, type SchemaSource, schemaSourceOf } from "./quality.js";
 import type { Bundle } from "./types.js";
 
 /** Where a tool's result type comes from and how sure it is: what a generation records per tool. */
@@ -27,13 +27,21 @@ export interface QualityChange {
   observations: number;
 }
 
-/** Every tool of the bundle, in bundle order, with its source and quality (see schemaSourceOf). */
-export function toolQualities(bundle: Bundle): ToolQuality[] {
+/**
+ * Every tool of the bundle, in bundle order, with its source and quality (see schemaSourceOf). An
+ * inferred schema below `minQuality` types nothing in clients generated with it: the tool is unknown there.
+ */
+export function toolQualities(bundle: Bundle, minQuality: Quality = "none"): ToolQuality[] {
   return bundle.servers.flatMap((server) => {
     const inferred = new Map((server.inferred ?? []).map((block) => [block.tool, block]));
     return server.tools.map((tool) => {
       const block = inferred.get(tool.name);
-      return { server: server.id, tool: tool.name, ...schemaSourceOf(tool, block), observations: block?.observations ?? 0 };
+      const known = schemaSourceOf(tool, block);
+      const used =
+        known.source !== "inferred" || atLeast(known.quality, minQuality)
+          ? known
+          : { source: "unknown" as const, quality: "none" as const };
+      return { server: server.id, tool: tool.name, ...used, observations: block?.observations ?? 0 };
     });
   });
 }

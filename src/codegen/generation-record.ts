@@ -32,9 +32,10 @@ export interface NextGeneration {
  * The record of generating `bundle` after `previous`: a function of the two only (no clock), so the
  * same bundle over the same index gives the same bytes and a second run finds nothing to change.
  */
-export function nextGeneration(bundle: Bundle, previous: GenerationRecord | undefined): NextGeneration {
+export function nextGeneration(bundle: Bundle, previous: GenerationRecord | undefined, minQuality?: Quality): NextGeneration {
   const servers = bundle.servers.map((server) => server.id);
-  const qualities = toolQualities(bundle);
+  // What the clients were generated at: an inferred type below --min-quality typed nothing.
+  const qualities = toolQualities(bundle, minQuality);
   if (previous === undefined) return { record: { servers, qualities, history: [] }, changes: undefined };
   const changes = qualityChanges(previous.qualities, qualities);
   // Tools come and go by whole servers: a server of 60 tools added would push every improvement out.

@@ -106,7 +106,7 @@ export function renderSteps(bundle: Bundle, options: RenderOptions, previous?: G
       alias: exported === className ? "" : exported,
     });
   }
-  const generation = nextGeneration(bundle, previous);
+  const generation = nextGeneration(bundle, previous, plan.minQuality);
   steps.push({
     path: "index.ts",
     server: undefined,

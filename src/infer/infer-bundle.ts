@@ -81,8 +81,10 @@ async function inferTool(tool: string, log: ObservationLog, declared: unknown): 
     lastSeen: log.header.lastSeen,
     redacted: log.header.redacted,
     consistency: values.length === 0 ? 0 : Math.round((learned.consistent / values.length) * 1000) / 1000,
-    // A tool seen answering without JSON is graded none: no schema describes those answers, and rt.ToolResult reads both kinds.
-    quality: content === undefined ? qualityOf(learned.consistent) : "none",
+    // Graded by its JSON answers alone: a tool typed once keeps its type (rt.ParsedResult, whose
+    // `.value` is undefined for an answer in prose) when it also answers without JSON, since
+    // taking the type back would break the callers that compiled against it.
+    quality: qualityOf(learned.consistent),
     fields: learned.fields,
     ...(learned.drift === undefined || learned.drift.length === 0 ? {} : { drift: learned.drift }),
     ...(content === undefined ? {} : { content }),

@@ -57,7 +57,8 @@ export async function inferObservations(
   }
   return {
     result,
-    output: output ?? schema[0]!,
+    // The bundle file itself: `--schema` may name the folder that holds it.
+    output: output ?? files[0]!.path,
     outputFlag: output === undefined ? "--schema" : "-o",
     text: toJsonText(result.bundle),
   };

@@ -210,17 +210,21 @@ describe("where a result type came from", () => {
             { path: "/items/*", types: { object: 20 } },
             { path: "/items/*/price", presence: 1, types: { integer: 5, number: 6, string: 9 } },
           ]),
-          learned(
-            "survey",
-            { type: "object", additionalProperties: { anyOf: [{ type: "boolean" }, { type: "string" }] } },
-            "low",
-            2,
-            Array.from({ length: 12 }, (_, index) => ({
-              path: `/q${String(index + 1).padStart(2, "0")}`,
-              presence: 1,
-              types: { boolean: 1, string: 1 },
-            })),
-          ),
+          {
+            ...learned(
+              "survey",
+              { type: "object", additionalProperties: { anyOf: [{ type: "boolean" }, { type: "string" }] } },
+              "low",
+              2,
+              Array.from({ length: 12 }, (_, index) => ({
+                path: `/q${String(index + 1).padStart(2, "0")}`,
+                presence: 1,
+                types: { boolean: 1, string: 1 },
+              })),
+            ),
+            // Two JSON answers, and three in prose: typed by the JSON, and its doc says what `.value` is for the rest.
+            content: { text: 3 },
+          },
         ],
       },
     ],
@@ -280,6 +284,8 @@ describe("where a result type came from", () => {
       " * Low consistency: /q09 50 % (boolean 1, string 1).",
       " * Low consistency: /q10 50 % (boolean 1, string 1).",
       " * Low consistency: 2 more fields.",
+      " *",
+      " * It also answered without JSON (text in 3): `.value` is undefined for such an answer, read `.text` or `.content`.",
       " */",
       "export type SurveyResult = { [key: string]: boolean | string };",
       "",

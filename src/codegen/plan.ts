@@ -316,7 +316,14 @@ function resultDocLines(tool: Tool, output: ResultSchema | undefined): string[] 
     ...(low.length === 0 ? [] : [""]),
     ...low.slice(0, MAX_LOW_CONSISTENCY_LINES).map((field) => `Low consistency: ${fieldConsistencyText(field)}.`),
     ...(low.length > MAX_LOW_CONSISTENCY_LINES ? [`Low consistency: ${count(low.length - MAX_LOW_CONSISTENCY_LINES, "more field")}.`] : []),
+    ...(output.inferred?.content === undefined ? [] : ["", withoutJson(output.inferred.content)]),
   ];
+}
+
+/** A tool typed by its JSON answers that also answered without JSON: what `.value` is then. */
+function withoutJson(content: Record<string, number>): string {
+  const kinds = Object.entries(content).map(([kind, results]) => `${kind} in ${results}`);
+  return `It also answered without JSON (${kinds.join(", ")}): \`.value\` is undefined for such an answer, read \`.text\` or \`.content\`.`;
 }
 
 /**

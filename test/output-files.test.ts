@@ -1,6 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { closeSync, openSync, watch } from "node:fs";
-import { lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { CLI, runCli } from "./helpers/cli.js";
@@ -54,6 +54,27 @@ describe("-o onto links, devices and FIFOs", () => {
     expect(await readlink(join(dir, "link.json"))).toBe("real/normalized.json");
     expect(await readFile(join(dir, "real/normalized.json"), "utf8")).toBe(await normalized(bundle));
     expect((await readdir(join(dir, "real"))).sort()).toEqual(["normalized.json"]);
+  });
+
+  it("keeps a replaced file's permissions, and refuses to replace a read-only file, in one line", async () => {
+    const dir = await outputDir("out-modes");
+    const bundle = join(dir, "bundle.json");
+    await writeFile(bundle, bundleText(2, "modes"));
+    const target = join(dir, "normalized.json");
+    await writeFile(target, "{}\n");
+    await chmod(target, 0o600);
+    expect((await runCli(["schema", "normalize", "--schema", bundle, "--profile", "openai", "-o", target])).code).toBe(0);
+    expect([await readFile(target, "utf8"), (await stat(target)).mode & 0o777]).toEqual([await normalized(bundle), 0o600]);
+
+    await writeFile(target, "{}\n");
+    await chmod(target, 0o444);
+    const refused = await runCli(["schema", "normalize", "--schema", bundle, "--profile", "openai", "-o", target]);
+    expect([refused.code, refused.stderr.split("\n")[0], await readFile(target, "utf8")]).toEqual([
+      2,
+      `pmcp: -o ${target}: the file is read-only; not replacing it`,
+      "{}\n",
+    ]);
+    expect(await readdir(dir)).toEqual(["bundle.json", "normalized.json"]);
   });
 
   it("writes into a character device in place (a link to /dev/null), leaving the device and the link as they are", async () => {

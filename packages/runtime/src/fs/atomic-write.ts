@@ -6,7 +6,7 @@
 
 import { randomBytes } from "node:crypto";
 import { renameSync, rmSync } from "node:fs";
-import { lstat, readdir, readlink, realpath, rm, stat, writeFile } from "node:fs/promises";
+import { chmod, lstat, readdir, readlink, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 import { makeFolders } from "./make-folders.js";
 
@@ -54,7 +54,8 @@ let discarded = false;
  * a failure part-way leaves the previous files as they were. A symlink is written through to
  * its target (atomically there); a character device or FIFO (`/dev/null`, a pipe) is written
  * in place, since renaming over it would replace it; anything else that is not a regular file
- * is refused with an OutputPathError. Abandoned temp files of earlier runs in the same folders
+ * is refused with an OutputPathError, and so is a read-only file; a file replaced keeps its
+ * permissions. Abandoned temp files of earlier runs in the same folders
  * are removed.
  */
 export async function writeFilesAtomically(files: readonly FileToWrite[], options: WriteOptions = {}): Promise<void> {
@@ -71,7 +72,13 @@ export async function writeFilesAtomically(files: readonly FileToWrite[], option
   try {
     // All at once (a hundred modules one by one is mostly waiting), but settled before any cleanup,
     // so that no write still in flight can leave a temp file behind.
-    const written = await Promise.allSettled(staged.map(({ temp, content }) => writeFile(temp, content, "utf8")));
+    // The file replaced keeps its permissions: a rename would give it the temp file's, the umask's.
+    const written = await Promise.allSettled(
+      staged.map(async ({ temp, content, mode }) => {
+        await writeFile(temp, content, "utf8");
+        if (mode !== undefined) await chmod(temp, mode);
+      }),
+    );
     const failed = written.find((result) => result.status === "rejected");
     if (failed !== undefined) throw failed.reason;
     for (const file of targets.filter((candidate) => candidate.inPlace)) await writeFile(file.target, file.content, "utf8");
@@ -126,14 +133,18 @@ function running(pid: number): boolean {
 }
 
 /** Where the bytes for `path` go, through any symlinks, and whether they are written in place. */
-async function resolveTarget(path: string): Promise<{ target: string; inPlace: boolean }> {
+async function resolveTarget(path: string): Promise<{ target: string; inPlace: boolean; mode?: number }> {
   const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
     if (error.code === "ENOENT" || error.code === "ENOTDIR") return undefined;
     if (error.code === "ELOOP") throw new OutputPathError(path, "too many levels of symbolic links");
     throw error;
   });
   if (info === undefined) return { target: await linkedPath(path), inPlace: false };
-  if (info.isFile()) return { target: await realpath(path), inPlace: false };
+  if (info.isFile()) {
+    // A file no one may write is one its owner keeps as it is (a checked-in copy, a locked release): replacing it would lose that.
+    if ((info.mode & 0o222) === 0) throw new OutputPathError(path, "the file is read-only; not replacing it");
+    return { target: await realpath(path), inPlace: false, mode: info.mode & 0o7777 };
+  }
   // Opened by the name given: `/dev/fd/63` (bash's `>(...)`) links to a pipe no other name reaches.
   if (info.isCharacterDevice() || info.isFIFO()) return { target: path, inPlace: true };
   if (info.isDirectory()) throw new OutputPathError(path, "a folder is there, not a file");

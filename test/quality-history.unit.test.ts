@@ -121,12 +121,15 @@ describe("recommendations", () => {
     readOnly("typed", { outputSchema: { type: "object" } }),
     readOnly("learning"),
     readOnly("learned"),
+    readOnly("picture"),
   ];
   const inferred = [
     block("prose", 0, "none", { seen: 4, content: { text: 4 } }),
     block("typed", 3, "high", { drift: [{ path: "/a", message: "must be string", count: 1 }] }),
     block("learning", 4, "low"),
     block("learned", 40, "medium"),
+    // Answers in images only: no output schema would type them, so it is recommended for nothing.
+    block("picture", 0, "none", { seen: 2, content: { image: 2 } }),
   ];
 
   it("names the unknown tools discover would call, drift, prose and low quality; the most used first", () => {
@@ -152,6 +155,7 @@ describe("recommendations", () => {
       { server: "s", tool: "prose", calls: 4 },
       { server: "s", tool: "learning", calls: 4 },
       { server: "s", tool: "typed", calls: 3 },
+      { server: "s", tool: "picture", calls: 2 },
     ]);
     const many = bundleOf({ id: "m", tools: [], inferred: [] });
     for (let index = 0; index < 12; index++) {

@@ -49,8 +49,10 @@ export function recommendationsFor(bundle: Bundle, observations = OBSERVATIONS):
       if (block?.drift !== undefined && block.drift.length > 0) recommendations.drift.push(name);
       if (source === "inferred" && quality === "low") recommendations.moreObservations.push({ ...name, observations: block!.observations });
       if (source !== "unknown") continue;
-      if (block?.content !== undefined) recommendations.noJson.push(name);
-      else if ("calls" in discoveryPlan(server.id, tool, {}, new Set())) safe.push(tool.name);
+      // An output schema types text a server could send as JSON; images and links have nothing to type.
+      if (block?.content !== undefined) {
+        if (Object.hasOwn(block.content, "text")) recommendations.noJson.push(name);
+      } else if ("calls" in discoveryPlan(server.id, tool, {}, new Set())) safe.push(tool.name);
     }
     if (safe.length > 0) recommendations.discover.push({ server: server.id, tools: safe, command: discoverCommand(server, observations) });
   }

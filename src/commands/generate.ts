@@ -71,7 +71,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
           undefined,
           "write one with pmcp schema infer -o <bundle>, then give it as --schema",
         );
-  if (inferred !== undefined && !args.check) await learning.writeInferred(inferred);
+  if (inferred !== undefined && !args.check) await learning.saveLearnedBundle(inferred);
   const staleBundle = inferred !== undefined && args.check && !(await learning.upToDate(inferred)) ? [inferred.output] : [];
   const outcome = await generateClients(schema, settings, args.check, args.check ? inferred?.result.bundle : undefined).catch(
     (error: unknown) => {

@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { count } from "../count.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { failIfNotLearned, inferObservations, writeInferred } from "./shared/infer-observations.js";
+import { failIfNotLearned, inferObservations, saveLearnedBundle } from "./shared/infer-observations.js";
 import { resolveInputs, schemaOption } from "./shared/inputs.js";
 import { printJson, say } from "./shared/output.js";
 
@@ -25,7 +25,7 @@ export const schemaInferCommand = defineCommand({
 async function schemaInfer(args: ArgsOf<typeof builder>): Promise<void> {
   const { schema } = await resolveInputs(args.schema);
   const inferred = await inferObservations(args, schema, args.observations, args.output);
-  await writeInferred(inferred);
+  await saveLearnedBundle(inferred);
   const { output, result } = inferred;
   if (args.json) printJson({ output, inferred: result.inferred, warnings: result.warnings, failed: result.failed });
   say(args, `Wrote ${output}: ${count(result.inferred.length, "tool")} inferred from ${args.observations}`);

@@ -70,7 +70,7 @@ export async function upToDate(inferred: Inferred): Promise<boolean> {
 }
 
 /** Writes the inferred bundle, atomically, unless the file holds these bytes already. */
-export async function writeInferred(inferred: Inferred): Promise<void> {
+export async function saveLearnedBundle(inferred: Inferred): Promise<void> {
   if (!(await upToDate(inferred))) await writeOutput(inferred.outputFlag, [{ path: inferred.output, content: inferred.text }]);
 }
 

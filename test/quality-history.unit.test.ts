@@ -150,6 +150,10 @@ describe("recommendations", () => {
     expect(recommendationsFor(bundleOf(server), "logs/my logs").discover[0]!.command).toBe(
       "pmcp schema discover --endpoint https://example.com/mcp --id s --observations 'logs/my logs'",
     );
+    // A server pmcp.config defines is reached by its entry, which carries its environment and headers.
+    expect(recommendationsFor(bundleOf(server), undefined, new Set(["s"])).discover[0]!.command).toBe(
+      "pmcp schema discover --server s --observations observations/",
+    );
     expect(mostUsed(bundleOf(server))).toEqual([
       { server: "s", tool: "learned", calls: 40 },
       { server: "s", tool: "prose", calls: 4 },

@@ -36,7 +36,11 @@ async function report(args: ArgsOf<typeof builder>): Promise<void> {
   const { project, schema } = await resolveInputs(args.schema, args.output === undefined ? { project: "always" } : {});
   const index = await readFile(join(outputSetting(args.output, project).value, "index.ts"), "utf8").catch(() => "");
   const observations = projectPath(project, project?.config.observe?.dir);
-  const result = qualityReport((await readSchemaFiles(schema)).bundle, { generation: recordedGeneration(index), observations });
+  const result = qualityReport((await readSchemaFiles(schema)).bundle, {
+    generation: recordedGeneration(index),
+    observations,
+    configured: new Set(Object.keys(project?.config.servers ?? {})),
+  });
   if (args.format === "json" || args.json) return printJson(result);
   process.stdout.write(printable(args.format === "markdown" ? formatMarkdown(result) : formatTable(result)));
 }

@@ -52,6 +52,8 @@ export interface ReportContext {
   generation?: GenerationRecord | undefined;
   /** The folder recommended discover command lines write observations to (pmcp.config `observe.dir`; default `observations/`). */
   observations?: string | undefined;
+  /** The server ids pmcp.config defines: discover reaches them by their entry (`--server`). */
+  configured?: ReadonlySet<string> | undefined;
 }
 
 /**
@@ -81,7 +83,7 @@ export function qualityReport(bundle: Bundle, context: ReportContext = {}): Qual
     answersWithoutJson(server).map(({ tool, content }) => ({ server: server.id, tool: tool.name, content })),
   );
   const recentImprovements = context.generation?.history.filter((change) => change.kind === "improved").reverse() ?? null;
-  const recommendations = recommendationsFor(bundle, context.observations);
+  const recommendations = recommendationsFor(bundle, context.observations, context.configured);
   return { servers, total, drift, noJson, recentImprovements, recommendations, mostUsed: mostUsed(bundle) };
 }
 

@@ -39,7 +39,11 @@ export const MOST_USED = 10;
 const OBSERVATIONS = "observations/";
 
 /** What would make the types of a bundle's clients better. */
-export function recommendationsFor(bundle: Bundle, observations = OBSERVATIONS): Recommendations {
+export function recommendationsFor(
+  bundle: Bundle,
+  observations = OBSERVATIONS,
+  configured: ReadonlySet<string> = new Set(),
+): Recommendations {
   const recommendations: Recommendations = { discover: [], drift: [], noJson: [], moreObservations: [] };
   for (const server of bundle.servers) {
     const safe: string[] = [];
@@ -54,7 +58,12 @@ export function recommendationsFor(bundle: Bundle, observations = OBSERVATIONS):
         if (Object.hasOwn(block.content, "text")) recommendations.noJson.push(name);
       } else if ("calls" in discoveryPlan(server.id, tool, {}, new Set())) safe.push(tool.name);
     }
-    if (safe.length > 0) recommendations.discover.push({ server: server.id, tools: safe, command: discoverCommand(server, observations) });
+    if (safe.length > 0)
+      recommendations.discover.push({
+        server: server.id,
+        tools: safe,
+        command: discoverCommand(server, observations, configured.has(server.id)),
+      });
   }
   return recommendations;
 }
@@ -77,16 +86,22 @@ function listedTools(server: BundleServer): { tool: Tool; block: InferredTool | 
 }
 
 /**
- * `pmcp schema discover` for the server as the bundle says it was reached, each word quoted for a
- * POSIX shell: the command and its arguments are the server's, so no text of theirs runs as shell.
- * Headers and environment values were never recorded; a server that needs them needs them added.
+ * `pmcp schema discover` for the server: by its pmcp.config entry when it has one (`configured`),
+ * which carries its environment, headers and working folder; else as the bundle says it was
+ * reached, each word quoted for a POSIX shell: the command and its arguments are the server's, so
+ * no text of theirs runs as shell. The bundle never recorded headers or environment values.
  */
-function discoverCommand(server: BundleServer, observations: string): string | null {
+function discoverCommand(server: BundleServer, observations: string, configured: boolean): string | null {
   const { endpoint } = server;
-  if (endpoint === undefined) return null;
-  const target =
-    endpoint.transport === "stdio" ? ["--stdio", shellLine([endpoint.command, ...endpoint.args])] : ["--endpoint", endpoint.url];
-  const words = ["pmcp", "schema", "discover", ...target, "--id", server.id, "--observations", observations];
+  const target = configured
+    ? ["--server", server.id]
+    : endpoint === undefined
+      ? undefined
+      : endpoint.transport === "stdio"
+        ? ["--stdio", shellLine([endpoint.command, ...endpoint.args]), "--id", server.id]
+        : ["--endpoint", endpoint.url, "--id", server.id];
+  if (target === undefined) return null;
+  const words = ["pmcp", "schema", "discover", ...target, "--observations", observations];
   // A line break or control character would split the command, or restyle the terminal it is shown in.
   // biome-ignore lint/suspicious/noControlCharactersInRegex: these are what a one-line command cannot hold
   return words.some((word) => /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(word)) ? null : shellLine(words);

@@ -329,9 +329,14 @@ describe("pmcp dev", () => {
     ]);
     expect(updates(dev)).toBe(3);
 
-    // Fixed, it is read again and applied.
-    await writeConfig({ inventory: server("inventory"), billing: server("billing") });
-    await until("the fixed config applied", () => updates(dev) === 4);
+    // Fixed, it is read again and applied. Saved again until it is: the watcher can miss a save that
+    // comes moments after the one before (chokidar's atomic mode joins renames within 100 ms), as
+    // this test's can and a person's hardly; seen in one run of ten.
+    for (let saves = 0; saves < 5 && updates(dev) !== 4; saves++) {
+      await writeConfig({ inventory: server("inventory"), billing: server("billing") });
+      await until("the fixed config applied", () => updates(dev) === 4, 9_000).catch(() => {});
+    }
+    expect(updates(dev)).toBe(4);
     expect(regeneration(dev.stdout(), 3)).toEqual([
       "SAFE      billing: server added with 1 tool [server-added]",
       "updated mcp.json, clients/billing.ts, clients/index.ts",

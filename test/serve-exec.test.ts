@@ -431,8 +431,9 @@ describe("pmcp serve exec --http with several clients", () => {
       );
       expect(answers).toEqual(others.map((_, index) => [0, 1, 2].map((round) => index * 10 + round)));
       expect(bombDone).toBe(false);
-      expect((await bombed).content[0]?.text.split("\n")[0]).toBe(
-        "[Timeout] type-checking the program took longer than 10000 ms; nothing was run",
+      // Refused by whichever limit it reaches first, which depends on the machine's load: either way nothing ran.
+      expect((await bombed).content[0]?.text.split("\n")[0]).toMatch(
+        /^(\[Timeout\] type-checking the program took longer than 10000 ms|\[Memory limit\] type-checking the program needed more than 512 MB); nothing was run$/,
       );
       expect((await execute(bomber!, "return 2;")).structuredContent.result).toBe(2);
     } finally {

@@ -489,3 +489,98 @@ describe("registerFunctions: Date parameters wherever the schema puts them", () 
     expect(seen).toEqual(["Date 2026-12-01T00:00:00.000Z", "Date 2026-12-02T00:00:00.000Z", "Date 2026-12-03T00:00:00.000Z"]);
   });
 });
+
+describe("constraints from JSDoc (the typescript-json-schema tags)", () => {
+  const text = [
+    `export async function searchDocs(args: {`,
+    `  /**`,
+    `   * What to look for.`,
+    `   * @minLength 1`,
+    `   * @maxLength 200`,
+    `   */`,
+    `  query: string;`,
+    `  /**`,
+    `   * @minimum 1`,
+    `   * @maximum 100`,
+    `   * @multipleOf 1`,
+    `   */`,
+    `  limit?: number;`,
+    `  /** @pattern ^[a-z]+$ */`,
+    `  lang?: string;`,
+    `  /**`,
+    `   * @minItems 1`,
+    `   * @maxItems 3`,
+    `   */`,
+    `  tags?: string[];`,
+    `}): Promise<{ hits: number }> {`,
+    `  return { hits: args.limit ?? 0 };`,
+    `}`,
+    `export async function badTags(_args: {`,
+    `  /** @minimum lots */`,
+    `  n: number;`,
+    `  /** @maxLength -1 */`,
+    `  s: string;`,
+    `  /** @pattern ( */`,
+    `  p: string;`,
+    `}): Promise<void> {}`,
+    "",
+  ].join("\n");
+  let read: Awaited<ReturnType<typeof fromSource>>;
+  let client: Client;
+  beforeAll(async () => {
+    read = await fromSource("constrained.ts", text);
+    const module = (await import(join(OUTPUT, "constrained.ts"))) as Record<string, unknown>;
+    const server = new McpServer({ name: "constrained", version: "1.0.0" });
+    registerFunctions(server, module, read.manifest);
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverTransport);
+    client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(clientTransport);
+  });
+  afterAll(async () => client.close());
+
+  it("puts each constraint on its property, beside the type and the description", () => {
+    expect(read.manifest.tools[0]?.inputSchema).toEqual({
+      type: "object",
+      properties: {
+        query: { description: "What to look for.", type: "string", minLength: 1, maxLength: 200 },
+        limit: { type: "number", minimum: 1, maximum: 100, multipleOf: 1 },
+        lang: { type: "string", pattern: "^[a-z]+$" },
+        tags: { type: "array", items: { type: "string" }, minItems: 1, maxItems: 3 },
+      },
+      required: ["query"],
+      additionalProperties: false,
+    });
+  });
+
+  it("names a value a constraint cannot take, with file and line, and leaves it out", () => {
+    const at = (marker: string, message: string) => ({ file: read.file, line: read.lineOf(marker), column: 3, message });
+    expect(read.problems).toEqual([
+      at("n: number;", 'badTags.input.n: @minimum "lots": a number is expected'),
+      at("s: string;", 'badTags.input.s: @maxLength "-1": a whole number from 0 is expected'),
+      at("p: string;", 'badTags.input.p: @pattern "(": a regular expression is expected'),
+    ]);
+    expect(read.manifest.tools[1]?.name).toBe("bad_tags");
+    expect(read.manifest.tools[1]?.inputSchema).toEqual({
+      type: "object",
+      properties: { n: { type: "number" }, s: { type: "string" }, p: { type: "string" } },
+      required: ["n", "s", "p"],
+      additionalProperties: false,
+    });
+  });
+
+  it("refuses a call past a constraint, naming the argument, and runs one within them", async () => {
+    const refused = (await client.callTool({ name: "search_docs", arguments: { query: "", limit: 500 } })) as CallToolResult;
+    expect(refused).toEqual({
+      content: [
+        {
+          type: "text",
+          text: "Invalid arguments for tool search_docs: query: must NOT have fewer than 1 characters; limit: must be <= 100",
+        },
+      ],
+      isError: true,
+    });
+    const ran = (await client.callTool({ name: "search_docs", arguments: { query: "a", limit: 7 } })) as CallToolResult;
+    expect(ran.structuredContent).toEqual({ hits: 7 });
+  });
+});

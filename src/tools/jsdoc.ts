@@ -60,3 +60,51 @@ export function annotationsOf(tags: readonly ts.JSDocTag[]): Record<string, unkn
   }
   return Object.keys(annotations).length === 0 ? undefined : annotations;
 }
+
+/** Constraints a property's JSDoc may state, as typescript-json-schema reads them, with the values each takes. */
+const CONSTRAINTS: Record<string, "number" | "count" | "pattern" | "string"> = {
+  minimum: "number",
+  maximum: "number",
+  exclusiveMinimum: "number",
+  exclusiveMaximum: "number",
+  multipleOf: "number",
+  minLength: "count",
+  maxLength: "count",
+  minItems: "count",
+  maxItems: "count",
+  pattern: "pattern",
+  format: "string",
+};
+
+/**
+ * The JSON Schema keywords a property's JSDoc states (`@minimum 0`, `@pattern ^[a-z]+$`), checked at
+ * each call by the validation the server already does. A value the keyword cannot take is `problem`'s.
+ */
+export function constraintsOf(symbol: ts.Symbol, checker: ts.TypeChecker, problem: (message: string) => void): Record<string, unknown> {
+  const constraints: Record<string, unknown> = {};
+  for (const tag of symbol.getJsDocTags(checker)) {
+    const kind = Object.hasOwn(CONSTRAINTS, tag.name) ? CONSTRAINTS[tag.name] : undefined;
+    if (kind === undefined) continue;
+    const text = ts.displayPartsToString(tag.text).trim();
+    const value = kind === "number" || kind === "count" ? Number(text) : text;
+    const wrong =
+      typeof value === "number"
+        ? text === "" || !Number.isFinite(value) || (kind === "count" && !(Number.isSafeInteger(value) && value >= 0))
+        : text === "" || (kind === "pattern" && !compiles(text));
+    if (wrong)
+      problem(
+        `@${tag.name} ${JSON.stringify(text)}: ${kind === "count" ? "a whole number from 0" : kind === "number" ? "a number" : kind === "pattern" ? "a regular expression" : "a value"} is expected`,
+      );
+    else constraints[tag.name] = value;
+  }
+  return constraints;
+}
+
+function compiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern, "u");
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,6 +1,6 @@
 import ts from "typescript";
 import type { ManifestTool } from "../server/manifest.js";
-import { documentation } from "./jsdoc.js";
+import { constraintsOf, documentation } from "./jsdoc.js";
 import { problemAt, type SourceProblem } from "./source-problems.js";
 
 /**
@@ -220,7 +220,10 @@ function propertiesSchema(type: ts.Type, walk: Walk, site: Site): JsonSchema {
     const propertyType = checker.getTypeOfSymbol(property);
     const schema = schemaOf(propertyType, walk, propertySite);
     const description = walk.paramDocs.get(docKey(path)) ?? documentation(property, checker);
-    entries.push([property.name, description === "" ? schema : { description, ...schema }]);
+    const constraints = constraintsOf(property, checker, (message) =>
+      walk.problems.push(problemAt(propertySite.node, `${path.join(".")}: ${message}`)),
+    );
+    entries.push([property.name, { ...(description === "" ? {} : { description }), ...schema, ...constraints }]);
     if (!(property.flags & ts.SymbolFlags.Optional) && !includesUndefined(propertyType)) required.push(property.name);
   }
   const additionalProperties = additionalPropertiesOf(type, walk, site);

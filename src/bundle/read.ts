@@ -37,6 +37,15 @@ export async function readSchemaFiles(paths: readonly string[]): Promise<ReadRes
   return { bundle: canonicalBundle(servers), files: read };
 }
 
+/**
+ * The one bundle file a read came from, which learned blocks can be written back into; undefined for
+ * several files, or a PMCP per-server file, which have no single place for them.
+ */
+export function singleBundleFile(files: ReadResult["files"]): string | undefined {
+  const [file] = files;
+  return files.length === 1 && file?.format === "bundle" ? file.path : undefined;
+}
+
 /** Parses one file's text; `path` is only used in messages. */
 export function parseSchemaFile(path: string, text: string): { format: SchemaFileFormat; bundle: Bundle } {
   return schemaFileOf(path, parseJsonText(text, path, z.unknown()));

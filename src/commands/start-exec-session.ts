@@ -5,7 +5,7 @@ import { CompositionClient } from "@pmcp-codegen/runtime";
 import { carryInferred } from "../bundle/carry-inferred.js";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import type { Quality } from "../bundle/quality.js";
-import { type ReadResult, readSchemaFiles } from "../bundle/read.js";
+import { type ReadResult, readSchemaFiles, singleBundleFile } from "../bundle/read.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { BundleServer } from "../bundle/types.js";
@@ -145,8 +145,8 @@ async function schemaPaths(flags: ExecFlags, project: LoadedConfig | undefined):
 
 /** The one bundle file learned blocks are written into; several files, or PMCP's per-server files, have no single place for them. */
 function learnInto(schema: readonly string[], files: ReadResult["files"]): { learnInto?: string } {
-  const [file] = files;
-  if (files.length === 1 && file?.format === "bundle") return { learnInto: file.path };
+  const file = singleBundleFile(files);
+  if (file !== undefined) return { learnInto: file };
   const what = files.length === 1 ? "a PMCP foundation file, which has no inferred blocks" : `${files.length} schema files, not one bundle`;
   learnWarning(`learned types stay in memory: ${schema.join(", ")} is ${what} (pmcp schema infer -o <bundle> writes one)`);
   return {};

@@ -73,7 +73,7 @@ export function qualitySummaryLines(summary: QualitySummary): string[] {
 const LISTED_NAMES = 10;
 
 function names(tools: readonly ToolName[]): string {
-  const shown = tools.slice(0, LISTED_NAMES).map((tool) => `${toolLabel(tool.server, tool.tool)}`);
+  const shown = tools.slice(0, LISTED_NAMES).map((tool) => toolLabel(tool.server, tool.tool));
   return tools.length > LISTED_NAMES ? `${shown.join(", ")} and ${tools.length - LISTED_NAMES} more` : shown.join(", ");
 }
 

@@ -30,12 +30,13 @@ export async function inferObservations(
   /** What to do when `schema` is not one bundle file to write the blocks into. */
   remedy = "give -o <bundle> for the result",
 ): Promise<Inferred> {
-  const { readSchemaFiles } = await import("../../bundle/read.js");
+  const { readSchemaFiles, singleBundleFile } = await import("../../bundle/read.js");
   const { toJsonText } = await import("../../bundle/serialize.js");
   const { inferBundle } = await import("../../infer/infer-bundle.js");
   const { cappedNote } = await import("../../infer/learnable-samples.js");
   const { bundle, files } = await readSchemaFiles(schema);
-  if (output === undefined && (files.length !== 1 || files[0]?.format !== "bundle")) {
+  const file = singleBundleFile(files);
+  if (output === undefined && file === undefined) {
     throw new PmcpError("INVALID_ARGUMENT", `${schema.join(", ")} is not one bundle file: ${remedy}`);
   }
   const result = await inferBundle(bundle, observations);
@@ -58,7 +59,7 @@ export async function inferObservations(
   return {
     result,
     // The bundle file itself: `--schema` may name the folder that holds it.
-    output: output ?? files[0]!.path,
+    output: output ?? file!,
     outputFlag: output === undefined ? "--schema" : "-o",
     text: toJsonText(result.bundle),
   };

@@ -1,8 +1,10 @@
 export type ToolDefinitionErrorCode =
   /** The manifest is not JSON or not a tool manifest. */
   | "INVALID_MANIFEST"
-  /** The manifest names a function the module does not export. */
+  /** The manifest names a function, class or factory the module does not export. */
   | "MISSING_FUNCTION"
+  /** A tool's class could not be constructed, or its factory threw. */
+  | "INSTANCE_FAILED"
   /** Two tools of one manifest share a name. */
   | "DUPLICATE_TOOL"
   /** A tool's input or output schema does not compile. */

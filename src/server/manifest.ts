@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TOOL_TAG_KEYS } from "../bundle/tool-tags.js";
 import { parseJsonText } from "../files/read-json.js";
 import { ToolDefinitionError } from "./errors.js";
 
@@ -11,13 +12,37 @@ const ObjectRootSchema = z.looseObject({
   required: z.array(z.string()).optional(),
 });
 
+const Name = z.string().min(1);
+
+/** The seed's tags; other `_meta` keys pass through to tools/list untouched. */
+const ToolMetaSchema = z.looseObject({
+  [TOOL_TAG_KEYS.category]: Name.optional(),
+  [TOOL_TAG_KEYS.phase]: Name.optional(),
+  [TOOL_TAG_KEYS.popularity]: z.number().optional(),
+  [TOOL_TAG_KEYS.rateLimit]: Name.optional(),
+});
+
 export const ManifestToolSchema = z.object({
-  name: z.string().min(1).describe("The tool's wire name: the function name in snake_case."),
-  function: z.string().min(1).describe("The module export that implements the tool."),
+  name: Name.describe("The tool's wire name: the function name in snake_case."),
+  function: Name.describe("The module export that implements the tool, or the method of `class`."),
+  class: z
+    .object({
+      name: Name.describe("The exported class."),
+      factory: Name.optional().describe(
+        "An exported function returning the instance; without it the class is constructed with no arguments.",
+      ),
+    })
+    .optional()
+    .describe("Set when the tool is a method: the module's one instance of the class runs it."),
+  parameters: z
+    .array(Name)
+    .optional()
+    .describe("Positional parameters: the function gets these arguments in this order. Without it, the arguments object."),
   description: z.string().optional(),
   inputSchema: ObjectRootSchema,
   outputSchema: ObjectRootSchema.optional(),
   annotations: JsonObject.optional().describe("MCP hints and pmcp:outputTypeName."),
+  _meta: ToolMetaSchema.optional().describe("pmcp/category, pmcp/phase, pmcp/popularity and pmcp/rateLimit."),
 });
 export type ManifestTool = z.infer<typeof ManifestToolSchema>;
 

@@ -7,12 +7,13 @@ import { followRefs } from "../json-schema/refs.js";
 import { compileSchema, type ValidateFunction } from "../json-schema/validator.js";
 import { ToolDefinitionError } from "./errors.js";
 import type { ManifestTool, ToolManifest } from "./manifest.js";
+import { toolTarget } from "./tool-target.js";
 import { tracedToolCall } from "./traced-call.js";
 
 /** One served tool: what tools/list publishes, the function, and the checks around a call. */
 interface Entry {
   definition: Tool;
-  run: (args: unknown) => unknown;
+  run: (args: Record<string, unknown>) => unknown;
   validateInput: ValidateFunction;
   validateOutput: ValidateFunction | undefined;
 }
@@ -48,13 +49,7 @@ export function registerFunctions(server: McpServer, module: Record<string, unkn
 }
 
 function entryOf(tool: ManifestTool, module: Record<string, unknown>, source: string): Entry {
-  const run = Object.hasOwn(module, tool.function) ? module[tool.function] : undefined;
-  if (typeof run !== "function") {
-    throw new ToolDefinitionError(
-      "MISSING_FUNCTION",
-      `${source}: tool "${tool.name}" needs the function "${tool.function}", which the module does not export`,
-    );
-  }
+  const run = toolTarget(tool, module, source);
   const compile = (schema: Record<string, unknown>, which: string): ValidateFunction => {
     try {
       return compileSchema(schema);
@@ -66,11 +61,11 @@ function entryOf(tool: ManifestTool, module: Record<string, unknown>, source: st
       );
     }
   };
-  const { function: _function, ...definition } = tool;
+  const { function: _function, class: _class, parameters: _parameters, ...definition } = tool;
   return {
     // The manifest's keys exactly; annotation keys such as pmcp:outputTypeName are not in the SDK's type.
     definition: definition as Tool,
-    run: run as (args: unknown) => unknown,
+    run,
     validateInput: compile(tool.inputSchema, "inputSchema"),
     validateOutput: tool.outputSchema === undefined ? undefined : compile(tool.outputSchema, "outputSchema"),
   };
@@ -82,7 +77,7 @@ async function call(entry: Entry, args: Record<string, unknown>): Promise<CallTo
   if (!entry.validateInput(args)) return toolError(`Invalid arguments for tool ${name}: ${describeErrors(entry.validateInput.errors)}`);
   let json: unknown;
   try {
-    json = toJson(await entry.run(reviveDates(entry.definition.inputSchema, args)));
+    json = toJson(await entry.run(reviveDates(entry.definition.inputSchema, args) as Record<string, unknown>));
   } catch (error) {
     return toolError(errorMessage(error));
   }

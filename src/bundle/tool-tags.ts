@@ -1,0 +1,48 @@
+/**
+ * Seed 002's tool tags (`@category`, `@phase`, `@popularity`, `@rateLimit` in a tool function's
+ * JSDoc). They travel in the tool's `_meta`, MCP's extension point, under the `pmcp/` prefix, so
+ * export keeps them in the bundle and clients and inspect can show them.
+ */
+export const TOOL_TAG_KEYS = {
+  category: "pmcp/category",
+  phase: "pmcp/phase",
+  popularity: "pmcp/popularity",
+  rateLimit: "pmcp/rateLimit",
+} as const;
+
+export interface ToolTags {
+  category?: string;
+  /** `basic` marks the tools of a server's first listing. */
+  phase?: string;
+  popularity?: number;
+  /** The rate-limit bucket the tool's calls draw from. */
+  rateLimit?: string;
+}
+
+/** The tags a tool's `_meta` holds; a value of the wrong type (the server is not trusted) is left out. */
+export function toolTagsOf(meta: Readonly<Record<string, unknown>> | undefined): ToolTags {
+  const text = (key: string): string | undefined => {
+    const value = meta !== undefined && Object.hasOwn(meta, key) ? meta[key] : undefined;
+    return typeof value === "string" && value !== "" ? value : undefined;
+  };
+  const popularity = meta !== undefined && Object.hasOwn(meta, TOOL_TAG_KEYS.popularity) ? meta[TOOL_TAG_KEYS.popularity] : undefined;
+  const tags = {
+    category: text(TOOL_TAG_KEYS.category),
+    phase: text(TOOL_TAG_KEYS.phase),
+    popularity: typeof popularity === "number" && Number.isFinite(popularity) ? popularity : undefined,
+    rateLimit: text(TOOL_TAG_KEYS.rateLimit),
+  };
+  return Object.fromEntries(Object.entries(tags).filter(([, value]) => value !== undefined)) as ToolTags;
+}
+
+/** `Category: read; phase: basic; popularity: 10; rate limit: read`, for docs; `""` without tags. */
+export function toolTagsText(tags: ToolTags): string {
+  const parts = [
+    tags.category === undefined ? "" : `category: ${tags.category}`,
+    tags.phase === undefined ? "" : `phase: ${tags.phase}`,
+    tags.popularity === undefined ? "" : `popularity: ${tags.popularity}`,
+    tags.rateLimit === undefined ? "" : `rate limit: ${tags.rateLimit}`,
+  ].filter(Boolean);
+  const text = parts.join("; ");
+  return text === "" ? "" : `${text[0]!.toUpperCase()}${text.slice(1)}`;
+}

@@ -1,6 +1,3 @@
-import { mkdir, writeFile } from "node:fs/promises";
-import { join, relative } from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { type CallToolResult, InMemoryTransport, McpServer, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,24 +5,9 @@ import { z } from "zod";
 import * as catalog from "../examples/tools/catalog.js";
 import { type ManifestTool, registerFunctions, type ToolManifest, ToolManifestSchema } from "../src/server/index.js";
 import { type FromSourceResult, snakeCase, toolsFromSource } from "../src/tools/from-source.js";
+import { fromSource } from "./helpers/from-source.js";
 
 const CATALOG = "examples/tools/catalog.ts";
-const OUTPUT = fileURLToPath(new URL(`./.output/tools-from-source-${process.pid}/`, import.meta.url));
-
-/** Writes a module under test/.output/ (inside the repo, so the repo's tsconfig applies) and reads it. */
-async function fromSource(name: string, text: string): Promise<FromSourceResult & { file: string; lineOf: (marker: string) => number }> {
-  await mkdir(OUTPUT, { recursive: true });
-  const path = join(OUTPUT, name);
-  await writeFile(path, text);
-  const lines = text.split("\n");
-  const lineOf = (marker: string): number => {
-    const index = lines.findIndex((line) => line.includes(marker));
-    if (index === -1) throw new Error(`marker ${marker} not in ${name}`);
-    return index + 1;
-  };
-  return { ...toolsFromSource(path), file: relative(process.cwd(), path).split("\\").join("/"), lineOf };
-}
-
 const dimensions = {
   type: "object",
   properties: {
@@ -193,8 +175,11 @@ describe("toolsFromSource: signatures and types without a JSON Schema form", () 
     `}`,
     `export async function unsupported(_args: Unsupported): Promise<void> {}`,
     `export async function generic<T>(_args: { value: T }): Promise<void> {}`,
-    `export async function twoParams(_a: { x: string }, _b: { y: string }): Promise<void> {}`,
-    `export async function primitiveParam(_sku: string): Promise<void> {}`,
+    `export async function restParams(..._names: string[]): Promise<void> {}`,
+    `export async function destructured({ a }: { a: string }, _b: number): Promise<string> { return a; }`,
+    `export class NeedsArgs { constructor(readonly url: string) {} async ping(): Promise<void> {} }`,
+    `export abstract class Abstract { async pong(): Promise<void> {} }`,
+    `/** @popularity lots */ export async function popular(): Promise<void> {}`,
     `export async function badOutput(): Promise<{ when: Map<string, Date> }> { return { when: new Map() }; }`,
     `export function overloaded(args: { x: string }): Promise<void>;`,
     `export function overloaded(args: { y: number }): Promise<void>;`,
@@ -226,8 +211,23 @@ describe("toolsFromSource: signatures and types without a JSON Schema form", () 
       "function generic",
       "generic: input.value: T has no JSON Schema form: a tool's types must not be generic",
     ],
-    ["a second parameter", "function twoParams", "twoParams: a tool function takes at most one parameter"],
-    ["a primitive parameter", "function primitiveParam", "primitiveParam: the parameter must be an object of named arguments, not string"],
+    ["a rest parameter", "function restParams", "restParams: a rest parameter cannot be a named argument: take an array instead"],
+    [
+      "a destructured positional parameter",
+      "function destructured",
+      "destructured: parameter 1 is destructured: only a tool's single object parameter may be",
+    ],
+    [
+      "a class constructed with arguments",
+      "class NeedsArgs",
+      "NeedsArgs: its constructor takes arguments: export a factory `createNeedsArgs()` that returns the instance",
+    ],
+    [
+      "an abstract class",
+      "class Abstract",
+      "Abstract: an abstract class cannot be constructed: export a factory `createAbstract()` that returns the instance",
+    ],
+    ["a tag without a value it takes", "@popularity lots", 'popular: @popularity "lots": a number is expected'],
     ["an unsupported output", "function badOutput", "badOutput: output.when: Map<string, Date> has no JSON form"],
     ["overloads", "function overloaded(args: { x", "overloaded: overloaded functions are not supported"],
     ["a tool name taken twice", "function get_x", 'get_x: tool name "get_x" is already taken by getX'],
@@ -239,14 +239,14 @@ describe("toolsFromSource: signatures and types without a JSON Schema form", () 
   });
 
   it("reports nothing else and locates columns too", () => {
-    expect(read.problems).toHaveLength(18);
+    expect(read.problems).toHaveLength(21);
     expect(read.problems.find((problem) => problem.message.includes("input.stock"))).toMatchObject({ line: 4, column: 3 });
   });
 
   it("keeps a tool with unsupported parts, with {} in their place, and skips tools it cannot call", () => {
     const tool = read.manifest.tools.find((candidate) => candidate.name === "unsupported");
     expect(tool?.inputSchema.properties).toMatchObject({ stock: {}, payload: {}, tree: { properties: { children: { items: {} } } } });
-    expect(read.manifest.tools.map((candidate) => candidate.name)).toEqual(["unsupported", "generic", "bad_output", "get_x"]);
+    expect(read.manifest.tools.map((candidate) => candidate.name)).toEqual(["unsupported", "generic", "popular", "bad_output", "get_x"]);
   });
 });
 
@@ -529,7 +529,7 @@ describe("constraints from JSDoc (the typescript-json-schema tags)", () => {
   let client: Client;
   beforeAll(async () => {
     read = await fromSource("constrained.ts", text);
-    const module = (await import(join(OUTPUT, "constrained.ts"))) as Record<string, unknown>;
+    const module = (await import(read.path)) as Record<string, unknown>;
     const server = new McpServer({ name: "constrained", version: "1.0.0" });
     registerFunctions(server, module, read.manifest);
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();

@@ -2,6 +2,7 @@ import type { Argv } from "yargs";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import { writeOutput } from "../files/write-output.js";
+import type { SourceProblem } from "../tools/source-problems.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { say, warn } from "./shared/output.js";
 
@@ -26,13 +27,10 @@ export const toolsFromSourceCommand = defineCommand({
 async function toolsFromSource(args: ArgsOf<typeof builder>): Promise<void> {
   const { toolsFromSource: read } = await import("../tools/from-source.js");
   const { toJsonText } = await import("../bundle/serialize.js");
-  const { manifest, problems } = read(args.file);
-  if (problems.length > 0) {
-    throw new PmcpError(
-      "INVALID_INPUT",
-      problems.map((problem) => `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`).join("\n"),
-    );
-  }
+  const { manifest, problems, warnings } = read(args.file);
+  const located = (problem: SourceProblem) => `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`;
+  for (const warning of warnings) warn(args, located(warning));
+  if (problems.length > 0) throw new PmcpError("INVALID_INPUT", problems.map(located).join("\n"));
   const text = toJsonText(manifest);
   if (args.output === undefined) {
     process.stdout.write(text);

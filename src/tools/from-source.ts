@@ -3,22 +3,33 @@ import { dirname, resolve } from "node:path";
 import ts from "typescript";
 import { PmcpError } from "../errors.js";
 import type { ManifestTool, ToolManifest } from "../server/manifest.js";
-import { annotationsOf, documentation, jsDocTags, paramDocs } from "./jsdoc.js";
+import { annotationsOf, documentation, jsDocTags, paramDocs, returnsText, toolMetaOf, unknownTags } from "./jsdoc.js";
 import { diagnosticProblem, displayPath, problemAt, type SourceProblem } from "./source-problems.js";
-import { inputSchemaOf, outputSchemaOf, type Walk } from "./type-schema.js";
+import { inputOf, literalOf, outputSchemaOf, type Walk } from "./type-schema.js";
 
 export interface FromSourceResult {
   manifest: ToolManifest;
   problems: SourceProblem[];
+  /** What the manifest does not depend on but the author should know: tags that mean nothing here. */
+  warnings: SourceProblem[];
+}
+
+/** Where a tool's code is: an exported function, or a method of an exported class. */
+interface ToolSource {
+  name: string;
+  symbol: ts.Symbol;
+  declaration: ts.SignatureDeclaration;
+  owner?: ManifestTool["class"];
 }
 
 /**
- * Derives MCP tool definitions from a module's exported async functions (function
- * declarations and `const` arrow or function expressions), using the module's nearest
- * tsconfig.json. Compile errors and every construct without a JSON Schema form are problems;
- * the tool is still emitted with `{}` in that place. Tools that cannot be served at all (more
- * than one parameter, a non-object parameter, overloads, a taken name) are skipped. A manifest
- * with problems is not fit to serve; this function only reports, the caller decides.
+ * Derives MCP tool definitions from a module's exported async functions (function declarations
+ * and `const` arrow or function expressions) and the async methods of its exported classes, using
+ * the module's nearest tsconfig.json. Compile errors and every construct without a JSON Schema
+ * form are problems; the tool is still emitted with `{}` in that place. Tools that cannot be served
+ * at all (a rest parameter, overloads, a taken name, a class that cannot be constructed) are
+ * skipped. A manifest with problems is not fit to serve; this function only reports, the caller
+ * decides.
  */
 export function toolsFromSource(file: string): FromSourceResult {
   const path = resolve(file);
@@ -31,30 +42,38 @@ export function toolsFromSource(file: string): FromSourceResult {
   const errors = diagnostics.filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error);
   problems.push(...errors.map((error) => diagnosticProblem(error, path)));
 
-  const walk: Walk = { program, checker: program.getTypeChecker(), problems, stack: [], paramDocs: new Map() };
+  const walk: Walk = { program, checker: program.getTypeChecker(), problems, stack: [], paramDocs: new Map(), defaults: new Map() };
+  const warnings: SourceProblem[] = [];
   const moduleSymbol = walk.checker.getSymbolAtLocation(source);
   const exported = moduleSymbol === undefined ? [] : walk.checker.getExportsOfModule(moduleSymbol);
-  const functions = exported.flatMap((symbol) => {
+  const isClass = (symbol: ts.Symbol) => (resolveAlias(symbol, walk.checker).flags & ts.SymbolFlags.Class) !== 0;
+  // A class's factory builds the instance its methods run on; it is not a tool, even when async.
+  const factories = new Set(exported.filter(isClass).map((symbol) => factoryName(symbol.name)));
+  const sources = exported.flatMap((symbol) => {
     // A default export has no name to give its tool.
-    const declaration = symbol.name === "default" ? undefined : functionOf(resolveAlias(symbol, walk.checker));
-    return declaration === undefined ? [] : [{ symbol, declaration }];
+    if (symbol.name === "default" || factories.has(symbol.name)) return [];
+    const target = resolveAlias(symbol, walk.checker);
+    if (isClass(symbol)) return methodsOf(symbol.name, target, exported, walk);
+    const declaration = functionOf(target);
+    return declaration === undefined ? [] : [{ name: symbol.name, symbol: target, declaration }];
   });
   // The checker lists exports in binding order (declarations before `const`s); tools follow the source.
-  functions.sort((a, b) => sourceOrder(a.declaration, b.declaration));
+  sources.sort((a, b) => sourceOrder(a.declaration, b.declaration));
   const tools: ManifestTool[] = [];
   const owners = new Map<string, string>();
-  for (const { symbol, declaration } of functions) {
-    const tool = toolFromExport(symbol, declaration, walk);
+  for (const found of sources) {
+    const tool = toolOf(found, walk, warnings);
     if (tool === undefined) continue;
+    const label = found.owner === undefined ? tool.function : `${found.owner.name}.${tool.function}`;
     const owner = owners.get(tool.name);
     if (owner !== undefined) {
-      problems.push(problemAt(declaration, `${tool.function}: tool name "${tool.name}" is already taken by ${owner}`));
+      problems.push(problemAt(found.declaration, `${label}: tool name "${tool.name}" is already taken by ${owner}`));
       continue;
     }
-    owners.set(tool.name, tool.function);
+    owners.set(tool.name, label);
     tools.push(tool);
   }
-  return { manifest: { version: 1, source: displayPath(path), tools }, problems };
+  return { manifest: { version: 1, source: displayPath(path), tools }, problems, warnings };
 }
 
 /** `getStockLevel` → `get_stock_level`, `parseHTTPHeader` → `parse_http_header`. */
@@ -88,37 +107,128 @@ function compilerOptions(path: string): { options: ts.CompilerOptions; problems:
   return { options: { ...parsed.options, ...forced }, problems: errors.map((error) => diagnosticProblem(error, configPath)) };
 }
 
-/** A tool from an exported function that returns a promise; undefined for other functions and for skipped tools. */
-function toolFromExport(exported: ts.Symbol, declaration: ts.SignatureDeclaration, walk: Walk): ManifestTool | undefined {
+/** A tool from a function or method that returns a promise; undefined for other functions and for skipped tools. */
+function toolOf(found: ToolSource, walk: Walk, warnings: SourceProblem[]): ManifestTool | undefined {
   const { checker } = walk;
-  const symbol = resolveAlias(exported, checker);
-  const signatures = checker.getSignaturesOfType(checker.getTypeOfSymbol(symbol), ts.SignatureKind.Call);
-  const signature = signatures[0];
-  if (signature === undefined) return undefined;
-  const returnType = checker.getReturnTypeOfSignature(signature);
-  const awaited = checker.getAwaitedType(returnType);
+  const { name, symbol, declaration, owner } = found;
+  const called = asyncSignatures(symbol, declaration, checker);
   // Only functions that return a promise are tools; other exports are the module's helpers.
-  if (awaited === undefined || awaited === returnType) return undefined;
-
-  const name = exported.name;
+  if (called === undefined) return undefined;
+  const { signatures, awaited } = called;
+  const label = owner === undefined ? name : `${owner.name}.${name}`;
   if (signatures.length > 1) {
-    walk.problems.push(problemAt(declaration, `${name}: overloaded functions are not supported: a tool has one signature`));
+    walk.problems.push(problemAt(declaration, `${label}: overloaded functions are not supported: a tool has one signature`));
     return undefined;
   }
   const tags = jsDocTags(declaration);
-  const inputSchema = inputSchemaOf(declaration, { ...walk, paramDocs: paramDocs(tags, declaration.parameters[0]) }, name);
-  if (inputSchema === undefined) return undefined;
-  const outputSchema = outputSchemaOf(awaited, declaration, walk, name);
-  const description = documentation(symbol, checker);
+  const [first] = declaration.parameters;
+  const input = inputOf(declaration, { ...walk, paramDocs: paramDocs(tags, first), defaults: bindingDefaults(first, checker) }, label);
+  if (input === undefined) return undefined;
+  const returns = returnsText(tags);
+  const outputSchema = outputSchemaOf(awaited, declaration, walk, label);
+  const documented = documentation(symbol, checker);
+  // Without an output schema, what `@returns` says still reaches the model, in the description.
+  const description =
+    outputSchema === undefined && returns !== "" ? [documented, `Returns: ${returns}`].filter(Boolean).join("\n\n") : documented;
   const annotations = annotationsOf(tags);
+  const meta = toolMetaOf(tags, (tag, message) => walk.problems.push(problemAt(tag, `${label}: ${message}`)));
+  unknownTags(tags, (tag, message) => warnings.push(problemAt(tag, `${label}: ${message}`)));
   return {
     name: snakeCase(name),
     function: name,
+    ...(owner === undefined ? {} : { class: owner }),
+    ...(input.parameters === undefined ? {} : { parameters: input.parameters }),
     ...(description === "" ? {} : { description }),
-    inputSchema,
-    ...(outputSchema === undefined ? {} : { outputSchema }),
+    inputSchema: input.inputSchema,
+    ...(outputSchema === undefined ? {} : { outputSchema: returns === "" ? outputSchema : { description: returns, ...outputSchema } }),
     ...(annotations === undefined ? {} : { annotations }),
+    ...(meta === undefined ? {} : { _meta: meta }),
   };
+}
+
+/** `{ limit = 20 }` in a destructured object parameter: the defaults its properties get. */
+function bindingDefaults(parameter: ts.ParameterDeclaration | undefined, checker: ts.TypeChecker): Map<string, { value: unknown }> {
+  const defaults = new Map<string, { value: unknown }>();
+  if (parameter === undefined || !ts.isObjectBindingPattern(parameter.name)) return defaults;
+  for (const element of parameter.name.elements) {
+    const key = element.propertyName ?? element.name;
+    if (element.initializer === undefined || !(ts.isIdentifier(key) || ts.isStringLiteral(key))) continue;
+    const value = literalOf(element.initializer, checker);
+    if (value !== undefined) defaults.set(key.text, value);
+  }
+  return defaults;
+}
+
+/**
+ * The async methods of an exported class, each a tool run by the module's one instance: built by
+ * the exported factory `create<Class>` when there is one, else by `new Class()`, which must then
+ * take no arguments. Private, protected and static members are not tools.
+ */
+function methodsOf(exportName: string, symbol: ts.Symbol, exported: readonly ts.Symbol[], walk: Walk): ToolSource[] {
+  const { checker } = walk;
+  const declaration = symbol.valueDeclaration;
+  if (declaration === undefined || !ts.isClassDeclaration(declaration)) return [];
+  const factory = exported.find((candidate) => candidate.name === factoryName(exportName));
+  const owner: NonNullable<ManifestTool["class"]> =
+    factory === undefined ? { name: exportName } : { name: exportName, factory: factory.name };
+  const methods = checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol)).flatMap((property) => {
+    const member = property.valueDeclaration;
+    const method = member === undefined ? undefined : methodOf(member);
+    return method === undefined || isHidden(member!) ? [] : [{ name: property.name, symbol: property, declaration: method, owner }];
+  });
+  const tools = methods.filter(({ symbol: method, declaration: node }) => asyncSignatures(method, node, checker) !== undefined);
+  if (tools.length === 0 || factory !== undefined) return tools;
+  const abstract = ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Abstract;
+  const constructors = checker.getSignaturesOfType(checker.getTypeOfSymbol(symbol), ts.SignatureKind.Construct);
+  const callable = (signature: ts.Signature) =>
+    signature.getParameters().every((parameter) => {
+      const node = parameter.valueDeclaration;
+      return node !== undefined && ts.isParameter(node) && checker.isOptionalParameter(node);
+    });
+  if (abstract || !constructors.some(callable)) {
+    walk.problems.push(
+      problemAt(
+        declaration,
+        `${exportName}: ${abstract ? "an abstract class cannot be constructed" : "its constructor takes arguments"}: export a factory \`${factoryName(exportName)}()\` that returns the instance`,
+      ),
+    );
+    return [];
+  }
+  return tools;
+}
+
+/** The factory an exported class may have: `ReadTools` → `createReadTools`. */
+function factoryName(className: string): string {
+  return `create${className}`;
+}
+
+function methodOf(member: ts.Declaration): ts.SignatureDeclaration | undefined {
+  if (ts.isMethodDeclaration(member)) return member;
+  const initializer = ts.isPropertyDeclaration(member) ? member.initializer : undefined;
+  return initializer !== undefined && (ts.isArrowFunction(initializer) || ts.isFunctionExpression(initializer)) ? initializer : undefined;
+}
+
+function isHidden(member: ts.Declaration): boolean {
+  const flags = ts.getCombinedModifierFlags(member);
+  const name = ts.getNameOfDeclaration(member);
+  return (
+    (flags & (ts.ModifierFlags.Private | ts.ModifierFlags.Protected | ts.ModifierFlags.Static)) !== 0 ||
+    (name !== undefined && ts.isPrivateIdentifier(name))
+  );
+}
+
+/** A function's or method's call signatures and what its promise resolves to; undefined when it returns no promise. */
+function asyncSignatures(
+  symbol: ts.Symbol,
+  declaration: ts.Node,
+  checker: ts.TypeChecker,
+): { signatures: readonly ts.Signature[]; awaited: ts.Type } | undefined {
+  const signatures = checker.getSignaturesOfType(checker.getTypeOfSymbolAtLocation(symbol, declaration), ts.SignatureKind.Call);
+  const [signature] = signatures;
+  if (signature === undefined) return undefined;
+  const returnType = checker.getReturnTypeOfSignature(signature);
+  const awaited = checker.getAwaitedType(returnType);
+  return awaited === undefined || awaited === returnType ? undefined : { signatures, awaited };
 }
 
 function functionOf(symbol: ts.Symbol): ts.SignatureDeclaration | undefined {

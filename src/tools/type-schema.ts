@@ -1,6 +1,6 @@
 import ts from "typescript";
 import type { ManifestTool } from "../server/manifest.js";
-import { constraintsOf, documentation } from "./jsdoc.js";
+import { constraintsOf, documentation, parameterDocumentation } from "./jsdoc.js";
 import { problemAt, type SourceProblem } from "./source-problems.js";
 
 /**
@@ -25,30 +25,105 @@ export interface Walk {
   stack: ts.Type[];
   /** `@param` descriptions of the tool's input, keyed by property path (`sku`, `address.city`); empty for outputs. */
   readonly paramDocs: ReadonlyMap<string, string>;
+  /** Defaults a destructured object parameter gives its properties (`{ limit = 20 }`), keyed like `paramDocs`. */
+  readonly defaults: ReadonlyMap<string, { value: unknown }>;
 }
 
 /** Cut-off for types that keep growing (`Box<Box<T>>` through generics) instead of recurring. */
 const MAX_DEPTH = 32;
 
-/** The one object parameter's schema; undefined (with a problem) when the tool cannot be called with one object. */
-export function inputSchemaOf(declaration: ts.SignatureDeclaration, walk: Walk, name: string): ManifestTool["inputSchema"] | undefined {
-  const [parameter, extra] = declaration.parameters;
+/** A tool's input: its schema, and the order of its positional parameters when it takes them. */
+export interface ToolInput {
+  inputSchema: ManifestTool["inputSchema"];
+  parameters?: string[];
+}
+
+/**
+ * A single parameter of object type is the arguments object, as before; any other parameters are
+ * positional, each a named property. Undefined (with a problem) when the signature cannot be called
+ * with named arguments: a rest parameter, a destructured positional one.
+ */
+export function inputOf(declaration: ts.SignatureDeclaration, walk: Walk, name: string): ToolInput | undefined {
+  const parameters = declaration.parameters.filter((parameter) => !(ts.isIdentifier(parameter.name) && parameter.name.text === "this"));
+  const [first] = parameters;
   // What the SDK publishes for a tool without input.
-  if (parameter === undefined) return { type: "object", properties: {} };
-  if (extra !== undefined) {
-    walk.problems.push(problemAt(extra, `${name}: a tool function takes at most one parameter, an object of named arguments`));
-    return undefined;
+  if (first === undefined) return { inputSchema: { type: "object", properties: {} } };
+  if (parameters.length === 1 && isObjectParameter(first, walk)) {
+    const schema = schemaOf(walk.checker.getTypeAtLocation(first), walk, { node: first, path: [name, "input"] });
+    return { inputSchema: schema as ManifestTool["inputSchema"] };
   }
-  const type = walk.checker.getTypeAtLocation(parameter);
-  const before = walk.problems.length;
-  const schema = schemaOf(type, walk, { node: parameter, path: [name, "input"] });
-  if (schema.type === "object") return schema as ManifestTool["inputSchema"];
-  // A parameter already reported as unsupported needs no second problem.
-  if (walk.problems.length === before) {
-    walk.problems.push(
-      problemAt(parameter, `${name}: the parameter must be an object of named arguments, not ${walk.checker.typeToString(type)}`),
-    );
+  const entries: [string, JsonSchema][] = [];
+  const required: string[] = [];
+  for (const [index, parameter] of parameters.entries()) {
+    if (parameter.dotDotDotToken !== undefined) {
+      walk.problems.push(problemAt(parameter, `${name}: a rest parameter cannot be a named argument: take an array instead`));
+      return undefined;
+    }
+    if (!ts.isIdentifier(parameter.name)) {
+      walk.problems.push(
+        problemAt(parameter, `${name}: parameter ${index + 1} is destructured: only a tool's single object parameter may be`),
+      );
+      return undefined;
+    }
+    const symbol = walk.checker.getSymbolAtLocation(parameter.name);
+    const type = walk.checker.getTypeAtLocation(parameter);
+    const site = { node: parameter, path: [name, "input", parameter.name.text] };
+    const fallback = parameter.initializer === undefined ? undefined : literalOf(parameter.initializer, walk.checker);
+    entries.push([
+      parameter.name.text,
+      {
+        ...memberSchema(symbol, type, walk, site, symbol === undefined ? "" : parameterDocumentation(symbol, walk.checker)),
+        ...(fallback === undefined ? {} : { default: fallback.value }),
+      },
+    ]);
+    if (parameter.questionToken === undefined && parameter.initializer === undefined && !includesUndefined(type)) {
+      required.push(parameter.name.text);
+    }
   }
+  return {
+    inputSchema: {
+      type: "object",
+      properties: Object.fromEntries(entries),
+      ...(required.length > 0 ? { required } : {}),
+      additionalProperties: false,
+    },
+    parameters: entries.map(([parameterName]) => parameterName),
+  };
+}
+
+/** Whether a parameter's type, without `undefined`, is a JSON object; decided without reporting its problems twice. */
+function isObjectParameter(parameter: ts.ParameterDeclaration, walk: Walk): boolean {
+  const trial: Walk = { ...walk, problems: [], stack: [] };
+  return (
+    schemaOf(walk.checker.getNonNullableType(walk.checker.getTypeAtLocation(parameter)), trial, { node: parameter, path: [] }).type ===
+    "object"
+  );
+}
+
+/**
+ * A default written as a literal (`20`, `"latest"`, `-1`, `null`, a `const` holding one, arrays
+ * and objects of them); undefined for a default computed at the call, which the schema cannot state.
+ */
+export function literalOf(expression: ts.Expression, checker: ts.TypeChecker): { value: unknown } | undefined {
+  if (ts.isParenthesizedExpression(expression) || ts.isAsExpression(expression) || ts.isSatisfiesExpression(expression)) {
+    return literalOf(expression.expression, checker);
+  }
+  if (ts.isArrayLiteralExpression(expression)) {
+    const items = expression.elements.map((element) => (ts.isSpreadElement(element) ? undefined : literalOf(element, checker)));
+    return items.every((item) => item !== undefined) ? { value: items.map((item) => item.value) } : undefined;
+  }
+  if (ts.isObjectLiteralExpression(expression)) {
+    const entries = expression.properties.map((property) => {
+      if (!ts.isPropertyAssignment(property) || !(ts.isIdentifier(property.name) || ts.isStringLiteral(property.name))) return undefined;
+      const item = literalOf(property.initializer, checker);
+      return item === undefined ? undefined : ([property.name.text, item.value] as const);
+    });
+    return entries.every((entry) => entry !== undefined) ? { value: Object.fromEntries(entries) } : undefined;
+  }
+  if (expression.kind === ts.SyntaxKind.NullKeyword) return { value: null };
+  const type = checker.getTypeAtLocation(expression);
+  if (type.isStringLiteral() || type.isNumberLiteral()) return { value: type.value };
+  if (type.flags & ts.TypeFlags.BooleanLiteral) return { value: type === checker.getTrueType() };
   return undefined;
 }
 
@@ -218,12 +293,15 @@ function propertiesSchema(type: ts.Type, walk: Walk, site: Site): JsonSchema {
     const path = [...site.path, property.name];
     const propertySite = { node: userDeclaration(property, walk.program) ?? site.node, path };
     const propertyType = checker.getTypeOfSymbol(property);
-    const schema = schemaOf(propertyType, walk, propertySite);
     const description = walk.paramDocs.get(docKey(path)) ?? documentation(property, checker);
-    const constraints = constraintsOf(property, checker, (message) =>
-      walk.problems.push(problemAt(propertySite.node, `${path.join(".")}: ${message}`)),
-    );
-    entries.push([property.name, { ...(description === "" ? {} : { description }), ...schema, ...constraints }]);
+    const fallback = walk.defaults.get(docKey(path));
+    entries.push([
+      property.name,
+      {
+        ...memberSchema(property, propertyType, walk, propertySite, description),
+        ...(fallback === undefined ? {} : { default: fallback.value }),
+      },
+    ]);
     if (!(property.flags & ts.SymbolFlags.Optional) && !includesUndefined(propertyType)) required.push(property.name);
   }
   const additionalProperties = additionalPropertiesOf(type, walk, site);
@@ -236,6 +314,16 @@ function propertiesSchema(type: ts.Type, walk: Walk, site: Site): JsonSchema {
     ...(required.length > 0 ? { required } : {}),
     additionalProperties,
   };
+}
+
+/** A property's or parameter's schema: its description, its type's schema, and the constraints its JSDoc states. */
+function memberSchema(symbol: ts.Symbol | undefined, type: ts.Type, walk: Walk, site: Site, description: string): JsonSchema {
+  const schema = schemaOf(type, walk, site);
+  const constraints =
+    symbol === undefined
+      ? {}
+      : constraintsOf(symbol, walk.checker, (message) => walk.problems.push(problemAt(site.node, `${site.path.join(".")}: ${message}`)));
+  return { ...(description === "" ? {} : { description }), ...schema, ...constraints };
 }
 
 /** A string index signature (`Record<string, T>`) admits further keys of type T; anything else admits none. */

@@ -35,14 +35,14 @@ export function toolTagsOf(meta: Readonly<Record<string, unknown>> | undefined):
   return Object.fromEntries(Object.entries(tags).filter(([, value]) => value !== undefined)) as ToolTags;
 }
 
-/** `Category: read; phase: basic; popularity: 10; rate limit: read`, for docs; `""` without tags. */
+/** `category read, phase basic, popularity 10, rate limit read`, for docs; `""` without tags. */
 export function toolTagsText(tags: ToolTags): string {
-  const parts = [
-    tags.category === undefined ? "" : `category: ${tags.category}`,
-    tags.phase === undefined ? "" : `phase: ${tags.phase}`,
-    tags.popularity === undefined ? "" : `popularity: ${tags.popularity}`,
-    tags.rateLimit === undefined ? "" : `rate limit: ${tags.rateLimit}`,
-  ].filter(Boolean);
-  const text = parts.join("; ");
-  return text === "" ? "" : `${text[0]!.toUpperCase()}${text.slice(1)}`;
+  return [
+    tags.category === undefined ? "" : `category ${tags.category}`,
+    tags.phase === undefined ? "" : `phase ${tags.phase}`,
+    tags.popularity === undefined ? "" : `popularity ${tags.popularity}`,
+    tags.rateLimit === undefined ? "" : `rate limit ${tags.rateLimit}`,
+  ]
+    .filter(Boolean)
+    .join(", ");
 }

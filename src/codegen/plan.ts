@@ -3,6 +3,7 @@ import { isNonObjectOutput, outputSchemaOf } from "../bundle/output-schema.js";
 import { atLeast, type Quality } from "../bundle/quality.js";
 import { jsonText } from "../bundle/serialize.js";
 import { requiresTask, TASK_NOTE } from "../bundle/task-support.js";
+import { toolTagsOf, toolTagsText } from "../bundle/tool-tags.js";
 import type { BundleServer, InferredTool, Tool } from "../bundle/types.js";
 import { count } from "../count.js";
 import type { IRNode, NamedDefinition } from "../ir/ir.js";
@@ -272,11 +273,13 @@ function methodDocLines(tool: Tool, output: ResultSchema | undefined): string[] 
     annotations.openWorldHint === true ? "open-world" : "",
   ].filter(Boolean);
   const title = tool.title ?? (typeof annotations.title === "string" ? annotations.title : undefined);
+  const tags = toolTagsText(toolTagsOf(tool._meta));
   return [
     ...(title ? [title] : []),
     ...(tool.description ? [...(title ? [""] : []), ...tool.description.split(/\r?\n/)] : []),
     "",
     `Calls the \`${tool.name}\` tool.${hints.length ? ` Hints: ${hints.join(", ")}.` : ""}`,
+    ...(tags === "" ? [] : [`Tags: ${tags}.`]),
     ...(requiresTask(tool) ? [TASK_NOTE] : []),
     ...resultLines(output),
   ];

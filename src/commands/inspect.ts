@@ -1,5 +1,6 @@
 import type { Argv } from "yargs";
 import { jsonText } from "../bundle/serialize.js";
+import { toolTagsText } from "../bundle/tool-tags.js";
 import type { Bundle } from "../bundle/types.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
@@ -61,6 +62,7 @@ export function formatInspection(inspection: ToolInspection): string {
             .join(", ")}`,
         ]),
     ...(inspection.task === undefined ? [] : [`Task: ${inspection.task}`]),
+    ...(inspection.tags === undefined ? [] : [`Tags: ${printable(toolTagsText(inspection.tags))}`]),
     `Result type (source ${inspection.source}, quality ${inspection.quality}):\n${inspection.resultType}`,
   ];
   return sections.join("\n\n");

@@ -1,6 +1,7 @@
 import { outputSchemaOf } from "../bundle/output-schema.js";
 import { type Quality, type SchemaSource, schemaSourceOf } from "../bundle/quality.js";
 import { requiresTask, TASK_NOTE } from "../bundle/task-support.js";
+import { type ToolTags, toolTagsOf } from "../bundle/tool-tags.js";
 import type { Bundle, BundleServer, Drift, Tool } from "../bundle/types.js";
 import type { NormalizeNote } from "../normalize/normalize.js";
 import type { Profile } from "../providers/facts.js";
@@ -22,6 +23,8 @@ export interface ToolInspection {
   note?: string;
   /** Set when the server requires the tool to run as a task (`execution.taskSupport: "required"`). */
   task?: string;
+  /** The seed's tags the server gave the tool in `_meta` (`pmcp/category`, …), when it gave any. */
+  tags?: ToolTags;
   inferredOutputSchema?: { schema: unknown; observations: number; quality: Quality; drift?: Drift[] };
   /** Observed results that held no JSON, by content block type: the tool answers in text, images or links. */
   observedContent?: Record<string, number>;
@@ -72,6 +75,7 @@ export function serversWithTool(bundle: Bundle, toolName: string): string[] {
 function inspectionOf(server: BundleServer, tool: Tool, index: number): ToolInspection {
   const inferred = server.inferred?.find((block) => block.tool === tool.name);
   const declared = outputSchemaOf(tool);
+  const tags = toolTagsOf(tool._meta);
   return {
     name: `${server.id}/${tool.name}`,
     description: tool.description ?? "",
@@ -79,6 +83,7 @@ function inspectionOf(server: BundleServer, tool: Tool, index: number): ToolInsp
     outputSchema: declared?.schema ?? null,
     ...(declared === undefined ? { note: NO_OUTPUT_SCHEMA_NOTE } : {}),
     ...(requiresTask(tool) ? { task: TASK_NOTE } : {}),
+    ...(Object.keys(tags).length === 0 ? {} : { tags }),
     ...(inferred === undefined || inferred.observations === 0
       ? {}
       : {

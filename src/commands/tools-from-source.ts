@@ -9,6 +9,11 @@ const builder = (yargs: Argv<GlobalArgs>) =>
   yargs
     .positional("file", { type: "string", demandOption: true, describe: "The TypeScript module to read" })
     .option("output", { alias: "o", type: "string", describe: "Write the manifest here (default: stdout)" })
+    .option("cache", {
+      type: "boolean",
+      default: true,
+      describe: "Answer from the cache while the sources are unchanged; --no-cache compiles and records nothing",
+    })
     .example("$0 tools from-source src/tools.ts -o tools.json", "Manifest for registerFunctions");
 
 export const toolsFromSourceCommand = defineCommand({
@@ -24,9 +29,9 @@ export const toolsFromSourceCommand = defineCommand({
  * writing nothing: a manifest with holes in its schemas would be served as if complete.
  */
 async function toolsFromSource(args: ArgsOf<typeof builder>): Promise<void> {
-  const { toolsFromSource: read } = await import("../tools/from-source.js");
+  const { toolsFromSourceCached } = await import("../tools/source-cache.js");
   const { toJsonText } = await import("../bundle/serialize.js");
-  const { manifest, problems } = read(args.file);
+  const { manifest, problems } = await toolsFromSourceCached(args.file, args.cache);
   if (problems.length > 0) {
     throw new PmcpError(
       "INVALID_INPUT",

@@ -82,7 +82,10 @@ describe("pmcp command line", () => {
       ],
     ],
     [["exec"], ["--config", "--stdio", "--max-time-ms", "--max-output-bytes", "--observe"]],
-    [["tools", "from-source"], ["--output"]],
+    [
+      ["tools", "from-source"],
+      ["--output", "--cache"],
+    ],
   ])("%j --help describes every flag", async (command, flags) => {
     const help = await runInProcess([...command, "--help"]);
     expect(help.code).toBe(0);

@@ -10,6 +10,11 @@ const builder = (yargs: Argv<GlobalArgs>) =>
   yargs
     .positional("file", { type: "string", demandOption: true, describe: "The TypeScript module to read" })
     .option("output", { alias: "o", type: "string", describe: "Write the manifest here (default: stdout)" })
+    .option("cache", {
+      type: "boolean",
+      default: true,
+      describe: "Answer from the cache while the sources are unchanged; --no-cache compiles and records nothing",
+    })
     .example("$0 tools from-source src/tools.ts -o tools.json", "Manifest for registerFunctions");
 
 export const toolsFromSourceCommand = defineCommand({
@@ -25,9 +30,9 @@ export const toolsFromSourceCommand = defineCommand({
  * writing nothing: a manifest with holes in its schemas would be served as if complete.
  */
 async function toolsFromSource(args: ArgsOf<typeof builder>): Promise<void> {
-  const { toolsFromSource: read } = await import("../tools/from-source.js");
+  const { toolsFromSourceCached } = await import("../tools/source-cache.js");
   const { toJsonText } = await import("../bundle/serialize.js");
-  const { manifest, problems, warnings } = read(args.file);
+  const { manifest, problems, warnings } = await toolsFromSourceCached(args.file, args.cache);
   const located = (problem: SourceProblem) => `${problem.file}:${problem.line}:${problem.column}: ${problem.message}`;
   for (const warning of warnings) warn(args, located(warning));
   if (problems.length > 0) throw new PmcpError("INVALID_INPUT", problems.map(located).join("\n"));
@@ -37,6 +42,6 @@ async function toolsFromSource(args: ArgsOf<typeof builder>): Promise<void> {
     return;
   }
   await writeOutput("-o", [{ path: args.output, content: text }]);
-  if (manifest.tools.length === 0) warn(args, `${args.file} exports no async functions`);
+  if (manifest.tools.length === 0) warn(args, `${args.file} exports no async functions, nor classes with async methods`);
   say(args, `Wrote ${args.output}: ${count(manifest.tools.length, "tool")} from ${args.file}`);
 }

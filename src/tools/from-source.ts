@@ -12,6 +12,8 @@ export interface FromSourceResult {
   problems: SourceProblem[];
   /** What the manifest does not depend on but the author should know: tags that mean nothing here. */
   warnings: SourceProblem[];
+  /** Absolute paths of the files read but TypeScript's own libs: the module, what it imports, the tsconfig.json and the configs it extends. */
+  files: string[];
 }
 
 /** Where a tool's code is: an exported function, or a method of an exported class. */
@@ -34,7 +36,7 @@ interface ToolSource {
 export function toolsFromSource(file: string): FromSourceResult {
   const path = resolve(file);
   if (!existsSync(path)) throw new PmcpError("NOT_FOUND", `${file}: no such file`);
-  const { options, problems } = compilerOptions(path);
+  const { options, problems, configFiles } = compilerOptions(path);
   const program = ts.createProgram({ rootNames: [path], options });
   const source = program.getSourceFile(path);
   if (source === undefined) throw new PmcpError("INVALID_ARGUMENT", `${file}: not a TypeScript or JavaScript module`);
@@ -73,7 +75,13 @@ export function toolsFromSource(file: string): FromSourceResult {
     owners.set(tool.name, label);
     tools.push(tool);
   }
-  return { manifest: { version: 1, source: displayPath(path), tools }, problems, warnings };
+  const files = program.getSourceFiles().filter((file) => !program.isSourceFileDefaultLibrary(file));
+  return {
+    manifest: { version: 1, source: displayPath(path), tools },
+    problems,
+    warnings,
+    files: [...configFiles, ...files.map((file) => file.fileName)],
+  };
 }
 
 /** `getStockLevel` → `get_stock_level`, `parseHTTPHeader` → `parse_http_header`. */
@@ -88,7 +96,7 @@ export function snakeCase(name: string): string {
  * The project's own options, so path aliases and libs resolve as they do in its build;
  * `strictNullChecks` is forced because without it `| null` vanishes from every type.
  */
-function compilerOptions(path: string): { options: ts.CompilerOptions; problems: SourceProblem[] } {
+function compilerOptions(path: string): { options: ts.CompilerOptions; problems: SourceProblem[]; configFiles: string[] } {
   const forced: ts.CompilerOptions = { noEmit: true, strictNullChecks: true };
   const defaults: ts.CompilerOptions = {
     strict: true,
@@ -98,13 +106,29 @@ function compilerOptions(path: string): { options: ts.CompilerOptions; problems:
     skipLibCheck: true,
   };
   const configPath = ts.findConfigFile(dirname(path), ts.sys.fileExists);
-  if (configPath === undefined) return { options: { ...defaults, ...forced }, problems: [] };
+  if (configPath === undefined) return { options: { ...defaults, ...forced }, problems: [], configFiles: [] };
   const read = ts.readConfigFile(configPath, ts.sys.readFile);
-  if (read.error !== undefined) return { options: { ...defaults, ...forced }, problems: [diagnosticProblem(read.error, configPath)] };
-  const parsed = ts.parseJsonConfigFileContent(read.config, ts.sys, dirname(configPath), undefined, configPath);
+  if (read.error !== undefined)
+    return { options: { ...defaults, ...forced }, problems: [diagnosticProblem(read.error, configPath)], configFiles: [configPath] };
+  // The parse records each config `extends` reaches in this cache: the only public list of them.
+  const extended = new Map<string, ts.ExtendedConfigCacheEntry>();
+  const parsed = ts.parseJsonConfigFileContent(
+    read.config,
+    ts.sys,
+    dirname(configPath),
+    undefined,
+    configPath,
+    undefined,
+    undefined,
+    extended,
+  );
   // The config's own file list does not matter here ("no inputs found" is 18003): only `path` is compiled.
   const errors = parsed.errors.filter((error) => error.category === ts.DiagnosticCategory.Error && error.code !== 18003);
-  return { options: { ...parsed.options, ...forced }, problems: errors.map((error) => diagnosticProblem(error, configPath)) };
+  return {
+    options: { ...parsed.options, ...forced },
+    problems: errors.map((error) => diagnosticProblem(error, configPath)),
+    configFiles: [configPath, ...[...extended.values()].map((entry) => entry.extendedResult.fileName)],
+  };
 }
 
 /** A tool from a function or method that returns a promise; undefined for other functions and for skipped tools. */

@@ -29,6 +29,9 @@ const manifest: ToolManifest = {
   ],
 };
 
+/** The manifest's tools, most popular first; ties (0: none given) in manifest order. */
+const BY_POPULARITY = ["search_tweets", "post_tweet", "get_tweet", "get_user", "delete_tweet", "server_status", "follow_user"];
+
 /** The functions, which record each call that ran and return how many have. */
 function tweets(ran: string[] = []): Record<string, unknown> {
   return Object.fromEntries(
@@ -47,7 +50,13 @@ interface Served {
 /** Buckets too large to matter, for the tests of other things. */
 const ROOMY = { read: { calls: 1000, perMs: 1 }, write: { calls: 1000, perMs: 1 } };
 
-async function serve(options: RegisterFunctionsOptions, module = tweets()): Promise<Served> {
+/** The clients of this test's servers, closed after it. */
+const opened: Client[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((client) => client.close()));
+});
+
+async function open(options: RegisterFunctionsOptions, module = tweets()): Promise<Served> {
   const server = new McpServer({ name: "tweets", version: "1.0.0" });
   registerFunctions(server, module, manifest, { rateLimits: ROOMY, ...options });
   const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
@@ -57,6 +66,7 @@ async function serve(options: RegisterFunctionsOptions, module = tweets()): Prom
     changes++;
   });
   await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+  opened.push(client);
   return {
     client,
     changes: () => changes,
@@ -74,16 +84,6 @@ const refused = (message: string, retryAfterMs: number): CallToolResult => ({
 const INTRO = "Lists more of this server's tools, all of them or one category's; the tools list then includes them.";
 
 describe("registerFunctions listing: basic tools first", () => {
-  const opened: Client[] = [];
-  const open = async (options: RegisterFunctionsOptions, module?: Record<string, unknown>) => {
-    const served = await serve(options, module);
-    opened.push(served.client);
-    return served;
-  };
-  afterEach(async () => {
-    await Promise.all(opened.splice(0).map((client) => client.close()));
-  });
-
   it("lists the basic tools, most popular first, then enable_tools, and declares that the list changes", async () => {
     const { client } = await open({ listing: "basic" });
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
@@ -117,16 +117,7 @@ describe("registerFunctions listing: basic tools first", () => {
   it("adds all the others, and says when nothing is left", async () => {
     const { call, names, changes, client } = await open({ listing: "basic" });
     expect(await call("enable_tools")).toEqual(text("Added 4 tools to the tools list: get_user, delete_tweet, server_status, follow_user"));
-    expect(await names()).toEqual([
-      "search_tweets",
-      "post_tweet",
-      "get_tweet",
-      "get_user",
-      "delete_tweet",
-      "server_status",
-      "follow_user",
-      "enable_tools",
-    ]);
+    expect(await names()).toEqual([...BY_POPULARITY, "enable_tools"]);
     expect((await client.listTools()).tools.at(-1)?.description).toBe(`${INTRO} Every tool is listed already.`);
     expect(await call("enable_tools")).toEqual(text("Every tool is listed already"));
     expect(await call("enable_tools", { category: "read" })).toEqual(text('Every tool of category "read" is listed already'));
@@ -166,16 +157,7 @@ describe("registerFunctions listing: basic tools first", () => {
   it("orders a listing that has every tool from the start, and still adds enable_tools", async () => {
     const { client, names, call } = await open({ listing: { top: 7 } });
     expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: true });
-    expect(await names()).toEqual([
-      "search_tweets",
-      "post_tweet",
-      "get_tweet",
-      "get_user",
-      "delete_tweet",
-      "server_status",
-      "follow_user",
-      "enable_tools",
-    ]);
+    expect(await names()).toEqual([...BY_POPULARITY, "enable_tools"]);
     expect((await client.listTools()).tools.at(-1)).toEqual({
       name: "enable_tools",
       description: `${INTRO} Every tool is listed already.`,
@@ -204,19 +186,12 @@ describe("registerFunctions listing: basic tools first", () => {
 });
 
 describe("registerFunctions rateLimits", () => {
-  const opened: Client[] = [];
-  const open = async (options: RegisterFunctionsOptions, module?: Record<string, unknown>) => {
-    const served = await serve(options, module);
-    opened.push(served.client);
-    return served;
-  };
   // The buckets read performance.now(), which these timers move; the SDK's own timers stay real.
   beforeEach(() => {
     vi.useFakeTimers({ toFake: ["performance"] });
   });
-  afterEach(async () => {
+  afterEach(() => {
     vi.useRealTimers();
-    await Promise.all(opened.splice(0).map((client) => client.close()));
   });
 
   const limits = () => ({ read: { calls: 2, perMs: 1000 }, write: { calls: 1, perMs: 500 } });

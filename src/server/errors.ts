@@ -5,8 +5,12 @@ export type ToolDefinitionErrorCode =
   | "MISSING_FUNCTION"
   /** A tool's class could not be constructed, or its factory threw. */
   | "INSTANCE_FAILED"
-  /** Two tools of one manifest share a name. */
+  /** Two tools of one manifest share a name, or one takes the name of the tool a shortened listing adds. */
   | "DUPLICATE_TOOL"
+  /** A tool draws on a rate-limit bucket that `registerFunctions`' options do not define. */
+  | "UNKNOWN_BUCKET"
+  /** An option of `registerFunctions` has a value it cannot take. */
+  | "INVALID_OPTIONS"
   /** A tool's input or output schema does not compile. */
   | "INVALID_SCHEMA";
 

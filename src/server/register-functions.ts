@@ -1,5 +1,6 @@
 import { type CallToolResult, type McpServer, ProtocolError, ProtocolErrorCode, type Tool } from "@modelcontextprotocol/server";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
+import { toolTagsOf } from "../bundle/tool-tags.js";
 import { describeErrors } from "../json-schema/error-text.js";
 import { itemSchema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
@@ -7,6 +8,9 @@ import { followRefs } from "../json-schema/refs.js";
 import { compileSchema, type ValidateFunction } from "../json-schema/validator.js";
 import { ToolDefinitionError } from "./errors.js";
 import type { ManifestTool, ToolManifest } from "./manifest.js";
+import { type RateLimitCheck, type RateLimits, RETRY_AFTER_MS_META, rateLimitCheck } from "./rate-limits.js";
+import { checkOptions, type RegisterFunctionsOptions } from "./register-options.js";
+import { ENABLE_TOOLS, growingListing } from "./tool-listing.js";
 import { toolTarget } from "./tool-target.js";
 import { tracedToolCall } from "./traced-call.js";
 
@@ -16,6 +20,8 @@ interface Entry {
   run: (args: Record<string, unknown>) => unknown;
   validateInput: ValidateFunction;
   validateOutput: ValidateFunction | undefined;
+  /** The tool's rate-limit bucket, checked after its arguments. */
+  rateLimit: RateLimitCheck | undefined;
 }
 
 /**
@@ -23,22 +29,65 @@ interface Entry {
  * tools/list and tools/call handlers are used because `registerTool` only takes zod schemas
  * and republishes them as draft-07: this way clients see the manifest's JSON Schemas
  * byte for byte. The server must not also use `registerTool`, and registration must happen
- * before `connect`. Throws when an export is missing or a schema does not compile.
+ * before `connect`.
+ *
+ * `options.rateLimits` gives each bucket a tool's `pmcp/rateLimit` names its budget: a call past
+ * it gets an `isError` result with the wait in `_meta["pmcp/retryAfterMs"]`, and its function
+ * does not run. A bucket's calls are counted on its options object, so registrations given the
+ * same `rateLimits` (the servers of several HTTP sessions) share the budget.
+ *
+ * `options.listing` other than `"all"` lists the `basic`-phase or `top` N most popular tools
+ * first, and `enable_tools`, which lists the others (all, or one category's) and sends
+ * `notifications/tools/list_changed`. The listing is this registration's, so one session's (a
+ * server made per request starts each from the first listing).
+ * Tools not listed yet can still be called by name: the listing shapes what a model sees,
+ * not what is allowed.
+ *
+ * Throws a ToolDefinitionError when an export is missing, a schema does not compile, an
+ * option is invalid, a tool names a bucket the options lack, or a tool is named `enable_tools`
+ * with a listing other than `"all"`.
  */
-export function registerFunctions(server: McpServer, module: Record<string, unknown>, manifest: ToolManifest): void {
+export function registerFunctions(
+  server: McpServer,
+  module: Record<string, unknown>,
+  manifest: ToolManifest,
+  options: RegisterFunctionsOptions = {},
+): void {
+  checkOptions(options);
+  const { listing = "all", rateLimits } = options;
   const entries = new Map<string, Entry>();
   for (const tool of manifest.tools) {
     if (entries.has(tool.name))
       throw new ToolDefinitionError("DUPLICATE_TOOL", `${manifest.source}: tool "${tool.name}" is listed twice in the manifest`);
-    entries.set(tool.name, entryOf(tool, module, manifest.source));
+    if (listing !== "all" && tool.name === ENABLE_TOOLS) {
+      throw new ToolDefinitionError(
+        "DUPLICATE_TOOL",
+        `${manifest.source}: tool "${ENABLE_TOOLS}" has the name of the tool that listing ${JSON.stringify(listing)} adds; rename it or list all tools`,
+      );
+    }
+    entries.set(tool.name, entryOf(tool, module, manifest.source, rateLimits));
   }
   const tools = [...entries.values()].map((entry) => entry.definition);
+  const growing = listing === "all" ? undefined : growingListing(tools, listing);
+  if (growing !== undefined) {
+    entries.set(ENABLE_TOOLS, {
+      definition: growing.enableTools,
+      run: ({ category }) => {
+        const { added, text } = growing.add(category as string | undefined);
+        if (added.length > 0) server.sendToolListChanged();
+        return text;
+      },
+      validateInput: compileSchema(growing.enableTools.inputSchema),
+      validateOutput: undefined,
+      rateLimit: undefined,
+    });
+  }
 
   // Fails here, not on the first request, if registerTool already claimed these methods.
   server.server.assertCanSetRequestHandler("tools/list");
   server.server.assertCanSetRequestHandler("tools/call");
-  server.server.registerCapabilities({ tools: {} });
-  server.server.setRequestHandler("tools/list", () => ({ tools }));
+  server.server.registerCapabilities({ tools: growing === undefined ? {} : { listChanged: true } });
+  server.server.setRequestHandler("tools/list", () => ({ tools: growing?.tools() ?? tools }));
   server.server.setRequestHandler("tools/call", (request, extra) => {
     const entry = entries.get(request.params.name);
     // The SDK's own message for an unknown tool, but as a protocol error, as the MCP spec asks.
@@ -48,8 +97,9 @@ export function registerFunctions(server: McpServer, module: Record<string, unkn
   });
 }
 
-function entryOf(tool: ManifestTool, module: Record<string, unknown>, source: string): Entry {
+function entryOf(tool: ManifestTool, module: Record<string, unknown>, source: string, rateLimits: RateLimits | undefined): Entry {
   const run = toolTarget(tool, module, source);
+  const { rateLimit: bucket } = toolTagsOf(tool._meta);
   const compile = (schema: Record<string, unknown>, which: string): ValidateFunction => {
     try {
       return compileSchema(schema);
@@ -68,13 +118,19 @@ function entryOf(tool: ManifestTool, module: Record<string, unknown>, source: st
     run,
     validateInput: compile(tool.inputSchema, "inputSchema"),
     validateOutput: tool.outputSchema === undefined ? undefined : compile(tool.outputSchema, "outputSchema"),
+    rateLimit: bucket === undefined ? undefined : rateLimitCheck(source, tool.name, bucket, rateLimits),
   };
 }
 
-/** Bad arguments and failures inside the function are tool errors, so the model can read and correct them. */
+/**
+ * Bad arguments, a spent budget and failures inside the function are tool errors, so the model
+ * can read and correct them. Arguments are checked first: a call refused for them spends nothing.
+ */
 async function call(entry: Entry, args: Record<string, unknown>): Promise<CallToolResult> {
   const { name } = entry.definition;
   if (!entry.validateInput(args)) return toolError(`Invalid arguments for tool ${name}: ${describeErrors(entry.validateInput.errors)}`);
+  const refusal = entry.rateLimit?.();
+  if (refusal !== undefined) return { ...toolError(refusal.message), _meta: { [RETRY_AFTER_MS_META]: refusal.retryAfterMs } };
   let json: unknown;
   try {
     json = toJson(await entry.run(reviveDates(entry.definition.inputSchema, args) as Record<string, unknown>));

@@ -43,7 +43,7 @@ describe("typed example servers round-trip through export and generate", () => {
 });
 
 describe("pmcp tools from-source", () => {
-  it("writes the committed manifest of the example catalogue, and the server built from it exports the same schemas", async () => {
+  it("writes the committed manifest of the example catalogue, and export keeps the schemas and tags the server lists", async () => {
     const manifest = join(dir, "catalog.tools.json");
     const written = await runCli(["tools", "from-source", "examples/tools/catalog.ts", "-o", manifest]);
     expect(written.code, written.stderr).toBe(0);
@@ -59,12 +59,16 @@ describe("pmcp tools from-source", () => {
     expect(exported.code, exported.stderr).toBe(0);
     const { tools } = parseToolManifest("catalog.tools.json", committed);
     const listed = (await readSchemaFiles([bundle])).bundle.servers[0]!.tools;
-    expect(listed.map((tool) => tool.name)).toEqual(tools.map((tool) => tool.name).sort());
-    for (const tool of tools) {
-      expect(listed.find((candidate) => candidate.name === tool.name)).toMatchObject({
+    // The server lists its basic tools first (listing: "basic"): export records what a client is first shown.
+    expect(listed.map((tool) => tool.name)).toEqual(["enable_tools", "get_stock_level", "list_products", "search_products"]);
+    for (const tool of tools.filter((candidate) => candidate._meta?.["pmcp/phase"] === "basic")) {
+      expect(listed.find((candidate) => candidate.name === tool.name)).toEqual({
+        name: tool.name,
+        description: tool.description,
         inputSchema: tool.inputSchema,
-        ...(tool.outputSchema === undefined ? {} : { outputSchema: tool.outputSchema }),
-        ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+        outputSchema: tool.outputSchema,
+        annotations: tool.annotations,
+        _meta: tool._meta,
       });
     }
   });

@@ -57,6 +57,7 @@ const expectedCatalog: Omit<ManifestTool, "function">[] = [
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true, idempotentHint: true, "pmcp:outputTypeName": "StockLevel" },
+    _meta: { "pmcp/category": "stock", "pmcp/phase": "basic", "pmcp/popularity": 9 },
   },
   {
     name: "list_products",
@@ -76,6 +77,31 @@ const expectedCatalog: Omit<ManifestTool, "function">[] = [
       additionalProperties: false,
     },
     annotations: { readOnlyHint: true },
+    _meta: { "pmcp/category": "catalogue", "pmcp/phase": "basic", "pmcp/popularity": 7 },
+  },
+  {
+    name: "search_products",
+    parameters: ["query", "limit", "inStockOnly"],
+    description: "Searches product names and tags, case-insensitively.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        query: { description: "Words to look for.", type: "string", minLength: 1 },
+        limit: { description: "At most this many products.", type: "number", minimum: 1, maximum: 50, default: 10 },
+        inStockOnly: { description: "Leave out products no warehouse holds.", type: "boolean", default: false },
+      },
+      required: ["query"],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      description: "The matching products, in catalogue order.",
+      type: "object",
+      properties: { products: { type: "array", items: product } },
+      required: ["products"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true },
+    _meta: { "pmcp/category": "catalogue", "pmcp/phase": "basic", "pmcp/popularity": 10 },
   },
   {
     name: "place_restock_order",
@@ -121,12 +147,103 @@ const expectedCatalog: Omit<ManifestTool, "function">[] = [
       additionalProperties: false,
     },
     annotations: { openWorldHint: true },
+    _meta: { "pmcp/category": "orders", "pmcp/popularity": 5, "pmcp/rateLimit": "supplier" },
   },
   {
     name: "discontinue_product",
     description: "Removes a product from the catalogue; refuses while any warehouse still holds it.",
     inputSchema: { type: "object", properties: { sku: { type: "string" } }, required: ["sku"], additionalProperties: false },
     annotations: { destructiveHint: true, idempotentHint: true },
+    _meta: { "pmcp/category": "catalogue", "pmcp/popularity": 1 },
+  },
+  {
+    name: "quote_restock",
+    class: { name: "Suppliers", factory: "createSuppliers" },
+    parameters: ["sku", "quantity"],
+    description: "Asks the product's supplier for a price; the supplier's API allows few calls, shared with placing orders.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        sku: { description: "The product to quote.", type: "string" },
+        quantity: { description: "How many units.", type: "number", minimum: 1, default: 10 },
+      },
+      required: ["sku"],
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: "object",
+      properties: {
+        sku: { type: "string" },
+        quantity: { type: "number" },
+        supplier: { type: "string" },
+        totalCents: { description: "Price of the whole quantity, in cents.", type: "number" },
+        leadDays: { type: "number" },
+      },
+      required: ["sku", "quantity", "supplier", "totalCents", "leadDays"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true, openWorldHint: true },
+    _meta: { "pmcp/category": "orders", "pmcp/popularity": 4, "pmcp/rateLimit": "supplier" },
+  },
+  {
+    name: "supplier_of",
+    class: { name: "Suppliers", factory: "createSuppliers" },
+    parameters: ["sku"],
+    description: "Who supplies a product.",
+    inputSchema: { type: "object", properties: { sku: { type: "string" } }, required: ["sku"], additionalProperties: false },
+    outputSchema: {
+      type: "object",
+      properties: { sku: { type: "string" }, supplier: { type: ["string", "null"] } },
+      required: ["sku", "supplier"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true },
+    _meta: { "pmcp/category": "orders", "pmcp/popularity": 2 },
+  },
+  {
+    name: "low_stock",
+    class: { name: "Reports" },
+    parameters: ["threshold"],
+    description: "Products whose total stock is at or below a threshold, lowest first.",
+    inputSchema: {
+      type: "object",
+      properties: {
+        threshold: { description: "Units at or below which a product counts as low.", type: "number", minimum: 0, default: 5 },
+      },
+      additionalProperties: false,
+    },
+    outputSchema: {
+      type: "object",
+      properties: {
+        items: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { sku: { type: "string" }, total: { type: "number" } },
+            required: ["sku", "total"],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ["items"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true },
+    _meta: { "pmcp/category": "reports", "pmcp/popularity": 3 },
+  },
+  {
+    name: "category_counts",
+    class: { name: "Reports" },
+    description: "How many catalogue products each category holds.",
+    inputSchema: { type: "object", properties: {} },
+    outputSchema: {
+      type: "object",
+      properties: { counts: { type: "object", additionalProperties: { type: "number" } } },
+      required: ["counts"],
+      additionalProperties: false,
+    },
+    annotations: { readOnlyHint: true },
+    _meta: { "pmcp/category": "reports" },
   },
 ];
 
@@ -136,15 +253,20 @@ describe("toolsFromSource: the example catalogue", () => {
     result = toolsFromSource(CATALOG);
   });
 
-  it("finds the four exported async functions, in source order, and no problems", () => {
+  it("finds the exported async functions and the async methods of exported classes, in source order, and no problems", () => {
     expect(result.problems).toEqual([]);
     expect(result.manifest.version).toBe(1);
     expect(result.manifest.source).toBe(CATALOG);
     expect(result.manifest.tools.map((tool) => [tool.name, tool.function])).toEqual([
       ["get_stock_level", "getStockLevel"],
       ["list_products", "listProducts"],
+      ["search_products", "searchProducts"],
       ["place_restock_order", "placeRestockOrder"],
       ["discontinue_product", "discontinueProduct"],
+      ["quote_restock", "quoteRestock"],
+      ["supplier_of", "supplierOf"],
+      ["low_stock", "lowStock"],
+      ["category_counts", "categoryCounts"],
     ]);
   });
 
@@ -338,7 +460,7 @@ describe("registerFunctions: the catalogue served over MCP", () => {
   beforeAll(async () => {
     manifest = toolsFromSource(CATALOG).manifest;
     const server = new McpServer({ name: "catalog", version: "1.0.0" });
-    registerFunctions(server, catalog, manifest);
+    registerFunctions(server, catalog, manifest, { rateLimits: { supplier: { calls: 1000, perMs: 1 } } });
     const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
     await server.connect(serverTransport);
     client = new Client({ name: "test", version: "1.0.0" });
@@ -353,7 +475,7 @@ describe("registerFunctions: the catalogue served over MCP", () => {
   it("lists exactly the manifest's tools and schemas", async () => {
     // A raw request: Client.listTools() would drop the pmcp:outputTypeName annotation.
     const listed = await client.request({ method: "tools/list" }, z.looseObject({ tools: z.array(z.unknown()) }));
-    expect(listed.tools).toEqual(manifest.tools.map(({ function: _function, ...tool }) => tool));
+    expect(listed.tools).toEqual(manifest.tools.map(({ function: _function, class: _class, parameters: _parameters, ...tool }) => tool));
     // The SDK client accepts the listing too, and from now on checks structured results against it.
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(manifest.tools.map((tool) => tool.name));
   });

@@ -71,6 +71,20 @@ describe("pmcp tools from-source", () => {
         _meta: tool._meta,
       });
     }
+
+    // The tags reach the generated client's docs and inspect.
+    const generated = join(dir, "catalog-client");
+    expect((await runCli(["generate", "--quiet", "--schema", bundle, "-o", generated])).code).toBe(0);
+    const client = await readFile(join(generated, "catalog.ts"), "utf8");
+    expect(client.split("\n").filter((line) => line.includes("Tags:"))).toEqual([
+      "   * Tags: category stock, phase basic, popularity 9.",
+      "   * Tags: category catalogue, phase basic, popularity 7.",
+      "   * Tags: category catalogue, phase basic, popularity 10.",
+    ]);
+    const inspected = await runCli(["inspect", "catalog/search_products", "--schema", bundle]);
+    expect(inspected.stdout.split("\n\n").filter((section) => section.startsWith("Tags:"))).toEqual([
+      "Tags: category catalogue, phase basic, popularity 10",
+    ]);
   });
 
   it("reports an unsupported type with file and line, writes nothing and exits 1", async () => {

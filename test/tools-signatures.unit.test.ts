@@ -175,7 +175,7 @@ describe("tools from signatures as written", () => {
     let second: Client;
     const connect = async (): Promise<Client> => {
       const server = new McpServer({ name: "signatures", version: "1.0.0" });
-      registerFunctions(server, module, read.manifest);
+      registerFunctions(server, module, read.manifest, { rateLimits: { search: { calls: 1000, perMs: 1 } } });
       const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
       await server.connect(serverTransport);
       const connected = new Client({ name: "test", version: "1.0.0" });

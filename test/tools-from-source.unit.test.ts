@@ -235,7 +235,7 @@ const expectedCatalog: Omit<ManifestTool, "function">[] = [
     name: "category_counts",
     class: { name: "Reports" },
     description: "How many catalogue products each category holds.",
-    inputSchema: { type: "object", properties: {} },
+    inputSchema: { type: "object", properties: {}, additionalProperties: false },
     outputSchema: {
       type: "object",
       properties: { counts: { type: "object", additionalProperties: { type: "number" } } },
@@ -404,12 +404,12 @@ describe("toolsFromSource: edge cases that are supported", () => {
     ]);
   });
 
-  it("gives a function without parameters the SDK's empty input schema", () => {
+  it("gives a function without parameters an input schema that takes no arguments", () => {
     expect(read.manifest.tools[0]).toEqual({
       name: "no_params",
       function: "noParams",
       description: "Whole-number counts are still JSON numbers.",
-      inputSchema: { type: "object", properties: {} },
+      inputSchema: { type: "object", properties: {}, additionalProperties: false },
       outputSchema: { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"], additionalProperties: false },
     });
   });

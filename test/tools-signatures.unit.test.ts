@@ -1,7 +1,7 @@
 import { Client } from "@modelcontextprotocol/client";
 import { type CallToolResult, InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { registerFunctions } from "../src/server/index.js";
+import { type ManifestTool, registerFunctions, ToolDefinitionError, type ToolManifest } from "../src/server/index.js";
 import { fromSource, type ReadModule } from "./helpers/from-source.js";
 
 /** Seed 002's shapes: positional parameters with defaults, `@returns`, its tags, and tools as methods of a class. */
@@ -132,7 +132,7 @@ describe("tools from signatures as written", () => {
         function: "listNotes",
         class: { name: "Notes" },
         description: "All notes, oldest first.",
-        inputSchema: { type: "object", properties: {} },
+        inputSchema: { type: "object", properties: {}, additionalProperties: false },
         outputSchema: {
           type: "object",
           properties: { notes: { type: "array", items: { type: "string" } } },
@@ -220,5 +220,215 @@ describe("tools from signatures as written", () => {
     it("builds a class from its exported factory, awaited", async () => {
       expect((await call("fetch_path", { path: "docs" })).structuredContent).toEqual({ url: "https://example.test/docs" });
     });
+  });
+});
+
+describe("tools from source: what is refused, warned about, or read from the class", () => {
+  const edge = [
+    `/**`,
+    ` * Read tools.`,
+    ` * @category read`,
+    ` * @rateLimit read`,
+    ` * @readOnly`,
+    ` * @outputTypeName Nope`,
+    ` * @categroy typo`,
+    ` */`,
+    `export class ReadTools {`,
+    `  /** One. */`,
+    `  async one(id: string): Promise<{ id: string }> {`,
+    `    return { id };`,
+    `  }`,
+    `  /**`,
+    `   * Two, in another category.`,
+    `   * @category special`,
+    `   * @destructive`,
+    `   */`,
+    `  async two(): Promise<void> {}`,
+    `}`,
+    `export class User {`,
+    `  constructor(readonly name: string) {}`,
+    `}`,
+    `export async function createUser(name: string): Promise<{ name: string }> {`,
+    `  return { name };`,
+    `}`,
+    `export class Db {`,
+    `  constructor(readonly url: string) {}`,
+    `  async query(q: string): Promise<{ q: string }> {`,
+    `    return { q };`,
+    `  }`,
+    `}`,
+    `export function createDb(url: string): Db {`,
+    `  return new Db(url);`,
+    `}`,
+    `export class Cache {`,
+    `  async get(k: string): Promise<{ k: string }> {`,
+    `    return { k };`,
+    `  }`,
+    `}`,
+    `export function createCache(): string {`,
+    `  return "";`,
+    `}`,
+    `export class Spread {`,
+    `  constructor(..._parts: string[]) {}`,
+    `  async spread(): Promise<void> {}`,
+    `}`,
+    `export async function nullableObject(input: { a: number } | null): Promise<number> {`,
+    `  return input?.a ?? 0;`,
+    `}`,
+    `/**`,
+    ` * @arg q The query.`,
+    ` * @override`,
+    ` * @exception never`,
+    ` */`,
+    `export async function withThis(this: void, { limit = 20, q }: { limit?: number; q: string }): Promise<string> {`,
+    "  return `${q}${limit}`;",
+    `}`,
+    `/**`,
+    ` * @param filters.minPrice Lowest price.`,
+    ` * @param limt At most.`,
+    ` */`,
+    `export async function nested(query: string, filters: { minPrice?: number }, limit = 5): Promise<string> {`,
+    "  return `${query}${filters.minPrice}${limit}`;",
+    `}`,
+    `/**`,
+    ` * @popularity -3.5`,
+    ` * @phase Basic`,
+    ` * @category read write`,
+    ` * @rateLimit a`,
+    ` * @rateLimit b`,
+    ` */`,
+    `export async function oddTags(/** @format emial */ email: string, /** @maximum 0x10 */ n: number): Promise<string> {`,
+    "  return `${email}${n}`;",
+    `}`,
+    `export async function proto(__proto__: string): Promise<string> {`,
+    `  return __proto__;`,
+    `}`,
+    "",
+  ].join("\n");
+  let read: ReadModule;
+  beforeAll(async () => {
+    read = await fromSource("edge.ts", edge);
+  });
+  const at = (marker: string, column: number, message: string) => ({ file: read.file, line: read.lineOf(marker), column, message });
+
+  it("refuses factories that cannot make the instance, and tag values a tag cannot take", () => {
+    expect(read.problems).toEqual([
+      at("export function createDb", 1, "createDb, the factory of Db, takes arguments: it is called with none"),
+      at("export function createCache", 1, "createCache, the factory of Cache, returns string, not Cache or a promise of one"),
+      at(
+        "@format emial",
+        52,
+        'oddTags.input.email: @format "emial": a format the call\'s validation knows (' +
+          "binary, byte, date, date-time, double, duration, email, float, hostname, int32, int64, ipv4, ipv6, iso-date-time, iso-time, " +
+          "json-pointer, json-pointer-uri-fragment, password, regex, relative-json-pointer, time, uri, uri-reference, uri-template, url, uuid) is expected",
+      ),
+      at("@format emial", 88, 'oddTags.input.n: @maximum "0x10": a number is expected'),
+      at("@category read write", 4, 'oddTags: @category "read write": one name is expected'),
+      at("@rateLimit b", 4, "oddTags: @rateLimit is given twice: a tool has one"),
+      at("function proto", 29, "proto: a parameter named __proto__ cannot be an argument: rename it"),
+    ]);
+  });
+
+  it("warns of a class's tag that means nothing on it, a @param that names nothing, and a phase in the wrong case", () => {
+    expect(read.warnings).toEqual([
+      at("@outputTypeName Nope", 4, "ReadTools: @outputTypeName names one tool's result: it goes on the method"),
+      at("@categroy typo", 4, "ReadTools: unknown tag @categroy is ignored (did you mean @category?)"),
+      at("@param limt", 4, "nested: @param limt names no argument and is ignored (did you mean limit?)"),
+      at("@phase Basic", 4, 'oddTags: @phase Basic: only "basic", in lower case, marks the first listing'),
+    ]);
+  });
+
+  it("gives a class's tags and hints to each method, the method's own winning", () => {
+    const [one, two] = read.manifest.tools;
+    expect([one?.annotations, one?._meta]).toEqual([{ readOnlyHint: true }, { "pmcp/category": "read", "pmcp/rateLimit": "read" }]);
+    expect([two?.annotations, two?._meta]).toEqual([
+      { readOnlyHint: true, destructiveHint: true },
+      { "pmcp/category": "special", "pmcp/rateLimit": "read" },
+    ]);
+  });
+
+  it("keeps create<Name> a tool when the class Name has no tools, and builds a class whose constructor takes only a rest parameter", () => {
+    expect(read.manifest.tools.map((tool) => [tool.name, tool.class?.name ?? null])).toEqual([
+      ["one", "ReadTools"],
+      ["two", "ReadTools"],
+      ["create_user", null],
+      ["spread", "Spread"],
+      ["nullable_object", null],
+      ["with_this", null],
+      ["nested", null],
+      ["odd_tags", null],
+    ]);
+  });
+
+  it("reads a nullable object as one positional argument, skips `this`, and keys a positional object's @param by its path", () => {
+    const tool = (name: string) => read.manifest.tools.find((candidate) => candidate.name === name);
+    expect(tool("nullable_object")?.inputSchema).toEqual({
+      type: "object",
+      properties: {
+        input: { type: ["object", "null"], properties: { a: { type: "number" } }, required: ["a"], additionalProperties: false },
+      },
+      required: ["input"],
+      additionalProperties: false,
+    });
+    expect(tool("with_this")?.inputSchema.properties).toEqual({
+      limit: { type: "number", default: 20 },
+      q: { description: "The query.", type: "string" },
+    });
+    expect(tool("nested")?.inputSchema.properties?.filters).toEqual({
+      type: "object",
+      properties: { minPrice: { description: "Lowest price.", type: "number" } },
+      additionalProperties: false,
+    });
+    expect(tool("odd_tags")?._meta).toEqual({ "pmcp/popularity": -3.5, "pmcp/phase": "Basic", "pmcp/rateLimit": "a" });
+  });
+});
+
+describe("registerFunctions: a class's instance", () => {
+  const manifest = (tools: ManifestTool[]): ToolManifest => ({ version: 1, source: "db.ts", tools });
+  const query: ManifestTool = {
+    name: "query",
+    function: "query",
+    class: { name: "Db", factory: "createDb" },
+    parameters: ["q"],
+    inputSchema: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+  };
+
+  it("answers with a factory's failure, keeps the server, and tries the factory again at each call until it succeeds", async () => {
+    let attempts = 0;
+    class Db {
+      async query(q: string) {
+        return `${q}!`;
+      }
+    }
+    const module = {
+      Db,
+      createDb: async () => {
+        attempts++;
+        if (attempts <= 2) throw new Error("db down");
+        return new Db();
+      },
+    };
+    const server = new McpServer({ name: "db", version: "1.0.0" });
+    registerFunctions(server, module, manifest([query]));
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+    const call = async () => (await client.callTool({ name: "query", arguments: { q: "x" } })) as CallToolResult;
+    expect(await call()).toEqual({ content: [{ type: "text", text: "createDb failed: db down" }], isError: true });
+    expect(await call()).toEqual({ content: [{ type: "text", text: "x!" }] });
+    // Once at registration, failed; once for each call.
+    expect(attempts).toBe(3);
+    await client.close();
+  });
+
+  it("refuses at registration a method the instance lacks, and a manifest that is not one", () => {
+    class Db {}
+    const server = () => new McpServer({ name: "db", version: "1.0.0" });
+    expect(() => registerFunctions(server(), { Db }, manifest([{ ...query, class: { name: "Db" } }]))).toThrow(
+      new ToolDefinitionError("MISSING_FUNCTION", 'db.ts: tool "query" needs the method "query", which Db lacks'),
+    );
+    expect(() => registerFunctions(server(), { Db }, "db.tools.json" as unknown as ToolManifest)).toThrow(
+      /^registerFunctions: the manifest: /,
+    );
   });
 });

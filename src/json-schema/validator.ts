@@ -24,6 +24,11 @@ function ajvFor(dialect: "draft-07" | "2020-12"): Ajv {
   return ajv;
 }
 
+/** The `format` names validation checks; any other format passes every string unchecked. */
+export function knownFormats(): string[] {
+  return Object.keys(ajvFor("2020-12").formats).sort();
+}
+
 /**
  * Validators by schema object: a tool's schema is compiled once however many parts of a run ask
  * (restoring a model's arguments, sampling, serving). Schemas are never changed after they are read.

@@ -7,7 +7,7 @@ import { isObject } from "../json-schema/pointer.js";
 import { followRefs } from "../json-schema/refs.js";
 import { compileSchema, type ValidateFunction } from "../json-schema/validator.js";
 import { ToolDefinitionError } from "./errors.js";
-import type { ManifestTool, ToolManifest } from "./manifest.js";
+import { checkToolManifest, type ManifestTool, type ToolManifest } from "./manifest.js";
 import { type RateLimitCheck, type RateLimits, RETRY_AFTER_MS_META, rateLimitCheck } from "./rate-limits.js";
 import { checkOptions, type RegisterFunctionsOptions } from "./register-options.js";
 import { ENABLE_TOOLS, growingListing } from "./tool-listing.js";
@@ -55,6 +55,8 @@ export function registerFunctions(
 ): void {
   checkOptions(options);
   const { listing = "all", rateLimits } = options;
+  // JavaScript callers are not type-checked: a path, or a manifest edited by hand, fails here with its reason.
+  checkToolManifest(manifest, "registerFunctions: the manifest");
   const entries = new Map<string, Entry>();
   for (const tool of manifest.tools) {
     if (entries.has(tool.name))

@@ -39,16 +39,33 @@ function methodCall(
   module: Record<string, unknown>,
   source: string,
 ): (...args: unknown[]) => unknown {
-  const instance = instanceOf(owner, module, source);
-  // A factory may be async: its promise is awaited at each call, so it still runs once.
+  const first = instanceOf(owner, module, source);
+  // An instance made at once is checked at once, like a module's functions.
+  if (!(first instanceof Promise) && methodOf(first, tool.function) === undefined) {
+    throw new ToolDefinitionError(
+      "MISSING_FUNCTION",
+      `${source}: tool "${tool.name}" needs the method "${tool.function}", which ${owner.name} lacks`,
+    );
+  }
   return async (...args) => {
-    const self: unknown = await instance;
-    const run = typeof self === "object" && self !== null ? (self as Record<string, unknown>)[tool.function] : undefined;
-    if (typeof run !== "function") throw new Error(`${owner.name} has no method "${tool.function}"`);
+    // Again at each call: a factory that failed is tried again.
+    const self: unknown = await instanceOf(owner, module, source);
+    const run = methodOf(self, tool.function);
+    if (run === undefined) throw new Error(`${owner.name} has no method "${tool.function}"`);
     return run.apply(self, args);
   };
 }
 
+function methodOf(self: unknown, name: string): ((...args: unknown[]) => unknown) | undefined {
+  const method = typeof self === "object" && self !== null ? (self as Record<string, unknown>)[name] : undefined;
+  return typeof method === "function" ? (method as (...args: unknown[]) => unknown) : undefined;
+}
+
+/**
+ * The module's instance of a class, made on first use. A factory's promise is kept and awaited by
+ * each call; if it rejects, the calls answer with the failure and the next one tries again, and the
+ * server lives on (a rejection nobody awaits yet would end the process).
+ */
 function instanceOf(owner: NonNullable<ManifestTool["class"]>, module: Record<string, unknown>, source: string): unknown {
   const made = instances.get(module) ?? new Map<string, unknown>();
   instances.set(module, made);
@@ -56,22 +73,31 @@ function instanceOf(owner: NonNullable<ManifestTool["class"]>, module: Record<st
   const maker = owner.factory ?? owner.name;
   const make = exported(module, maker);
   if (typeof make !== "function") {
+    const what = owner.factory === undefined ? "class" : "factory";
     throw new ToolDefinitionError(
       "MISSING_FUNCTION",
-      `${source}: class "${owner.name}" needs the ${owner.factory === undefined ? "class" : "factory"} "${maker}", which the module does not export`,
+      make === undefined
+        ? `${source}: class "${owner.name}" needs the ${what} "${maker}", which the module does not export`
+        : `${source}: class "${owner.name}" needs the ${what} "${maker}", which the module exports but is not a function`,
     );
   }
+  const failed = (error: unknown) =>
+    `${maker}${owner.factory === undefined ? " could not be constructed" : " failed"}: ${errorMessage(error)}`;
   let instance: unknown;
   try {
     instance = owner.factory === undefined ? new (make as new () => unknown)() : (make as () => unknown)();
   } catch (error) {
-    throw new ToolDefinitionError(
-      "INSTANCE_FAILED",
-      `${source}: ${maker}${owner.factory === undefined ? " could not be constructed" : " failed"}: ${errorMessage(error)}`,
-      {
-        cause: error,
-      },
-    );
+    throw new ToolDefinitionError("INSTANCE_FAILED", `${source}: ${failed(error)}`, { cause: error });
+  }
+  if (instance instanceof Promise) {
+    const pending = instance.catch((error: unknown) => {
+      made.delete(owner.name);
+      throw new Error(failed(error), { cause: error });
+    });
+    // Handled here; each call awaits `pending` and answers with its failure.
+    pending.catch(() => undefined);
+    made.set(owner.name, pending);
+    return pending;
   }
   made.set(owner.name, instance);
   return instance;

@@ -1,11 +1,11 @@
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import ts from "typescript";
 import { PmcpError } from "../errors.js";
 import type { ManifestTool, ToolManifest } from "../server/manifest.js";
-import { annotationsOf, documentation, jsDocTags, paramDocs, returnsText, toolMetaOf, unknownTags } from "./jsdoc.js";
+import { annotationsOf, documentation, jsDocTags, returnsText, toolMetaOf, unknownTags } from "./jsdoc.js";
 import { diagnosticProblem, displayPath, problemAt, type SourceProblem } from "./source-problems.js";
-import { inputOf, literalOf, outputSchemaOf, type Walk } from "./type-schema.js";
+import { inputOf, outputSchemaOf, type Walk } from "./type-schema.js";
 
 export interface FromSourceResult {
   manifest: ToolManifest;
@@ -22,6 +22,16 @@ interface ToolSource {
   symbol: ts.Symbol;
   declaration: ts.SignatureDeclaration;
   owner?: ManifestTool["class"];
+  /** The class's JSDoc tags, defaults for each of its methods. */
+  classTags?: readonly ts.JSDocTag[];
+}
+
+/** An exported class with async methods. */
+interface ToolClass {
+  name: string;
+  symbol: ts.Symbol;
+  declaration: ts.ClassDeclaration;
+  methods: ToolSource[];
 }
 
 /**
@@ -36,10 +46,14 @@ interface ToolSource {
 export function toolsFromSource(file: string): FromSourceResult {
   const path = resolve(file);
   if (!existsSync(path)) throw new PmcpError("NOT_FOUND", `${file}: no such file`);
+  if (statSync(path).isDirectory())
+    throw new PmcpError("INVALID_ARGUMENT", `${file}: a folder; name the module whose exports are the tools`);
   const { options, problems, configFiles } = compilerOptions(path);
   const program = ts.createProgram({ rootNames: [path], options });
   const source = program.getSourceFile(path);
-  if (source === undefined) throw new PmcpError("INVALID_ARGUMENT", `${file}: not a TypeScript or JavaScript module`);
+  // JavaScript without `allowJs` is no part of the program.
+  if (source === undefined)
+    throw new PmcpError("INVALID_ARGUMENT", `${file}: not a TypeScript module (JavaScript needs allowJs in its tsconfig.json)`);
   const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
   const errors = diagnostics.filter((diagnostic) => diagnostic.category === ts.DiagnosticCategory.Error);
   problems.push(...errors.map((error) => diagnosticProblem(error, path)));
@@ -48,17 +62,19 @@ export function toolsFromSource(file: string): FromSourceResult {
   const warnings: SourceProblem[] = [];
   const moduleSymbol = walk.checker.getSymbolAtLocation(source);
   const exported = moduleSymbol === undefined ? [] : walk.checker.getExportsOfModule(moduleSymbol);
-  const isClass = (symbol: ts.Symbol) => (resolveAlias(symbol, walk.checker).flags & ts.SymbolFlags.Class) !== 0;
+  // A default export has no name to give its tool.
+  const named = exported.filter((symbol) => symbol.name !== "default");
+  const classes = named.flatMap((symbol) => toolClass(symbol.name, resolveAlias(symbol, walk.checker), walk.checker));
   // A class's factory builds the instance its methods run on; it is not a tool, even when async.
-  const factories = new Set(exported.filter(isClass).map((symbol) => factoryName(symbol.name)));
-  const sources = exported.flatMap((symbol) => {
-    // A default export has no name to give its tool.
-    if (symbol.name === "default" || factories.has(symbol.name)) return [];
-    const target = resolveAlias(symbol, walk.checker);
-    if (isClass(symbol)) return methodsOf(symbol.name, target, exported, walk);
-    const declaration = functionOf(target);
-    return declaration === undefined ? [] : [{ name: symbol.name, symbol: target, declaration }];
-  });
+  const factories = new Set(classes.map((found) => factoryName(found.name)));
+  const sources: ToolSource[] = [
+    ...classes.flatMap((found) => builtMethods(found, named, walk, warnings)),
+    ...named.flatMap((symbol) => {
+      const target = resolveAlias(symbol, walk.checker);
+      const declaration = factories.has(symbol.name) || target.flags & ts.SymbolFlags.Class ? undefined : functionOf(target);
+      return declaration === undefined ? [] : [{ name: symbol.name, symbol: target, declaration }];
+    }),
+  ];
   // The checker lists exports in binding order (declarations before `const`s); tools follow the source.
   sources.sort((a, b) => sourceOrder(a.declaration, b.declaration));
   const tools: ManifestTool[] = [];
@@ -134,7 +150,7 @@ function compilerOptions(path: string): { options: ts.CompilerOptions; problems:
 /** A tool from a function or method that returns a promise; undefined for other functions and for skipped tools. */
 function toolOf(found: ToolSource, walk: Walk, warnings: SourceProblem[]): ManifestTool | undefined {
   const { checker } = walk;
-  const { name, symbol, declaration, owner } = found;
+  const { name, symbol, declaration, owner, classTags = [] } = found;
   const called = asyncSignatures(symbol, declaration, checker);
   // Only functions that return a promise are tools; other exports are the module's helpers.
   if (called === undefined) return undefined;
@@ -145,8 +161,9 @@ function toolOf(found: ToolSource, walk: Walk, warnings: SourceProblem[]): Manif
     return undefined;
   }
   const tags = jsDocTags(declaration);
-  const [first] = declaration.parameters;
-  const input = inputOf(declaration, { ...walk, paramDocs: paramDocs(tags, first), defaults: bindingDefaults(first, checker) }, label);
+  const problem = (tag: ts.JSDocTag, message: string) => walk.problems.push(problemAt(tag, `${label}: ${message}`));
+  const warn = (tag: ts.JSDocTag, message: string) => warnings.push(problemAt(tag, `${label}: ${message}`));
+  const input = inputOf(declaration, walk, label, tags, warn);
   if (input === undefined) return undefined;
   const returns = returnsText(tags);
   const outputSchema = outputSchemaOf(awaited, declaration, walk, label);
@@ -154,9 +171,16 @@ function toolOf(found: ToolSource, walk: Walk, warnings: SourceProblem[]): Manif
   // Without an output schema, what `@returns` says still reaches the model, in the description.
   const description =
     outputSchema === undefined && returns !== "" ? [documented, `Returns: ${returns}`].filter(Boolean).join("\n\n") : documented;
-  const annotations = annotationsOf(tags);
-  const meta = toolMetaOf(tags, (tag, message) => walk.problems.push(problemAt(tag, `${label}: ${message}`)));
-  unknownTags(tags, (tag, message) => warnings.push(problemAt(tag, `${label}: ${message}`)));
+  // The class's tags were checked once, for the class; the method's own win.
+  const classHints = annotationsOf(classTags.filter((tag) => tag.tagName.text !== "outputTypeName"));
+  const annotations = classHints === undefined ? annotationsOf(tags) : { ...classHints, ...annotationsOf(tags) };
+  const classMeta = toolMetaOf(
+    classTags,
+    () => undefined,
+    () => undefined,
+  );
+  const meta = classMeta === undefined ? toolMetaOf(tags, problem, warn) : { ...classMeta, ...toolMetaOf(tags, problem, warn) };
+  unknownTags(tags, warn);
   return {
     name: snakeCase(name),
     function: name,
@@ -170,55 +194,80 @@ function toolOf(found: ToolSource, walk: Walk, warnings: SourceProblem[]): Manif
   };
 }
 
-/** `{ limit = 20 }` in a destructured object parameter: the defaults its properties get. */
-function bindingDefaults(parameter: ts.ParameterDeclaration | undefined, checker: ts.TypeChecker): Map<string, { value: unknown }> {
-  const defaults = new Map<string, { value: unknown }>();
-  if (parameter === undefined || !ts.isObjectBindingPattern(parameter.name)) return defaults;
-  for (const element of parameter.name.elements) {
-    const key = element.propertyName ?? element.name;
-    if (element.initializer === undefined || !(ts.isIdentifier(key) || ts.isStringLiteral(key))) continue;
-    const value = literalOf(element.initializer, checker);
-    if (value !== undefined) defaults.set(key.text, value);
-  }
-  return defaults;
+/** An exported class and its public async methods; none when it has no such method (a data class, an error class). */
+function toolClass(name: string, symbol: ts.Symbol, checker: ts.TypeChecker): ToolClass[] {
+  const declaration = symbol.flags & ts.SymbolFlags.Class ? symbol.valueDeclaration : undefined;
+  if (declaration === undefined || !ts.isClassDeclaration(declaration)) return [];
+  const methods = checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol)).flatMap((property) => {
+    const member = property.valueDeclaration;
+    const method = member === undefined || isHidden(member) ? undefined : methodOf(member);
+    const async = method !== undefined && asyncSignatures(property, method, checker) !== undefined;
+    return async ? [{ name: property.name, symbol: property, declaration: method }] : [];
+  });
+  return methods.length === 0 ? [] : [{ name, symbol, declaration, methods }];
 }
 
 /**
- * The async methods of an exported class, each a tool run by the module's one instance: built by
- * the exported factory `create<Class>` when there is one, else by `new Class()`, which must then
- * take no arguments. Private, protected and static members are not tools.
+ * The methods of a class, each a tool run by the module's one instance: built by the exported
+ * factory `create<Class>` when there is one, else by `new Class()`. Either must be callable with no
+ * arguments, and the factory must return the class (or a promise of it); otherwise no method is a
+ * tool, and the reason is a problem. The class's JSDoc tags are checked here, once.
  */
-function methodsOf(exportName: string, symbol: ts.Symbol, exported: readonly ts.Symbol[], walk: Walk): ToolSource[] {
+function builtMethods(found: ToolClass, exported: readonly ts.Symbol[], walk: Walk, warnings: SourceProblem[]): ToolSource[] {
   const { checker } = walk;
-  const declaration = symbol.valueDeclaration;
-  if (declaration === undefined || !ts.isClassDeclaration(declaration)) return [];
-  const factory = exported.find((candidate) => candidate.name === factoryName(exportName));
-  const owner: NonNullable<ManifestTool["class"]> =
-    factory === undefined ? { name: exportName } : { name: exportName, factory: factory.name };
-  const methods = checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol)).flatMap((property) => {
-    const member = property.valueDeclaration;
-    const method = member === undefined ? undefined : methodOf(member);
-    return method === undefined || isHidden(member!) ? [] : [{ name: property.name, symbol: property, declaration: method, owner }];
-  });
-  const tools = methods.filter(({ symbol: method, declaration: node }) => asyncSignatures(method, node, checker) !== undefined);
-  if (tools.length === 0 || factory !== undefined) return tools;
-  const abstract = ts.getCombinedModifierFlags(declaration) & ts.ModifierFlags.Abstract;
-  const constructors = checker.getSignaturesOfType(checker.getTypeOfSymbol(symbol), ts.SignatureKind.Construct);
-  const callable = (signature: ts.Signature) =>
-    signature.getParameters().every((parameter) => {
-      const node = parameter.valueDeclaration;
-      return node !== undefined && ts.isParameter(node) && checker.isOptionalParameter(node);
-    });
-  if (abstract || !constructors.some(callable)) {
-    walk.problems.push(
-      problemAt(
-        declaration,
-        `${exportName}: ${abstract ? "an abstract class cannot be constructed" : "its constructor takes arguments"}: export a factory \`${factoryName(exportName)}()\` that returns the instance`,
-      ),
-    );
+  const factory = exported.find((candidate) => candidate.name === factoryName(found.name));
+  const reason = factory === undefined ? constructionProblem(found, checker) : factoryProblem(factory, found, checker);
+  if (reason !== undefined) {
+    walk.problems.push(problemAt(factory?.valueDeclaration ?? found.declaration, reason));
     return [];
   }
-  return tools;
+  const classTags = ts.getJSDocTags(found.declaration);
+  const warn = (tag: ts.JSDocTag, message: string) => warnings.push(problemAt(tag, `${found.name}: ${message}`));
+  toolMetaOf(classTags, (tag, message) => walk.problems.push(problemAt(tag, `${found.name}: ${message}`)), warn);
+  for (const tag of classTags.filter((candidate) => candidate.tagName.text === "outputTypeName")) {
+    warn(tag, "@outputTypeName names one tool's result: it goes on the method");
+  }
+  unknownTags(
+    classTags.filter((tag) => tag.tagName.text !== "outputTypeName"),
+    warn,
+  );
+  const owner: NonNullable<ManifestTool["class"]> =
+    factory === undefined ? { name: found.name } : { name: found.name, factory: factory.name };
+  return found.methods.map((method) => ({ ...method, owner, classTags }));
+}
+
+/** Why `new Class()` cannot make the instance; undefined when it can. */
+function constructionProblem(found: ToolClass, checker: ts.TypeChecker): string | undefined {
+  const advice = `export a factory \`${factoryName(found.name)}()\` that returns the instance`;
+  if (ts.getCombinedModifierFlags(found.declaration) & ts.ModifierFlags.Abstract) {
+    return `${found.name}: an abstract class cannot be constructed: ${advice}`;
+  }
+  const constructors = checker.getSignaturesOfType(checker.getTypeOfSymbol(found.symbol), ts.SignatureKind.Construct);
+  return constructors.some((signature) => callableWithoutArguments(signature, checker))
+    ? undefined
+    : `${found.name}: its constructor takes arguments: ${advice}`;
+}
+
+/** Why the factory cannot make the instance; undefined when it can. */
+function factoryProblem(factory: ts.Symbol, found: ToolClass, checker: ts.TypeChecker): string | undefined {
+  const target = resolveAlias(factory, checker);
+  const signatures = checker.getSignaturesOfType(checker.getTypeOfSymbol(target), ts.SignatureKind.Call);
+  const at = `${factory.name}, the factory of ${found.name},`;
+  if (signatures.length === 0) return `${at} is not a function`;
+  const signature = signatures.find((candidate) => callableWithoutArguments(candidate, checker));
+  if (signature === undefined) return `${at} takes arguments: it is called with none`;
+  const returned = checker.getReturnTypeOfSignature(signature);
+  const instance = checker.getAwaitedType(returned) ?? returned;
+  return checker.isTypeAssignableTo(instance, checker.getDeclaredTypeOfSymbol(found.symbol))
+    ? undefined
+    : `${at} returns ${checker.typeToString(returned)}, not ${found.name} or a promise of one`;
+}
+
+function callableWithoutArguments(signature: ts.Signature, checker: ts.TypeChecker): boolean {
+  return signature.getParameters().every((parameter) => {
+    const node = parameter.valueDeclaration;
+    return node !== undefined && ts.isParameter(node) && (node.dotDotDotToken !== undefined || checker.isOptionalParameter(node));
+  });
 }
 
 /** The factory an exported class may have: `ReadTools` → `createReadTools`. */

@@ -1,5 +1,6 @@
 import ts from "typescript";
 import { TOOL_TAG_KEYS } from "../bundle/tool-tags.js";
+import { knownFormats } from "../json-schema/validator.js";
 
 /** JSDoc tags that set an MCP hint to true. */
 const HINT_TAGS: Readonly<Record<string, string>> = {
@@ -25,21 +26,32 @@ export function documentation(symbol: ts.Symbol, checker: ts.TypeChecker): strin
   return ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
 }
 
+/** A `@param` tag, with the input property path it describes (`""`: the arguments object as a whole). */
+export interface ParamTag {
+  tag: ts.JSDocParameterTag;
+  key: string;
+  text: string;
+}
+
 /**
- * `@param args.sku text` and `@param sku text` both describe the property `sku`; a bare
- * `@param args` describes the whole parameter, which the tool description already does.
+ * The `@param` tags of a tool. With the arguments object `objectParameter`, `@param args.sku` and
+ * `@param sku` both describe the property `sku`, and a bare `@param args` the whole object. With
+ * positional parameters, the path is the parameter's name and the properties below it
+ * (`filters.minPrice`).
  */
-export function paramDocs(tags: readonly ts.JSDocTag[], parameter: ts.ParameterDeclaration | undefined): Map<string, string> {
-  const parameterName = parameter !== undefined && ts.isIdentifier(parameter.name) ? parameter.name.text : undefined;
-  const docs = new Map<string, string>();
-  for (const tag of tags) {
-    if (!ts.isJSDocParameterTag(tag)) continue;
-    const text = commentText(tag);
+export function paramTags(tags: readonly ts.JSDocTag[], objectParameter: ts.ParameterDeclaration | undefined): ParamTag[] {
+  const parameterName = objectParameter !== undefined && ts.isIdentifier(objectParameter.name) ? objectParameter.name.text : undefined;
+  return tags.filter(ts.isJSDocParameterTag).map((tag) => {
     const segments = entityName(tag.name).split(".");
-    const path = segments.length > 1 ? segments.slice(1) : segments;
-    if (text !== "" && !(segments.length === 1 && segments[0] === parameterName)) docs.set(path.join("."), text);
-  }
-  return docs;
+    const whole = objectParameter !== undefined && segments.length === 1 && segments[0] === parameterName;
+    const path = objectParameter !== undefined && segments.length > 1 ? segments.slice(1) : segments;
+    return { tag, key: whole ? "" : path.join("."), text: commentText(tag) };
+  });
+}
+
+/** Property descriptions by path, from `paramTags`. */
+export function paramDocs(tags: readonly ParamTag[]): Map<string, string> {
+  return new Map(tags.filter(({ key, text }) => key !== "" && text !== "").map(({ key, text }) => [key, text]));
 }
 
 function entityName(name: ts.EntityName): string {
@@ -51,8 +63,14 @@ function commentText(tag: ts.JSDocTag): string {
   return withoutDash(ts.getTextOfJSDocComment(tag.comment) ?? "");
 }
 
+/** A value is not a separator: `@popularity -3` keeps its sign. */
 function withoutDash(text: string): string {
-  return text.replace(/^-\s*/, "").trim();
+  return text.replace(/^-\s+/, "").trim();
+}
+
+/** A number as JSDoc tags write one: decimal, signed, with an exponent; not `0x10` or `Infinity`. */
+export function decimalNumber(text: string): number | undefined {
+  return /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) ? Number(text) : undefined;
 }
 
 /** A positional parameter's description: its `@param` text and its own doc comment, as the checker joins them. */
@@ -74,10 +92,15 @@ const META_TAGS: Readonly<Record<string, { key: string; number: boolean }>> = {
   rateLimit: { key: TOOL_TAG_KEYS.rateLimit, number: false },
 };
 
-/** The `_meta` of a tool's seed tags; undefined without any. A tag without a value it can take is `problem`'s. */
+/**
+ * The `_meta` of a tool's seed tags; undefined without any. A value the tag cannot take (not one
+ * name, not a number, the tag twice) is `problem`'s; `@phase Basic` is a warning, since only
+ * `basic` marks the first listing.
+ */
 export function toolMetaOf(
   tags: readonly ts.JSDocTag[],
   problem: (tag: ts.JSDocTag, message: string) => void,
+  warn: (tag: ts.JSDocTag, message: string) => void,
 ): Record<string, unknown> | undefined {
   const meta: Record<string, unknown> = {};
   for (const tag of tags) {
@@ -85,24 +108,25 @@ export function toolMetaOf(
     const known = Object.hasOwn(META_TAGS, name) ? META_TAGS[name] : undefined;
     if (known === undefined) continue;
     const text = commentText(tag);
-    const value = known.number ? Number(text) : text;
-    if (text === "" || (typeof value === "number" && !Number.isFinite(value)))
-      problem(tag, `@${name} ${JSON.stringify(text)}: ${known.number ? "a number" : "a name"} is expected`);
+    const value = known.number ? decimalNumber(text) : /^\S+$/.test(text) ? text : undefined;
+    if (Object.hasOwn(meta, known.key)) problem(tag, `@${name} is given twice: a tool has one`);
+    else if (value === undefined) problem(tag, `@${name} ${JSON.stringify(text)}: ${known.number ? "a number" : "one name"} is expected`);
     else meta[known.key] = value;
+    if (name === "phase" && typeof value === "string" && value !== "basic" && value.toLowerCase() === "basic") {
+      warn(tag, `@phase ${value}: only "basic", in lower case, marks the first listing`);
+    }
   }
   return Object.keys(meta).length === 0 ? undefined : meta;
 }
 
-/** Tags JSDoc and TSDoc define for documentation alone: a tool may carry them without effect. */
+/** Tags JSDoc and TSDoc define for documentation or for other tools: a tool may carry them without effect. */
 const DOCUMENTATION_TAGS = new Set([
-  "param",
-  "returns",
-  "return",
   "example",
   "deprecated",
   "see",
   "since",
   "throws",
+  "exception",
   "remarks",
   "privateRemarks",
   "internal",
@@ -113,12 +137,44 @@ const DOCUMENTATION_TAGS = new Set([
   "beta",
   "alpha",
   "public",
+  "private",
+  "protected",
   "experimental",
   "async",
   "summary",
   "description",
   "typeParam",
   "template",
+  "override",
+  "virtual",
+  "sealed",
+  "readonly",
+  "inheritDoc",
+  "defaultValue",
+  "default",
+  "ignore",
+  "hidden",
+  "label",
+  "eventProperty",
+  "decorator",
+  "typedef",
+  "callback",
+  "type",
+  "license",
+  "copyright",
+  "module",
+  "packageDocumentation",
+  "function",
+  "method",
+  "memberof",
+  "name",
+  "static",
+  "instance",
+  "abstract",
+  "access",
+  "fires",
+  "listens",
+  "tutorial",
 ]);
 
 /**
@@ -126,22 +182,23 @@ const DOCUMENTATION_TAGS = new Set([
  * dropped in silence. A constraint tag belongs on a parameter or property, and says so.
  */
 export function unknownTags(tags: readonly ts.JSDocTag[], warn: (tag: ts.JSDocTag, message: string) => void): void {
-  const known = new Set([...DOCUMENTATION_TAGS, ...Object.keys(HINT_TAGS), "outputTypeName", ...Object.keys(META_TAGS)]);
+  const known = [...DOCUMENTATION_TAGS, ...Object.keys(HINT_TAGS), "outputTypeName", ...Object.keys(META_TAGS), "param", "returns"];
   for (const tag of tags) {
     const name = tag.tagName.text;
-    if (known.has(name)) continue;
+    // `@arg`, `@argument` and `@return` are parsed as what they stand for.
+    if (known.includes(name) || ts.isJSDocParameterTag(tag) || ts.isJSDocReturnTag(tag)) continue;
     if (Object.hasOwn(CONSTRAINTS, name)) warn(tag, `@${name} is ignored here: a constraint goes on the parameter or property it limits`);
-    else warn(tag, `unknown tag @${name} is ignored${suggestion(name, [...known])}`);
+    else warn(tag, `unknown tag @${name} is ignored${suggestion(name, known)}`);
   }
 }
 
-/** ` (did you mean @category?)` for a tag one or two edits from a known one. */
-function suggestion(name: string, known: readonly string[]): string {
+/** ` (did you mean @category?)` for a name one or two edits from a known one. */
+export function suggestion(name: string, known: readonly string[], prefix = "@"): string {
   const ranked = known
     .map((candidate) => ({ candidate, distance: editDistance(name.toLowerCase(), candidate.toLowerCase()) }))
     .sort((a, b) => a.distance - b.distance);
   const [closest] = ranked;
-  return closest === undefined || closest.distance > 2 ? "" : ` (did you mean @${closest.candidate}?)`;
+  return closest === undefined || closest.distance > 2 ? "" : ` (did you mean ${prefix}${closest.candidate}?)`;
 }
 
 function editDistance(a: string, b: string): number {
@@ -169,7 +226,7 @@ export function annotationsOf(tags: readonly ts.JSDocTag[]): Record<string, unkn
 }
 
 /** Constraints a property's JSDoc may state, as typescript-json-schema reads them, with the values each takes. */
-const CONSTRAINTS: Record<string, "number" | "count" | "pattern" | "string"> = {
+const CONSTRAINTS: Record<string, "number" | "count" | "pattern" | "format"> = {
   minimum: "number",
   maximum: "number",
   exclusiveMinimum: "number",
@@ -180,7 +237,7 @@ const CONSTRAINTS: Record<string, "number" | "count" | "pattern" | "string"> = {
   minItems: "count",
   maxItems: "count",
   pattern: "pattern",
-  format: "string",
+  format: "format",
 };
 
 /**
@@ -193,15 +250,21 @@ export function constraintsOf(symbol: ts.Symbol, checker: ts.TypeChecker, proble
     const kind = Object.hasOwn(CONSTRAINTS, tag.name) ? CONSTRAINTS[tag.name] : undefined;
     if (kind === undefined) continue;
     const text = ts.displayPartsToString(tag.text).trim();
-    const value = kind === "number" || kind === "count" ? Number(text) : text;
+    const value = kind === "number" || kind === "count" ? decimalNumber(text) : text;
+    const expected = {
+      number: "a number",
+      count: "a whole number from 0",
+      pattern: "a regular expression",
+      format: `a format the call's validation knows (${knownFormats().join(", ")})`,
+    }[kind];
     const wrong =
       typeof value === "number"
-        ? text === "" || !Number.isFinite(value) || (kind === "count" && !(Number.isSafeInteger(value) && value >= 0))
-        : text === "" || (kind === "pattern" && !compiles(text));
-    if (wrong)
-      problem(
-        `@${tag.name} ${JSON.stringify(text)}: ${kind === "count" ? "a whole number from 0" : kind === "number" ? "a number" : kind === "pattern" ? "a regular expression" : "a value"} is expected`,
-      );
+        ? kind === "count" && !(Number.isSafeInteger(value) && value >= 0)
+        : value === undefined ||
+          value === "" ||
+          (kind === "pattern" && !compiles(value)) ||
+          (kind === "format" && !knownFormats().includes(value));
+    if (wrong) problem(`@${tag.name} ${JSON.stringify(text)}: ${expected} is expected`);
     else constraints[tag.name] = value;
   }
   return constraints;

@@ -1,6 +1,6 @@
 import ts from "typescript";
 import type { ManifestTool } from "../server/manifest.js";
-import { constraintsOf, documentation, parameterDocumentation } from "./jsdoc.js";
+import { constraintsOf, documentation, paramDocs, parameterDocumentation, paramTags, suggestion } from "./jsdoc.js";
 import { problemAt, type SourceProblem } from "./source-problems.js";
 
 /**
@@ -38,20 +38,45 @@ export interface ToolInput {
   parameters?: string[];
 }
 
+/** A signature's parameters but a `this` parameter, which is no argument. */
+export function toolParameters(declaration: ts.SignatureDeclaration): ts.ParameterDeclaration[] {
+  return declaration.parameters.filter((parameter) => !(ts.isIdentifier(parameter.name) && parameter.name.text === "this"));
+}
+
 /**
  * A single parameter of object type is the arguments object, as before; any other parameters are
  * positional, each a named property. Undefined (with a problem) when the signature cannot be called
- * with named arguments: a rest parameter, a destructured positional one.
+ * with named arguments: a rest parameter, a destructured positional one, one named `__proto__`.
+ * A `@param` that names nothing in the input is `warn`'s: its text would otherwise be lost unseen.
  */
-export function inputOf(declaration: ts.SignatureDeclaration, walk: Walk, name: string): ToolInput | undefined {
-  const parameters = declaration.parameters.filter((parameter) => !(ts.isIdentifier(parameter.name) && parameter.name.text === "this"));
+export function inputOf(
+  declaration: ts.SignatureDeclaration,
+  walk: Walk,
+  name: string,
+  tags: readonly ts.JSDocTag[],
+  warn: (tag: ts.JSDocTag, message: string) => void,
+): ToolInput | undefined {
+  const parameters = toolParameters(declaration);
   const [first] = parameters;
-  // What the SDK publishes for a tool without input.
-  if (first === undefined) return { inputSchema: { type: "object", properties: {} } };
-  if (parameters.length === 1 && isObjectParameter(first, walk)) {
-    const schema = schemaOf(walk.checker.getTypeAtLocation(first), walk, { node: first, path: [name, "input"] });
-    return { inputSchema: schema as ManifestTool["inputSchema"] };
+  const objectParameter = first !== undefined && parameters.length === 1 && isObjectParameter(first, walk) ? first : undefined;
+  const params = paramTags(tags, objectParameter);
+  const input = { ...walk, paramDocs: paramDocs(params), defaults: bindingDefaults(objectParameter, walk.checker) };
+  let result: ToolInput | undefined;
+  if (first === undefined) result = { inputSchema: { type: "object", properties: {}, additionalProperties: false } };
+  else if (objectParameter !== undefined) {
+    const schema = schemaOf(walk.checker.getTypeAtLocation(objectParameter), input, { node: objectParameter, path: [name, "input"] });
+    result = { inputSchema: schema as ManifestTool["inputSchema"] };
+  } else result = positionalInput(parameters, input, name);
+  if (result !== undefined) {
+    const paths = propertyPaths(result.inputSchema);
+    for (const { tag, key } of params) {
+      if (key !== "" && !paths.includes(key)) warn(tag, `@param ${key} names no argument and is ignored${suggestion(key, paths, "")}`);
+    }
   }
+  return result;
+}
+
+function positionalInput(parameters: readonly ts.ParameterDeclaration[], walk: Walk, name: string): ToolInput | undefined {
   const entries: [string, JsonSchema][] = [];
   const required: string[] = [];
   for (const [index, parameter] of parameters.entries()) {
@@ -63,6 +88,11 @@ export function inputOf(declaration: ts.SignatureDeclaration, walk: Walk, name: 
       walk.problems.push(
         problemAt(parameter, `${name}: parameter ${index + 1} is destructured: only a tool's single object parameter may be`),
       );
+      return undefined;
+    }
+    // JSON objects carry "__proto__" as a key, but reading it back yields the prototype.
+    if (parameter.name.text === "__proto__") {
+      walk.problems.push(problemAt(parameter, `${name}: a parameter named __proto__ cannot be an argument: rename it`));
       return undefined;
     }
     const symbol = walk.checker.getSymbolAtLocation(parameter.name);
@@ -91,13 +121,31 @@ export function inputOf(declaration: ts.SignatureDeclaration, walk: Walk, name: 
   };
 }
 
+/** The dotted paths of an input's properties, at every depth, as `@param` names them. */
+function propertyPaths(schema: unknown, prefix = ""): string[] {
+  const properties = typeof schema === "object" && schema !== null ? (schema as JsonSchema).properties : undefined;
+  if (typeof properties !== "object" || properties === null) return [];
+  return Object.entries(properties).flatMap(([key, value]) => [`${prefix}${key}`, ...propertyPaths(value, `${prefix}${key}.`)]);
+}
+
+/** `{ limit = 20 }` in a destructured object parameter: the defaults its properties get. */
+function bindingDefaults(parameter: ts.ParameterDeclaration | undefined, checker: ts.TypeChecker): Map<string, { value: unknown }> {
+  const defaults = new Map<string, { value: unknown }>();
+  if (parameter === undefined || !ts.isObjectBindingPattern(parameter.name)) return defaults;
+  for (const element of parameter.name.elements) {
+    const key = element.propertyName ?? element.name;
+    if (element.initializer === undefined || !(ts.isIdentifier(key) || ts.isStringLiteral(key))) continue;
+    const value = literalOf(element.initializer, checker);
+    if (value !== undefined) defaults.set(key.text, value);
+  }
+  return defaults;
+}
+
 /** Whether a parameter's type, without `undefined`, is a JSON object; decided without reporting its problems twice. */
 function isObjectParameter(parameter: ts.ParameterDeclaration, walk: Walk): boolean {
   const trial: Walk = { ...walk, problems: [], stack: [] };
-  return (
-    schemaOf(walk.checker.getNonNullableType(walk.checker.getTypeAtLocation(parameter)), trial, { node: parameter, path: [] }).type ===
-    "object"
-  );
+  // schemaOf drops `undefined` from a union; `| null` stays, and makes the parameter positional.
+  return schemaOf(walk.checker.getTypeAtLocation(parameter), trial, { node: parameter, path: [] }).type === "object";
 }
 
 /**
@@ -122,9 +170,7 @@ export function literalOf(expression: ts.Expression, checker: ts.TypeChecker): {
   }
   if (expression.kind === ts.SyntaxKind.NullKeyword) return { value: null };
   const type = checker.getTypeAtLocation(expression);
-  if (type.isStringLiteral() || type.isNumberLiteral()) return { value: type.value };
-  if (type.flags & ts.TypeFlags.BooleanLiteral) return { value: type === checker.getTrueType() };
-  return undefined;
+  return isLiteral(type) ? { value: literalValue(type, checker) } : undefined;
 }
 
 /**

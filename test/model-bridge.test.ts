@@ -153,7 +153,7 @@ describe("toolsForModel and restoreArguments against real servers", () => {
         tool_use_id: "toolu_1",
         is_error: true,
         content:
-          "the arguments do not match the tool's input schema at /level: level: must be equal to one of the allowed values. Correct them and call again.",
+          "the arguments do not match the tool's input schema at /level: level: must be one of 1, 2 or 3. Correct them and call again.",
       },
       { type: "tool_result", tool_use_id: "toolu_2", is_error: true, content: "boom: testing" },
       {

@@ -135,7 +135,7 @@ describe("registerFunctions listing: basic tools first", () => {
   it("refuses a category no unlisted tool has, as enable_tools' schema says", async () => {
     const { call } = await open({ listing: "basic" });
     expect(await call("enable_tools", { category: "admin" })).toEqual({
-      ...text("Invalid arguments for tool enable_tools: category: must be equal to one of the allowed values"),
+      ...text('Invalid arguments for tool enable_tools: category: must be one of "read" or "write"'),
       isError: true,
     });
   });

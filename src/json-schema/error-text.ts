@@ -8,6 +8,9 @@ export function describeErrors(errors: readonly ErrorObject[] | null | undefined
     const field = fieldOf(error);
     if (error.keyword === "required") return `${field}: is required`;
     if (error.keyword === "additionalProperties") return `${field}: is not allowed`;
+    // The allowed values let whoever called (often a model) correct the call at once.
+    if (error.keyword === "enum" && Array.isArray(error.params.allowedValues))
+      return `${field}: must be one of ${allowed(error.params.allowedValues)}`;
     return `${field}: ${error.message ?? error.keyword}`;
   });
   return [...new Set(messages)].slice(0, max).join("; ");
@@ -19,4 +22,11 @@ function fieldOf(error: ErrorObject): string {
   if (typeof named === "string") segments.push(named);
   if (segments.length === 0) return "arguments";
   return formatJsonPath(segments.map((segment) => (/^\d+$/.test(segment) ? Number(segment) : segment)));
+}
+
+/** At most ten values, as JSON: `"a", "b" or "c"`. */
+function allowed(values: readonly unknown[]): string {
+  const shown = values.slice(0, 10).map((value) => JSON.stringify(value) ?? String(value));
+  if (values.length > 10) return `${shown.join(", ")}, … (${values.length} values)`;
+  return shown.length < 2 ? shown.join("") : `${shown.slice(0, -1).join(", ")} or ${shown.at(-1)}`;
 }

@@ -99,6 +99,7 @@ describe("registerFunctions listing: basic tools first", () => {
         },
         additionalProperties: false,
       },
+      _meta: { "pmcp/unlisted": 4 },
     });
   });
 
@@ -107,9 +108,9 @@ describe("registerFunctions listing: basic tools first", () => {
     expect(await call("enable_tools", { category: "write" })).toEqual(text("Added 2 tools to the tools list: delete_tweet, follow_user"));
     expect(changes()).toBe(1);
     expect(await names()).toEqual(["search_tweets", "post_tweet", "get_tweet", "delete_tweet", "follow_user", "enable_tools"]);
-    expect((await client.listTools()).tools.at(-1)?.description).toBe(
-      `${INTRO} Not listed yet: 1 tool in "read", 1 tool without a category.`,
-    );
+    const enableTools = (await client.listTools()).tools.at(-1);
+    expect(enableTools?.description).toBe(`${INTRO} Not listed yet: 1 tool in "read", 1 tool without a category.`);
+    expect(enableTools?._meta).toEqual({ "pmcp/unlisted": 2 });
     expect(await call("enable_tools", { category: "write" })).toEqual(text('Every tool of category "write" is listed already'));
     expect(changes()).toBe(1);
   });
@@ -118,7 +119,9 @@ describe("registerFunctions listing: basic tools first", () => {
     const { call, names, changes, client } = await open({ listing: "basic" });
     expect(await call("enable_tools")).toEqual(text("Added 4 tools to the tools list: get_user, delete_tweet, server_status, follow_user"));
     expect(await names()).toEqual([...BY_POPULARITY, "enable_tools"]);
-    expect((await client.listTools()).tools.at(-1)?.description).toBe(`${INTRO} Every tool is listed already.`);
+    const enableTools = (await client.listTools()).tools.at(-1);
+    expect(enableTools?.description).toBe(`${INTRO} Every tool is listed already.`);
+    expect(enableTools?._meta).toEqual({ "pmcp/unlisted": 0 });
     expect(await call("enable_tools")).toEqual(text("Every tool is listed already"));
     expect(await call("enable_tools", { category: "read" })).toEqual(text('Every tool of category "read" is listed already'));
     expect(changes()).toBe(1);
@@ -162,6 +165,7 @@ describe("registerFunctions listing: basic tools first", () => {
       name: "enable_tools",
       description: `${INTRO} Every tool is listed already.`,
       inputSchema: { type: "object", properties: {}, additionalProperties: false },
+      _meta: { "pmcp/unlisted": 0 },
     });
     expect(await call("enable_tools")).toEqual(text("Every tool is listed already"));
   });

@@ -55,13 +55,21 @@ describe("pmcp tools from-source", () => {
     const server = ["node", "--import", "jiti/register", join(ROOT, "examples/tools/server.ts")]
       .map((word) => JSON.stringify(word))
       .join(" ");
-    const exported = await runCli(["schema", "export", "--quiet", "--stdio", server, "--id", "catalog", "-o", bundle]);
+    const exported = await runCli(["schema", "export", "--json", "--stdio", server, "--id", "catalog", "-o", bundle]);
     expect(exported.code, exported.stderr).toBe(0);
     const { tools } = parseToolManifest("catalog.tools.json", committed);
     const listed = (await readSchemaFiles([bundle])).bundle.servers[0]!.tools;
-    // The server lists its basic tools first (listing: "basic"): export records what a client is first shown.
+    // The server lists its basic tools first (listing: "basic"): export records what a client is first shown,
+    // and says that the bundle lacks the rest.
     expect(listed.map((tool) => tool.name)).toEqual(["enable_tools", "get_stock_level", "list_products", "search_products"]);
-    for (const tool of tools.filter((candidate) => candidate._meta?.["pmcp/phase"] === "basic")) {
+    const basic = tools.filter((candidate) => candidate._meta?.["pmcp/phase"] === "basic");
+    const partial =
+      `server "catalog" listed 3 tools first and keeps 6 more behind "enable_tools" (registerFunctions' listing): ` +
+      `the bundle holds the first listing only; export a server registered with listing "all" for every tool`;
+    expect(exported.stderr).toBe(`warning: ${partial}\n`);
+    expect(JSON.parse(exported.stdout).warnings).toEqual([partial]);
+    expect(listed.find((tool) => tool.name === "enable_tools")?._meta).toEqual({ "pmcp/unlisted": 6 });
+    for (const tool of basic) {
       expect(listed.find((candidate) => candidate.name === tool.name)).toEqual({
         name: tool.name,
         description: tool.description,

@@ -55,7 +55,7 @@ describe.each(eras)("examples/tools served over stdio to %s", (_era, mode) => {
       ["search_products", { "pmcp/category": "catalogue", "pmcp/phase": "basic", "pmcp/popularity": 10 }],
       ["get_stock_level", { "pmcp/category": "stock", "pmcp/phase": "basic", "pmcp/popularity": 9 }],
       ["list_products", { "pmcp/category": "catalogue", "pmcp/phase": "basic", "pmcp/popularity": 7 }],
-      ["enable_tools", undefined],
+      ["enable_tools", { "pmcp/unlisted": 6 }],
     ]);
     expect(tools.at(-1)).toEqual({
       name: "enable_tools",
@@ -73,6 +73,7 @@ describe.each(eras)("examples/tools served over stdio to %s", (_era, mode) => {
         },
         additionalProperties: false,
       },
+      _meta: { "pmcp/unlisted": 6 },
     });
   });
 

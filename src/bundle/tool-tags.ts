@@ -10,6 +10,18 @@ export const TOOL_TAG_KEYS = {
   rateLimit: "pmcp/rateLimit",
 } as const;
 
+/**
+ * The `_meta` key of the tool a shortened first listing adds (`registerFunctions`' `enable_tools`):
+ * how many tools it keeps behind it, so that export can say its listing is not every tool.
+ */
+export const UNLISTED_TOOLS_META = "pmcp/unlisted";
+
+/** The tools not listed yet that a tool's `_meta` says it holds back; undefined unless a whole number ≥ 1 (the server is not trusted). */
+export function unlistedToolsOf(meta: Readonly<Record<string, unknown>> | undefined): number | undefined {
+  const value = meta !== undefined && Object.hasOwn(meta, UNLISTED_TOOLS_META) ? meta[UNLISTED_TOOLS_META] : undefined;
+  return typeof value === "number" && Number.isSafeInteger(value) && value >= 1 ? value : undefined;
+}
+
 export interface ToolTags {
   category?: string;
   /** `basic` marks the tools of a server's first listing. */

@@ -3,6 +3,7 @@
  * Only the SDK, zod and Ajv behind it, never generator or CLI code.
  */
 
+export { UNLISTED_TOOLS_META } from "../bundle/tool-tags.js";
 export type { ToolDefinitionErrorCode } from "./errors.js";
 export { ToolDefinitionError } from "./errors.js";
 export type { ManifestTool, ToolManifest } from "./manifest.js";

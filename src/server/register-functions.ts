@@ -39,7 +39,9 @@ interface Entry {
  * `options.listing` other than `"all"` lists the `basic`-phase or `top` N most popular tools
  * first, and `enable_tools`, which lists the others (all, or one category's) and sends
  * `notifications/tools/list_changed`. The listing is this registration's, so one session's (a
- * server made per request starts each from the first listing).
+ * server made per request starts each from the first listing). `enable_tools` carries
+ * `_meta["pmcp/unlisted"]`, the number of tools not listed yet, by which `pmcp schema export`
+ * tells that its bundle holds the first listing only.
  * Tools not listed yet can still be called by name: the listing shapes what a model sees,
  * not what is allowed.
  *

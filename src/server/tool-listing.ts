@@ -1,5 +1,5 @@
 import type { Tool } from "@modelcontextprotocol/server";
-import { toolTagsOf } from "../bundle/tool-tags.js";
+import { toolTagsOf, UNLISTED_TOOLS_META } from "../bundle/tool-tags.js";
 import { count } from "../count.js";
 
 /**
@@ -13,7 +13,10 @@ export const ENABLE_TOOLS = "enable_tools";
 
 /** A listing that starts short and grows as `enable_tools` is called. */
 export interface GrowingListing {
-  /** `enable_tools` as first listed; its description changes as tools are added, its schema does not. */
+  /**
+   * `enable_tools` as first listed; its description and its `_meta["pmcp/unlisted"]` (the count of
+   * tools not listed yet, which export warns about) change as tools are added, its schema does not.
+   */
   readonly enableTools: Tool;
   /** The tools/list result now: the first listing, the tools added since in the order they were added, then `enable_tools`. */
   tools(): Tool[];
@@ -34,21 +37,23 @@ export function growingListing(tools: readonly Tool[], listing: Exclude<ToolList
   const rest = ranked.filter((entry) => !first.includes(entry));
   const listed = first.map(({ tool }) => tool);
   const categories = [...new Set(rest.flatMap(({ tags }) => (tags.category === undefined ? [] : [tags.category])))];
-  const enableTools: Tool = {
+  const inputSchema: Tool["inputSchema"] = {
+    type: "object",
+    properties:
+      categories.length === 0
+        ? {}
+        : { category: { type: "string", enum: categories, description: "Only the tools of this category; without it, all." } },
+    additionalProperties: false,
+  };
+  const enableToolsNow = (): Tool => ({
     name: ENABLE_TOOLS,
     description: describe(rest.map(({ tags }) => tags.category)),
-    inputSchema: {
-      type: "object",
-      properties:
-        categories.length === 0
-          ? {}
-          : { category: { type: "string", enum: categories, description: "Only the tools of this category; without it, all." } },
-      additionalProperties: false,
-    },
-  };
+    inputSchema,
+    _meta: { [UNLISTED_TOOLS_META]: rest.length },
+  });
   return {
-    enableTools,
-    tools: () => [...listed, { ...enableTools, description: describe(rest.map(({ tags }) => tags.category)) }],
+    enableTools: enableToolsNow(),
+    tools: () => [...listed, enableToolsNow()],
     add(category) {
       const adding = rest.filter(({ tags }) => category === undefined || tags.category === category);
       if (adding.length === 0) {

@@ -80,6 +80,19 @@ describe("pmcp tools from-source", () => {
       });
     }
 
+    // Served with every tool listed, the export holds the manifest's tools whole, and warns of nothing.
+    const whole = join(dir, "catalog-whole.json");
+    const all = await runCli(["schema", "export", "--quiet", "--stdio", server, "--id", "catalog", "-o", whole], {
+      env: { TOOLS_LISTING: "all" },
+    });
+    expect([all.code, all.stderr]).toEqual([0, ""]);
+    const wholeTools = (await readSchemaFiles([whole])).bundle.servers[0]!.tools;
+    expect(wholeTools.map((tool) => tool.name)).toEqual(tools.map((tool) => tool.name).sort());
+    for (const tool of tools) {
+      const { function: _function, class: _class, parameters: _parameters, ...definition } = tool;
+      expect(wholeTools.find((candidate) => candidate.name === tool.name)).toEqual(definition);
+    }
+
     // The tags reach the generated client's docs and inspect.
     const generated = join(dir, "catalog-client");
     expect((await runCli(["generate", "--quiet", "--schema", bundle, "-o", generated])).code).toBe(0);

@@ -15,6 +15,7 @@ const manifest = parseToolManifest(path.pathname, readFileSync(path, "utf8"));
 const rateLimits = { supplier: { calls: 2, perMs: 3_000 } };
 serveStdio(() => {
   const server = new McpServer({ name: "catalog", version: "1.0.0" });
-  registerFunctions(server, catalog, manifest, { listing: "basic", rateLimits });
+  // `TOOLS_LISTING=all` lists every tool at once, for `pmcp schema export`, which never calls enable_tools.
+  registerFunctions(server, catalog, manifest, { listing: process.env.TOOLS_LISTING === "all" ? "all" : "basic", rateLimits });
   return server;
 });

@@ -161,23 +161,24 @@ describe.concurrent("pmcp tools from-source's cache", () => {
     expect(failure(await fromSource(dir))).toBe(UNUSED_SPARE);
   });
 
-  it("gives the new result when a package's types move, and when an @types package is installed; a failure is recorded too", async () => {
+  it("records a failure, and gives the new result when an @types package is installed and when a package's types move", async () => {
     const dir = await project();
     await write(dir, "node_modules/dep/package.json", JSON.stringify({ name: "dep", version: "1.0.0", types: "a.d.ts" }));
     await write(dir, "node_modules/dep/a.d.ts", "export interface Query {\n  text: string;\n}\n");
     await write(dir, "node_modules/dep/b.d.ts", "export interface Query {\n  text: string;\n  limit?: number;\n}\n");
-    await write(dir, "src/dep.ts", TOOLS.replace('"./types.js"', '"dep"'));
-    expect(toolsOf(await fromSource(dir, "src/dep.ts"))).toEqual([["search", ["text"]]]);
-    await editJson(dir, "node_modules/dep/package.json", (json) => Object.assign(json, { types: "b.d.ts" }));
-    expect(toolsOf(await fromSource(dir, "src/dep.ts"))).toEqual([["search", ["text", "limit"]]]);
-
-    await write(dir, "src/paged.ts", "export async function page(args: Paging): Promise<number> {\n  return args.page;\n}\n");
-    const missing = "pmcp: src/paged.ts:1:34: Cannot find name 'Paging'.";
-    expect(failure(await fromSource(dir, "src/paged.ts"))).toBe(missing);
+    // `Paging` is global, declared by no file yet.
+    const module =
+      'import type { Query } from "dep";\n\ninterface Args extends Query, Paging {}\n\nexport async function search(args: Args): Promise<number> {\n  return args.page;\n}\n';
+    await write(dir, "src/dep.ts", module);
+    const missing = "pmcp: src/dep.ts:3:31: Cannot find name 'Paging'.";
+    expect(failure(await fromSource(dir, "src/dep.ts"))).toBe(missing);
     const env = await withoutTypescript(dir);
-    expect(failure(await runCli(["tools", "from-source", "src/paged.ts"], { cwd: dir, env }))).toBe(missing);
+    expect(failure(await runCli(["tools", "from-source", "src/dep.ts"], { cwd: dir, env }))).toBe(missing);
+
     await write(dir, "node_modules/@types/paging/index.d.ts", "interface Paging {\n  page: number;\n}\n");
-    expect(toolsOf(await fromSource(dir, "src/paged.ts"))).toEqual([["page", ["page"]]]);
+    expect(toolsOf(await fromSource(dir, "src/dep.ts"))).toEqual([["search", ["text", "page"]]]);
+    await editJson(dir, "node_modules/dep/package.json", (json) => Object.assign(json, { types: "b.d.ts" }));
+    expect(toolsOf(await fromSource(dir, "src/dep.ts"))).toEqual([["search", ["text", "limit", "page"]]]);
   });
 
   it("takes an entry that is not JSON, or not of an entry's shape, for a miss: the run compiles, gives the same result and writes the entry again", async () => {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { ReuseCache } from "../src/codegen/reuse-cache.js";
@@ -26,22 +26,41 @@ const TOOLS = [
 ].join("\n");
 
 /**
- * A project in the temp folder: `tools.ts` importing `types.ts`, a tsconfig.json extending
- * tsconfig.base.json, and (unless `modules: false`) its own node_modules for the cache.
+ * A project in the temp folder: `src/tools.ts` importing `src/types.d.ts`, a tsconfig.json extending
+ * tsconfig.base.json (only ES2022's libs: lib.dom alone costs each compile 0.4 s), and (unless
+ * `modules: false`) its own node_modules for the cache.
  */
 async function project({ modules = true } = {}): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), "pmcp-from-source-cache-"));
   projects.push(dir);
   if (modules) await mkdir(join(dir, "node_modules"));
-  const base = { compilerOptions: { strict: true, target: "es2022", module: "nodenext", moduleResolution: "nodenext", types: [] } };
-  await writeFile(join(dir, "tsconfig.base.json"), JSON.stringify(base));
-  await writeFile(join(dir, "tsconfig.json"), JSON.stringify({ extends: "./tsconfig.base.json", compilerOptions: {} }));
-  await writeFile(join(dir, "types.ts"), "export interface Query {\n  text: string;\n}\n");
-  await writeFile(join(dir, "tools.ts"), TOOLS);
+  const base = { compilerOptions: { strict: true, target: "es2022", lib: ["es2022"], module: "nodenext", moduleResolution: "nodenext" } };
+  await write(dir, "tsconfig.base.json", JSON.stringify(base));
+  await write(dir, "tsconfig.json", JSON.stringify({ extends: "./tsconfig.base.json", compilerOptions: {} }));
+  await write(dir, "src/types.d.ts", "export interface Query {\n  text: string;\n}\n");
+  await write(dir, "src/tools.ts", TOOLS);
   return dir;
 }
 
-const fromSource = (dir: string, ...flags: string[]) => runCli(["tools", "from-source", "tools.ts", ...flags], { cwd: dir });
+async function write(dir: string, file: string, text: string): Promise<void> {
+  await mkdir(dirname(join(dir, file)), { recursive: true });
+  await writeFile(join(dir, file), text);
+}
+
+async function edit(dir: string, file: string, change: (text: string) => string): Promise<void> {
+  await writeFile(join(dir, file), change(await readFile(join(dir, file), "utf8")));
+}
+
+async function editJson(dir: string, file: string, change: (json: { compilerOptions: Record<string, unknown> }) => void): Promise<void> {
+  await edit(dir, file, (text) => {
+    const json = JSON.parse(text);
+    change(json);
+    return JSON.stringify(json);
+  });
+}
+
+const fromSource = (dir: string, ...args: string[]) =>
+  runCli(["tools", "from-source", ...(args[0]?.endsWith(".ts") ? args : ["src/tools.ts", ...args])], { cwd: dir });
 
 /** The one entry the runs in `dir` recorded. */
 async function entryOf(dir: string): Promise<string> {
@@ -70,8 +89,16 @@ function toolsOf(result: CliResult): [string, string[]][] {
   return manifest.tools.map((tool) => [tool.name, Object.keys(tool.inputSchema.properties ?? {})]);
 }
 
-describe("pmcp tools from-source's cache", () => {
-  it("answers a second run from the cache without loading TypeScript: the same manifest bytes, the entry not rewritten", async () => {
+/** The first line of a failed run's error. */
+function failure(result: CliResult): string | undefined {
+  expect(result.code).toBe(1);
+  return result.stderr.split("\n")[0];
+}
+
+const UNUSED_SPARE = "pmcp: src/tools.ts:3:7: 'spare' is declared but its value is never read.";
+
+describe.concurrent("pmcp tools from-source's cache", () => {
+  it("answers a second run with the recorded result, without loading TypeScript or rewriting the entry; --no-cache neither reads nor rewrites it", async () => {
     const dir = await project();
     const first = await fromSource(dir);
     expect(toolsOf(first)).toEqual([["search", ["text"]]]);
@@ -79,77 +106,107 @@ describe("pmcp tools from-source's cache", () => {
     const before = await stat(entry);
 
     const env = await withoutTypescript(dir);
-    const again = await runCli(["tools", "from-source", "tools.ts"], { cwd: dir, env });
+    const again = await runCli(["tools", "from-source", "src/tools.ts"], { cwd: dir, env });
     expect(again).toEqual(first);
     const after = await stat(entry);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
-
     // The same environment stops a run that compiles: the check above could fail.
-    const compiled = await runCli(["tools", "from-source", "tools.ts", "--no-cache"], { cwd: dir, env });
+    const compiled = await runCli(["tools", "from-source", "src/tools.ts", "--no-cache"], { cwd: dir, env });
     expect(compiled.code).toBe(1);
     expect(compiled.stderr).toContain("typescript was loaded");
-  });
 
-  it("a hit answers with the recorded result; --no-cache neither reads nor rewrites it", async () => {
-    const dir = await project();
-    const first = await fromSource(dir);
-    const entry = await entryOf(dir);
     const recorded = await readFile(entry, "utf8");
     const altered = recorded.replace('"Finds documents."', '"Recorded."');
     expect(altered).not.toBe(recorded);
     await writeFile(entry, altered);
-
-    expect(JSON.parse((await fromSource(dir)).stdout).tools[0].description).toBe("Recorded.");
+    const hit = await runCli(["tools", "from-source", "src/tools.ts"], { cwd: dir, env });
+    expect(JSON.parse(hit.stdout).tools[0].description).toBe("Recorded.");
     expect(await fromSource(dir, "--no-cache")).toEqual(first);
     expect(await readFile(entry, "utf8")).toBe(altered);
   });
 
-  it.each([
-    [
-      "the module",
-      "tools.ts",
-      (text: string) => `${text}\nexport async function count(): Promise<number> {\n  return 0;\n}\n`,
-      [
-        ["search", ["text"]],
-        ["count", []],
-      ],
-    ],
-    [
-      "a file it imports",
-      "types.ts",
-      (text: string) => text.replace("text: string;", "text: string;\n  limit?: number;"),
-      [["search", ["text", "limit"]]],
-    ],
-  ])("editing %s gives the new result", async (_label, file, edit, expected) => {
+  it("gives the new result after an edit of the module or of a file it imports, and when a new file takes over the import", async () => {
     const dir = await project();
     expect(toolsOf(await fromSource(dir))).toEqual([["search", ["text"]]]);
-    await entryOf(dir);
-    await writeFile(join(dir, file), edit(await readFile(join(dir, file), "utf8")));
-    expect(toolsOf(await fromSource(dir))).toEqual(expected);
+    await edit(dir, "src/tools.ts", (text) => `${text}\nexport async function count(): Promise<number> {\n  return 0;\n}\n`);
+    expect(toolsOf(await fromSource(dir))).toEqual([
+      ["search", ["text"]],
+      ["count", []],
+    ]);
+    await edit(dir, "src/types.d.ts", (text) => text.replace("text: string;", "text: string;\n  limit?: number;"));
+    expect(toolsOf(await fromSource(dir))).toEqual([
+      ["search", ["text", "limit"]],
+      ["count", []],
+    ]);
+    // `./types.js` resolves to types.ts before types.d.ts.
+    await write(dir, "src/types.ts", "export interface Query {\n  text: string;\n  page?: number;\n}\n");
+    expect(toolsOf(await fromSource(dir))).toEqual([
+      ["search", ["text", "page"]],
+      ["count", []],
+    ]);
   });
 
-  it.each(["tsconfig.json", "tsconfig.base.json"])("editing %s gives the new result", async (config) => {
+  it("gives the new result after an edit of tsconfig.json or of the config it extends, and when a new tsconfig.json nearer the module takes over", async () => {
     const dir = await project();
-    expect((await fromSource(dir)).code).toBe(0);
-    await entryOf(dir);
-    const parsed = JSON.parse(await readFile(join(dir, config), "utf8"));
-    parsed.compilerOptions.noUnusedLocals = true;
-    await writeFile(join(dir, config), JSON.stringify(parsed));
-    const result = await fromSource(dir);
-    expect(result.code).toBe(1);
-    expect(result.stderr.split("\n")[0]).toBe("pmcp: tools.ts:3:7: 'spare' is declared but its value is never read.");
+    expect(toolsOf(await fromSource(dir))).toEqual([["search", ["text"]]]);
+    await editJson(dir, "tsconfig.base.json", (config) => {
+      config.compilerOptions.noUnusedLocals = true;
+    });
+    expect(failure(await fromSource(dir))).toBe(UNUSED_SPARE);
+    await editJson(dir, "tsconfig.json", (config) => {
+      config.compilerOptions.noUnusedLocals = false;
+    });
+    expect(toolsOf(await fromSource(dir))).toEqual([["search", ["text"]]]);
+    await write(dir, "src/tsconfig.json", JSON.stringify({ extends: "../tsconfig.json", compilerOptions: { noUnusedLocals: true } }));
+    expect(failure(await fromSource(dir))).toBe(UNUSED_SPARE);
   });
 
-  it.each([
-    ["cut short", (text: string) => text.slice(0, text.length / 2)],
-    ["null", () => "null"],
-    ["without a result", (text: string) => JSON.stringify({ files: JSON.parse(text).files })],
-  ])("an entry %s is a miss: the same result, the entry written again", async (_label, corrupt) => {
+  it("records a failure, and gives the new result when an @types package is installed and when a package's types move", async () => {
+    const dir = await project();
+    await write(dir, "node_modules/dep/package.json", JSON.stringify({ name: "dep", version: "1.0.0", types: "a.d.ts" }));
+    await write(dir, "node_modules/dep/a.d.ts", "export interface Query {\n  text: string;\n}\n");
+    await write(dir, "node_modules/dep/b.d.ts", "export interface Query {\n  text: string;\n  limit?: number;\n}\n");
+    // `Paging` is global, declared by no file yet.
+    const module =
+      'import type { Query } from "dep";\n\ninterface Args extends Query, Paging {}\n\nexport async function search(args: Args): Promise<number> {\n  return args.page;\n}\n';
+    await write(dir, "src/dep.ts", module);
+    const missing = "pmcp: src/dep.ts:3:31: Cannot find name 'Paging'.";
+    expect(failure(await fromSource(dir, "src/dep.ts"))).toBe(missing);
+    const env = await withoutTypescript(dir);
+    expect(failure(await runCli(["tools", "from-source", "src/dep.ts"], { cwd: dir, env }))).toBe(missing);
+
+    await write(dir, "node_modules/@types/paging/index.d.ts", "interface Paging {\n  page: number;\n}\n");
+    expect(toolsOf(await fromSource(dir, "src/dep.ts"))).toEqual([["search", ["text", "page"]]]);
+    await editJson(dir, "node_modules/dep/package.json", (json) => Object.assign(json, { types: "b.d.ts" }));
+    expect(toolsOf(await fromSource(dir, "src/dep.ts"))).toEqual([["search", ["text", "limit", "page"]]]);
+  });
+
+  it("takes an entry that is not JSON, or not of an entry's shape, for a miss: the run compiles, gives the same result and writes the entry again", async () => {
     const dir = await project();
     const first = await fromSource(dir);
     const entry = await entryOf(dir);
     const recorded = await readFile(entry, "utf8");
-    await writeFile(entry, corrupt(recorded));
+    const altered = (change: (json: { result: { manifest: object } }) => void) => {
+      const json = JSON.parse(recorded);
+      change(json);
+      return JSON.stringify(json);
+    };
+    const corruptions = [
+      recorded.slice(0, recorded.length / 2),
+      "null",
+      // The shape entries had before they recorded observations.
+      '{"files":[],"result":{"manifest":{"version":1,"tools":[]}}}',
+      altered((json) => Reflect.deleteProperty(json, "result")),
+      altered((json) => Reflect.deleteProperty(json.result.manifest, "source")),
+      altered((json) => Reflect.deleteProperty(json.result, "warnings")),
+    ];
+    // A run that cannot load TypeScript shows a miss without paying for the compile.
+    const env = await withoutTypescript(dir);
+    for (const corrupt of corruptions) {
+      await writeFile(entry, corrupt);
+      const result = await runCli(["tools", "from-source", "src/tools.ts"], { cwd: dir, env });
+      expect([result.code, result.stderr.includes("typescript was loaded")], corrupt).toEqual([1, true]);
+    }
     expect(await fromSource(dir)).toEqual(first);
     expect(await readFile(entry, "utf8")).toBe(recorded);
   });

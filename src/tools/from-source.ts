@@ -4,6 +4,8 @@ import ts from "typescript";
 import { PmcpError } from "../errors.js";
 import type { ManifestTool, ToolManifest } from "../server/manifest.js";
 import { annotationsOf, documentation, jsDocTags, returnsText, toolMetaOf, unknownTags } from "./jsdoc.js";
+import type { Observations } from "./observations.js";
+import { RecordingHost } from "./recording-host.js";
 import { diagnosticProblem, displayPath, problemAt, type SourceProblem } from "./source-problems.js";
 import { inputOf, outputSchemaOf, type Walk } from "./type-schema.js";
 
@@ -12,8 +14,8 @@ export interface FromSourceResult {
   problems: SourceProblem[];
   /** What the manifest does not depend on but the author should know: tags that mean nothing here. */
   warnings: SourceProblem[];
-  /** Absolute paths of the files read but TypeScript's own libs: the module, what it imports, the tsconfig.json and the configs it extends. */
-  files: string[];
+  /** What the compile asked the file system and was answered, but about TypeScript's own libs; undefined when the files changed during the compile. */
+  observations: Observations | undefined;
 }
 
 /** Where a tool's code is: an exported function, or a method of an exported class. */
@@ -48,8 +50,9 @@ export function toolsFromSource(file: string): FromSourceResult {
   if (!existsSync(path)) throw new PmcpError("NOT_FOUND", `${file}: no such file`);
   if (statSync(path).isDirectory())
     throw new PmcpError("INVALID_ARGUMENT", `${file}: a folder; name the module whose exports are the tools`);
-  const { options, problems, configFiles } = compilerOptions(path);
-  const program = ts.createProgram({ rootNames: [path], options });
+  const recorder = new RecordingHost();
+  const { options, problems } = compilerOptions(path, recorder);
+  const program = ts.createProgram({ rootNames: [path], options, host: recorder.compilerHost(options) });
   const source = program.getSourceFile(path);
   // JavaScript without `allowJs` is no part of the program.
   if (source === undefined)
@@ -91,13 +94,7 @@ export function toolsFromSource(file: string): FromSourceResult {
     owners.set(tool.name, label);
     tools.push(tool);
   }
-  const files = program.getSourceFiles().filter((file) => !program.isSourceFileDefaultLibrary(file));
-  return {
-    manifest: { version: 1, source: displayPath(path), tools },
-    problems,
-    warnings,
-    files: [...configFiles, ...files.map((file) => file.fileName)],
-  };
+  return { manifest: { version: 1, source: displayPath(path), tools }, problems, warnings, observations: recorder.observations() };
 }
 
 /** `getStockLevel` → `get_stock_level`, `parseHTTPHeader` → `parse_http_header`. */
@@ -112,7 +109,7 @@ export function snakeCase(name: string): string {
  * The project's own options, so path aliases and libs resolve as they do in its build;
  * `strictNullChecks` is forced because without it `| null` vanishes from every type.
  */
-function compilerOptions(path: string): { options: ts.CompilerOptions; problems: SourceProblem[]; configFiles: string[] } {
+function compilerOptions(path: string, recorder: RecordingHost): { options: ts.CompilerOptions; problems: SourceProblem[] } {
   const forced: ts.CompilerOptions = { noEmit: true, strictNullChecks: true };
   const defaults: ts.CompilerOptions = {
     strict: true,
@@ -121,29 +118,16 @@ function compilerOptions(path: string): { options: ts.CompilerOptions; problems:
     moduleResolution: ts.ModuleResolutionKind.NodeNext,
     skipLibCheck: true,
   };
-  const configPath = ts.findConfigFile(dirname(path), ts.sys.fileExists);
-  if (configPath === undefined) return { options: { ...defaults, ...forced }, problems: [], configFiles: [] };
-  const read = ts.readConfigFile(configPath, ts.sys.readFile);
-  if (read.error !== undefined)
-    return { options: { ...defaults, ...forced }, problems: [diagnosticProblem(read.error, configPath)], configFiles: [configPath] };
-  // The parse records each config `extends` reaches in this cache: the only public list of them.
-  const extended = new Map<string, ts.ExtendedConfigCacheEntry>();
-  const parsed = ts.parseJsonConfigFileContent(
-    read.config,
-    ts.sys,
-    dirname(configPath),
-    undefined,
-    configPath,
-    undefined,
-    undefined,
-    extended,
-  );
+  const configPath = ts.findConfigFile(dirname(path), recorder.fileExists);
+  if (configPath === undefined) return { options: { ...defaults, ...forced }, problems: [] };
+  const read = ts.readConfigFile(configPath, recorder.readFile);
+  if (read.error !== undefined) return { options: { ...defaults, ...forced }, problems: [diagnosticProblem(read.error, configPath)] };
+  const parsed = ts.parseJsonConfigFileContent(read.config, recorder.configHost(), dirname(configPath), undefined, configPath);
   // The config's own file list does not matter here ("no inputs found" is 18003): only `path` is compiled.
   const errors = parsed.errors.filter((error) => error.category === ts.DiagnosticCategory.Error && error.code !== 18003);
   return {
     options: { ...parsed.options, ...forced },
     problems: errors.map((error) => diagnosticProblem(error, configPath)),
-    configFiles: [configPath, ...[...extended.values()].map((entry) => entry.extendedResult.fileName)],
   };
 }
 

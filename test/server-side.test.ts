@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readSchemaFiles } from "../src/bundle/read.js";
-import { parseToolManifest } from "../src/server/manifest.js";
+import { parseToolManifest } from "../src/server/read-manifest.js";
 import { ROOT, runCli } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 

@@ -1,7 +1,5 @@
 import { z } from "zod";
 import { TOOL_TAG_KEYS } from "../bundle/tool-tags.js";
-import { parseJsonText, parseJsonValue } from "../files/read-json.js";
-import { ToolDefinitionError } from "./errors.js";
 
 const JsonObject = z.record(z.string(), z.unknown());
 
@@ -59,20 +57,3 @@ export const ToolManifestSchema = z.object({
     .refine((tools) => new Set(tools.map((tool) => tool.name)).size === tools.length, "tool names must be unique"),
 });
 export type ToolManifest = z.infer<typeof ToolManifestSchema>;
-
-/** Parses a manifest file's text; `path` is only used in messages. */
-export function parseToolManifest(path: string, text: string): ToolManifest {
-  return parseJsonText(text, path, ToolManifestSchema, {
-    fail: (message, cause) => new ToolDefinitionError("INVALID_MANIFEST", message, { cause }),
-  });
-}
-
-/**
- * A manifest given as a value (JavaScript callers, `import … with { type: "json" }`), checked as a
- * file's would be; `source` names it in messages.
- */
-export function checkToolManifest(manifest: unknown, source: string): ToolManifest {
-  return parseJsonValue(manifest, source, ToolManifestSchema, {
-    fail: (message, cause) => new ToolDefinitionError("INVALID_MANIFEST", message, { cause }),
-  });
-}

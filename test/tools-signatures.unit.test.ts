@@ -315,6 +315,8 @@ describe("tools from source: what is refused, warned about, or read from the cla
     expect(read.problems).toEqual([
       at("export function createDb", 1, "createDb, the factory of Db, takes arguments: it is called with none"),
       at("export function createCache", 1, "createCache, the factory of Cache, returns string, not Cache or a promise of one"),
+      at("@category read write", 4, 'oddTags: @category "read write": one name is expected'),
+      at("@rateLimit b", 4, "oddTags: @rateLimit is given twice: a tool has one"),
       at(
         "@format emial",
         52,
@@ -323,8 +325,6 @@ describe("tools from source: what is refused, warned about, or read from the cla
           "json-pointer, json-pointer-uri-fragment, password, regex, relative-json-pointer, time, uri, uri-reference, uri-template, url, uuid) is expected",
       ),
       at("@format emial", 88, 'oddTags.input.n: @maximum "0x10": a number is expected'),
-      at("@category read write", 4, 'oddTags: @category "read write": one name is expected'),
-      at("@rateLimit b", 4, "oddTags: @rateLimit is given twice: a tool has one"),
       at("function proto", 29, "proto: a parameter named __proto__ cannot be an argument: rename it"),
     ]);
   });

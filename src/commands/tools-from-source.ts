@@ -19,7 +19,7 @@ const builder = (yargs: Argv<GlobalArgs>) =>
 
 export const toolsFromSourceCommand = defineCommand({
   command: "from-source <file>",
-  describe: "Write a tool manifest from a module's exported async functions and their JSDoc",
+  describe: "Write a tool manifest from a module's exported async functions and classes, and their JSDoc",
   builder,
   handler: toolsFromSource,
 });

@@ -94,7 +94,17 @@ export function toolsFromSource(file: string): FromSourceResult {
     owners.set(tool.name, label);
     tools.push(tool);
   }
-  return { manifest: { version: 1, source: displayPath(path), tools }, problems, warnings, observations: recorder.observations() };
+  return {
+    manifest: { version: 1, source: displayPath(path), tools },
+    problems: inSourceOrder(problems),
+    warnings: inSourceOrder(warnings),
+    observations: recorder.observations(),
+  };
+}
+
+/** Problems as a compiler lists them, by file, line and column, whatever order they were found in. */
+function inSourceOrder(problems: readonly SourceProblem[]): SourceProblem[] {
+  return [...problems].sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column);
 }
 
 /** `getStockLevel` → `get_stock_level`, `parseHTTPHeader` → `parse_http_header`. */

@@ -320,9 +320,7 @@ describe("tools from source: what is refused, warned about, or read from the cla
       at(
         "@format emial",
         52,
-        'oddTags.input.email: @format "emial": a format the call\'s validation knows (' +
-          "binary, byte, date, date-time, double, duration, email, float, hostname, int32, int64, ipv4, ipv6, iso-date-time, iso-time, " +
-          "json-pointer, json-pointer-uri-fragment, password, regex, relative-json-pointer, time, uri, uri-reference, uri-template, url, uuid) is expected",
+        'oddTags.input.email: @format "emial": validation checks strings against no such format (did you mean email?)',
       ),
       at("@format emial", 88, 'oddTags.input.n: @maximum "0x10": a number is expected'),
       at("function proto", 29, "proto: a parameter named __proto__ cannot be an argument: rename it"),
@@ -338,13 +336,10 @@ describe("tools from source: what is refused, warned about, or read from the cla
     ]);
   });
 
-  it("gives a class's tags and hints to each method, the method's own winning", () => {
+  it("gives a class's tags and hints to each method, the method's own winning (its hints replacing the class's)", () => {
     const [one, two] = read.manifest.tools;
     expect([one?.annotations, one?._meta]).toEqual([{ readOnlyHint: true }, { "pmcp/category": "read", "pmcp/rateLimit": "read" }]);
-    expect([two?.annotations, two?._meta]).toEqual([
-      { readOnlyHint: true, destructiveHint: true },
-      { "pmcp/category": "special", "pmcp/rateLimit": "read" },
-    ]);
+    expect([two?.annotations, two?._meta]).toEqual([{ destructiveHint: true }, { "pmcp/category": "special", "pmcp/rateLimit": "read" }]);
   });
 
   it("keeps create<Name> a tool when the class Name has no tools, and builds a class whose constructor takes only a rest parameter", () => {
@@ -380,6 +375,78 @@ describe("tools from source: what is refused, warned about, or read from the cla
       additionalProperties: false,
     });
     expect(tool("odd_tags")?._meta).toEqual({ "pmcp/popularity": -3.5, "pmcp/phase": "Basic", "pmcp/rateLimit": "a" });
+  });
+});
+
+describe("tools from source: the second review's cases", () => {
+  const text = [
+    `/**`,
+    ` * Writes.`,
+    ` * @implements {Api}`,
+    ` * @readOnly`,
+    ` * @category write`,
+    ` */`,
+    `export class Writer {`,
+    `  /**`,
+    `   * Deletes.`,
+    `   * @destructive`,
+    `   */`,
+    `  async remove(id: string): Promise<string> {`,
+    `    return id;`,
+    `  }`,
+    `  /** @private */`,
+    `  async helper(): Promise<void> {}`,
+    `}`,
+    `/** @internal */`,
+    `export async function internalTool(): Promise<void> {}`,
+    `/**`,
+    ` * @param options - the options`,
+    ` * @param options.query What to find.`,
+    ` * @readonly`,
+    ` */`,
+    `export async function find({ query, limit = 20 }: { query: string; limit?: number }): Promise<string> {`,
+    "  return `${query}${limit}`;",
+    `}`,
+    `/** @param shape.radius The radius. */`,
+    `export async function area(shape: { kind: "circle"; radius: number } | { kind: "square"; side: number }): Promise<number> {`,
+    `  return shape.kind === "circle" ? shape.radius : shape.side;`,
+    `}`,
+    `/** @popularity 1e400 */`,
+    `export async function huge(/** @maximum 1e400 */ n: number, scale = 1e400, /** @format password */ secret = ""): Promise<string> {`,
+    "  return `${n}${scale}${secret}`;",
+    `}`,
+    "",
+  ].join("\n");
+  let read: ReadModule;
+  beforeAll(async () => {
+    read = await fromSource("review.ts", text);
+  });
+  const at = (marker: string, column: number, message: string) => ({ file: read.file, line: read.lineOf(marker), column, message });
+
+  it("leaves out what JSDoc keeps out of the public API, and lets a method's hints replace its class's", () => {
+    expect(read.manifest.tools.map((tool) => [tool.name, tool.annotations ?? null, tool._meta ?? null])).toEqual([
+      ["remove", { destructiveHint: true }, { "pmcp/category": "write" }],
+      ["find", null, null],
+      ["area", null, null],
+      ["huge", null, null],
+    ]);
+  });
+
+  it("refuses numbers past JSON's range and formats that check no string; a default past it is left out", () => {
+    expect(read.problems).toEqual([
+      at("@popularity 1e400", 5, 'huge: @popularity "1e400": a number is expected'),
+      at("export async function huge", 50, 'huge.input.n: @maximum "1e400": a number is expected'),
+      at("export async function huge", 100, 'huge.input.secret: @format "password": validation checks strings against no such format'),
+    ]);
+    expect(read.manifest.tools.at(-1)?.inputSchema.properties?.scale).toEqual({ type: "number" });
+  });
+
+  it("takes `@param options` of a destructured parameter for the whole, reads union members' properties, and knows class tags", () => {
+    expect(read.warnings).toEqual([at("@readonly", 4, "find: unknown tag @readonly is ignored (did you mean @readOnly?)")]);
+    expect(read.manifest.tools.find((tool) => tool.name === "find")?.inputSchema.properties?.query).toEqual({
+      description: "What to find.",
+      type: "string",
+    });
   });
 });
 
@@ -429,6 +496,15 @@ describe("registerFunctions: a class's instance", () => {
     );
     expect(() => registerFunctions(server(), { Db }, "db.tools.json" as unknown as ToolManifest)).toThrow(
       /^registerFunctions: the manifest: /,
+    );
+    expect(() => registerFunctions(server(), { Db }, manifest([query, query]))).toThrow(
+      new ToolDefinitionError("INVALID_MANIFEST", 'registerFunctions: db.ts at tools[1].name: tool "query" is listed twice'),
+    );
+    expect(() => registerFunctions(server(), { Db }, manifest([{ ...query, parameters: ["__proto__"] }]))).toThrow(
+      new ToolDefinitionError(
+        "INVALID_MANIFEST",
+        "registerFunctions: db.ts at tools[0].parameters[0]: __proto__ cannot be an argument's name",
+      ),
     );
   });
 });

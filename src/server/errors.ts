@@ -1,11 +1,11 @@
 export type ToolDefinitionErrorCode =
-  /** The manifest is not JSON or not a tool manifest. */
+  /** The manifest is not JSON or not a tool manifest (two tools of one name among its faults). */
   | "INVALID_MANIFEST"
   /** The manifest names a function, class or factory the module does not export. */
   | "MISSING_FUNCTION"
   /** A tool's class could not be constructed, or its factory threw. */
   | "INSTANCE_FAILED"
-  /** Two tools of one manifest share a name, or one takes the name of the tool a shortened listing adds. */
+  /** A tool takes the name of the tool a shortened listing adds, `enable_tools`. */
   | "DUPLICATE_TOOL"
   /** A tool draws on a rate-limit bucket that `registerFunctions`' options do not define. */
   | "UNKNOWN_BUCKET"

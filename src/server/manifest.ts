@@ -33,7 +33,8 @@ export const ManifestToolSchema = z.object({
     .optional()
     .describe("Set when the tool is a method: the module's one instance of the class runs it."),
   parameters: z
-    .array(Name)
+    // JSON objects carry "__proto__" as a key, but reading it back yields the prototype.
+    .array(Name.refine((name) => name !== "__proto__", "__proto__ cannot be an argument's name"))
     .optional()
     .describe("Positional parameters: the function gets these arguments in this order. Without it, the arguments object."),
   description: z.string().optional(),
@@ -52,8 +53,12 @@ export type ManifestTool = z.infer<typeof ManifestToolSchema>;
 export const ToolManifestSchema = z.object({
   version: z.literal(1),
   source: z.string().describe("The module the manifest was read from, relative to where it was read."),
-  tools: z
-    .array(ManifestToolSchema)
-    .refine((tools) => new Set(tools.map((tool) => tool.name)).size === tools.length, "tool names must be unique"),
+  tools: z.array(ManifestToolSchema).superRefine((tools, context) => {
+    const seen = new Set<string>();
+    for (const [index, tool] of tools.entries()) {
+      if (seen.has(tool.name)) context.addIssue({ code: "custom", path: [index, "name"], message: `tool "${tool.name}" is listed twice` });
+      seen.add(tool.name);
+    }
+  }),
 });
 export type ToolManifest = z.infer<typeof ToolManifestSchema>;

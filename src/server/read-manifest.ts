@@ -12,12 +12,18 @@ export function parseToolManifest(path: string, text: string): ToolManifest {
   });
 }
 
+/** Manifests found well-formed: a server made per request (stateless HTTP) registers the same one each time. */
+const checked = new WeakSet<object>();
+
 /**
  * A manifest given as a value (JavaScript callers, `import … with { type: "json" }`), checked as a
- * file's would be; `source` names it in messages.
+ * file's would be; messages name it by its `source` when it has one.
  */
-export function checkToolManifest(manifest: unknown, source: string): ToolManifest {
-  return parseJsonValue(manifest, source, ToolManifestSchema, {
+export function checkToolManifest(manifest: unknown, caller: string): void {
+  if (typeof manifest === "object" && manifest !== null && checked.has(manifest)) return;
+  const source = typeof manifest === "object" && manifest !== null && "source" in manifest ? manifest.source : undefined;
+  parseJsonValue(manifest, typeof source === "string" ? `${caller}: ${source}` : `${caller}: the manifest`, ToolManifestSchema, {
     fail: (message, cause) => new ToolDefinitionError("INVALID_MANIFEST", message, { cause }),
   });
+  if (typeof manifest === "object" && manifest !== null) checked.add(manifest);
 }

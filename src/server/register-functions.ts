@@ -59,11 +59,9 @@ export function registerFunctions(
   checkOptions(options);
   const { listing = "all", rateLimits } = options;
   // JavaScript callers are not type-checked: a path, or a manifest edited by hand, fails here with its reason.
-  checkToolManifest(manifest, "registerFunctions: the manifest");
+  checkToolManifest(manifest, "registerFunctions");
   const entries = new Map<string, Entry>();
   for (const tool of manifest.tools) {
-    if (entries.has(tool.name))
-      throw new ToolDefinitionError("DUPLICATE_TOOL", `${manifest.source}: tool "${tool.name}" is listed twice in the manifest`);
     if (listing !== "all" && tool.name === ENABLE_TOOLS) {
       throw new ToolDefinitionError(
         "DUPLICATE_TOOL",

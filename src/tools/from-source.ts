@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import ts from "typescript";
 import { PmcpError } from "../errors.js";
 import type { ManifestTool, ToolManifest } from "../server/manifest.js";
-import { annotationsOf, documentation, jsDocTags, returnsText, toolMetaOf, unknownTags } from "./jsdoc.js";
+import { annotationsOf, documentation, HINT_KEYS, hiddenByTags, jsDocTags, returnsText, toolMetaOf, unknownTags } from "./jsdoc.js";
 import type { Observations } from "./observations.js";
 import { RecordingHost } from "./recording-host.js";
 import { diagnosticProblem, displayPath, problemAt, type SourceProblem } from "./source-problems.js";
@@ -24,8 +24,8 @@ interface ToolSource {
   symbol: ts.Symbol;
   declaration: ts.SignatureDeclaration;
   owner?: ManifestTool["class"];
-  /** The class's JSDoc tags, defaults for each of its methods. */
-  classTags?: readonly ts.JSDocTag[];
+  /** What the class's JSDoc tags give each of its methods: hints (unless the method gives its own) and seed tags. */
+  fromClass?: { annotations: Record<string, unknown> | undefined; meta: Record<string, unknown> | undefined };
 }
 
 /** An exported class with async methods. */
@@ -144,7 +144,7 @@ function compilerOptions(path: string, recorder: RecordingHost): { options: ts.C
 /** A tool from a function or method that returns a promise; undefined for other functions and for skipped tools. */
 function toolOf(found: ToolSource, walk: Walk, warnings: SourceProblem[]): ManifestTool | undefined {
   const { checker } = walk;
-  const { name, symbol, declaration, owner, classTags = [] } = found;
+  const { name, symbol, declaration, owner, fromClass } = found;
   const called = asyncSignatures(symbol, declaration, checker);
   // Only functions that return a promise are tools; other exports are the module's helpers.
   if (called === undefined) return undefined;
@@ -155,6 +155,7 @@ function toolOf(found: ToolSource, walk: Walk, warnings: SourceProblem[]): Manif
     return undefined;
   }
   const tags = jsDocTags(declaration);
+  if (hiddenByTags(tags)) return undefined;
   const problem = (tag: ts.JSDocTag, message: string) => walk.problems.push(problemAt(tag, `${label}: ${message}`));
   const warn = (tag: ts.JSDocTag, message: string) => warnings.push(problemAt(tag, `${label}: ${message}`));
   const input = inputOf(declaration, walk, label, tags, warn);
@@ -165,15 +166,13 @@ function toolOf(found: ToolSource, walk: Walk, warnings: SourceProblem[]): Manif
   // Without an output schema, what `@returns` says still reaches the model, in the description.
   const description =
     outputSchema === undefined && returns !== "" ? [documented, `Returns: ${returns}`].filter(Boolean).join("\n\n") : documented;
-  // The class's tags were checked once, for the class; the method's own win.
-  const classHints = annotationsOf(classTags.filter((tag) => tag.tagName.text !== "outputTypeName"));
-  const annotations = classHints === undefined ? annotationsOf(tags) : { ...classHints, ...annotationsOf(tags) };
-  const classMeta = toolMetaOf(
-    classTags,
-    () => undefined,
-    () => undefined,
-  );
-  const meta = classMeta === undefined ? toolMetaOf(tags, problem, warn) : { ...classMeta, ...toolMetaOf(tags, problem, warn) };
+  const own = annotationsOf(tags);
+  // A method's own hints replace the class's: `@destructive` on one method of a `@readOnly` class.
+  const hinted = own !== undefined && HINT_KEYS.some((key) => Object.hasOwn(own, key));
+  const classHints = hinted ? undefined : fromClass?.annotations;
+  const annotations = classHints === undefined ? own : { ...classHints, ...own };
+  const ownMeta = toolMetaOf(tags, problem, warn);
+  const meta = fromClass?.meta === undefined ? ownMeta : { ...fromClass.meta, ...ownMeta };
   unknownTags(tags, warn);
   return {
     name: snakeCase(name),
@@ -191,11 +190,11 @@ function toolOf(found: ToolSource, walk: Walk, warnings: SourceProblem[]): Manif
 /** An exported class and its public async methods; none when it has no such method (a data class, an error class). */
 function toolClass(name: string, symbol: ts.Symbol, checker: ts.TypeChecker): ToolClass[] {
   const declaration = symbol.flags & ts.SymbolFlags.Class ? symbol.valueDeclaration : undefined;
-  if (declaration === undefined || !ts.isClassDeclaration(declaration)) return [];
+  if (declaration === undefined || !ts.isClassDeclaration(declaration) || hiddenByTags(ts.getJSDocTags(declaration))) return [];
   const methods = checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol)).flatMap((property) => {
     const member = property.valueDeclaration;
     const method = member === undefined || isHidden(member) ? undefined : methodOf(member);
-    const async = method !== undefined && asyncSignatures(property, method, checker) !== undefined;
+    const async = method !== undefined && !hiddenByTags(jsDocTags(method)) && asyncSignatures(property, method, checker) !== undefined;
     return async ? [{ name: property.name, symbol: property, declaration: method }] : [];
   });
   return methods.length === 0 ? [] : [{ name, symbol, declaration, methods }];
@@ -217,7 +216,7 @@ function builtMethods(found: ToolClass, exported: readonly ts.Symbol[], walk: Wa
   }
   const classTags = ts.getJSDocTags(found.declaration);
   const warn = (tag: ts.JSDocTag, message: string) => warnings.push(problemAt(tag, `${found.name}: ${message}`));
-  toolMetaOf(classTags, (tag, message) => walk.problems.push(problemAt(tag, `${found.name}: ${message}`)), warn);
+  const meta = toolMetaOf(classTags, (tag, message) => walk.problems.push(problemAt(tag, `${found.name}: ${message}`)), warn);
   for (const tag of classTags.filter((candidate) => candidate.tagName.text === "outputTypeName")) {
     warn(tag, "@outputTypeName names one tool's result: it goes on the method");
   }
@@ -227,7 +226,8 @@ function builtMethods(found: ToolClass, exported: readonly ts.Symbol[], walk: Wa
   );
   const owner: NonNullable<ManifestTool["class"]> =
     factory === undefined ? { name: found.name } : { name: found.name, factory: factory.name };
-  return found.methods.map((method) => ({ ...method, owner, classTags }));
+  const annotations = annotationsOf(classTags.filter((tag) => tag.tagName.text !== "outputTypeName"));
+  return found.methods.map((method) => ({ ...method, owner, fromClass: { annotations, meta } }));
 }
 
 /** Why `new Class()` cannot make the instance; undefined when it can. */

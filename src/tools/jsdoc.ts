@@ -10,6 +10,9 @@ const HINT_TAGS: Readonly<Record<string, string>> = {
   openWorld: "openWorldHint",
 };
 
+/** The annotation keys the hint tags set. */
+export const HINT_KEYS: readonly string[] = Object.values(HINT_TAGS);
+
 /** The JSDoc tags of a tool function. */
 export function jsDocTags(declaration: ts.SignatureDeclaration): readonly ts.JSDocTag[] {
   return ts.getJSDocTags(tagHost(declaration));
@@ -40,13 +43,31 @@ export interface ParamTag {
  * (`filters.minPrice`).
  */
 export function paramTags(tags: readonly ts.JSDocTag[], objectParameter: ts.ParameterDeclaration | undefined): ParamTag[] {
-  const parameterName = objectParameter !== undefined && ts.isIdentifier(objectParameter.name) ? objectParameter.name.text : undefined;
+  const names = objectParameter === undefined ? undefined : wholeNames(objectParameter);
   return tags.filter(ts.isJSDocParameterTag).map((tag) => {
     const segments = entityName(tag.name).split(".");
-    const whole = objectParameter !== undefined && segments.length === 1 && segments[0] === parameterName;
+    const whole = names !== undefined && segments.length === 1 && names(segments[0]!);
     const path = objectParameter !== undefined && segments.length > 1 ? segments.slice(1) : segments;
     return { tag, key: whole ? "" : path.join("."), text: commentText(tag) };
   });
+}
+
+/**
+ * Which single `@param` name means the arguments object as a whole: its own name; for a
+ * destructured one, which has none, any name that is not one of its properties (`@param options`).
+ */
+function wholeNames(parameter: ts.ParameterDeclaration): (name: string) => boolean {
+  const { name } = parameter;
+  if (ts.isIdentifier(name)) return (given) => given === name.text;
+  const properties = new Set(
+    ts.isObjectBindingPattern(name)
+      ? name.elements.flatMap((element) => {
+          const key = element.propertyName ?? element.name;
+          return ts.isIdentifier(key) || ts.isStringLiteral(key) ? [key.text] : [];
+        })
+      : [],
+  );
+  return (given) => !properties.has(given);
 }
 
 /** Property descriptions by path, from `paramTags`. */
@@ -68,9 +89,10 @@ function withoutDash(text: string): string {
   return text.replace(/^-\s+/, "").trim();
 }
 
-/** A number as JSDoc tags write one: decimal, signed, with an exponent; not `0x10` or `Infinity`. */
+/** A number as JSDoc tags write one: decimal, signed, with an exponent; not `0x10`, nor one past JSON's range (`1e400`). */
 export function decimalNumber(text: string): number | undefined {
-  return /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) ? Number(text) : undefined;
+  const value = /^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(text) ? Number(text) : undefined;
+  return value !== undefined && Number.isFinite(value) ? value : undefined;
 }
 
 /** A positional parameter's description: its `@param` text and its own doc comment, as the checker joins them. */
@@ -129,7 +151,6 @@ const DOCUMENTATION_TAGS = new Set([
   "exception",
   "remarks",
   "privateRemarks",
-  "internal",
   "link",
   "author",
   "version",
@@ -137,7 +158,6 @@ const DOCUMENTATION_TAGS = new Set([
   "beta",
   "alpha",
   "public",
-  "private",
   "protected",
   "experimental",
   "async",
@@ -148,12 +168,9 @@ const DOCUMENTATION_TAGS = new Set([
   "override",
   "virtual",
   "sealed",
-  "readonly",
   "inheritDoc",
   "defaultValue",
   "default",
-  "ignore",
-  "hidden",
   "label",
   "eventProperty",
   "decorator",
@@ -175,7 +192,25 @@ const DOCUMENTATION_TAGS = new Set([
   "fires",
   "listens",
   "tutorial",
+  "implements",
+  "augments",
+  "extends",
+  "class",
+  "constructor",
+  "hideconstructor",
+  "classdesc",
+  "property",
+  "prop",
+  "this",
 ]);
+
+/** Tags that keep an export or method out of the public API (TypeDoc, API Extractor, JSDoc): such code is no tool. */
+const HIDING_TAGS = ["internal", "private", "ignore", "hidden"];
+
+/** Whether JSDoc marks a function, method or class as kept out of the public API, and so out of the tools. */
+export function hiddenByTags(tags: readonly ts.JSDocTag[]): boolean {
+  return tags.some((tag) => HIDING_TAGS.includes(tag.tagName.text));
+}
 
 /**
  * The tool's tags that mean nothing here, as warnings: a misspelt `@categroy` would otherwise be
@@ -252,10 +287,10 @@ export function constraintsOf(symbol: ts.Symbol, checker: ts.TypeChecker, proble
     const text = ts.displayPartsToString(tag.text).trim();
     const value = kind === "number" || kind === "count" ? decimalNumber(text) : text;
     const expected = {
-      number: "a number",
-      count: "a whole number from 0",
-      pattern: "a regular expression",
-      format: `a format the call's validation knows (${knownFormats().join(", ")})`,
+      number: "a number is expected",
+      count: "a whole number from 0 is expected",
+      pattern: "a regular expression is expected",
+      format: `validation checks strings against no such format${suggestion(text, stringFormats(), "")}`,
     }[kind];
     const wrong =
       typeof value === "number"
@@ -263,11 +298,20 @@ export function constraintsOf(symbol: ts.Symbol, checker: ts.TypeChecker, proble
         : value === undefined ||
           value === "" ||
           (kind === "pattern" && !compiles(value)) ||
-          (kind === "format" && !knownFormats().includes(value));
-    if (wrong) problem(`@${tag.name} ${JSON.stringify(text)}: ${expected} is expected`);
+          (kind === "format" && !stringFormats().includes(value));
+    if (wrong) problem(`@${tag.name} ${JSON.stringify(text)}: ${expected}`);
     else constraints[tag.name] = value;
   }
   return constraints;
+}
+
+/**
+ * The formats validation checks strings against: not ajv-formats' `password` and `binary`, which
+ * pass every string, nor the numeric ones (`int32`, `float`, …), which no string is checked by.
+ */
+function stringFormats(): string[] {
+  const unchecked = ["password", "binary", "int32", "int64", "float", "double"];
+  return knownFormats().filter((format) => !unchecked.includes(format));
 }
 
 function compiles(pattern: string): boolean {

@@ -121,11 +121,16 @@ function positionalInput(parameters: readonly ts.ParameterDeclaration[], walk: W
   };
 }
 
-/** The dotted paths of an input's properties, at every depth, as `@param` names them. */
+/** The dotted paths of an input's properties, at every depth and in each branch of a union, as `@param` names them. */
 function propertyPaths(schema: unknown, prefix = ""): string[] {
-  const properties = typeof schema === "object" && schema !== null ? (schema as JsonSchema).properties : undefined;
-  if (typeof properties !== "object" || properties === null) return [];
-  return Object.entries(properties).flatMap(([key, value]) => [`${prefix}${key}`, ...propertyPaths(value, `${prefix}${key}.`)]);
+  if (typeof schema !== "object" || schema === null) return [];
+  const { properties, anyOf, oneOf } = schema as JsonSchema;
+  const branches = [anyOf, oneOf].flatMap((list) => (Array.isArray(list) ? list : []));
+  const own =
+    typeof properties === "object" && properties !== null
+      ? Object.entries(properties).flatMap(([key, value]) => [`${prefix}${key}`, ...propertyPaths(value, `${prefix}${key}.`)])
+      : [];
+  return [...new Set([...own, ...branches.flatMap((branch) => propertyPaths(branch, prefix))])];
 }
 
 /** `{ limit = 20 }` in a destructured object parameter: the defaults its properties get. */
@@ -170,7 +175,9 @@ export function literalOf(expression: ts.Expression, checker: ts.TypeChecker): {
   }
   if (expression.kind === ts.SyntaxKind.NullKeyword) return { value: null };
   const type = checker.getTypeAtLocation(expression);
-  return isLiteral(type) ? { value: literalValue(type, checker) } : undefined;
+  const value = isLiteral(type) ? literalValue(type, checker) : undefined;
+  // `1e400` is a literal too, but JSON has no Infinity: the schema would hold null.
+  return value === undefined || (typeof value === "number" && !Number.isFinite(value)) ? undefined : { value };
 }
 
 /**

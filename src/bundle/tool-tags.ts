@@ -18,7 +18,7 @@ export const UNLISTED_TOOLS_META = "pmcp/unlisted";
 
 /** The tools not listed yet that a tool's `_meta` says it holds back; undefined unless a whole number ≥ 1 (the server is not trusted). */
 export function unlistedToolsOf(meta: Readonly<Record<string, unknown>> | undefined): number | undefined {
-  const value = meta !== undefined && Object.hasOwn(meta, UNLISTED_TOOLS_META) ? meta[UNLISTED_TOOLS_META] : undefined;
+  const value = metaValue(meta, UNLISTED_TOOLS_META);
   return typeof value === "number" && Number.isSafeInteger(value) && value >= 1 ? value : undefined;
 }
 
@@ -34,10 +34,10 @@ export interface ToolTags {
 /** The tags a tool's `_meta` holds; a value of the wrong type (the server is not trusted) is left out. */
 export function toolTagsOf(meta: Readonly<Record<string, unknown>> | undefined): ToolTags {
   const text = (key: string): string | undefined => {
-    const value = meta !== undefined && Object.hasOwn(meta, key) ? meta[key] : undefined;
+    const value = metaValue(meta, key);
     return typeof value === "string" && value !== "" ? value : undefined;
   };
-  const popularity = meta !== undefined && Object.hasOwn(meta, TOOL_TAG_KEYS.popularity) ? meta[TOOL_TAG_KEYS.popularity] : undefined;
+  const popularity = metaValue(meta, TOOL_TAG_KEYS.popularity);
   const tags = {
     category: text(TOOL_TAG_KEYS.category),
     phase: text(TOOL_TAG_KEYS.phase),
@@ -57,4 +57,9 @@ export function toolTagsText(tags: ToolTags): string {
   ]
     .filter(Boolean)
     .join(", ");
+}
+
+/** A `_meta` key's own value: a key inherited from Object.prototype (`constructor`) is no value. */
+function metaValue(meta: Readonly<Record<string, unknown>> | undefined, key: string): unknown {
+  return meta !== undefined && Object.hasOwn(meta, key) ? meta[key] : undefined;
 }

@@ -102,7 +102,7 @@ export function parameterDocumentation(symbol: ts.Symbol, checker: ts.TypeChecke
 
 /** The text of a tool's `@returns` (or `@return`); `""` without one. */
 export function returnsText(tags: readonly ts.JSDocTag[]): string {
-  const tag = tags.find((candidate) => candidate.tagName.text === "returns" || candidate.tagName.text === "return");
+  const tag = tags.find(ts.isJSDocReturnTag);
   return tag === undefined ? "" : commentText(tag);
 }
 
@@ -286,12 +286,6 @@ export function constraintsOf(symbol: ts.Symbol, checker: ts.TypeChecker, proble
     if (kind === undefined) continue;
     const text = ts.displayPartsToString(tag.text).trim();
     const value = kind === "number" || kind === "count" ? decimalNumber(text) : text;
-    const expected = {
-      number: "a number is expected",
-      count: "a whole number from 0 is expected",
-      pattern: "a regular expression is expected",
-      format: `validation checks strings against no such format${suggestion(text, stringFormats(), "")}`,
-    }[kind];
     const wrong =
       typeof value === "number"
         ? kind === "count" && !(Number.isSafeInteger(value) && value >= 0)
@@ -299,10 +293,16 @@ export function constraintsOf(symbol: ts.Symbol, checker: ts.TypeChecker, proble
           value === "" ||
           (kind === "pattern" && !compiles(value)) ||
           (kind === "format" && !stringFormats().includes(value));
-    if (wrong) problem(`@${tag.name} ${JSON.stringify(text)}: ${expected}`);
+    if (wrong) problem(`@${tag.name} ${JSON.stringify(text)}: ${expectation(kind, text)}`);
     else constraints[tag.name] = value;
   }
   return constraints;
+}
+
+/** What a constraint tag takes, said when its value is not that; the closest format only then computed. */
+function expectation(kind: (typeof CONSTRAINTS)[string], text: string): string {
+  if (kind === "format") return `validation checks strings against no such format${suggestion(text, stringFormats(), "")}`;
+  return { number: "a number", count: "a whole number from 0", pattern: "a regular expression" }[kind] + " is expected";
 }
 
 /**

@@ -82,7 +82,7 @@ const RESERVED_WORDS = new Set([
 ]);
 
 /** Words of a name: splits on non-alphanumerics and on lower-to-upper case changes. */
-function words(text: string): string[] {
+export function words(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
     .replace(/([A-Z]+)([A-Z][a-z])/g, "$1 $2")

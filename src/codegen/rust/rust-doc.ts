@@ -1,0 +1,29 @@
+/**
+ * Rust doc comments (`///`) from untrusted text. A line comment ends at the line break, so no text
+ * can close it; what remains dangerous is rustdoc's Markdown: a fenced or indented code block in a
+ * description becomes a doctest that `cargo test` compiles and runs. Text that could open one is
+ * put, whole, in a ```` ```text ```` fence longer than any run of backticks it holds, which rustdoc
+ * never runs.
+ */
+export function rustDoc(text: string, indent = ""): string {
+  const lines = plainLines(text);
+  if (lines.length === 0) return "";
+  const fenced = lines.some((line) => /^\s{4,}\S|^\t|^\s*(`{3,}|~{3,})/.test(line));
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((run) => run[0].length));
+  const fence = "`".repeat(Math.max(3, longest + 1));
+  const body = fenced ? [`${fence}text`, ...lines, fence] : lines;
+  return body.map((line) => `${indent}///${line === "" ? "" : ` ${line}`}\n`).join("");
+}
+
+/** The text's lines: every kind of line break is one (a bare `\r` does not compile in a `///` line), control characters go. */
+function plainLines(text: string): string[] {
+  const lines = text
+    .replace(/\r\n?|[\u2028\u2029\u0085]/g, "\n")
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this takes out
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, " ")
+    .split("\n")
+    .map((line) => line.trimEnd());
+  while (lines[0] === "") lines.shift();
+  while (lines.at(-1) === "") lines.pop();
+  return lines;
+}

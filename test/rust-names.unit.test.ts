@@ -1,0 +1,54 @@
+import { describe, expect, it } from "vitest";
+import { rustDoc } from "../src/codegen/rust/rust-doc.js";
+import { rustFieldName, rustTypeName } from "../src/codegen/rust/rust-names.js";
+
+describe("Rust names", () => {
+  it.each([
+    ["rowCount", "row_count"],
+    ["row_count", "row_count"],
+    ["HTTPStatus", "http_status"],
+    ["type", "r#type"],
+    ["match", "r#match"],
+    ["self", "self_"],
+    ["super", "super_"],
+    ["crate", "crate_"],
+    ["2fa", "_2fa"],
+    ["größe", "gr_e"],
+    ["日本", "field"],
+    ["", "field"],
+  ])("the field %j is %s", (given, want) => expect(rustFieldName(given)).toBe(want));
+
+  it.each([
+    ["query result", "QueryResult"],
+    ["Self", "Self_"],
+    ["self", "Self_"],
+    ["2d-point", "_2dPoint"],
+  ])("the type %j is %s", (given, want) => expect(rustTypeName(given)).toBe(want));
+});
+
+describe("Rust doc comments from untrusted text", () => {
+  it("writes plain text as /// lines, every line break one, control characters gone", () => {
+    expect(rustDoc("Runs a query.\r\nSecond\u2028third\rfourth\u0007.", "    ")).toBe(
+      "    /// Runs a query.\n    /// Second\n    /// third\n    /// fourth .\n",
+    );
+  });
+
+  it("keeps */ and attributes as text: a line comment cannot be closed", () => {
+    expect(rustDoc("*/ #[cfg(test)] fn pwned() {}")).toBe("/// */ #[cfg(test)] fn pwned() {}\n");
+  });
+
+  it.each([
+    ["a fenced block", 'Example:\n```\nstd::fs::write("pwned", "").unwrap();\n```', "````"],
+    ["a tilde fence", "~~~rust\nfn main() {}\n~~~", "```"],
+    ["an indented block", "Example:\n\n    std::process::exit(1);", "```"],
+    ["a long run of backticks", "`````\ncode\n`````", "``````"],
+  ])("puts %s in a text fence longer than any run of backticks, so rustdoc never runs it", (_case, text, fence) => {
+    const doc = rustDoc(text);
+    const lines = doc.split("\n").slice(0, -1);
+    expect(lines[0]).toBe(`/// ${fence}text`);
+    expect(lines.at(-1)).toBe(`/// ${fence}`);
+    expect(lines.slice(1, -1)).toEqual(text.split("\n").map((line) => (line === "" ? "///" : `/// ${line}`)));
+  });
+
+  it("writes nothing for empty text", () => expect(rustDoc(" \n\r\n")).toBe(""));
+});

@@ -130,14 +130,20 @@ export async function renderRun(bundle: Bundle, settings: GenerateSettings, cach
     planned.steps.map((step) => (step.path === INDEX ? index : readFile(join(outDir, step.path), "utf8").catch(() => undefined))),
   );
   const result = await renderReusing(planned, onDisk, templates, cache);
+  const changed = changedFiles(result.files, onDisk);
+  const leftover = await staleGeneratedFiles(outDir, new Set(result.files.map((file) => file.path)), ".ts");
+  return { ...result, generation: planned.generation, changed, leftover };
+}
+
+/** The files whose bytes differ from `onDisk` (the same files' text, undefined where absent). */
+export function changedFiles(files: readonly RenderedFile[], onDisk: readonly (string | undefined)[]): ChangedFile[] {
   const changed: ChangedFile[] = [];
-  for (const [index, file] of result.files.entries()) {
+  for (const [index, file] of files.entries()) {
     const before = onDisk[index];
     if (before !== file.content)
       changed.push({ ...file, before, typesChanged: before === undefined ? [] : toolsWithChangedTypes(before, file.content) });
   }
-  const leftover = await staleGeneratedFiles(outDir, new Set(result.files.map((file) => file.path)));
-  return { ...result, generation: planned.generation, changed, leftover };
+  return changed;
 }
 
 /** Where the generation is recorded (see renderSteps). */
@@ -148,7 +154,11 @@ const INDEX = "index.ts";
  * step, with any files `alongside` (`pmcp dev`'s bundle). A file there that we did not generate (a
  * hand-written index.ts) is never replaced.
  */
-export async function writeRun(run: RenderedRun, settings: GenerateSettings, alongside: readonly FileToWrite[] = []): Promise<void> {
+export async function writeRun(
+  run: Pick<RenderedRun, "changed" | "leftover">,
+  settings: GenerateSettings,
+  alongside: readonly FileToWrite[] = [],
+): Promise<void> {
   const { outDir, outFlag } = settings;
   const foreign = run.changed.filter((file) => file.before !== undefined && !isGeneratedFile(file.before));
   if (foreign.length > 0) {
@@ -168,11 +178,11 @@ export function warningLine(warning: GenerateWarning): string {
   return `server "${warning.server}"${warning.tool ? ` tool "${warning.tool}"` : ""}${warning.pointer ? ` at ${warning.pointer}` : ""}: ${warning.message}`;
 }
 
-/** Modules we generated earlier for servers that are no longer in the bundle. */
-async function staleGeneratedFiles(outDir: string, current: Set<string>): Promise<string[]> {
+/** Modules (files ending in `extension`) we generated earlier for servers that are no longer in the bundle. */
+export async function staleGeneratedFiles(outDir: string, current: Set<string>, extension: string): Promise<string[]> {
   const names = await readdir(outDir).catch(() => [] as string[]);
   const stale: string[] = [];
-  for (const name of names.filter((name) => name.endsWith(".ts") && !current.has(name)).sort()) {
+  for (const name of names.filter((name) => name.endsWith(extension) && !current.has(name)).sort()) {
     if (isGeneratedFile(await readFile(join(outDir, name), "utf8").catch(() => ""))) stale.push(name);
   }
   return stale;

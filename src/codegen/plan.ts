@@ -97,7 +97,7 @@ export interface PlanOptions {
 }
 
 /** The schema a tool's result type comes from: declared by the server, or inferred from observations. */
-interface ResultSchema {
+export interface ResultSchema {
   schema: unknown;
   pointer: string;
   inferred?: InferredTool;
@@ -214,7 +214,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
 }
 
 /** A declared schema wins; else an inferred one of at least `minQuality`; else none (the result is returned as it came). */
-function resultSchemaOf(tool: Tool, inferred: InferredTool | undefined, minQuality: Quality): ResultSchema | undefined {
+export function resultSchemaOf(tool: Tool, inferred: InferredTool | undefined, minQuality: Quality): ResultSchema | undefined {
   const declared = outputSchemaOf(tool);
   if (declared !== undefined) return declared;
   if (inferred === undefined || inferred.observations === 0 || !atLeast(inferred.quality, minQuality)) return undefined;

@@ -34,6 +34,11 @@ export function generateOptions<T>(yargs: Argv<T>) {
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   generateOptions(schemaOption(yargs))
+    .option("lang", {
+      choices: ["typescript", "rust"] as const,
+      default: "typescript" as const,
+      describe: "Language of the clients: typescript, or rust (mod.rs and one <server>.rs per server, serde types)",
+    })
     .option("check", {
       type: "boolean",
       default: false,
@@ -45,7 +50,8 @@ const builder = (yargs: Argv<GlobalArgs>) =>
     })
     .example("$0 generate", "Generate generated/ from schemas/mcp-bundle.json")
     .example("$0 generate --observations observations/", "Learn from the observed results, then generate: one build step")
-    .example("$0 generate --schema schemas/ -o src/clients --check", "Fail CI when the clients are stale");
+    .example("$0 generate --schema schemas/ -o src/clients --check", "Fail CI when the clients are stale")
+    .example("$0 generate --lang rust -o src/clients", "Generate Rust clients (serde types, a CompositionClient trait)");
 
 export const generateCommand = defineCommand({
   command: "generate",
@@ -57,6 +63,7 @@ export const generateCommand = defineCommand({
 /** `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults. */
 async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   const { generateClients, warningLine } = await import("../codegen/generate-pipeline.js");
+  const generateIn = args.lang === "rust" ? (await import("../codegen/rust/generate-rust.js")).generateRustClients : generateClients;
   const learning = await import("./shared/infer-observations.js");
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
   const settings = generateSettings(args, project, schema.join(", "));
@@ -73,7 +80,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
         );
   if (inferred !== undefined && !args.check) await learning.saveLearnedBundle(inferred);
   const staleBundle = inferred !== undefined && args.check && !(await learning.upToDate(inferred)) ? [inferred.output] : [];
-  const outcome = await generateClients(schema, settings, args.check, args.check ? inferred?.result.bundle : undefined).catch(
+  const outcome = await generateIn(schema, settings, args.check, args.check ? inferred?.result.bundle : undefined).catch(
     (error: unknown) => {
       throw error instanceof PmcpError && error.code === "NOT_FOUND"
         ? new PmcpError("NOT_FOUND", `${error.message}; run pmcp schema export first to write the bundle`, { cause: error })
@@ -89,7 +96,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
     reused: outcome.reused,
     warnings: outcome.warnings,
     changed: changed.map((file) => join(outDir, file.path)),
-    typesChanged: changed.flatMap((file) => file.typesChanged.map((tool) => `${file.path.replace(/\.ts$/, "")}/${tool}`)),
+    typesChanged: changed.flatMap((file) => file.typesChanged.map((tool) => `${file.path.replace(/\.(ts|rs)$/, "")}/${tool}`)),
     removed: leftover.map((path) => join(outDir, path)),
     ...(inferred === undefined ? {} : { inferred: learning.inferredTools(inferred) }),
     quality: outcome.quality,

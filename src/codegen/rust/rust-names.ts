@@ -81,3 +81,12 @@ function keywordSafe(name: string): string {
   if (!KEYWORDS.has(name) && name !== "_") return name;
   return NOT_RAW.has(name) ? `${name}_` : `r#${name}`;
 }
+
+/**
+ * A server's module, named by its file `<name>.rs`: snake_case, a keyword with a `_` suffix (a raw
+ * `r#mod` would still look for `mod.rs`). Uniqueness is the caller's (see planRustModules).
+ */
+export function rustModuleName(serverId: string): string {
+  const snake = rustFieldName(serverId, "server").replace(/^r#/, "");
+  return KEYWORDS.has(snake) && !snake.endsWith("_") ? `${snake}_` : snake;
+}

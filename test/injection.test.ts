@@ -8,26 +8,10 @@ import type { BundleServer, Tool } from "../src/bundle/types.js";
 import { renderClients } from "../src/codegen/render.js";
 import { loadTemplates } from "../src/codegen/templates.js";
 import { CompositionClient } from "../src/runtime/index.js";
+import { PAYLOADS } from "./helpers/hostile-strings.js";
 import { outputDir, typecheckCases } from "./helpers/typescript.js";
 
 const templates = await loadTemplates();
-
-/**
- * Schemas come from servers we do not control: no string in a bundle may become code.
- * Every payload below, if it ever ran, would set `globalThis.__pwned`.
- */
-
-const PAYLOADS = [
-  "*/ globalThis.__pwned = 'comment'; /*",
-  '"; globalThis.__pwned = "string"; //',
-  "'; globalThis.__pwned = 'single'; //",
-  "` + (globalThis.__pwned = 'template') + `",
-  "${globalThis.__pwned = 'interpolation'}",
-  "\u2028globalThis.__pwned = 'u2028';\u2029",
-  "\n globalThis.__pwned = 'newline'; //",
-  "\\\"); globalThis.__pwned = 'backslash'; //",
-  "</script><script>globalThis.__pwned = 'html'</script>",
-];
 
 declare global {
   // eslint-disable-next-line no-var

@@ -44,7 +44,7 @@ function diagnostics(output: string): string[] {
   return output.split("\n").filter((line) => /^(warning|error)/.test(line));
 }
 
-const tool = (name: string, outputSchema?: unknown, rest: Partial<Tool> = {}): Tool => ({
+const tool = (name: string, outputSchema?: Tool["outputSchema"], rest: Partial<Tool> = {}): Tool => ({
   name,
   ...(outputSchema === undefined ? {} : { outputSchema }),
   ...rest,

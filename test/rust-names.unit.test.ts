@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { rustDoc } from "../src/codegen/rust/rust-doc.js";
-import { rustFieldName, rustTypeName } from "../src/codegen/rust/rust-names.js";
+import { rustString } from "../src/codegen/rust/rust-literal.js";
+import { rustFieldName, rustModuleName, rustTypeName } from "../src/codegen/rust/rust-names.js";
 
 describe("Rust names", () => {
   it.each([
@@ -24,6 +25,28 @@ describe("Rust names", () => {
     ["self", "Self_"],
     ["2d-point", "_2dPoint"],
   ])("the type %j is %s", (given, want) => expect(rustTypeName(given)).toBe(want));
+
+  it.each([
+    ["typed-fixture-server", "typed_fixture_server"],
+    ["mod", "mod_"],
+    ["type", "type_"],
+    ["self", "self_"],
+    ["2fa", "_2fa"],
+    ["日本", "server"],
+  ])("the module of server %j is %s (no raw identifier: the file is named by it)", (given, want) =>
+    expect(rustModuleName(given)).toBe(want),
+  );
+});
+
+describe("Rust string literals from untrusted text", () => {
+  it.each([
+    ['"); std::process::exit(1); //', '"\\"); std::process::exit(1); //"'],
+    ["a\\b", '"a\\\\b"'],
+    ["line\nbreak\r\u2028", '"line\\u{a}break\\u{d}\\u{2028}"'],
+    ["größe", '"gr\\u{f6}\\u{df}e"'],
+    ["\ud800", '"\\u{fffd}"'],
+    ["😀", '"\\u{1f600}"'],
+  ])("writes %j as %s", (given, want) => expect(rustString(given)).toBe(want));
 });
 
 describe("Rust doc comments from untrusted text", () => {

@@ -31,6 +31,9 @@ function run(command: string, args: readonly string[], cwd?: string): Promise<{ 
 /** Why the Rust output cannot be compiled here, if it cannot. */
 async function missingToolchain(): Promise<string | undefined> {
   if ((await run("cargo", ["--version"])).code !== 0) return "cargo is not installed";
+  // The generated trait's `async fn` needs Rust 1.75 (Debian 12's own rustc is 1.63).
+  const [major = 0, minor = 0] = ((await run("rustc", ["--version"])).stdout.match(/(\d+)\.(\d+)/) ?? []).slice(1).map(Number);
+  if (major === 1 && minor < 75) return `rustc 1.${minor} is older than 1.75`;
   const crates = await readdir(REGISTRY).catch(() => [] as string[]);
   const absent = ["serde", "serde_derive", "serde_json"].filter((crate) => !crates.some((name) => name.startsWith(`${crate}-`)));
   if (absent.length === 0) return undefined;
@@ -382,9 +385,14 @@ describe.skipIf(skipped !== undefined)(`pmcp generate --lang rust${skipped === u
     expect((await readdir(shrinking)).sort()).toEqual(["cycles.rs", "mod.rs"]);
   });
 
-  it("takes only typescript or rust", async () => {
+  it("takes only typescript or rust, and no TypeScript-only flag with rust", async () => {
     const result = await runInProcess(["generate", "--lang", "go"]);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('Argument: lang, Given: "go", Choices: "typescript", "rust"');
+    const templates = await runInProcess(["generate", "--lang", "rust", "--templates", "t", "--runtime-import", "x"]);
+    expect([templates.code, templates.stderr.split("\n")[0]]).toEqual([
+      2,
+      "pmcp: --templates and --runtime-import apply to TypeScript output only, not --lang rust",
+    ]);
   });
 });

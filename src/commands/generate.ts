@@ -62,6 +62,13 @@ export const generateCommand = defineCommand({
 
 /** `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults. */
 async function generate(args: ArgsOf<typeof builder>): Promise<void> {
+  // Templates and the runtime import shape TypeScript modules only: ignored silently, they would mislead.
+  const typescriptOnly = [args.templates === undefined ? "" : "--templates", args.runtimeImport === undefined ? "" : "--runtime-import"];
+  if (args.lang === "rust" && typescriptOnly.some(Boolean))
+    throw new PmcpError(
+      "INVALID_ARGUMENT",
+      `${typescriptOnly.filter(Boolean).join(" and ")} apply to TypeScript output only, not --lang rust`,
+    );
   const { generateClients, warningLine } = await import("../codegen/generate-pipeline.js");
   const generateIn = args.lang === "rust" ? (await import("../codegen/rust/generate-rust.js")).generateRustClients : generateClients;
   const learning = await import("./shared/infer-observations.js");

@@ -104,7 +104,7 @@ export class RustItems {
       case "intersection": {
         const typed = node.members.filter((member) => member.kind !== "check");
         const checked = node.members.length - typed.length;
-        const note = checked > 0 ? [`Also checked by the schema: ${checkNames(node.members)} (not by serde).`] : [];
+        const note = checked > 0 ? [`The schema's ${checkNames(node.members)} (not checked by serde).`] : [];
         if (typed.length === 1) {
           const type = this.typeOf(typed[0]!, hint, direct);
           return { ...type, notes: [...type.notes, ...note] };
@@ -124,7 +124,7 @@ export class RustItems {
         };
       }
       case "check":
-        return nullable(VALUE, [`Any JSON here, checked by the schema: ${checkNames([node])} (not by serde).`]);
+        return nullable(VALUE, [`Any JSON here, as far as serde checks; the schema's ${checkNames([node])} is not checked.`]);
     }
   }
 
@@ -154,7 +154,8 @@ export class RustItems {
   private stringEnum(values: readonly string[], hint: Hint): string {
     const name = this.hoist(hint);
     const variants = new NameScope(["Self"]);
-    const lines = values.map((value) => {
+    // A value twice would be a second match arm serde can never reach.
+    const lines = [...new Set(values)].map((value) => {
       const variant = variants.claim(rustTypeName(value, "Value")).name;
       return `    #[serde(rename = ${rustString(value)})]\n    ${variant},\n`;
     });
@@ -178,10 +179,11 @@ export class RustItems {
 
   private objectType(node: ObjectNode, hint: Hint): RustType {
     const patterns = node.patterns ?? [];
-    const notes = propertyCountNotes(node);
-    if (node.properties.length === 0 && patterns.length === 0 && node.additional !== false) {
-      if (node.additional === true) return plain(JSON_MAP, notes);
-      const values = this.typeOf(node.additional, child(hint, "Value"), false);
+    const notes = [...propertyCountNotes(node), ...patternNotes(node)];
+    // An object of no declared keys is a map; one only `additionalProperties: false` closes is an empty struct.
+    if (node.properties.length === 0 && (patterns.length > 0 || node.additional !== false)) {
+      if (patterns.length > 0 || node.additional === true) return plain(JSON_MAP, notes);
+      const values = this.typeOf(node.additional as IRNode, child(hint, "Value"), false);
       return plain(`std::collections::BTreeMap<String, ${values.code}>`, [...notes, ...values.notes]);
     }
     return plain(this.struct(node, hint, undefined), []);
@@ -212,10 +214,7 @@ export class RustItems {
       );
     }
     const patterns = node.patterns ?? [];
-    const notes = [
-      ...propertyCountNotes(node),
-      ...patterns.map((pattern) => `Keys matching \`${pattern.pattern}\` have their own schema (not typed here).`),
-    ];
+    const notes = [...propertyCountNotes(node), ...patternNotes(node)];
     const closed = node.additional === false && patterns.length === 0;
     if (typeof node.additional === "object" && patterns.length === 0) {
       // Keys not declared keep their values, typed: a round trip loses nothing.
@@ -421,7 +420,7 @@ function reachable(definitions: ReadonlyMap<string, NamedDefinition>): Map<strin
 }
 
 function checkNames(members: readonly IRNode[]): string {
-  return [...new Set(members.flatMap((member) => (member.kind === "check" ? [member.check.kind] : [])))].join(", ");
+  return [...new Set(members.flatMap((member) => (member.kind === "check" ? [`\`${member.check.kind}\``] : [])))].join(", ");
 }
 
 function stringNotes(node: StringNode): string[] {
@@ -455,6 +454,10 @@ function arrayNotes(node: ArrayNode | TupleNode): string[] {
       : []),
     ...(node.uniqueItems ? ["Items are unique (not checked by serde)."] : []),
   ];
+}
+
+function patternNotes(node: ObjectNode): string[] {
+  return (node.patterns ?? []).map((pattern) => `Keys matching \`${pattern.pattern}\` have a schema of their own (not checked by serde).`);
 }
 
 function propertyCountNotes(node: ObjectNode): string[] {

@@ -1,51 +1,12 @@
-import { execFile } from "node:child_process";
 import { access, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bundle, Tool } from "../src/bundle/types.js";
 import { renderRust } from "../src/codegen/rust/render-rust.js";
+import { CARGO_OFFLINE, diagnostics, type Ran, run, rustSkipped, writeCargoToml } from "./helpers/cargo.js";
 import { runCli, runInProcess } from "./helpers/cli.js";
 import { PAYLOADS } from "./helpers/hostile-strings.js";
-import { OUTPUT_ROOT, outputDir } from "./helpers/typescript.js";
-
-/** Where Debian's librust-*-dev packages put their crates: cargo reads it as a directory source. */
-const REGISTRY = "/usr/share/cargo/registry";
-const CARGO_OFFLINE = [
-  "--offline",
-  "--config",
-  'source.crates-io.replace-with="debian"',
-  "--config",
-  `source.debian.directory="${REGISTRY}"`,
-];
-/** One target folder for every run: serde and its derive are compiled once (about 7 s), not per test run. */
-const CARGO_TARGET = join(OUTPUT_ROOT, "cargo-target");
-
-function run(command: string, args: readonly string[], cwd?: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    execFile(command, args, { cwd, env: { ...process.env, CARGO_TARGET_DIR: CARGO_TARGET }, timeout: 300_000 }, (error, stdout, stderr) =>
-      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : 1, stdout, stderr }),
-    );
-  });
-}
-
-/** Why the Rust output cannot be compiled here, if it cannot. */
-async function missingToolchain(): Promise<string | undefined> {
-  if ((await run("cargo", ["--version"])).code !== 0) return "cargo is not installed";
-  // The generated trait's `async fn` needs Rust 1.75 (Debian 12's own rustc is 1.63).
-  const [major = 0, minor = 0] = ((await run("rustc", ["--version"])).stdout.match(/(\d+)\.(\d+)/) ?? []).slice(1).map(Number);
-  if (major === 1 && minor < 75) return `rustc 1.${minor} is older than 1.75`;
-  const crates = await readdir(REGISTRY).catch(() => [] as string[]);
-  const absent = ["serde", "serde_derive", "serde_json"].filter((crate) => !crates.some((name) => name.startsWith(`${crate}-`)));
-  if (absent.length === 0) return undefined;
-  return `${absent.join(", ")} not in ${REGISTRY} (apt-get install librust-serde-dev librust-serde-json-dev librust-serde-derive-dev)`;
-}
-
-const skipped = await missingToolchain();
-
-/** Every line of cargo's output that is a warning or an error. */
-function diagnostics(output: string): string[] {
-  return output.split("\n").filter((line) => /^(warning|error)/.test(line));
-}
+import { outputDir } from "./helpers/typescript.js";
 
 const tool = (name: string, outputSchema?: Tool["outputSchema"], rest: Partial<Tool> = {}): Tool => ({
   name,
@@ -194,205 +155,205 @@ function item(code: string, name: string): string {
   return code.slice(start, code.indexOf("\n}\n", start) + 3);
 }
 
-describe.skipIf(skipped !== undefined)(`pmcp generate --lang rust${skipped === undefined ? "" : ` (skipped: ${skipped})`}`, () => {
-  let crate: string;
-  let generated: Awaited<ReturnType<typeof runCli>>;
-  let build: Awaited<ReturnType<typeof run>>;
-  let doctests: Awaited<ReturnType<typeof run>>;
+describe.skipIf(rustSkipped !== undefined)(
+  `pmcp generate --lang rust${rustSkipped === undefined ? "" : ` (rustSkipped: ${rustSkipped})`}`,
+  () => {
+    let crate: string;
+    let generated: Awaited<ReturnType<typeof runCli>>;
+    let build: Ran;
+    let doctests: Ran;
 
-  /** One crate: the CLI's output in src/generated, the hostile bundle's in src/hostile; one build for both. */
-  beforeAll(async () => {
-    crate = await outputDir("rust");
-    await writeFile(join(crate, "bundle.json"), JSON.stringify(BUNDLE));
-    generated = await runCli(["generate", "--lang", "rust", "--schema", join(crate, "bundle.json"), "-o", join(crate, "src/generated")]);
-    const hostile = renderRust(HOSTILE, OPTIONS);
-    await mkdir(join(crate, "src/hostile"));
-    for (const file of hostile.files) await writeFile(join(crate, "src/hostile", file.path), file.content);
-    await writeFile(
-      join(crate, "Cargo.toml"),
-      '[package]\nname = "generated"\nversion = "0.0.0"\nedition = "2021"\n\n[dependencies]\nserde = { version = "1", features = ["derive"] }\nserde_json = "1"\n',
-    );
-    await writeFile(join(crate, "src/lib.rs"), "pub mod generated;\npub mod hostile;\n");
-    build = await run("cargo", ["build", ...CARGO_OFFLINE], crate);
-    // A description that became a doctest would be compiled and run here.
-    doctests = await run("cargo", ["test", "--doc", ...CARGO_OFFLINE], crate);
-  }, 300_000);
+    /** One crate: the CLI's output in src/generated, the hostile bundle's in src/hostile; one build for both. */
+    beforeAll(async () => {
+      crate = await outputDir("rust");
+      await writeFile(join(crate, "bundle.json"), JSON.stringify(BUNDLE));
+      generated = await runCli(["generate", "--lang", "rust", "--schema", join(crate, "bundle.json"), "-o", join(crate, "src/generated")]);
+      const hostile = renderRust(HOSTILE, OPTIONS);
+      await mkdir(join(crate, "src/hostile"));
+      for (const file of hostile.files) await writeFile(join(crate, "src/hostile", file.path), file.content);
+      await writeCargoToml(crate, "generated");
+      await writeFile(join(crate, "src/lib.rs"), "pub mod generated;\npub mod hostile;\n");
+      build = await run("cargo", ["build", ...CARGO_OFFLINE], crate);
+      // A description that became a doctest would be compiled and run here.
+      doctests = await run("cargo", ["test", "--doc", ...CARGO_OFFLINE], crate);
+    }, 300_000);
 
-  it("writes mod.rs and one module per server, named as Rust modules, which compile offline with no warnings", async () => {
-    expect(generated.code, generated.stderr).toBe(0);
-    expect(generated.stderr.split("\n").filter((line) => line.includes('"cycles"'))).toEqual(
-      ["pair", "self"].map(
-        (name) =>
-          `warning: server "cycles" tool "${name}" at /outputSchema→#/$defs/A${name === "pair" ? "→#/$defs/B" : ""}/$ref: $ref "#/$defs/A" closes a reference cycle with no object or array in between; typed as any value`,
-      ),
-    );
-    expect((await readdir(join(crate, "src/generated"))).sort()).toEqual(["cycles.rs", "mod.rs", "mod_.rs", "typed_fixture_server.rs"]);
-    const mod = await readFile(join(crate, "src/generated/mod.rs"), "utf8");
-    expect(mod.split("\n").filter((line) => line.startsWith("pub mod "))).toEqual([
-      "pub mod cycles;",
-      "pub mod mod_;",
-      "pub mod typed_fixture_server;",
-    ]);
-    expect(build.code, build.stderr).toBe(0);
-    expect(diagnostics(build.stderr)).toEqual([]);
-  });
+    it("writes mod.rs and one module per server, named as Rust modules, which compile offline with no warnings", async () => {
+      expect(generated.code, generated.stderr).toBe(0);
+      expect(generated.stderr.split("\n").filter((line) => line.includes('"cycles"'))).toEqual(
+        ["pair", "self"].map(
+          (name) =>
+            `warning: server "cycles" tool "${name}" at /outputSchema→#/$defs/A${name === "pair" ? "→#/$defs/B" : ""}/$ref: $ref "#/$defs/A" closes a reference cycle with no object or array in between; typed as any value`,
+        ),
+      );
+      expect((await readdir(join(crate, "src/generated"))).sort()).toEqual(["cycles.rs", "mod.rs", "mod_.rs", "typed_fixture_server.rs"]);
+      const mod = await readFile(join(crate, "src/generated/mod.rs"), "utf8");
+      expect(mod.split("\n").filter((line) => line.startsWith("pub mod "))).toEqual([
+        "pub mod cycles;",
+        "pub mod mod_;",
+        "pub mod typed_fixture_server;",
+      ]);
+      expect(build.code, build.stderr).toBe(0);
+      expect(diagnostics(build.stderr)).toEqual([]);
+    });
 
-  it("types the seed's result exactly: required, optional, null, integers, tuples, closed objects, enums", async () => {
-    const code = await readFile(join(crate, "src/generated/typed_fixture_server.rs"), "utf8");
-    expect(item(code, "StockLevel")).toBe(
-      [
-        "#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]",
-        "#[serde(deny_unknown_fields)]",
-        "pub struct StockLevel {",
-        "    pub sku: String,",
-        "    /// Bounds: ≥ 0 (not checked by serde).",
-        "    pub quantity: i64,",
-        '    #[serde(deserialize_with = "Option::deserialize")]',
-        "    pub location: Option<(f64, f64)>,",
-        "}\n",
-      ].join("\n"),
-    );
-    expect(item(code, "GetStockArgs")).toBe(
-      [
-        "#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]",
-        "pub struct GetStockArgs {",
-        "    /// Stock keeping unit",
-        "    pub sku: String,",
-        '    #[serde(default, skip_serializing_if = "Option::is_none")]',
-        "    pub warehouse: Option<GetStockArgsWarehouse>,",
-        "}\n",
-      ].join("\n"),
-    );
-    expect(item(code, "ShapesResultShape")).toBe(
-      [
-        "#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]",
-        '#[serde(tag = "kind")]',
-        "pub enum ShapesResultShape {",
-        '    #[serde(rename = "circle")]',
-        "    Circle(ShapesResultShapeCircle),",
-        '    #[serde(rename = "rect")]',
-        "    Rect(ShapesResultShapeRect),",
-        "}\n",
-      ].join("\n"),
-    );
-    // An integer is tried before a number would take it as a float.
-    expect(item(code, "ShapesResultValue").split("\n").slice(2, -2)).toEqual([
-      "pub enum ShapesResultValue {",
-      "    Integer(i64),",
-      "    String(String),",
-      "    Number(f64),",
-      "    Array(Vec<String>),",
-    ]);
-    expect(
-      item(code, "ShapesResult")
+    it("types the seed's result exactly: required, optional, null, integers, tuples, closed objects, enums", async () => {
+      const code = await readFile(join(crate, "src/generated/typed_fixture_server.rs"), "utf8");
+      expect(item(code, "StockLevel")).toBe(
+        [
+          "#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]",
+          "#[serde(deny_unknown_fields)]",
+          "pub struct StockLevel {",
+          "    pub sku: String,",
+          "    /// Bounds: ≥ 0 (not checked by serde).",
+          "    pub quantity: i64,",
+          '    #[serde(deserialize_with = "Option::deserialize")]',
+          "    pub location: Option<(f64, f64)>,",
+          "}\n",
+        ].join("\n"),
+      );
+      expect(item(code, "GetStockArgs")).toBe(
+        [
+          "#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]",
+          "pub struct GetStockArgs {",
+          "    /// Stock keeping unit",
+          "    pub sku: String,",
+          '    #[serde(default, skip_serializing_if = "Option::is_none")]',
+          "    pub warehouse: Option<GetStockArgsWarehouse>,",
+          "}\n",
+        ].join("\n"),
+      );
+      expect(item(code, "ShapesResultShape")).toBe(
+        [
+          "#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]",
+          '#[serde(tag = "kind")]',
+          "pub enum ShapesResultShape {",
+          '    #[serde(rename = "circle")]',
+          "    Circle(ShapesResultShapeCircle),",
+          '    #[serde(rename = "rect")]',
+          "    Rect(ShapesResultShapeRect),",
+          "}\n",
+        ].join("\n"),
+      );
+      // An integer is tried before a number would take it as a float.
+      expect(item(code, "ShapesResultValue").split("\n").slice(2, -2)).toEqual([
+        "pub enum ShapesResultValue {",
+        "    Integer(i64),",
+        "    String(String),",
+        "    Number(f64),",
+        "    Array(Vec<String>),",
+      ]);
+      expect(
+        item(code, "ShapesResult")
+          .split("\n")
+          .filter((line) => line.trimStart().startsWith("pub ")),
+      ).toEqual([
+        "pub struct ShapesResult {",
+        "    pub shape: ShapesResultShape,",
+        "    pub value: ShapesResultValue,",
+        "    pub r#type: String,",
+        "    pub self_: Option<Option<ShapesResultSelfValue>>,",
+        "    pub row_count: Option<String>,",
+        "    pub row_count2: Option<i64>,",
+        "    pub meta: Option<serde_json::Value>,",
+        "    pub counts: Option<std::collections::BTreeMap<String, i64>>,",
+        "    pub open: Option<ShapesResultOpen>,",
+      ]);
+      expect(code).toContain("pub type CountResult = Vec<i64>;");
+      expect(code).toContain("serde_json::from_value(super::unwrap_result(value))");
+    });
+
+    it("boxes a reference only within a cycle, and makes a recursive alias a newtype", async () => {
+      const code = await readFile(join(crate, "src/generated/cycles.rs"), "utf8");
+      expect(code.split("\n").filter((line) => /Box<|pub struct \w+\(/.test(line))).toEqual([
+        "pub struct L(pub Vec<L>);",
+        "    pub next: Option<Box<Definition>>,",
+        "    pub parent: Option<Option<Box<Node>>>,",
+      ]);
+    });
+
+    it("names methods and types validly: keywords raw or suffixed, collisions numbered, leading digits prefixed", async () => {
+      const code = await readFile(join(crate, "src/generated/mod_.rs"), "utf8");
+      // Tools in bundle order: sorted by name.
+      expect(code.match(/pub async fn \S+(?=\()/g)).toEqual([
+        "pub async fn _2fa",
+        "pub async fn r#type",
+        "pub async fn gr_e",
+        "pub async fn new2",
+        "pub async fn self_",
+        "pub async fn r#type2",
+      ]);
+      expect(generated.stderr.split("\n").filter((line) => line.includes('"mod"'))).toEqual([
+        'warning: server "mod" tool "new": method name taken by another tool or type; using new2',
+        'warning: server "mod" tool "type": method name taken by another tool or type; using r#type2',
+        'warning: server "mod" tool "type": args name taken by another tool or type; using TypeArgs2',
+        'warning: server "mod" tool "type": result name taken by another tool or type; using TypeResult2',
+      ]);
+    });
+
+    it("keeps every hostile string data: the only functions are the client's, and no description is a doctest", async () => {
+      const code = await readFile(join(crate, "src/hostile/hostile.rs"), "utf8");
+      // Outside comments and string literals (whose every quote and backslash is escaped).
+      const functions = code
         .split("\n")
-        .filter((line) => line.trimStart().startsWith("pub ")),
-    ).toEqual([
-      "pub struct ShapesResult {",
-      "    pub shape: ShapesResultShape,",
-      "    pub value: ShapesResultValue,",
-      "    pub r#type: String,",
-      "    pub self_: Option<Option<ShapesResultSelfValue>>,",
-      "    pub row_count: Option<String>,",
-      "    pub row_count2: Option<i64>,",
-      "    pub meta: Option<serde_json::Value>,",
-      "    pub counts: Option<std::collections::BTreeMap<String, i64>>,",
-      "    pub open: Option<ShapesResultOpen>,",
-    ]);
-    expect(code).toContain("pub type CountResult = Vec<i64>;");
-    expect(code).toContain("serde_json::from_value(super::unwrap_result(value))");
-  });
+        .filter((line) => !line.trimStart().startsWith("//"))
+        .map((line) => line.replace(/"(?:[^"\\]|\\.)*"/g, '""'))
+        .filter((line) => /\bfn\b/.test(line));
+      expect(functions.length).toBe(1 + PAYLOADS.length + RUST_PAYLOADS.length);
+      expect(functions.filter((line) => !/^ {4}pub (async )?fn \S+\((&self, args: \w+|client: &'a C)\)/.test(line))).toEqual([]);
+      expect(doctests.code, doctests.stderr).toBe(0);
+      expect(doctests.stdout.match(/^running \d+ tests?$/gm)).toEqual(["running 0 tests"]);
+      await expect(access(join(crate, "pwned-fenced"))).rejects.toThrow();
+      await expect(access(join(crate, "pwned-indented"))).rejects.toThrow();
+    });
 
-  it("boxes a reference only within a cycle, and makes a recursive alias a newtype", async () => {
-    const code = await readFile(join(crate, "src/generated/cycles.rs"), "utf8");
-    expect(code.split("\n").filter((line) => /Box<|pub struct \w+\(/.test(line))).toEqual([
-      "pub struct L(pub Vec<L>);",
-      "    pub next: Option<Box<Definition>>,",
-      "    pub parent: Option<Option<Box<Node>>>,",
-    ]);
-  });
+    it("rewrites only what changed, refuses a file it did not write, removes its own leftover modules, and --check says so", async () => {
+      const out = join(crate, "src/generated");
+      const again = await runCli(["generate", "--lang", "rust", "--schema", join(crate, "bundle.json"), "-o", out, "--check"]);
+      expect([again.code, again.stdout.trim()]).toEqual([0, `${out} is up to date`]);
 
-  it("names methods and types validly: keywords raw or suffixed, collisions numbered, leading digits prefixed", async () => {
-    const code = await readFile(join(crate, "src/generated/mod_.rs"), "utf8");
-    // Tools in bundle order: sorted by name.
-    expect(code.match(/pub async fn \S+(?=\()/g)).toEqual([
-      "pub async fn _2fa",
-      "pub async fn r#type",
-      "pub async fn gr_e",
-      "pub async fn new2",
-      "pub async fn self_",
-      "pub async fn r#type2",
-    ]);
-    expect(generated.stderr.split("\n").filter((line) => line.includes('"mod"'))).toEqual([
-      'warning: server "mod" tool "new": method name taken by another tool or type; using new2',
-      'warning: server "mod" tool "type": method name taken by another tool or type; using r#type2',
-      'warning: server "mod" tool "type": args name taken by another tool or type; using TypeArgs2',
-      'warning: server "mod" tool "type": result name taken by another tool or type; using TypeResult2',
-    ]);
-  });
+      const fewer = join(crate, "fewer.json");
+      await writeFile(fewer, JSON.stringify({ ...BUNDLE, servers: BUNDLE.servers.slice(0, 1) }));
+      const stale = await runCli(["generate", "--lang", "rust", "--schema", fewer, "-o", out, "--check"]);
+      expect(stale.code).toBe(1);
+      // Every module names its bundle in its banner.
+      expect(stale.stdout.split("\n").filter((line) => line.startsWith("stale:"))).toEqual([
+        `stale: ${join(out, "cycles.rs")}`,
+        `stale: ${join(out, "mod.rs")}`,
+        `stale: ${join(out, "mod_.rs")}`,
+        `stale: ${join(out, "typed_fixture_server.rs")}`,
+      ]);
 
-  it("keeps every hostile string data: the only functions are the client's, and no description is a doctest", async () => {
-    const code = await readFile(join(crate, "src/hostile/hostile.rs"), "utf8");
-    // Outside comments and string literals (whose every quote and backslash is escaped).
-    const functions = code
-      .split("\n")
-      .filter((line) => !line.trimStart().startsWith("//"))
-      .map((line) => line.replace(/"(?:[^"\\]|\\.)*"/g, '""'))
-      .filter((line) => /\bfn\b/.test(line));
-    expect(functions.length).toBe(1 + PAYLOADS.length + RUST_PAYLOADS.length);
-    expect(functions.filter((line) => !/^ {4}pub (async )?fn \S+\((&self, args: \w+|client: &'a C)\)/.test(line))).toEqual([]);
-    expect(doctests.code, doctests.stderr).toBe(0);
-    expect(doctests.stdout.match(/^running \d+ tests?$/gm)).toEqual(["running 0 tests"]);
-    await expect(access(join(crate, "pwned-fenced"))).rejects.toThrow();
-    await expect(access(join(crate, "pwned-indented"))).rejects.toThrow();
-  });
+      const foreign = await outputDir("rust-foreign");
+      await writeFile(join(foreign, "mod.rs"), "pub mod mine;\n");
+      const refused = await runCli(["generate", "--lang", "rust", "--schema", fewer, "-o", foreign]);
+      expect([refused.code, refused.stderr.trim()]).toEqual([
+        1,
+        `pmcp: ${join(foreign, "mod.rs")} not written by pmcp generate (no generated banner); not replacing it: move it away or choose another -o`,
+      ]);
+      expect(await readdir(foreign)).toEqual(["mod.rs"]);
 
-  it("rewrites only what changed, refuses a file it did not write, removes its own leftover modules, and --check says so", async () => {
-    const out = join(crate, "src/generated");
-    const again = await runCli(["generate", "--lang", "rust", "--schema", join(crate, "bundle.json"), "-o", out, "--check"]);
-    expect([again.code, again.stdout.trim()]).toEqual([0, `${out} is up to date`]);
+      const shrinking = await outputDir("rust-leftover");
+      expect((await runCli(["generate", "--lang", "rust", "--schema", join(crate, "bundle.json"), "-o", shrinking])).code).toBe(0);
+      const removed = await runCli(["generate", "--lang", "rust", "--schema", fewer, "-o", shrinking]);
+      expect(removed.code, removed.stderr).toBe(0);
+      expect(removed.stdout.split("\n").filter((line) => line.startsWith("removed "))).toEqual(
+        ["mod_.rs", "typed_fixture_server.rs"].map(
+          (file) => `removed ${join(shrinking, file)}: generated earlier for a server that is not in this bundle`,
+        ),
+      );
+      expect((await readdir(shrinking)).sort()).toEqual(["cycles.rs", "mod.rs"]);
+    });
 
-    const fewer = join(crate, "fewer.json");
-    await writeFile(fewer, JSON.stringify({ ...BUNDLE, servers: BUNDLE.servers.slice(0, 1) }));
-    const stale = await runCli(["generate", "--lang", "rust", "--schema", fewer, "-o", out, "--check"]);
-    expect(stale.code).toBe(1);
-    // Every module names its bundle in its banner.
-    expect(stale.stdout.split("\n").filter((line) => line.startsWith("stale:"))).toEqual([
-      `stale: ${join(out, "cycles.rs")}`,
-      `stale: ${join(out, "mod.rs")}`,
-      `stale: ${join(out, "mod_.rs")}`,
-      `stale: ${join(out, "typed_fixture_server.rs")}`,
-    ]);
-
-    const foreign = await outputDir("rust-foreign");
-    await writeFile(join(foreign, "mod.rs"), "pub mod mine;\n");
-    const refused = await runCli(["generate", "--lang", "rust", "--schema", fewer, "-o", foreign]);
-    expect([refused.code, refused.stderr.trim()]).toEqual([
-      1,
-      `pmcp: ${join(foreign, "mod.rs")} not written by pmcp generate (no generated banner); not replacing it: move it away or choose another -o`,
-    ]);
-    expect(await readdir(foreign)).toEqual(["mod.rs"]);
-
-    const shrinking = await outputDir("rust-leftover");
-    expect((await runCli(["generate", "--lang", "rust", "--schema", join(crate, "bundle.json"), "-o", shrinking])).code).toBe(0);
-    const removed = await runCli(["generate", "--lang", "rust", "--schema", fewer, "-o", shrinking]);
-    expect(removed.code, removed.stderr).toBe(0);
-    expect(removed.stdout.split("\n").filter((line) => line.startsWith("removed "))).toEqual(
-      ["mod_.rs", "typed_fixture_server.rs"].map(
-        (file) => `removed ${join(shrinking, file)}: generated earlier for a server that is not in this bundle`,
-      ),
-    );
-    expect((await readdir(shrinking)).sort()).toEqual(["cycles.rs", "mod.rs"]);
-  });
-
-  it("takes only typescript or rust, and no TypeScript-only flag with rust", async () => {
-    const result = await runInProcess(["generate", "--lang", "go"]);
-    expect(result.code).toBe(2);
-    expect(result.stderr).toContain('Argument: lang, Given: "go", Choices: "typescript", "rust"');
-    const templates = await runInProcess(["generate", "--lang", "rust", "--templates", "t", "--runtime-import", "x"]);
-    expect([templates.code, templates.stderr.split("\n")[0]]).toEqual([
-      2,
-      "pmcp: --templates and --runtime-import apply to TypeScript output only, not --lang rust",
-    ]);
-  });
-});
+    it("takes only typescript or rust, and no TypeScript-only flag with rust", async () => {
+      const result = await runInProcess(["generate", "--lang", "go"]);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('Argument: lang, Given: "go", Choices: "typescript", "rust"');
+      const templates = await runInProcess(["generate", "--lang", "rust", "--templates", "t", "--runtime-import", "x"]);
+      expect([templates.code, templates.stderr.split("\n")[0]]).toEqual([
+        2,
+        "pmcp: --templates and --runtime-import apply to TypeScript output only, not --lang rust",
+      ]);
+    });
+  },
+);

@@ -47,8 +47,12 @@ async function missingToolchain(): Promise<string | undefined> {
   return `${absent.join(", ")} not in ${REGISTRY} (apt-get install librust-serde-dev librust-serde-json-dev librust-serde-derive-dev)`;
 }
 
-/** Undefined when cargo, rustc ≥ 1.75 and Debian's serde crates are all here; else why not. */
+/**
+ * Undefined when cargo, rustc ≥ 1.75 and Debian's serde crates are all here; else why not. CI sets
+ * PMCP_REQUIRE_RUST=1 so that a missing toolchain fails the run rather than skipping the Rust tests.
+ */
 export const rustSkipped = await missingToolchain();
+if (rustSkipped !== undefined && process.env.PMCP_REQUIRE_RUST === "1") throw new Error(`PMCP_REQUIRE_RUST=1, but ${rustSkipped}`);
 
 /** Every line of cargo's output that is a warning or an error. */
 export function diagnostics(output: string): string[] {

@@ -1,13 +1,8 @@
 import fc from "fast-check";
 import type { z } from "zod";
 import { compileSchema, type ValidateFunction } from "../../src/json-schema/validator.js";
+import type { Entry } from "./corpus-entries.js";
 import { samples } from "./samples.js";
-
-/** A schema of the corpus, by name. */
-export interface Entry {
-  name: string;
-  schema: unknown;
-}
 
 /**
  * Samples of each entry's schema judged by Ajv and by the generated parser `S<index>Schema`: the

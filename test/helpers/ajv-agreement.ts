@@ -48,7 +48,8 @@ export function agreeWithAjv(entries: readonly Entry[], parsers: Record<string, 
   return { compared, valid, invalid, oneSided };
 }
 
-function compileWithAjv(schema: unknown): ValidateFunction | undefined {
+/** Ajv's validator for a schema, or undefined when Ajv cannot compile it (a dangling or remote `$ref`). */
+export function compileWithAjv(schema: unknown): ValidateFunction | undefined {
   try {
     return compileSchema(schema);
   } catch {

@@ -1,11 +1,11 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { z } from "zod";
-import type { Bundle } from "../src/bundle/types.js";
 import { renderClients } from "../src/codegen/render.js";
 import { loadTemplates } from "../src/codegen/templates.js";
-import { agreeWithAjv, type Entry } from "./helpers/ajv-agreement.js";
+import { agreeWithAjv } from "./helpers/ajv-agreement.js";
+import { corpusBundle, corpusEntries, type Entry } from "./helpers/corpus-entries.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
 const templates = await loadTemplates();
@@ -23,39 +23,8 @@ let warned: Set<number>;
 beforeAll(async () => {
   dir = await outputDir("corpus");
   // The fixture and reference servers, exported once per run by the global setup; read only.
-  const servers = JSON.parse(await readFile(inject("referenceBundle"), "utf8")) as Bundle;
-  const handWritten = {
-    ...(JSON.parse(await readFile(new URL("./corpus/schemas.json", import.meta.url), "utf8")) as Record<string, unknown>),
-    // Cases kept out of schemas.json (unevaluatedProperties beside $ref, anyOf with if, recursion); the normalizer's tests read them too.
-    ...(JSON.parse(await readFile(new URL("./corpus/codegen-only.json", import.meta.url), "utf8")) as Record<string, unknown>),
-  };
-  entries = [
-    ...Object.entries(handWritten).map(([name, schema]) => ({ name, schema })),
-    ...servers.servers.flatMap((server) =>
-      server.tools.flatMap((tool) => [
-        { name: `${server.id}/${tool.name}/input`, schema: tool.inputSchema },
-        ...(tool.outputSchema === undefined ? [] : [{ name: `${server.id}/${tool.name}/output`, schema: tool.outputSchema }]),
-        ...(tool.annotations?.["pmcp:outputSchema"] === undefined
-          ? []
-          : [{ name: `${server.id}/${tool.name}/legacy`, schema: tool.annotations["pmcp:outputSchema"] }]),
-      ]),
-    ),
-  ].filter((entry) => entry.schema !== undefined);
-
-  const bundle: Bundle = {
-    version: "1.0",
-    servers: [
-      {
-        id: "corpus",
-        tools: entries.map((entry, index) => ({
-          name: `s${String(index).padStart(3, "0")}`,
-          inputSchema: { type: "object" },
-          outputSchema: entry.schema as Record<string, unknown>,
-          annotations: { "pmcp:outputTypeName": `S${index}` },
-        })),
-      },
-    ],
-  };
+  entries = await corpusEntries(inject("referenceBundle"));
+  const bundle = corpusBundle(entries);
   const options = { source: "corpus", runtimeImport: "pmcp-codegen/runtime", generatorVersion: "test" };
   for (const strictObjects of [false, true]) {
     const result = renderClients(bundle, { ...options, strictObjects }, templates);

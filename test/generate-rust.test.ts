@@ -209,6 +209,9 @@ describe.skipIf(rustSkipped !== undefined)(
           "    pub quantity: i64,",
           '    #[serde(deserialize_with = "Option::deserialize")]',
           "    pub location: Option<(f64, f64)>,",
+          // A derived struct with no flattened field would also read an array of its field values.
+          "    #[serde(flatten)]",
+          "    pub no_other_keys: NoOtherKeys,",
           "}\n",
         ].join("\n"),
       );
@@ -258,6 +261,8 @@ describe.skipIf(rustSkipped !== undefined)(
         "    pub meta: Option<serde_json::Value>,",
         "    pub counts: Option<std::collections::BTreeMap<String, i64>>,",
         "    pub open: Option<ShapesResultOpen>,",
+        // An open object keeps the keys it does not name: read and written back, nothing is lost.
+        "    pub extra: serde_json::Map<String, serde_json::Value>,",
       ]);
       expect(code).toContain("pub type CountResult = Vec<i64>;");
       expect(code).toContain("serde_json::from_value(super::unwrap_result(value))");

@@ -1,13 +1,8 @@
 import fc from "fast-check";
 import type { z } from "zod";
 import { compileSchema, type ValidateFunction } from "../../src/json-schema/validator.js";
+import type { Entry } from "./corpus-entries.js";
 import { samples } from "./samples.js";
-
-/** A schema of the corpus, by name. */
-export interface Entry {
-  name: string;
-  schema: unknown;
-}
 
 /**
  * Samples of each entry's schema judged by Ajv and by the generated parser `S<index>Schema`: the
@@ -53,7 +48,8 @@ export function agreeWithAjv(entries: readonly Entry[], parsers: Record<string, 
   return { compared, valid, invalid, oneSided };
 }
 
-function compileWithAjv(schema: unknown): ValidateFunction | undefined {
+/** Ajv's validator for a schema, or undefined when Ajv cannot compile it (a dangling or remote `$ref`). */
+export function compileWithAjv(schema: unknown): ValidateFunction | undefined {
   try {
     return compileSchema(schema);
   } catch {

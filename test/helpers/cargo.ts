@@ -59,10 +59,13 @@ export function diagnostics(output: string): string[] {
   return output.split("\n").filter((line) => /^(warning|error)/.test(line));
 }
 
-/** Writes the Cargo.toml of a crate named `name` that depends on serde (with derive) and serde_json only. */
+/**
+ * Writes the Cargo.toml of a crate named `name` that depends on serde (with derive) and serde_json only,
+ * with serde_json's `float_roundtrip`: without it, serde_json reads some floats one unit in the last place off.
+ */
 export function writeCargoToml(crate: string, name: string): Promise<void> {
   return writeFile(
     join(crate, "Cargo.toml"),
-    `[package]\nname = "${name}"\nversion = "0.0.0"\nedition = "2021"\n\n[dependencies]\nserde = { version = "1", features = ["derive"] }\nserde_json = "1"\n`,
+    `[package]\nname = "${name}"\nversion = "0.0.0"\nedition = "2021"\n\n[dependencies]\nserde = { version = "1", features = ["derive"] }\nserde_json = { version = "1", features = ["float_roundtrip"] }\n`,
   );
 }

@@ -24,6 +24,7 @@ interface Hint {
 const VALUE = "serde_json::Value";
 const JSON_MAP = "serde_json::Map<String, serde_json::Value>";
 const DERIVE = "#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]\n";
+const DERIVE_EMPTY_STRUCT = "#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]\n";
 const DERIVE_UNIT_ENUM = "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]\n";
 /** The serde helper in `mod.rs` that tells an absent field (`None`) from a null one (`Some(null)`). */
 const PRESENT = "super::present";
@@ -44,6 +45,13 @@ export class RustItems {
   private readonly reach: Map<string, Set<string>>;
   /** The definition being declared: a reference back to it, not behind a `Vec` or map, is boxed. */
   private owner: string | undefined;
+  /**
+   * Whether the types being declared are read from JSON (results, definitions), and must then hold
+   * exactly what they read; arguments are only written, from values the caller builds.
+   */
+  private read = true;
+  /** Helper types made once per module when first needed, by the name they asked for. */
+  private readonly helpers = new Map<string, string>();
 
   constructor(
     private readonly scope: NameScope,
@@ -66,6 +74,13 @@ export class RustItems {
     this.items.set(name, `${rustDoc(lines.join("\n"))}${body}`);
   }
 
+  /** Declares the arguments type of a tool: the caller builds it, so it has no fields for keys it does not name. */
+  declareArgs(name: string, node: IRNode, doc: readonly string[]): void {
+    this.read = false;
+    this.declare(name, node, doc);
+    this.read = true;
+  }
+
   /** The items, one blank line apart. */
   code(): string {
     return [...this.items.values()].join("\n");
@@ -82,7 +97,9 @@ export class RustItems {
       case "unknown":
         return nullable(VALUE, []);
       case "never":
-        return nullable(VALUE, ["The schema admits no value."]);
+        return plain(this.once("NoValue", DERIVE_UNIT_ENUM, "pub enum", "No JSON value reads as this type: the schema admits none."), [
+          "The schema admits no value.",
+        ]);
       case "null":
         return nullable("()", []);
       case "boolean":
@@ -206,7 +223,8 @@ export class RustItems {
       } else {
         code = `Option<${type.code}>`;
         attributes.push("default", 'skip_serializing_if = "Option::is_none"');
-        if (type.holdsNull) attributes.push(`deserialize_with = "${PRESENT}"`);
+        // serde would read a present `null` as `None` too: only an absent key is, and null must fit the type.
+        if (type.holdsNull || this.read) attributes.push(`deserialize_with = "${PRESENT}"`);
       }
       const doc = [...(property.description ? [property.description] : []), ...type.notes];
       lines.push(
@@ -216,14 +234,38 @@ export class RustItems {
     const patterns = node.patterns ?? [];
     const notes = [...propertyCountNotes(node), ...patternNotes(node)];
     const closed = node.additional === false && patterns.length === 0;
+    // A flattened field also makes serde read the struct from a JSON object only: a derived struct
+    // without one reads an array of its field values as well.
     if (typeof node.additional === "object" && patterns.length === 0) {
       // Keys not declared keep their values, typed: a round trip loses nothing.
       const extra = fields.claim("extra").name;
       const values = this.typeOf(node.additional, child({ name, exact: false }, "Extra"), false);
       lines.push(`    #[serde(flatten)]\n    pub ${extra}: std::collections::BTreeMap<String, ${values.code}>,\n`);
+    } else if (this.read && !closed) {
+      // Keys not declared (nor checked: by patterns or not at all) keep their values as JSON.
+      lines.push(`    #[serde(flatten)]\n    pub ${fields.claim("extra").name}: ${JSON_MAP},\n`);
+    } else if (this.read) {
+      const type = this.once(
+        "NoOtherKeys",
+        DERIVE_EMPTY_STRUCT,
+        "pub struct",
+        "Flattened into the struct of a closed object: serde then reads it from a JSON object only.",
+      );
+      lines.push(`    #[serde(flatten)]\n    pub ${fields.claim("no_other_keys").name}: ${type},\n`);
     }
     const doc = notes.length > 0 ? rustDoc(notes.join("\n")) : "";
     this.items.set(name, `${doc}${DERIVE}${closed ? "#[serde(deny_unknown_fields)]\n" : ""}pub struct ${name} {\n${lines.join("")}}\n`);
+    return name;
+  }
+
+  /** A type with no fields or variants, declared once per module as `wanted` (or a free name like it). */
+  private once(wanted: string, derive: string, item: string, doc: string): string {
+    let name = this.helpers.get(wanted);
+    if (name === undefined) {
+      name = this.scope.claim(wanted).name;
+      this.helpers.set(wanted, name);
+      this.items.set(name, `${rustDoc(doc)}${derive}${item} ${name} {}\n`);
+    }
     return name;
   }
 

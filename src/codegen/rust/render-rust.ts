@@ -88,8 +88,9 @@ function renderServer(server: BundleServer, options: RenderOptions): { content: 
   const methodCode = built.map(({ tool, output, claims, input, result }) => {
     const args = claims.args.name;
     const argsDoc = [`Arguments of the \`${tool.name}\` tool.`];
-    if (input === undefined || input.kind === "unknown") items.declare(args, { kind: "object", properties: [], additional: true }, argsDoc);
-    else items.declare(args, input, argsDoc);
+    if (input === undefined || input.kind === "unknown")
+      items.declareArgs(args, { kind: "object", properties: [], additional: true }, argsDoc);
+    else items.declareArgs(args, input, argsDoc);
     if (result !== undefined && output !== undefined) items.declare(claims.result.name, result, resultDoc(tool, output));
     return method(tool, claims.method.name, args, result === undefined ? undefined : claims.result.name, output);
   });

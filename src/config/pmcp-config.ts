@@ -14,6 +14,8 @@ export interface PmcpConfig {
   bundle?: string;
   /** Folder for generated clients (default `generated`), relative to the config file. */
   output?: string;
+  /** `output`: the folder for Rust clients, relative to the config file; with it, `pmcp generate` writes both languages. */
+  rust?: { output: string };
   /** Module specifier generated files import the runtime from (default `@pmcp-codegen/runtime`). */
   runtimeImport?: string;
   /** Reject keys that `additionalProperties: false` forbids instead of keeping them. */
@@ -46,6 +48,8 @@ async function configSchema() {
     servers: z.record(z.string(), z.unknown()).optional(),
     bundle: z.string().optional(),
     output: z.string().optional(),
+    // `"rust": "src/clients"` is what a user guesses first: the message shows the shape.
+    rust: z.strictObject({ output: z.string() }, { error: 'expected { "output": "<folder for the Rust clients>" }' }).optional(),
     runtimeImport: z.string().optional(),
     strictObjects: z.boolean().optional(),
     templates: z.string().optional(),

@@ -111,6 +111,7 @@ describe("pmcp generate --observations", () => {
     expect([json.code, summary]).toEqual([
       1,
       {
+        lang: "typescript",
         output: out,
         servers: 1,
         tools: 2,

@@ -99,6 +99,7 @@ describe("generate records the quality it generated at, and report reads the his
     };
     const index = join(out, "index.ts");
     expect(JSON.parse(third.stdout)).toEqual({
+      lang: "typescript",
       output: out,
       servers: 1,
       tools: 6,

@@ -14,12 +14,22 @@ import { ReuseCache } from "./reuse-cache.js";
 import { rememberRun, stampInputs, unchangedRun } from "./run-record.js";
 import { templateSources } from "./templates.js";
 
+/** The languages `pmcp generate` writes clients in. */
+export type Lang = "typescript" | "rust";
+
+/** What a language's output folder holds: its modules' extension, and the file that records the generation. */
+const LAYOUTS: Record<Lang, { extension: string; index: string }> = {
+  typescript: { extension: ".ts", index: "index.ts" },
+  rust: { extension: ".rs", index: "mod.rs" },
+};
+
 /** Where a generate run writes and how it renders. */
 export interface GenerateSettings {
+  lang: Lang;
   outDir: string;
   /** What chose `outDir`, for error messages: `-o`, `pmcp.config output` or `output`. */
   outFlag: string;
-  /** A folder whose `server.ts.hbs` / `index.ts.hbs` replace ours. */
+  /** A folder whose `server.ts.hbs` / `index.ts.hbs` replace ours (TypeScript only). */
   templatesDir: string | undefined;
   options: RenderOptions;
 }
@@ -35,7 +45,7 @@ export interface GenerateOutcome {
   changed: ChangedFile[];
   /** Modules generated earlier for servers no longer in the bundle, relative to the output folder (removed unless checking). */
   leftover: string[];
-  /** Tools by source and quality as generated (what `index.ts` records), per server and in total. */
+  /** Tools by source and quality as generated (what `index.ts` or `mod.rs` records), per server and in total. */
   quality: QualitySummary;
   /** Changes since the previous generation; undefined when there was no record of one. */
   changes: QualityChange[] | undefined;
@@ -61,8 +71,9 @@ export async function generateClients(
   const cache = check || inMemory !== undefined ? undefined : await ReuseCache.open();
   const schemaFiles = await schemaFilePaths(schema);
   const templates = await templateSources(settings.templatesDir);
-  const key = cache?.key(["run", settings.options, templates.hash]);
-  const last = cache === undefined || key === undefined ? undefined : await unchangedRun(cache, outDir, key, schemaFiles);
+  const { extension } = LAYOUTS[settings.lang];
+  const key = cache?.key(["run", settings.lang, settings.options, templates.hash]);
+  const last = cache === undefined || key === undefined ? undefined : await unchangedRun(cache, outDir, extension, key, schemaFiles);
   if (last !== undefined) {
     await removeAbandonedTempFiles(outDir);
     const { servers, tools, warnings, quality } = last;
@@ -90,7 +101,7 @@ export async function generateClients(
   await writeRun(run, settings);
   if (cache !== undefined && key !== undefined && inputs !== undefined) {
     const { servers, tools, warnings, quality } = outcome;
-    await rememberRun(cache, outDir, { key, inputs, servers, tools, warnings, quality });
+    await rememberRun(cache, outDir, extension, { key, inputs, servers, tools, warnings, quality });
   }
   return outcome;
 }
@@ -105,7 +116,7 @@ export interface ChangedFile extends RenderedFile {
 export interface RenderedRun {
   files: RenderedFile[];
   warnings: GenerateWarning[];
-  /** What the new `index.ts` records, and the changes since the one on disk (see nextGeneration). */
+  /** What the new `index.ts` or `mod.rs` records, and the changes since the one on disk (see nextGeneration). */
   generation: RenderSteps["generation"];
   reused: string[];
   /** Files whose bytes differ from the disk, relative to the output folder. */
@@ -116,27 +127,31 @@ export interface RenderedRun {
 
 /**
  * Renders `bundle` and compares it with the output folder; with a `cache`, keeps the modules it
- * vouches for. The generation `index.ts` records continues the one on disk.
+ * vouches for. The generation `index.ts` (`mod.rs`) records continues the one on disk.
  */
 export async function renderRun(bundle: Bundle, settings: GenerateSettings, cache: ReuseCache | undefined): Promise<RenderedRun> {
-  const { renderSteps } = await import("./render.js");
   const { renderReusing } = await import("./render-reusing.js");
   const { recordedGeneration } = await import("./generation-record.js");
   const { outDir } = settings;
+  const layout = LAYOUTS[settings.lang];
   const templates = await templateSources(settings.templatesDir);
-  const index = await readFile(join(outDir, INDEX), "utf8").catch(() => undefined);
-  const planned = renderSteps(bundle, settings.options, recordedGeneration(index ?? ""));
+  const index = await readFile(join(outDir, layout.index), "utf8").catch(() => undefined);
+  const previous = recordedGeneration(index ?? "");
+  const planned =
+    settings.lang === "rust"
+      ? (await import("./rust/render-rust.js")).renderRustSteps(bundle, settings.options, previous)
+      : (await import("./render.js")).renderSteps(bundle, settings.options, previous);
   const onDisk = await Promise.all(
-    planned.steps.map((step) => (step.path === INDEX ? index : readFile(join(outDir, step.path), "utf8").catch(() => undefined))),
+    planned.steps.map((step) => (step.path === layout.index ? index : readFile(join(outDir, step.path), "utf8").catch(() => undefined))),
   );
   const result = await renderReusing(planned, onDisk, templates, cache);
   const changed = changedFiles(result.files, onDisk);
-  const leftover = await staleGeneratedFiles(outDir, new Set(result.files.map((file) => file.path)), ".ts");
+  const leftover = await staleGeneratedFiles(outDir, new Set(result.files.map((file) => file.path)), layout.extension);
   return { ...result, generation: planned.generation, changed, leftover };
 }
 
 /** The files whose bytes differ from `onDisk` (the same files' text, undefined where absent). */
-export function changedFiles(files: readonly RenderedFile[], onDisk: readonly (string | undefined)[]): ChangedFile[] {
+function changedFiles(files: readonly RenderedFile[], onDisk: readonly (string | undefined)[]): ChangedFile[] {
   const changed: ChangedFile[] = [];
   for (const [index, file] of files.entries()) {
     const before = onDisk[index];
@@ -145,9 +160,6 @@ export function changedFiles(files: readonly RenderedFile[], onDisk: readonly (s
   }
   return changed;
 }
-
-/** Where the generation is recorded (see renderSteps). */
-const INDEX = "index.ts";
 
 /**
  * Writes the changed files of a run, all or nothing, and removes the leftover modules in the same
@@ -179,7 +191,7 @@ export function warningLine(warning: GenerateWarning): string {
 }
 
 /** Modules (files ending in `extension`) we generated earlier for servers that are no longer in the bundle. */
-export async function staleGeneratedFiles(outDir: string, current: Set<string>, extension: string): Promise<string[]> {
+async function staleGeneratedFiles(outDir: string, current: Set<string>, extension: string): Promise<string[]> {
   const names = await readdir(outDir).catch(() => [] as string[]);
   const stale: string[] = [];
   for (const name of names.filter((name) => name.endsWith(extension) && !current.has(name)).sort()) {

@@ -7,15 +7,15 @@ import type { ReuseCache } from "./reuse-cache.js";
 
 /**
  * What the last finished `pmcp generate` into a folder was made from and what it left there,
- * kept in the reuse cache. A re-run with the same options, templates and generator, whose schema
- * files hold the same bytes, into a folder whose `.ts` files nobody touched since, is done before
- * the bundle is even parsed: for a 12 MB bundle, parsing and validating it is most of the run.
+ * kept in the reuse cache, one per folder and language. A re-run with the same options, templates and
+ * generator, whose schema files hold the same bytes, into a folder whose modules (`.ts`, or `.rs` for
+ * Rust) nobody touched since, is done before the bundle is even parsed: for a 12 MB bundle, parsing and validating it is most of the run.
  */
 export interface RunRecord {
   /** Options, templates and generator. */
   key: string;
   inputs: InputStamp[];
-  /** Every `.ts` file in the folder after the run. */
+  /** Every file of the run's extension in the folder after the run. */
   files: FileStamp[];
   servers: string[];
   tools: number;
@@ -37,14 +37,18 @@ export interface InputStamp extends FileStamp {
   digest: string;
 }
 
-/** The record of the last run into `outDir`, if it had `key`, read the same bytes and left every file as it is now. */
+/**
+ * The record of the last run into `outDir` writing `extension` files, if it had `key`, read the same
+ * bytes and left every such file as it is now.
+ */
 export async function unchangedRun(
   cache: ReuseCache,
   outDir: string,
+  extension: string,
   key: string,
   schemaFiles: readonly string[],
 ): Promise<RunRecord | undefined> {
-  const text = await cache.read(recordName(outDir));
+  const text = await cache.read(recordName(outDir, extension));
   if (text === undefined) return undefined;
   let record: RunRecord;
   try {
@@ -54,7 +58,7 @@ export async function unchangedRun(
   }
   if (record.key !== key || !Array.isArray(record.files) || !Array.isArray(record.inputs) || record.quality === undefined) return undefined;
   if (record.inputs.length !== schemaFiles.length) return undefined;
-  const now = await outputStamps(outDir);
+  const now = await outputStamps(outDir, extension);
   if (now === undefined || JSON.stringify(now) !== JSON.stringify(record.files)) return undefined;
   const same = await Promise.all(schemaFiles.map((path, index) => sameInput(path, record.inputs[index]!)));
   return same.every(Boolean) ? record : undefined;
@@ -66,14 +70,15 @@ export function stampInputs(schemaFiles: readonly string[]): Promise<InputStamp[
 }
 
 /** Records a finished run; one that cannot be recorded only costs the next run its shortcut. */
-export async function rememberRun(cache: ReuseCache, outDir: string, record: Omit<RunRecord, "files">): Promise<void> {
-  const files = await outputStamps(outDir);
+export async function rememberRun(cache: ReuseCache, outDir: string, extension: string, record: Omit<RunRecord, "files">): Promise<void> {
+  const files = await outputStamps(outDir, extension);
   if (files !== undefined)
-    await cache.write([{ name: recordName(outDir), content: JSON.stringify({ ...record, files } satisfies RunRecord) }]);
+    await cache.write([{ name: recordName(outDir, extension), content: JSON.stringify({ ...record, files } satisfies RunRecord) }]);
 }
 
-function recordName(outDir: string): string {
-  return join("runs", `${hash(resolve(outDir))}.json`);
+/** TypeScript and Rust clients in one folder are two runs, neither of which undoes the other's record. */
+function recordName(outDir: string, extension: string): string {
+  return join("runs", `${hash(`${resolve(outDir)}\0${extension}`)}.json`);
 }
 
 async function sameInput(path: string, recorded: InputStamp): Promise<boolean> {
@@ -89,12 +94,12 @@ async function inputStamp(path: string): Promise<InputStamp> {
   return { name: resolve(path), size: info.size, mtimeMs: info.mtimeMs, ino: info.ino, digest: hash(content) };
 }
 
-async function outputStamps(outDir: string): Promise<FileStamp[] | undefined> {
+async function outputStamps(outDir: string, extension: string): Promise<FileStamp[] | undefined> {
   const names = await readdir(outDir).catch(() => undefined);
   if (names === undefined) return undefined;
   return Promise.all(
     names
-      .filter((name) => name.endsWith(".ts"))
+      .filter((name) => name.endsWith(extension))
       .sort()
       .map(async (name) => {
         const info = await stat(join(outDir, name));

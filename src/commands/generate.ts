@@ -3,7 +3,7 @@ import type { Argv } from "yargs";
 import type { Quality } from "../bundle/quality.js";
 import type { QualityChange } from "../bundle/quality-changes.js";
 import type { QualitySummary } from "../bundle/quality-summary.js";
-import type { GenerateOutcome, GenerateSettings } from "../codegen/generate-pipeline.js";
+import type { GenerateOutcome, GenerateSettings, Lang } from "../codegen/generate-pipeline.js";
 import type { LoadedConfig } from "../config/pmcp-config.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
@@ -12,7 +12,7 @@ import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js
 import { resolveInputs, schemaOption } from "./shared/inputs.js";
 import { minQualityOption, strictObjectsOption } from "./shared/options.js";
 import { printJson, say, warn } from "./shared/output.js";
-import { DEFAULT_OUTPUT, outputSetting, resolvePathSetting, resolveSetting } from "./shared/settings.js";
+import { DEFAULT_OUTPUT, outputSetting, projectPath, resolvePathSetting, resolveSetting } from "./shared/settings.js";
 
 const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
 
@@ -36,8 +36,8 @@ const builder = (yargs: Argv<GlobalArgs>) =>
   generateOptions(schemaOption(yargs))
     .option("lang", {
       choices: ["typescript", "rust"] as const,
-      default: "typescript" as const,
-      describe: "Language of the clients: typescript, or rust (mod.rs and one <server>.rs per server, serde types)",
+      describe:
+        "Language of the clients: typescript, or rust (mod.rs and one <server>.rs per server, serde types) (default: typescript, and rust too when pmcp.config has a rust entry)",
     })
     .option("check", {
       type: "boolean",
@@ -60,7 +60,10 @@ export const generateCommand = defineCommand({
   handler: generate,
 });
 
-/** `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults. */
+/**
+ * `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults.
+ * With a `rust` entry in `pmcp.config` and no `--lang`, one run writes both outputs, one after the other.
+ */
 async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   // Templates and the runtime import shape TypeScript modules only: ignored silently, they would mislead.
   const typescriptOnly = [args.templates === undefined ? "" : "--templates", args.runtimeImport === undefined ? "" : "--runtime-import"];
@@ -70,10 +73,10 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
       `${typescriptOnly.filter(Boolean).join(" and ")} apply to TypeScript output only, not --lang rust`,
     );
   const { generateClients, warningLine } = await import("../codegen/generate-pipeline.js");
-  const generateIn = args.lang === "rust" ? (await import("../codegen/rust/generate-rust.js")).generateRustClients : generateClients;
   const learning = await import("./shared/infer-observations.js");
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
-  const settings = generateSettings(args, project, schema.join(", "));
+  const langs = outputLangs(args, project);
+  const allSettings = langs.map((lang) => generateSettings(args, project, schema.join(", "), lang));
   // As `schema infer` then `generate`; --check renders the bundle learned in memory and writes neither.
   const inferred =
     args.observations === undefined
@@ -87,69 +90,84 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
         );
   if (inferred !== undefined && !args.check) await learning.saveLearnedBundle(inferred);
   const staleBundle = inferred !== undefined && args.check && !(await learning.upToDate(inferred)) ? [inferred.output] : [];
-  const outcome = await generateIn(schema, settings, args.check, args.check ? inferred?.result.bundle : undefined).catch(
-    (error: unknown) => {
-      throw error instanceof PmcpError && error.code === "NOT_FOUND"
-        ? new PmcpError("NOT_FOUND", `${error.message}; run pmcp schema export first to write the bundle`, { cause: error })
-        : error;
-    },
-  );
-  const { outDir } = settings;
-  const { changed, leftover } = outcome;
-  const summary: Summary = {
-    output: outDir,
-    servers: outcome.servers.length,
-    tools: outcome.tools,
-    reused: outcome.reused,
-    warnings: outcome.warnings,
-    changed: changed.map((file) => join(outDir, file.path)),
-    typesChanged: changed.flatMap((file) => file.typesChanged.map((tool) => `${file.path.replace(/\.(ts|rs)$/, "")}/${tool}`)),
-    removed: leftover.map((path) => join(outDir, path)),
-    ...(inferred === undefined ? {} : { inferred: learning.inferredTools(inferred) }),
-    quality: outcome.quality,
-    qualityChanges: outcome.changes ?? null,
-  };
-  const warningLines = outcome.warnings.map(warningLine);
+  const summaries: Summary[] = [];
+  for (const settings of allSettings) {
+    const outcome = await generateClients(schema, settings, args.check, args.check ? inferred?.result.bundle : undefined).catch(
+      (error: unknown) => {
+        throw error instanceof PmcpError && error.code === "NOT_FOUND"
+          ? new PmcpError("NOT_FOUND", `${error.message}; run pmcp schema export first to write the bundle`, { cause: error })
+          : error;
+      },
+    );
+    summaries.push(summaryOf(settings, outcome, inferred === undefined ? undefined : learning.inferredTools(inferred)));
+  }
+  // Both languages warn about the same schemas: each problem once.
+  const warningLines = [...new Set(summaries.flatMap((summary) => summary.warnings.map(warningLine)))];
+  const json = (extra: object) =>
+    printJson(summaries.length === 1 ? { ...summaryJson(summaries[0]!), ...extra } : { outputs: summaries.map(summaryJson), ...extra });
 
   if (args.check) {
-    const stale = staleBundle.length + changed.length + leftover.length;
+    const staleFiles = (summary: Summary) => summary.changed.length + summary.removed.length;
+    const stale = staleBundle.length + summaries.reduce((sum, summary) => sum + staleFiles(summary), 0);
     for (const line of warningLines) warn(args, line);
-    if (args.json) printJson({ ...summaryJson(summary), upToDate: stale === 0 });
-    if (stale === 0) return say(args, `${outDir} is up to date`);
+    if (args.json) json({ upToDate: stale === 0 });
     for (const path of staleBundle) say(args, `stale: ${path} (observations not inferred yet)`);
-    for (const file of changed) {
-      say(
-        args,
-        `stale: ${join(outDir, file.path)}${file.typesChanged.length > 0 ? ` (types changed: ${file.typesChanged.join(", ")})` : ""}`,
-      );
+    for (const summary of summaries) {
+      if (staleFiles(summary) === 0) say(args, `${summary.output} is up to date`);
+      for (const [index, path] of summary.changed.entries()) {
+        const types = summary.staleTypes[index]!;
+        say(args, `stale: ${path}${types.length > 0 ? ` (types changed: ${types.join(", ")})` : ""}`);
+      }
+      for (const path of summary.removed) say(args, `stale: ${path}`);
     }
-    for (const path of summary.removed) say(args, `stale: ${path}`);
+    if (stale === 0) return;
     throw new PmcpError(
       "OUT_OF_DATE",
       `${count(stale, staleBundle.length > 0 ? "file" : "generated file")} out of date; run pmcp generate${staleBundle.length > 0 ? " --observations" : ""}`,
     );
   }
 
-  for (const path of summary.removed) say(args, `removed ${path}: generated earlier for a server that is not in this bundle`);
+  for (const path of summaries.flatMap((summary) => summary.removed))
+    say(args, `removed ${path}: generated earlier for a server that is not in this bundle`);
   for (const line of warningLines) warn(args, line);
-  if (args.json) printJson(summaryJson(summary));
-  const reused = summary.reused.length > 0 ? `, ${summary.reused.length} unchanged` : "";
-  say(
-    args,
-    `Generated clients in ${outDir}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
-  );
+  if (args.json) json({});
+  for (const summary of summaries) {
+    const reused = summary.reused.length > 0 ? `, ${summary.reused.length} unchanged` : "";
+    say(
+      args,
+      `Generated ${summary.lang === "rust" ? "Rust clients" : "clients"} in ${summary.output}: ${count(summary.servers, "server")}${reused}, ${count(summary.tools, "tool")}${summary.warnings.length ? `, ${count(summary.warnings.length, "warning")}` : ""}`,
+    );
+  }
   // Nothing more is said under --quiet or --json: a no-op run need not load the formatting.
   if (!args.quiet && !args.json) {
     const { qualitySummaryLines } = await import("../report/format.js");
     const { qualityChangeLine } = await import("../bundle/quality-changes.js");
-    for (const line of ["Schema quality:", ...qualitySummaryLines(summary.quality).map((text) => `  ${text}`)]) say(args, line);
-    // Said only when there are some: an unchanged re-run has nothing to add.
-    const changes = summary.qualityChanges ?? [];
-    if (changes.length > 0) say(args, "Changes since the previous generation:");
-    for (const change of changes.slice(0, CHANGE_LINES)) say(args, `  ${qualityChangeLine(change)}`);
-    if (changes.length > CHANGE_LINES) say(args, `  and ${changes.length - CHANGE_LINES} more (--json lists them all)`);
+    // One bundle at one --min-quality: every output has the same quality.
+    for (const line of ["Schema quality:", ...qualitySummaryLines(summaries[0]!.quality).map((text) => `  ${text}`)]) say(args, line);
+    for (const summary of summaries) {
+      // Said only when there are some: an unchanged re-run has nothing to add.
+      const changes = summary.qualityChanges ?? [];
+      if (changes.length > 0) say(args, `Changes since the previous generation${summaries.length > 1 ? ` of ${summary.output}` : ""}:`);
+      for (const change of changes.slice(0, CHANGE_LINES)) say(args, `  ${qualityChangeLine(change)}`);
+      if (changes.length > CHANGE_LINES) say(args, `  and ${changes.length - CHANGE_LINES} more (--json lists them all)`);
+    }
   }
   if (inferred !== undefined) learning.failIfNotLearned(inferred);
+}
+
+/**
+ * The languages a run writes: `--lang`, else TypeScript and, when `pmcp.config` has a `rust` entry,
+ * Rust too. One `-o` cannot name two folders.
+ */
+function outputLangs(args: { lang?: Lang | undefined; output?: string | undefined }, project: LoadedConfig | undefined): Lang[] {
+  if (args.lang !== undefined) return [args.lang];
+  if (project?.config.rust === undefined) return ["typescript"];
+  if (args.output !== undefined)
+    throw new PmcpError(
+      "INVALID_ARGUMENT",
+      "-o names one folder, but pmcp.config's rust entry makes generate write two: add --lang typescript or --lang rust",
+    );
+  return ["typescript", "rust"];
 }
 
 /** Most quality changes `generate` prints: a new server of 300 tools is 300 changes, which say little one by one. */
@@ -164,14 +182,31 @@ export interface GenerateFlags {
   minQuality: Quality;
 }
 
-/** Where `pmcp generate` and `pmcp dev` write and how they render: the flag, else `pmcp.config`, else the default. */
-export function generateSettings(flags: GenerateFlags, project: LoadedConfig | undefined, source: string): GenerateSettings {
+/**
+ * Where `pmcp generate` and `pmcp dev` write and how they render: the flag, else `pmcp.config`, else
+ * the default. Rust clients go to `-o`, else `pmcp.config` `rust.output`, else the default folder.
+ */
+export function generateSettings(
+  flags: GenerateFlags,
+  project: LoadedConfig | undefined,
+  source: string,
+  lang: Lang = "typescript",
+): GenerateSettings {
   const config = project?.config;
-  const out = outputSetting(flags.output, project);
+  const out =
+    lang === "rust"
+      ? resolveSetting(
+          { name: "-o", value: flags.output },
+          { key: "rust.output", value: projectPath(project, config?.rust?.output) },
+          DEFAULT_OUTPUT,
+        )
+      : outputSetting(flags.output, project);
   return {
+    lang,
     outDir: out.value,
     outFlag: out.name,
-    templatesDir: resolvePathSetting({ name: "--templates", value: flags.templates }, project, "templates").value,
+    templatesDir:
+      lang === "rust" ? undefined : resolvePathSetting({ name: "--templates", value: flags.templates }, project, "templates").value,
     options: {
       source,
       runtimeImport: resolveSetting(
@@ -191,6 +226,7 @@ export function generateSettings(flags: GenerateFlags, project: LoadedConfig | u
 }
 
 interface Summary {
+  lang: Lang;
   output: string;
   servers: number;
   tools: number;
@@ -198,6 +234,8 @@ interface Summary {
   warnings: GenerateOutcome["warnings"];
   changed: string[];
   typesChanged: string[];
+  /** Per changed file, the tools whose types changed (for --check's lines; not in --json). */
+  staleTypes: string[][];
   removed: string[];
   /** With --observations: the tools learned again, as `server/tool`. */
   inferred?: string[];
@@ -207,6 +245,25 @@ interface Summary {
   qualityChanges: QualityChange[] | null;
 }
 
-function summaryJson(summary: Summary) {
+function summaryOf(settings: GenerateSettings, outcome: GenerateOutcome, inferred: string[] | undefined): Summary {
+  const { outDir } = settings;
+  return {
+    lang: settings.lang,
+    output: outDir,
+    servers: outcome.servers.length,
+    tools: outcome.tools,
+    reused: outcome.reused,
+    warnings: outcome.warnings,
+    changed: outcome.changed.map((file) => join(outDir, file.path)),
+    typesChanged: outcome.changed.flatMap((file) => file.typesChanged.map((tool) => `${file.path.replace(/\.(ts|rs)$/, "")}/${tool}`)),
+    staleTypes: outcome.changed.map((file) => file.typesChanged),
+    removed: outcome.leftover.map((path) => join(outDir, path)),
+    ...(inferred === undefined ? {} : { inferred }),
+    quality: outcome.quality,
+    qualityChanges: outcome.changes ?? null,
+  };
+}
+
+function summaryJson({ staleTypes: _, ...summary }: Summary) {
   return { ...summary, warnings: summary.warnings.length };
 }

@@ -14,6 +14,8 @@ export interface PmcpConfig {
   bundle?: string;
   /** Folder for generated clients (default `generated`), relative to the config file. */
   output?: string;
+  /** `output`: the folder for Rust clients, relative to the config file; with it, `pmcp generate` writes both languages. */
+  rust?: RustOutput;
   /** Module specifier generated files import the runtime from (default `@pmcp-codegen/runtime`). */
   runtimeImport?: string;
   /** Reject keys that `additionalProperties: false` forbids instead of keeping them. */
@@ -24,6 +26,19 @@ export interface PmcpConfig {
   exec?: Partial<ExecSettings>;
   /** `dir`: the folder of observation logs `pmcp dev` learns result types from as they are written, relative to the config file. */
   observe?: { dir: string };
+}
+
+export interface RustOutput {
+  output: string;
+}
+
+function isRustOutput(value: unknown): value is RustOutput {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Object.keys(value).join() === "output" &&
+    typeof (value as RustOutput).output === "string"
+  );
 }
 
 /** Typed identity for `pmcp.config.ts`: `export default defineConfig({ ... })`. */
@@ -46,6 +61,8 @@ async function configSchema() {
     servers: z.record(z.string(), z.unknown()).optional(),
     bundle: z.string().optional(),
     output: z.string().optional(),
+    // One problem whatever is wrong with it (`"rust": "src/clients"` is the first guess): the shape it must have.
+    rust: z.custom<RustOutput>(isRustOutput, { error: 'expected { "output": "<folder for the Rust clients>" }' }).optional(),
     runtimeImport: z.string().optional(),
     strictObjects: z.boolean().optional(),
     templates: z.string().optional(),

@@ -6,10 +6,11 @@ import { PmcpError } from "../../errors.js";
 import { IRBuilder } from "../../ir/json-schema-to-ir.js";
 import { clientClassName, NameScope, pascalCase, resultTypeName } from "../../ir/naming.js";
 import { commentText } from "../code.js";
+import { encodeGeneration, type GenerationRecord, nextGeneration } from "../generation-record.js";
 import { hash } from "../hash.js";
 import { BANNER_PREFIX, withRecord } from "../module-record.js";
 import { type GenerateWarning, type ResultSchema, resultSchemaOf } from "../plan.js";
-import type { RenderOptions, RenderResult } from "../render.js";
+import type { RenderOptions, RenderResult, RenderStep, RenderSteps } from "../render.js";
 import { RustItems } from "./emit-rust-type.js";
 import { rustDoc } from "./rust-doc.js";
 import { rustString } from "./rust-literal.js";
@@ -29,22 +30,62 @@ const MODULE_RESERVED = ["mod", "con", "prn", "aux", "nul", ...[1, 2, 3, 4, 5, 6
  * `pub mod` per server) and one `<server>.rs` per server, a function of the bundle and the options.
  */
 export function renderRust(bundle: Bundle, options: RenderOptions): RenderResult {
+  const { steps, warnings } = renderRustSteps(bundle, options);
+  const files = steps.map((step) => {
+    const made = step.make();
+    warnings.push(...made.warnings);
+    return { path: step.path, content: made.content };
+  });
+  return { files, warnings };
+}
+
+/** A render step of Rust output: made without templates, which shape TypeScript modules only. */
+interface RustStep extends Omit<RenderStep, "make"> {
+  make(): { content: string; warnings: GenerateWarning[] };
+}
+
+interface RustSteps extends Omit<RenderSteps, "steps"> {
+  steps: RustStep[];
+}
+
+/**
+ * The files renderRust makes, each still to be made, with what it is made from, as renderSteps
+ * gives TypeScript's to the reuse cache; `mod.rs` records the generation as `index.ts` does.
+ */
+export function renderRustSteps(bundle: Bundle, options: RenderOptions, previous?: GenerationRecord): RustSteps {
   for (const server of bundle.servers) {
     if (!ServerIdSchema.safeParse(server.id).success)
       throw new PmcpError("INVALID_INPUT", `server id ${JSON.stringify(server.id)} is not a valid server id`);
   }
-  const modules = new NameScope(MODULE_RESERVED);
+  const minQuality = options.minQuality ?? DEFAULT_MIN_QUALITY;
+  // What a module's text depends on besides its server; "rust" keeps its cache keys apart from TypeScript's.
+  const settings = ["rust", options.generatorVersion, minQuality, options.source];
+  const scope = new NameScope(MODULE_RESERVED);
   const warnings: GenerateWarning[] = [];
-  const files = bundle.servers.map((server) => {
+  const modules = bundle.servers.map((server) => {
     const wanted = rustModuleName(server.id);
-    const module = modules.claim(wanted).name;
+    const module = scope.claim(wanted).name;
     if (module !== wanted) warnings.push({ server: server.id, tool: "", pointer: "", message: `its Rust module is ${module}.rs` });
-    const rendered = renderServer(server, options);
-    warnings.push(...rendered.warnings);
-    return { module, path: `${module}.rs`, content: rendered.content };
+    return module;
   });
-  const mod = withRecord(`${banner(options)}\n${files.map((file) => `pub mod ${file.module};\n`).join("")}\n${MOD_RS}`, []);
-  return { files: [...files.map(({ path, content }) => ({ path, content })), { path: "mod.rs", content: mod }], warnings };
+  const steps: RustStep[] = bundle.servers.map((server, index) => ({
+    path: `${modules[index]}.rs`,
+    server: server.id,
+    inputs: [settings, server],
+    make: () => renderServer(server, options),
+  }));
+  const generation = nextGeneration(bundle, previous, minQuality);
+  const mods = modules.map((module) => `pub mod ${module};\n`).join("");
+  steps.push({
+    path: "mod.rs",
+    server: undefined,
+    inputs: [settings, mods, generation.record],
+    make: () => ({
+      content: withRecord(`${banner(options)}\n${mods}\n${MOD_RS}`, [], encodeGeneration(generation.record)),
+      warnings: [],
+    }),
+  });
+  return { steps, warnings, generation };
 }
 
 function banner(options: RenderOptions, server?: BundleServer): string {

@@ -225,7 +225,7 @@ impl std::error::Error for CompositionError {
 }
 
 /// Calls a tool: implement it over any MCP client (PMCP's, rmcp's). Return the result's
-/// \`structuredContent\` (for a tool without an output schema, whatever JSON the result holds),
+/// \`structuredContent\` (a result without one: its \`content\` blocks as a JSON array),
 /// \`CompositionError::Tool\` for \`isError\`, \`CompositionError::Call\` for a failed call.
 ///
 /// A plain \`async fn\`: any implementation fits, \`Send\` or not, so a caller cannot require the

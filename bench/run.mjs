@@ -18,11 +18,13 @@ import { benchListing } from "./listing.mjs";
 import { benchModel } from "./model.mjs";
 import { benchNormalize } from "./normalize.mjs";
 import { benchOtel } from "./otel.mjs";
+import { benchRust } from "./rust.mjs";
 import { benchTypeCheck } from "./type-check.mjs";
 
 console.log(`node ${process.version}, medians of repeated runs\n`);
 benchExport();
 await benchGenerate();
+await benchRust();
 benchFromSource();
 await benchDev();
 await benchDevObservations();

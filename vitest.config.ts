@@ -21,6 +21,7 @@ export default defineConfig({
           // Pure modules from src/: no build, no server, no global setup (npm run test:unit).
           name: "unit",
           include: ["test/**/*.unit.test.ts"],
+          exclude: ["test/.output/**"],
         },
       },
       {
@@ -29,7 +30,8 @@ export default defineConfig({
           // The CLI and the servers, run from dist/ against the reference servers' export.
           name: "integration",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/**/*.unit.test.ts"],
+          // test/.output holds generated projects, with their dependencies' own tests: never collected.
+          exclude: ["test/**/*.unit.test.ts", "test/.output/**"],
           globalSetup: ["test/global-setup.ts"],
         },
       },

@@ -113,6 +113,7 @@ const RUST_PAYLOADS = [
   "~~~\nfn main() {}\n~~~",
   "\r\n#[cfg(test)] mod pwned {}\r",
   "\u0000\u0085\ud800",
+  "Trojan \u202e source \u2066 text \u2069",
 ];
 
 function hostileTool(payload: string, index: number): Tool {

@@ -56,6 +56,10 @@ describe("Rust doc comments from untrusted text", () => {
     );
   });
 
+  it("drops the bidirectional overrides and isolates rustc refuses in a comment", () => {
+    expect(rustDoc("a\u202eb\u2066c\u2069d\u202ae")).toBe("/// a b c d e\n");
+  });
+
   it("keeps */ and attributes as text: a line comment cannot be closed", () => {
     expect(rustDoc("*/ #[cfg(test)] fn pwned() {}")).toBe("/// */ #[cfg(test)] fn pwned() {}\n");
   });

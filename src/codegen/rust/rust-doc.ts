@@ -15,12 +15,16 @@ export function rustDoc(text: string, indent = ""): string {
   return body.map((line) => `${indent}///${line === "" ? "" : ` ${line}`}\n`).join("");
 }
 
-/** The text's lines: every kind of line break is one (a bare `\r` does not compile in a `///` line), control characters go. */
+/**
+ * The text's lines: every kind of line break is one (a bare `\r` does not compile in a `///` line),
+ * control characters go, and so do the bidirectional overrides and isolates, which rustc refuses in
+ * a comment (`text_direction_codepoint_in_comment`, an error by default).
+ */
 function plainLines(text: string): string[] {
   const lines = text
     .replace(/\r\n?|[\u2028\u2029\u0085]/g, "\n")
     // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this takes out
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, " ")
+    .replace(/[\u0000-\u0008\u000b-\u001f\u007f\u202a-\u202e\u2066-\u2069]/g, " ")
     .split("\n")
     .map((line) => line.trimEnd());
   while (lines[0] === "") lines.shift();

@@ -111,6 +111,8 @@ const RUST_PAYLOADS = [
   'Example:\n```\nstd::fs::write("pwned-fenced", "").unwrap();\n```',
   'Example:\n\n    std::fs::write("pwned-indented", "").unwrap();',
   "~~~\nfn main() {}\n~~~",
+  'Example:\n> ```\n> std::fs::write("pwned-quoted", "").unwrap();\n> ```',
+  '>     std::fs::write("pwned-quoted-indented", "").unwrap();',
   "\r\n#[cfg(test)] mod pwned {}\r",
   "\u0000\u0085\ud800",
   "Trojan \u202e source \u2066 text \u2069",
@@ -311,6 +313,8 @@ describe.skipIf(rustSkipped !== undefined)(
       expect(doctests.stdout.match(/^running \d+ tests?$/gm)).toEqual(["running 0 tests"]);
       await expect(access(join(crate, "pwned-fenced"))).rejects.toThrow();
       await expect(access(join(crate, "pwned-indented"))).rejects.toThrow();
+      await expect(access(join(crate, "pwned-quoted"))).rejects.toThrow();
+      await expect(access(join(crate, "pwned-quoted-indented"))).rejects.toThrow();
     });
 
     it("rewrites only what changed, refuses a file it did not write, removes its own leftover modules, and --check says so", async () => {

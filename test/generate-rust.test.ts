@@ -145,9 +145,15 @@ function hostileTool(payload: string, index: number): Tool {
   });
 }
 
+/** Servers named like the crates mod.rs names: a module of that name would shadow the crate there. */
+const CRATE_NAMED = ["serde", "serde_json", "std"].map((id) => ({ id, tools: [tool("t")] }));
+
 const HOSTILE: Bundle = {
   version: "1.0",
-  servers: [{ id: "hostile", instructions: RUST_PAYLOADS.join("\n"), tools: [...PAYLOADS, ...RUST_PAYLOADS].map(hostileTool) }],
+  servers: [
+    { id: "hostile", instructions: RUST_PAYLOADS.join("\n"), tools: [...PAYLOADS, ...RUST_PAYLOADS].map(hostileTool) },
+    ...CRATE_NAMED,
+  ],
 };
 
 const OPTIONS = { source: "hostile */ bundle\n.json", runtimeImport: "unused", strictObjects: false, generatorVersion: "test" };
@@ -353,6 +359,21 @@ describe.skipIf(rustSkipped !== undefined)(
         ),
       );
       expect((await readdir(shrinking)).sort()).toEqual(["cycles.rs", "mod.rs"]);
+    });
+
+    it("names no module like a crate mod.rs names (the crate build above proves mod.rs still finds them)", () => {
+      const { files, warnings } = renderRust(HOSTILE, OPTIONS);
+      expect(files.map((file) => file.path).filter((path) => path !== "hostile.rs")).toEqual([
+        "serde2.rs",
+        "serde_json2.rs",
+        "std2.rs",
+        "mod.rs",
+      ]);
+      expect(warnings.filter((warning) => warning.tool === "").map((warning) => `${warning.server}: ${warning.message}`)).toEqual([
+        "serde: its Rust module is serde2.rs",
+        "serde_json: its Rust module is serde_json2.rs",
+        "std: its Rust module is std2.rs",
+      ]);
     });
 
     it("takes only typescript or rust, and no TypeScript-only flag with rust", async () => {

@@ -148,11 +148,15 @@ function hostileTool(payload: string, index: number): Tool {
 /** Servers named like the crates mod.rs names: a module of that name would shadow the crate there. */
 const CRATE_NAMED = ["serde", "serde_json", "std"].map((id) => ({ id, tools: [tool("t")] }));
 
+/** A result type named like the client's type parameter `C`. */
+const NAMED_C = tool("c", { type: "object", title: "C", properties: { a: { type: "string" } } });
+
 const HOSTILE: Bundle = {
   version: "1.0",
   servers: [
     { id: "hostile", instructions: RUST_PAYLOADS.join("\n"), tools: [...PAYLOADS, ...RUST_PAYLOADS].map(hostileTool) },
     ...CRATE_NAMED,
+    { id: "generic", tools: [NAMED_C] },
   ],
 };
 
@@ -363,7 +367,7 @@ describe.skipIf(rustSkipped !== undefined)(
 
     it("names no module like a crate mod.rs names (the crate build above proves mod.rs still finds them)", () => {
       const { files, warnings } = renderRust(HOSTILE, OPTIONS);
-      expect(files.map((file) => file.path).filter((path) => path !== "hostile.rs")).toEqual([
+      expect(files.map((file) => file.path).filter((path) => path !== "hostile.rs" && path !== "generic.rs")).toEqual([
         "serde2.rs",
         "serde_json2.rs",
         "std2.rs",
@@ -373,6 +377,15 @@ describe.skipIf(rustSkipped !== undefined)(
         "serde: its Rust module is serde2.rs",
         "serde_json: its Rust module is serde_json2.rs",
         "std: its Rust module is std2.rs",
+      ]);
+    });
+
+    it("names no type C, the client's type parameter, which would stand for it in the signatures", () => {
+      const generic = renderRust(HOSTILE, OPTIONS).files.find((file) => file.path === "generic.rs")!.content;
+      expect(generic.match(/pub (struct|async fn) [^{]*/g)).toEqual([
+        "pub struct C2 ",
+        "pub struct GenericClient<'a, C: super::CompositionClient> ",
+        "pub async fn c(&self, args: CArgs) -> Result<C2, super::CompositionError> ",
       ]);
     });
 

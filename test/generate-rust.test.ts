@@ -111,8 +111,11 @@ const RUST_PAYLOADS = [
   'Example:\n```\nstd::fs::write("pwned-fenced", "").unwrap();\n```',
   'Example:\n\n    std::fs::write("pwned-indented", "").unwrap();',
   "~~~\nfn main() {}\n~~~",
+  'Example:\n> ```\n> std::fs::write("pwned-quoted", "").unwrap();\n> ```',
+  '>     std::fs::write("pwned-quoted-indented", "").unwrap();',
   "\r\n#[cfg(test)] mod pwned {}\r",
   "\u0000\u0085\ud800",
+  "Trojan \u202e source \u2066 text \u2069",
 ];
 
 function hostileTool(payload: string, index: number): Tool {
@@ -142,9 +145,19 @@ function hostileTool(payload: string, index: number): Tool {
   });
 }
 
+/** Servers named like the crates mod.rs names: a module of that name would shadow the crate there. */
+const CRATE_NAMED = ["serde", "serde_json", "std"].map((id) => ({ id, tools: [tool("t")] }));
+
+/** A result type named like the client's type parameter `C`. */
+const NAMED_C = tool("c", { type: "object", title: "C", properties: { a: { type: "string" } } });
+
 const HOSTILE: Bundle = {
   version: "1.0",
-  servers: [{ id: "hostile", instructions: RUST_PAYLOADS.join("\n"), tools: [...PAYLOADS, ...RUST_PAYLOADS].map(hostileTool) }],
+  servers: [
+    { id: "hostile", instructions: RUST_PAYLOADS.join("\n"), tools: [...PAYLOADS, ...RUST_PAYLOADS].map(hostileTool) },
+    ...CRATE_NAMED,
+    { id: "generic", tools: [NAMED_C] },
+  ],
 };
 
 const OPTIONS = { source: "hostile */ bundle\n.json", runtimeImport: "unused", strictObjects: false, generatorVersion: "test" };
@@ -310,6 +323,8 @@ describe.skipIf(rustSkipped !== undefined)(
       expect(doctests.stdout.match(/^running \d+ tests?$/gm)).toEqual(["running 0 tests"]);
       await expect(access(join(crate, "pwned-fenced"))).rejects.toThrow();
       await expect(access(join(crate, "pwned-indented"))).rejects.toThrow();
+      await expect(access(join(crate, "pwned-quoted"))).rejects.toThrow();
+      await expect(access(join(crate, "pwned-quoted-indented"))).rejects.toThrow();
     });
 
     it("rewrites only what changed, refuses a file it did not write, removes its own leftover modules, and --check says so", async () => {
@@ -348,6 +363,30 @@ describe.skipIf(rustSkipped !== undefined)(
         ),
       );
       expect((await readdir(shrinking)).sort()).toEqual(["cycles.rs", "mod.rs"]);
+    });
+
+    it("names no module like a crate mod.rs names (the crate build above proves mod.rs still finds them)", () => {
+      const { files, warnings } = renderRust(HOSTILE, OPTIONS);
+      expect(files.map((file) => file.path).filter((path) => path !== "hostile.rs" && path !== "generic.rs")).toEqual([
+        "serde2.rs",
+        "serde_json2.rs",
+        "std2.rs",
+        "mod.rs",
+      ]);
+      expect(warnings.filter((warning) => warning.tool === "").map((warning) => `${warning.server}: ${warning.message}`)).toEqual([
+        "serde: its Rust module is serde2.rs",
+        "serde_json: its Rust module is serde_json2.rs",
+        "std: its Rust module is std2.rs",
+      ]);
+    });
+
+    it("names no type C, the client's type parameter, which would stand for it in the signatures", () => {
+      const generic = renderRust(HOSTILE, OPTIONS).files.find((file) => file.path === "generic.rs")!.content;
+      expect(generic.match(/pub (struct|async fn) [^{]*/g)).toEqual([
+        "pub struct C2 ",
+        "pub struct GenericClient<'a, C: super::CompositionClient> ",
+        "pub async fn c(&self, args: CArgs) -> Result<C2, super::CompositionError> ",
+      ]);
     });
 
     it("takes only typescript or rust, and no TypeScript-only flag with rust", async () => {

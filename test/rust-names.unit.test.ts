@@ -56,6 +56,10 @@ describe("Rust doc comments from untrusted text", () => {
     );
   });
 
+  it("drops the bidirectional overrides and isolates rustc refuses in a comment", () => {
+    expect(rustDoc("a\u202eb\u2066c\u2069d\u202ae")).toBe("/// a b c d e\n");
+  });
+
   it("keeps */ and attributes as text: a line comment cannot be closed", () => {
     expect(rustDoc("*/ #[cfg(test)] fn pwned() {}")).toBe("/// */ #[cfg(test)] fn pwned() {}\n");
   });
@@ -65,6 +69,10 @@ describe("Rust doc comments from untrusted text", () => {
     ["a tilde fence", "~~~rust\nfn main() {}\n~~~", "```"],
     ["an indented block", "Example:\n\n    std::process::exit(1);", "```"],
     ["a long run of backticks", "`````\ncode\n`````", "``````"],
+    ["a fence in a block quote", "Example:\n> ```\n> std::process::exit(1);\n> ```", "````"],
+    ["an indented block in a block quote", ">     std::process::exit(1);", "```"],
+    ["a fence in a list item", "Steps:\n1. ```\n   std::process::exit(1);\n   ```", "````"],
+    ["a fence in a nested quote and list", "> - > ~~~\n> - > fn main() {}", "```"],
   ])("puts %s in a text fence longer than any run of backticks, so rustdoc never runs it", (_case, text, fence) => {
     const doc = rustDoc(text);
     const lines = doc.split("\n").slice(0, -1);
@@ -72,6 +80,10 @@ describe("Rust doc comments from untrusted text", () => {
     expect(lines.at(-1)).toBe(`/// ${fence}`);
     expect(lines.slice(1, -1)).toEqual(text.split("\n").map((line) => (line === "" ? "///" : `/// ${line}`)));
   });
+
+  it.each(["- item", "1. step", "> quoted", "2) x ```", "Use ```code``` inline", "a\tb"])("leaves %j unfenced: no code block", (text) =>
+    expect(rustDoc(text)).toBe(`/// ${text}\n`),
+  );
 
   it("writes nothing for empty text", () => expect(rustDoc(" \n\r\n")).toBe(""));
 });

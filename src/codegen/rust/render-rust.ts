@@ -18,12 +18,26 @@ import { rustFieldName, rustModuleName } from "./rust-names.js";
 
 /**
  * Type names a generated module must not declare: the prelude types its code names (a struct
- * `Option` would shadow the one every optional field uses) and `Self`.
+ * `Option` would shadow the one every optional field uses), `Self`, and `C`, the client's type
+ * parameter, which would stand for a result type named `C` in its methods' signatures.
  */
-const RUST_RESERVED = ["Self", "Option", "Some", "None", "Box", "Vec", "String", "Result", "Ok", "Err"];
+const RUST_RESERVED = ["Self", "C", "Option", "Some", "None", "Box", "Vec", "String", "Result", "Ok", "Err"];
 
-/** `mod.rs` is the parent module; the others are device names Windows reserves in every folder. */
-const MODULE_RESERVED = ["mod", "con", "prn", "aux", "nul", ...[1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((n) => [`com${n}`, `lpt${n}`])];
+/**
+ * `mod.rs` is the parent module; `std`, `serde` and `serde_json` are the crates `mod.rs` names, which
+ * a module of the same name would shadow there; the others are device names Windows reserves in every folder.
+ */
+const MODULE_RESERVED = [
+  "mod",
+  "std",
+  "serde",
+  "serde_json",
+  "con",
+  "prn",
+  "aux",
+  "nul",
+  ...[1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((n) => [`com${n}`, `lpt${n}`]),
+];
 
 /**
  * `pmcp generate --lang rust`: `mod.rs` (the `CompositionClient` trait, `CompositionError`, one

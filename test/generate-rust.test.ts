@@ -1,10 +1,10 @@
-import { access, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { access, cp, mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bundle, Tool } from "../src/bundle/types.js";
 import { renderRust } from "../src/codegen/rust/render-rust.js";
 import { CARGO_OFFLINE, diagnostics, type Ran, run, rustSkipped, writeCargoToml } from "./helpers/cargo.js";
-import { runCli, runInProcess } from "./helpers/cli.js";
+import { FIXTURES, runCli, runInProcess } from "./helpers/cli.js";
 import { PAYLOADS } from "./helpers/hostile-strings.js";
 import { outputDir } from "./helpers/typescript.js";
 
@@ -97,7 +97,22 @@ const BUNDLE: Bundle = {
           required: ["shape", "value", "type"],
         }),
         tool("count", { type: "array", items: { type: "integer" } }),
+        tool("learned"),
         tool("untyped"),
+      ],
+      inferred: [
+        {
+          tool: "learned",
+          schema: { type: "object", properties: { total: { type: "integer" } }, required: ["total"] },
+          observations: 3,
+          seen: 3,
+          firstSeen: "2026-01-01T00:00:00.000Z",
+          lastSeen: "2026-01-01T00:00:00.000Z",
+          redacted: false,
+          consistency: 1,
+          quality: "low",
+          fields: [{ path: "total", types: { integer: 3 } }],
+        },
       ],
     },
   ],
@@ -175,8 +190,12 @@ describe.skipIf(rustSkipped !== undefined)(
     let generated: Awaited<ReturnType<typeof runCli>>;
     let build: Ran;
     let doctests: Ran;
+    let oneMethod: { build: Ran; run: Ran };
 
-    /** One crate: the CLI's output in src/generated, the hostile bundle's in src/hostile; one build for both. */
+    /**
+     * One crate: the CLI's output in src/generated, the hostile bundle's in src/hostile; one build for
+     * both. Then a second crate whose main calls one method of the CLI's output, as most crates use it.
+     */
     beforeAll(async () => {
       crate = await outputDir("rust");
       await writeFile(join(crate, "bundle.json"), JSON.stringify(BUNDLE));
@@ -189,6 +208,15 @@ describe.skipIf(rustSkipped !== undefined)(
       build = await run("cargo", ["build", ...CARGO_OFFLINE], crate);
       // A description that became a doctest would be compiled and run here.
       doctests = await run("cargo", ["test", "--doc", ...CARGO_OFFLINE], crate);
+      const one = await outputDir("rust-one-method");
+      await cp(join(crate, "src/generated"), join(one, "src/generated"), { recursive: true });
+      await cp(join(FIXTURES, "rust-one-method.rs"), join(one, "src/main.rs"));
+      await cp(join(FIXTURES, "rust-caller/src/block_on.rs"), join(one, "src/block_on.rs"));
+      await writeCargoToml(one, "one_method");
+      oneMethod = {
+        build: await run("cargo", ["build", ...CARGO_OFFLINE], one),
+        run: await run("cargo", ["run", "--quiet", ...CARGO_OFFLINE], one),
+      };
     }, 300_000);
 
     it("writes mod.rs and one module per server, named as Rust modules, which compile offline with no warnings", async () => {
@@ -208,6 +236,25 @@ describe.skipIf(rustSkipped !== undefined)(
       ]);
       expect(build.code, build.stderr).toBe(0);
       expect(diagnostics(build.stderr)).toEqual([]);
+    });
+
+    it("builds with no warnings in a crate that calls one method, which reads a declared type from a text block of JSON", () => {
+      expect(oneMethod.build.code, oneMethod.build.stderr).toBe(0);
+      expect(diagnostics(oneMethod.build.stderr)).toEqual([]);
+      expect([oneMethod.run.code, oneMethod.run.stdout]).toEqual([0, "get_stock: sku A1, quantity 2, location Some((1.5, -2.0))\n"]);
+    });
+
+    it("returns a declared type exactly, a learned one as Parsed, and the result as it came without a type", async () => {
+      const code = await readFile(join(crate, "src/generated/typed_fixture_server.rs"), "utf8");
+      const methods = [...code.matchAll(/pub async fn (\w+)\(.*\) -> Result<(.*), super::CompositionError> \{\n.*\n.*\n {8}(.*)\n/g)];
+      expect(methods.map((method) => method.slice(1).join(" | "))).toEqual([
+        // Not an object: a 2025-era server sends it as { "result": … }.
+        "count | CountResult | super::declared(result.into_json().map(super::unwrap_result))",
+        "get_stock | StockLevel | super::declared(result.into_json())",
+        "learned | super::Parsed<LearnedResult> | Ok(super::learned(result))",
+        "shapes | ShapesResult | super::declared(result.into_json())",
+        "untyped | super::CallResult | Ok(result)",
+      ]);
     });
 
     it("types the seed's result exactly: required, optional, null, integers, tuples, closed objects, enums", async () => {
@@ -278,7 +325,7 @@ describe.skipIf(rustSkipped !== undefined)(
         "    pub extra: serde_json::Map<String, serde_json::Value>,",
       ]);
       expect(code).toContain("pub type CountResult = Vec<i64>;");
-      expect(code).toContain("serde_json::from_value(super::unwrap_result(value))");
+      expect(code).toContain("super::declared(result.into_json().map(super::unwrap_result))");
     });
 
     it("boxes a reference only within a cycle, and makes a recursive alias a newtype", async () => {

@@ -95,7 +95,7 @@ export function renderRustSteps(bundle: Bundle, options: RenderOptions, previous
     server: undefined,
     inputs: [settings, mods, generation.record],
     make: () => ({
-      content: withRecord(`${banner(options)}\n${mods}\n${MOD_RS}`, [], encodeGeneration(generation.record)),
+      content: withRecord(`${banner(options)}\n${MOD_ATTRIBUTES}${mods}\n${MOD_RS}`, [], encodeGeneration(generation.record)),
       warnings: [],
     }),
   });
@@ -158,17 +158,14 @@ function renderServer(server: BundleServer, options: RenderOptions): { content: 
   const code = [
     `${banner(options, server)}\n`,
     items.code(),
-    `${rustDoc(classDoc.join("\n"))}pub struct ${className}<'a, C: super::CompositionClient> {\n${
-      // A server without tools never reads its client.
-      server.tools.length === 0 ? "    #[allow(dead_code)]\n" : ""
-    }    client: &'a C,\n}\n`,
+    `${rustDoc(classDoc.join("\n"))}pub struct ${className}<'a, C: super::CompositionClient> {\n    client: &'a C,\n}\n`,
     `impl<'a, C: super::CompositionClient> ${className}<'a, C> {\n` +
       `    /// The server's id in the bundle, as \`call_tool\` receives it.\n    pub const SERVER: &'static str = ${rustString(server.id)};\n\n` +
       `    pub fn new(client: &'a C) -> Self {\n        Self { client }\n    }\n${methodCode.join("")}}\n`,
   ];
   const digests = named.map(({ tool, output, claims }): [string, string] => [
     tool.name,
-    hash(jsonText([tool.inputSchema, output?.schema ?? "serde_json::Value", claims.result.name, output?.inferred !== undefined])).slice(
+    hash(jsonText([tool.inputSchema, output?.schema ?? "super::CallResult", claims.result.name, output?.inferred !== undefined])).slice(
       0,
       16,
     ),
@@ -176,21 +173,33 @@ function renderServer(server: BundleServer, options: RenderOptions): { content: 
   return { content: withRecord(code.join("\n"), digests), warnings };
 }
 
+/**
+ * A tool's method. What it returns and how it reads the `CallResult` follows TypeScript's `returnType`
+ * (codegen/plan.ts): the declared type exactly, `Parsed<T>` for a type learned from observations (a
+ * misfit passed on, as `rt.ParsedResult` does), the result as it came without a type.
+ */
 function method(tool: Tool, name: string, args: string, result: string | undefined, output: ResultSchema | undefined): string {
-  const nonObject = output !== undefined && output.inferred === undefined && isNonObjectOutput(output.schema);
+  const learned = output?.inferred !== undefined;
+  const nonObject = output !== undefined && !learned && isNonObjectOutput(output.schema);
   const doc = [
     ...(tool.title ? [tool.title] : []),
     ...(tool.description ? [...(tool.title ? [""] : []), tool.description] : []),
     ...(tool.title || tool.description ? [""] : []),
     `Calls the \`${tool.name}\` tool.`,
-    ...(result === undefined ? ["The tool declares no output schema: the result is the JSON the client returns for it."] : []),
+    ...(result === undefined ? ["The tool declares no output schema: the result is returned as the server sent it."] : []),
   ];
-  const value = nonObject ? "super::unwrap_result(value)" : "value";
+  const returned = result === undefined ? "super::CallResult" : learned ? `super::Parsed<${result}>` : result;
+  const read =
+    result === undefined
+      ? "Ok(result)"
+      : learned
+        ? "Ok(super::learned(result))"
+        : `super::declared(result.into_json()${nonObject ? ".map(super::unwrap_result)" : ""})`;
   return `
-${rustDoc(doc.join("\n"), "    ")}    pub async fn ${name}(&self, args: ${args}) -> Result<${result ?? "serde_json::Value"}, super::CompositionError> {
+${rustDoc(doc.join("\n"), "    ")}    pub async fn ${name}(&self, args: ${args}) -> Result<${returned}, super::CompositionError> {
         let args = serde_json::to_value(args).map_err(super::CompositionError::Encode)?;
-        let value = self.client.call_tool(Self::SERVER, ${rustString(tool.name)}, args).await?;
-        ${result === undefined ? "Ok(value)" : `serde_json::from_value(${value}).map_err(super::CompositionError::Decode)`}
+        let result = self.client.call_tool(Self::SERVER, ${rustString(tool.name)}, args).await?;
+        ${read}
     }
 `;
 }
@@ -200,12 +209,23 @@ function resultDoc(tool: Tool, output: ResultSchema): string[] {
   const origin =
     output.inferred === undefined
       ? "declared by the server"
-      : `inferred from observations (quality ${output.inferred.quality}): a result that does not fit is a \`CompositionError::Decode\``;
+      : `inferred from observations (quality ${output.inferred.quality}): a result that does not fit is \`Parsed::Untyped\`, not an error`;
   return [`Result of the \`${tool.name}\` tool, ${origin}.`, ...(typeof description === "string" ? ["", description] : [])];
 }
 
-/** `mod.rs` after its `pub mod` lines: what every client uses, since no published crate provides it. */
-const MOD_RS = `/// What a generated client method returns when the call does not give a typed result.
+/**
+ * `mod.rs`'s first item, for itself and every server module under it: a crate calls some of the
+ * tools, and what it leaves uncalled (types, methods, clients, the error's variants) is not dead code of its own.
+ */
+const MOD_ATTRIBUTES =
+  "// A crate calls the tools it needs: the generated items it leaves unused are not its dead code.\n#![allow(dead_code)]\n\n";
+
+/**
+ * `mod.rs` after its `pub mod` lines: what every client uses, since no published crate provides it.
+ * `CallResult::into_json` repeats the runtime's rules for a result's JSON (`resultJson`, `blocksOf` in
+ * packages/runtime/src/call-result.ts), as code mode's guest prelude does: a change there is made here too.
+ */
+const MOD_RS = `/// What a generated client method returns when the call does not give a result.
 #[derive(Debug)]
 pub enum CompositionError {
     /// The call failed: transport, protocol or server (the client's message).
@@ -214,7 +234,7 @@ pub enum CompositionError {
     Tool(serde_json::Value),
     /// The arguments could not be written as JSON.
     Encode(serde_json::Error),
-    /// The result does not fit the generated type.
+    /// The result does not fit the type the server declared, or holds no JSON.
     Decode(serde_json::Error),
 }
 
@@ -238,15 +258,85 @@ impl std::error::Error for CompositionError {
     }
 }
 
+/// A tool's result as the server sent it (but \`isError: true\`, which is \`CompositionError::Tool\`):
+/// what \`call_tool\` returns, and what a method of a tool that declares no output schema returns.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CallResult {
+    /// The result's \`structuredContent\`, when it has one (any JSON value since protocol 2026-07-28).
+    pub structured_content: Option<serde_json::Value>,
+    /// The result's \`content\` blocks as sent, a JSON array (anything else counts as no blocks).
+    pub content: serde_json::Value,
+}
+
+impl CallResult {
+    /// The result's JSON: \`structuredContent\`, else its first text block parsed as JSON (how tools
+    /// without an output schema answer); the result itself when it holds none (prose, images, links).
+    /// A text block is an object whose \`type\` is \`"text"\` and whose \`text\` is a string; anything else
+    /// in \`content\` is skipped. These are the TypeScript client's rules (\`resultJson\` and \`blocksOf\`
+    /// in @pmcp-codegen/runtime), read with serde_json's limits (128 levels of nesting).
+    pub fn into_json(self) -> Result<serde_json::Value, CallResult> {
+        if let Some(structured) = self.structured_content {
+            return Ok(structured);
+        }
+        let text = self.content.as_array().and_then(|blocks| {
+            blocks.iter().find_map(|block| {
+                let block = block.as_object()?;
+                if block.get("type")? != "text" {
+                    return None;
+                }
+                block.get("text")?.as_str()
+            })
+        });
+        match text.map(serde_json::from_str) {
+            Some(Ok(value)) => Ok(value),
+            _ => Err(self),
+        }
+    }
+}
+
+/// What the method of a tool typed by learning returns: the type was inferred from the results
+/// observed so far, not declared by the server, so a result that does not fit it is passed on as it
+/// came, never an error (the TypeScript client's \`rt.ParsedResult<T>\`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Parsed<T> {
+    /// The result's JSON (see \`CallResult::into_json\`), read as the learned type.
+    Typed(T),
+    /// The result's JSON, which the learned type does not fit.
+    Untyped(serde_json::Value),
+    /// A result that holds no JSON (prose, images, links): its \`content\` blocks, as sent.
+    Content(serde_json::Value),
+}
+
 /// Calls a tool: implement it over any MCP client (PMCP's, rmcp's). Return the result's
-/// \`structuredContent\` (a result without one: its \`content\` blocks as a JSON array),
-/// \`CompositionError::Tool\` for \`isError\`, \`CompositionError::Call\` for a failed call.
+/// \`structuredContent\` and \`content\` as a \`CallResult\`, \`CompositionError::Tool\` for \`isError\`,
+/// \`CompositionError::Call\` for a failed call.
 ///
 /// A plain \`async fn\`: any implementation fits, \`Send\` or not, so a caller cannot require the
 /// futures to be \`Send\` (to \`tokio::spawn\` them) through this trait.
 #[allow(async_fn_in_trait)]
 pub trait CompositionClient {
-    async fn call_tool(&self, server: &str, tool: &str, args: serde_json::Value) -> Result<serde_json::Value, CompositionError>;
+    async fn call_tool(&self, server: &str, tool: &str, args: serde_json::Value) -> Result<CallResult, CompositionError>;
+}
+
+/// A result read as the type its server declared: one that does not fit, or holds no JSON, is \`Decode\`.
+#[doc(hidden)]
+pub fn declared<T: serde::de::DeserializeOwned>(json: Result<serde_json::Value, CallResult>) -> Result<T, CompositionError> {
+    let value = json.map_err(|_| {
+        CompositionError::Decode(serde::de::Error::custom("the result holds no JSON: no structuredContent, and no text block of JSON"))
+    })?;
+    serde_json::from_value(value).map_err(CompositionError::Decode)
+}
+
+/// A result read as a type learned from observations: what does not fit is passed on untyped.
+#[doc(hidden)]
+pub fn learned<T: serde::de::DeserializeOwned>(result: CallResult) -> Parsed<T> {
+    match result.into_json() {
+        Ok(value) => match T::deserialize(&value) {
+            Ok(typed) => Parsed::Typed(typed),
+            Err(_) => Parsed::Untyped(value),
+        },
+        Err(result) => Parsed::Content(result.content),
+    }
 }
 
 /// For a field that may be absent or null: present (even as null) is \`Some\`, absent \`None\`.

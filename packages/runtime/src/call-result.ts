@@ -84,7 +84,8 @@ export function throwIfError(server: string, tool: string, result: CallResult): 
 
 /**
  * The JSON a result carries: `structuredContent`, else its first text block parsed as JSON
- * (servers that predate output schemas); else InvalidResponseError.
+ * (servers that predate output schemas); else InvalidResponseError. The generated Rust clients
+ * repeat these rules and blocksOf's for text blocks (`CallResult::into_json`, codegen/rust/render-rust.ts).
  */
 export function resultJson(server: string, tool: string, result: CallResult): unknown {
   if (result.structuredContent !== undefined) return result.structuredContent;

@@ -273,7 +273,7 @@ impl CallResult {
     /// without an output schema answer); the result itself when it holds none (prose, images, links).
     /// A text block is an object whose \`type\` is \`"text"\` and whose \`text\` is a string; anything else
     /// in \`content\` is skipped. These are the TypeScript client's rules (\`resultJson\` and \`blocksOf\`
-    /// in @pmcp-codegen/runtime), read with serde_json's limits (128 levels of nesting).
+    /// in @pmcp-codegen/runtime), read with serde_json's limits (fewer than 128 levels of nesting).
     pub fn into_json(self) -> Result<serde_json::Value, CallResult> {
         if let Some(structured) = self.structured_content {
             return Ok(structured);

@@ -225,7 +225,7 @@ const MOD_ATTRIBUTES =
  * `CallResult::into_json` repeats the runtime's rules for a result's JSON (`resultJson`, `blocksOf` in
  * packages/runtime/src/call-result.ts), as code mode's guest prelude does: a change there is made here too.
  */
-const MOD_RS = `/// What a generated client method returns when the call does not give a result.
+const MOD_RS = `/// What a generated client method returns when the call fails, or its result does not fit the type its server declared.
 #[derive(Debug)]
 pub enum CompositionError {
     /// The call failed: transport, protocol or server (the client's message).

@@ -49,6 +49,13 @@ async function referencedFiles(dir: string, files: readonly string[]): Promise<{
   return found;
 }
 
+/** What `npm pack` would put in each package's tarball, listed once for every case here (a slow command on a loaded machine). */
+const listed = new Map<string, Promise<string[]>>();
+function listedFiles(dir: string): Promise<string[]> {
+  if (!listed.has(dir)) listed.set(dir, packedFiles(dir));
+  return listed.get(dir)!;
+}
+
 describe("the packed packages", () => {
   it.each([
     [
@@ -57,23 +64,31 @@ describe("the packed packages", () => {
       ["ARCHITECTURE.md", "LICENSE", "README.md", "dist", "examples", "generated", "package.json", "schemas", "src", "templates"],
     ],
     [PACKAGES.runtime, "@pmcp-codegen/runtime", ["LICENSE", "README.md", "dist", "package.json", "src"]],
-  ])("%s carries its README and the MIT LICENSE", async (dir, name, entries) => {
-    const top = [...new Set((await packedFiles(dir)).map((file) => file.split("/")[0]!))].sort();
-    const { license, name: packed } = await manifestOf(dir);
-    expect({ name: packed, license, entries: top }).toEqual({ name, license: "MIT", entries });
-  });
+  ])(
+    "%s carries its README and the MIT LICENSE",
+    async (dir, name, entries) => {
+      const top = [...new Set((await listedFiles(dir)).map((file) => file.split("/")[0]!))].sort();
+      const { license, name: packed } = await manifestOf(dir);
+      expect({ name: packed, license, entries: top }).toEqual({ name, license: "MIT", entries });
+    },
+    300_000,
+  );
 
   it.each([
     ["pmcp-codegen", PACKAGES.codegen],
     ["@pmcp-codegen/runtime", PACKAGES.runtime],
-  ])("%s carries every file its source maps, exports, bin and README point to", async (_name, dir) => {
-    const files = await packedFiles(dir);
-    const carried = new Set(files);
-    const isCarried = (path: string) => carried.has(path) || files.some((file) => file.startsWith(`${path}/`));
-    const references = await referencedFiles(dir, files);
-    // Every built module names its map, so the maps' sources are among what is checked.
-    const built = files.filter((file) => file.startsWith("dist/") && file.endsWith(".js"));
-    expect(references.filter((reference) => built.includes(reference.from)).length).toBe(built.length);
-    expect(references.filter((reference) => !isCarried(reference.path))).toEqual([]);
-  });
+  ])(
+    "%s carries every file its source maps, exports, bin and README point to",
+    async (_name, dir) => {
+      const files = await listedFiles(dir);
+      const carried = new Set(files);
+      const isCarried = (path: string) => carried.has(path) || files.some((file) => file.startsWith(`${path}/`));
+      const references = await referencedFiles(dir, files);
+      // Every built module names its map, so the maps' sources are among what is checked.
+      const built = files.filter((file) => file.startsWith("dist/") && file.endsWith(".js"));
+      expect(references.filter((reference) => built.includes(reference.from)).length).toBe(built.length);
+      expect(references.filter((reference) => !isCarried(reference.path))).toEqual([]);
+    },
+    300_000,
+  );
 });

@@ -4,7 +4,7 @@ export { FOUNDATION_SCHEMA_URL, toFoundationFile } from "./bundle/foundation.js"
 export type { Quality, SchemaSource } from "./bundle/quality.js";
 export { qualityOf, schemaSourceOf } from "./bundle/quality.js";
 export type { ReadResult, SchemaFileFormat } from "./bundle/read.js";
-export { parseSchemaFile, readSchemaFiles } from "./bundle/read.js";
+export { parseSchemaFile, readBundle, readSchemaFiles } from "./bundle/read.js";
 export type { SchemaWarning } from "./bundle/schema-warnings.js";
 export { findSchemaWarnings } from "./bundle/schema-warnings.js";
 export { canonicalBundle, toJsonText } from "./bundle/serialize.js";

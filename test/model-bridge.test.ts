@@ -221,7 +221,16 @@ describe("pmcp-codegen/model, the entry an orchestrator imports", () => {
     const ours = files
       .filter((file) => file.startsWith(join(ROOT, "dist/")))
       .map((file) => relative(join(ROOT, "dist"), file).split("/")[0]);
-    expect([...new Set(ours)].sort()).toEqual(["bundle", "count.js", "errors.js", "json-schema", "model", "normalize", "providers"]);
+    expect([...new Set(ours)].sort()).toEqual([
+      "bundle",
+      "count.js",
+      "errors.js",
+      "files",
+      "json-schema",
+      "model",
+      "normalize",
+      "providers",
+    ]);
     const packages = new Set(files.filter((file) => file.startsWith(join(ROOT, "node_modules/"))).map(packageOf));
     for (const generator of ["typescript", "handlebars", "quicktype-core", "yargs"]) expect(packages.has(generator), generator).toBe(false);
   });

@@ -128,3 +128,26 @@ describe("pmcp schema validate", () => {
     expect(result.stderr).toMatch(/warning: server "s" tool "t" at \/outputSchema\/\$ref: dangling \$ref "#\/definitions\/Nope"/);
   });
 });
+
+describe("readBundle, the library's reader (pmcp-codegen and pmcp-codegen/model)", () => {
+  it("reads what validate reads, and refuses what it refuses with a PmcpError naming the file and the place", async () => {
+    const { PmcpError, readBundle } = await import("pmcp-codegen");
+    expect((await import("pmcp-codegen/model")).readBundle).toBe(readBundle);
+    const good = await file("library.json", { version: "1.0", servers: [{ id: "sqlite-explorer", tools: [queryTool] }] });
+    const bundle = await readBundle(good);
+    expect(bundle.servers.map((server) => [server.id, server.tools.map((tool) => tool.name)])).toEqual([["sqlite-explorer", ["query"]]]);
+    const bad = await file("library-broken.json", {
+      version: "1.0",
+      servers: [{ id: "inv", tools: [{ name: "get", inputSchema: "yes" }] }],
+    });
+    const refused = await readBundle(bad).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PmcpError);
+    expect(refused).toMatchObject({
+      code: "INVALID_INPUT",
+      message: expect.stringMatching(/library-broken\.json at server "inv" tool "get" inputSchema: /),
+    });
+    const validated = await runCli(["schema", "validate", "--schema", bad]);
+    expect(validated.stderr).toContain((refused as Error).message);
+    await expect(readBundle(join(dir, "absent.json"))).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+});

@@ -38,6 +38,15 @@ export async function readSchemaFiles(paths: readonly string[]): Promise<ReadRes
 }
 
 /**
+ * A bundle for library use (`toolsForModel`, `renderClients`, `diffBundles`), read and validated as every
+ * pmcp command reads `--schema`: one file or folder, or several; PMCP's formats too. A file that is
+ * missing, not JSON or not a bundle throws a PmcpError naming the file and the place in it.
+ */
+export async function readBundle(path: string | readonly string[]): Promise<Bundle> {
+  return (await readSchemaFiles(typeof path === "string" ? [path] : path)).bundle;
+}
+
+/**
  * The one bundle file a read came from, which learned blocks can be written back into; undefined for
  * several files, or a PMCP per-server file, which have no single place for them.
  */

@@ -13,9 +13,15 @@ export interface TemplateSources {
   hash: string;
 }
 
+/**
+ * A compiled template: the render context in, the file's text out. Our own type, not Handlebars'
+ * global `HandlebarsTemplateDelegate`, so the published declarations compile without its types.
+ */
+export type Template = (context: unknown) => string;
+
 export interface CompiledTemplates {
-  server: HandlebarsTemplateDelegate;
-  index: HandlebarsTemplateDelegate;
+  server: Template;
+  index: Template;
 }
 
 /** A digest of the templates a run would use, built-in or from `dir`. */

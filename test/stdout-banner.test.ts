@@ -111,7 +111,8 @@ describe("a server that prints to stdout besides its messages is used, with one 
     expect([answer.isError, (answer.structuredContent as { result: unknown }).result]).toEqual([undefined, 5]);
     await agent.close();
     await vi.waitFor(() => expect(warnings(stderr)).toEqual([`warning: ${WARNING} and 3 more lines`]), { timeout: 60_000, interval: 50 });
-  });
+    // Starting the program checker takes most of it: as long as serve-exec.test.ts gives its own start.
+  }, 120_000);
 
   it("pmcp schema discover calls its tools and records them", async () => {
     const samples = join(dir, "samples.json");

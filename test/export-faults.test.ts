@@ -33,7 +33,12 @@ describe("a failing server gives one clear line naming it, exit 1, and leaves th
   it.each<[string, RegExp, number?]>([
     ["exit-during-list", /server "broken": the server closed the connection \(stderr: fatal: database connection lost\)/],
     ["silent", /server "broken": timed out after 3000 ms/],
-    ["garbage", /server "broken": server wrote something other than JSON-RPC to stdout/],
+    // Long enough for the fixture to have started and printed on a loaded machine.
+    [
+      "garbage",
+      /server "broken": timed out after 10000 ms; on stdout it wrote no JSON-RPC, only "Server starting up\.\.\. listening!"$/,
+      10_000,
+    ],
     ["rpc-error", /server "broken": tools\/list failed with JSON-RPC error -32603: tool registry unavailable$/],
     ["cursor-loop", /server "broken": tools\/list repeated cursor "again" \(cursor loop\)/],
     ["invalid-tool", /server "broken": tools\/list returned an invalid tool "bad_schema": inputSchema: /],

@@ -54,6 +54,7 @@ async function schemaDiscover(args: Args): Promise<void> {
   const { discoverServer } = await import("../discover/discover.js");
   const { unmatchedSamples } = await import("../discover/plan-calls.js");
   const { ObservationRecorder } = await import("@pmcp-codegen/runtime");
+  const { strayOutputWarning } = await import("@pmcp-codegen/runtime/internal/servers");
   const samples = args.samples === undefined ? {} : await readSamples(args.samples);
   const project = hasSourceFlags(args) ? undefined : await loadPmcpConfig();
   const sources = await resolveSources(args, project, "discover");
@@ -71,6 +72,8 @@ async function schemaDiscover(args: Args): Promise<void> {
   await recorder.flush();
 
   for (const line of outcomes.flatMap(describe)) say(args, line);
+  for (const outcome of outcomes)
+    if (outcome.ok && outcome.strayOutput !== undefined) warn(args, strayOutputWarning(outcome.serverId, outcome.strayOutput));
   const reached = outcomes.flatMap((outcome) => (outcome.ok ? [{ serverId: outcome.serverId, tools: outcome.listed }] : []));
   for (const key of unmatchedSamples(samples, reached)) warn(args, `samples for "${key}" match no listed tool`);
   const failed = outcomes.flatMap((outcome) =>

@@ -53,7 +53,7 @@ type Args = ArgsOf<typeof builder>;
 async function schemaExport(args: Args): Promise<void> {
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
   const { hasSourceFlags, resolveSources } = await import("./shared/source-flags.js");
-  const { exportServers } = await import("../export/export-servers.js");
+  const { exportServers, strayOutputWarnings } = await import("../export/export-servers.js");
   const { toJsonText } = await import("../bundle/serialize.js");
   const { assembleBundle, serversOnDisk } = await import("../export/assemble.js");
   const { toFoundationFile } = await import("../bundle/foundation.js");
@@ -85,7 +85,9 @@ async function schemaExport(args: Args): Promise<void> {
   }
 
   const previous = args.format === "bundle" ? await serversOnDisk(target) : undefined;
-  const { bundle, warnings } = assembleBundle(servers, previous);
+  const assembled = assembleBundle(servers, previous);
+  const { bundle } = assembled;
+  const warnings = [...strayOutputWarnings(outcomes), ...assembled.warnings];
   for (const line of warnings) warn(args, line);
   for (const line of failures) warn(args, `skipped ${line}`);
 

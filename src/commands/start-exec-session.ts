@@ -2,6 +2,7 @@ import { access, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompositionClient } from "@pmcp-codegen/runtime";
+import { strayOutputWarning } from "@pmcp-codegen/runtime/internal/servers";
 import { carryInferred } from "../bundle/carry-inferred.js";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import type { Quality } from "../bundle/quality.js";
@@ -16,7 +17,8 @@ import { ExecSession } from "../exec/exec-session.js";
 import { EXEC_SETTINGS, type ExecSettingKey, type ExecSettings, limitsOf } from "../exec/limits.js";
 import { type ListedServer, ListingRefresh } from "../exec/listing-refresh.js";
 import { QuickJsExecutor } from "../exec/quickjs-executor.js";
-import { exportServers } from "../export/export-servers.js";
+import { exportServers, strayOutputWarnings } from "../export/export-servers.js";
+import { warn } from "./shared/output.js";
 import { resolvePathSetting, resolveSetting } from "./shared/settings.js";
 import { resolveSources, type SourceFlags } from "./shared/source-flags.js";
 
@@ -27,6 +29,8 @@ export interface ExecFlags extends SourceFlags, Partial<Record<ExecSettingKey, n
   minQuality: Quality;
   strictObjects?: boolean | undefined;
   learn: boolean;
+  /** `--quiet`: no warnings. */
+  quiet?: boolean | undefined;
 }
 
 /** Budget for listing each server's tools at start-up. */
@@ -60,6 +64,11 @@ export async function startSession(flags: ExecFlags, verb: string, checker: Chec
     outcome.ok ? [] : [`server "${outcome.source.id ?? outcome.source.label}": ${outcome.message}`],
   );
   if (failures.length > 0) throw new PmcpError("SERVER_FAILED", failures.join("\n"));
+  // One warning per server, from its listing here or, typed by --schema, from the client's connection.
+  const output = { quiet: flags.quiet === true, json: false };
+  const strayTold = new Set<string>();
+  for (const outcome of outcomes) if (outcome.ok && outcome.strayOutput !== undefined) strayTold.add(outcome.server.id);
+  for (const line of strayOutputWarnings(outcomes)) warn(output, line);
   const listed = [
     ...typed,
     ...outcomes.flatMap((outcome): ListedServer[] =>
@@ -87,6 +96,9 @@ export async function startSession(flags: ExecFlags, verb: string, checker: Chec
     listed.map((entry) => ({ ...entry.source, id: entry.id })),
     {
       timeoutMs: limits.timeoutMs,
+      onStrayOutput: (serverId, stray) => {
+        if (!strayTold.has(serverId)) warn(output, strayOutputWarning(serverId, stray));
+      },
       ...(flags.maxMessageBytes === undefined ? {} : { maxMessageBytes: flags.maxMessageBytes }),
       ...(observeDir === undefined ? {} : { observe: { dir: observeDir } }),
     },

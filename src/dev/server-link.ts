@@ -1,5 +1,5 @@
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
-import { type Connection, connect } from "@pmcp-codegen/runtime/internal/servers";
+import { type Connection, connect, strayOutputWarning } from "@pmcp-codegen/runtime/internal/servers";
 import type { BundleServer } from "../bundle/types.js";
 import { count } from "../count.js";
 import { listServer, relistDelay, type ServerListing } from "../export/export-servers.js";
@@ -10,6 +10,8 @@ export interface LinkEvents {
   changed(): void;
   /** A change of state worth one line: connected, lost, cannot connect, reconnected. */
   status(line: string): void;
+  /** A warning about the server, once: what it wrote to stdout that is not JSON-RPC. */
+  warn(line: string): void;
 }
 
 /**
@@ -32,6 +34,7 @@ export class ServerLink {
     this.closing.signal.addEventListener("abort", () => resolve("closed"), { once: true }),
   );
   private readonly loop: Promise<void>;
+  private strayTold = false;
   private firstAttempt!: () => void;
   /** Settles after the first attempt to connect, whether it worked or not. */
   readonly tried = new Promise<void>((resolve) => {
@@ -105,7 +108,15 @@ export class ServerLink {
     while (!this.closing.signal.aborted) {
       let problem: string;
       try {
-        const connection = await connect(this.source, { signal: this.deadline(), timeoutMs: this.timeoutMs });
+        const connection = await connect(this.source, {
+          signal: this.deadline(),
+          timeoutMs: this.timeoutMs,
+          onStrayOutput: (stray) => {
+            if (this.strayTold) return;
+            this.strayTold = true;
+            this.events.warn(strayOutputWarning(this.label, stray));
+          },
+        });
         this.connection = connection;
         // Closed while connecting: close() found nothing to close, so the connection (a child process) is closed here.
         if (this.closing.signal.aborted) {

@@ -174,6 +174,7 @@ export class DevSession {
         status: (line) => {
           if (!this.stopping) this.options.output.status(line);
         },
+        warn: (line) => this.options.output.warn(line),
       });
       this.links.set(sourceKey(source), link);
     }

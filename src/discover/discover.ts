@@ -1,6 +1,14 @@
 import type { ObservationRecorder } from "@pmcp-codegen/runtime";
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
-import { CallResult, type Connection, connect, observedResult, throwIfError } from "@pmcp-codegen/runtime/internal/servers";
+import {
+  CallResult,
+  type Connection,
+  type ConnectOptions,
+  connect,
+  observedResult,
+  type StrayOutput,
+  throwIfError,
+} from "@pmcp-codegen/runtime/internal/servers";
 import { checkTool } from "../bundle/check-tool.js";
 import { slugServerId } from "../bundle/server-naming.js";
 import type { Tool } from "../bundle/types.js";
@@ -29,14 +37,35 @@ export interface ToolOutcome {
 }
 
 export type DiscoverOutcome =
-  | { ok: true; source: ServerSource; serverId: string; tools: ToolOutcome[]; listed: Tool[] }
+  | {
+      ok: true;
+      source: ServerSource;
+      serverId: string;
+      tools: ToolOutcome[];
+      listed: Tool[];
+      /** What the server wrote to stdout that is not JSON-RPC, skipped (the first connection's that had any). */
+      strayOutput: StrayOutput | undefined;
+    }
   | { ok: false; source: ServerSource; message: string };
 
 /** Connects to one server, lists its tools, calls those the plan allows and records each result. */
 export async function discoverServer(source: ServerSource, options: DiscoverOptions): Promise<DiscoverOutcome> {
+  let strayOutput: StrayOutput | undefined;
+  const outcome = await discoverOn(source, options, () => ({
+    signal: AbortSignal.timeout(options.timeoutMs),
+    timeoutMs: options.timeoutMs,
+    onStrayOutput: (stray) => {
+      strayOutput ??= stray;
+    },
+  }));
+  // Read once the connections are closed: only then is the count of skipped lines whole.
+  return outcome.ok ? { ...outcome, strayOutput } : outcome;
+}
+
+async function discoverOn(source: ServerSource, options: DiscoverOptions, connectOptions: () => ConnectOptions): Promise<DiscoverOutcome> {
   let connection: Connection;
   try {
-    connection = await connect(source, { signal: AbortSignal.timeout(options.timeoutMs), timeoutMs: options.timeoutMs });
+    connection = await connect(source, connectOptions());
   } catch (error) {
     return { ok: false, source, message: errorMessage(error) };
   }
@@ -88,13 +117,13 @@ export async function discoverServer(source: ServerSource, options: DiscoverOpti
           // A call that stopped the server must not fail every later one: reconnect, as the runtime does.
           if (connection.closed) {
             await connection.close();
-            connection = await connect(source, { signal: AbortSignal.timeout(options.timeoutMs), timeoutMs: options.timeoutMs });
+            connection = await connect(source, connectOptions());
           }
         }
       }
       tools.push(outcome);
     }
-    return { ok: true, source, serverId, tools, listed };
+    return { ok: true, source, serverId, tools, listed, strayOutput: undefined };
   } catch (error) {
     return { ok: false, source, message: errorMessage(error) };
   } finally {

@@ -1,7 +1,7 @@
 import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import { MAX_TIMEOUT_MS } from "@pmcp-codegen/runtime/internal/numbers";
-import { type Connection, connect } from "@pmcp-codegen/runtime/internal/servers";
+import { type Connection, connect, type StrayOutput, strayOutputWarning } from "@pmcp-codegen/runtime/internal/servers";
 import { checkTool } from "../bundle/check-tool.js";
 import { slugServerId } from "../bundle/server-naming.js";
 import type { BundleServer, Endpoint, Tool } from "../bundle/types.js";
@@ -15,7 +15,15 @@ export type ServerProgress =
   | { state: "failed"; message: string };
 
 export type ServerOutcome =
-  | { ok: true; source: ServerSource; server: BundleServer; transport: string; ttlMs: number | undefined }
+  | {
+      ok: true;
+      source: ServerSource;
+      server: BundleServer;
+      transport: string;
+      ttlMs: number | undefined;
+      /** What a stdio server wrote to stdout that is not JSON-RPC, skipped: the command warns of it. */
+      strayOutput: StrayOutput | undefined;
+    }
   | { ok: false; source: ServerSource; message: string };
 
 /** A server as listed now, and how long the server says the listing stays good (`ttlMs`, 2026-07-28 only). */
@@ -54,10 +62,10 @@ export async function exportServers(sources: readonly ServerSource[], options: E
       const source = sources[index]!;
       options.onProgress?.(index, { state: "connecting" });
       try {
-        const { server, ttlMs, transport } = await exportOne(source, options.timeoutMs, (transport) =>
+        const { server, ttlMs, transport, strayOutput } = await exportOne(source, options.timeoutMs, (transport) =>
           options.onProgress?.(index, { state: "listing", transport }),
         );
-        outcomes[index] = { ok: true, source, server, transport, ttlMs };
+        outcomes[index] = { ok: true, source, server, transport, ttlMs, strayOutput };
         options.onProgress?.(index, { state: "done", id: server.id, tools: server.tools.length });
       } catch (error) {
         const message = errorMessage(error);
@@ -71,29 +79,42 @@ export async function exportServers(sources: readonly ServerSource[], options: E
   return outcomes;
 }
 
+/** One line per server that wrote to stdout what is not JSON-RPC: skipped, and the server used. */
+export function strayOutputWarnings(outcomes: readonly ServerOutcome[]): string[] {
+  return outcomes.flatMap((outcome) =>
+    outcome.ok && outcome.strayOutput !== undefined ? [strayOutputWarning(outcome.server.id, outcome.strayOutput)] : [],
+  );
+}
+
 async function exportOne(
   source: ServerSource,
   timeoutMs: number,
   onListing: (transport: string) => void,
-): Promise<ServerListing & { transport: string }> {
+): Promise<ServerListing & { transport: string; strayOutput: StrayOutput | undefined }> {
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  let connected = false;
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
-      reject(new PmcpError("SERVER_FAILED", `timed out after ${timeoutMs} ms`));
-      controller.abort();
+      // While connecting, the connect's own failure says it (and quotes what a server that never answered printed).
+      controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, "TimeoutError"));
+      if (connected) reject(new PmcpError("SERVER_FAILED", `timed out after ${timeoutMs} ms`));
     }, timeoutMs);
   });
   deadline.catch(() => {});
   const work = (async () => {
-    const connection = await connect(source, { signal: controller.signal, timeoutMs });
+    let strayOutput: StrayOutput | undefined;
+    const connection = await connect(source, { signal: controller.signal, timeoutMs, onStrayOutput: (stray) => (strayOutput = stray) });
+    connected = true;
+    let listing: ServerListing;
     try {
-      if (controller.signal.aborted) throw new PmcpError("SERVER_FAILED", "aborted");
+      if (controller.signal.aborted) throw new PmcpError("SERVER_FAILED", `timed out after ${timeoutMs} ms`);
       onListing(connection.transport);
-      return { transport: connection.transport, ...(await listServer(connection, source, controller.signal)) };
+      listing = await listServer(connection, source, controller.signal);
     } finally {
       await connection.close();
     }
+    return { transport: connection.transport, ...listing, strayOutput };
   })();
   try {
     return await Promise.race([work, deadline]);

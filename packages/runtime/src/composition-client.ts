@@ -5,7 +5,7 @@ import { readConfigFile, type ServerEntry, sourcesFromEntries } from "./endpoint
 import { type Connection, connect, connectTransport, overLimitMessage } from "./endpoints/connect.js";
 import { listAllTools } from "./endpoints/list-tools.js";
 import type { ServerSource } from "./endpoints/source.js";
-import { NonObjectResult } from "./endpoints/stdio-read-buffer.js";
+import { NonObjectResult, type StrayOutput, strayOutputWarning } from "./endpoints/stdio-read-buffer.js";
 import { errorMessage, firstLine } from "./error-message.js";
 import {
   AbortError,
@@ -52,6 +52,12 @@ export interface CompositionClientOptions {
    * than declared by the server; the value is returned anyway (default: one process warning per tool).
    */
   onInferredMismatch?: (error: OutputValidationError) => void;
+  /**
+   * Told, once per server and when its connection closes, of the lines a stdio server wrote to stdout
+   * that are not JSON-RPC (a banner, a log line): skipped, as the MCP SDKs skip them, and the server used
+   * (default: one process warning per server, `PmcpStrayOutputWarning`).
+   */
+  onStrayOutput?: (serverId: string, stray: StrayOutput) => void;
 }
 
 export interface CallOptions {
@@ -119,6 +125,8 @@ export class CompositionClient {
   readonly #observer: ObservationRecorder | undefined;
   readonly #onInferredMismatch: (error: OutputValidationError) => void;
   readonly #warned = new Set<string>();
+  readonly #onStrayOutput: (serverId: string, stray: StrayOutput) => void;
+  readonly #strayTold = new Set<string>();
   /** The deadlines of connects under way, so that close() need not wait for a server that never answers. */
   readonly #connecting = new Set<AbortController>();
 
@@ -141,6 +149,8 @@ export class CompositionClient {
     ]);
     this.#observer = options.observe === undefined ? undefined : new ObservationRecorder(options.observe);
     this.#onInferredMismatch = options.onInferredMismatch ?? ((error) => this.#warnOnce(error));
+    this.#onStrayOutput =
+      options.onStrayOutput ?? ((serverId, stray) => process.emitWarning(strayOutputWarning(serverId, stray), "PmcpStrayOutputWarning"));
   }
 
   /**
@@ -396,7 +406,12 @@ export class CompositionClient {
       const deadline = new AbortController();
       this.#connecting.add(deadline);
       const timer = setTimeout(() => deadline.abort(new DOMException(`no connection within ${timeout} ms`, "TimeoutError")), timeout);
-      const options = { signal: deadline.signal, recorded: call.protocol, timeoutMs: timeout };
+      const onStrayOutput = (stray: StrayOutput) => {
+        if (this.#strayTold.has(id)) return;
+        this.#strayTold.add(id);
+        this.#onStrayOutput(id, stray);
+      };
+      const options = { signal: deadline.signal, recorded: call.protocol, timeoutMs: timeout, onStrayOutput };
       pending = (typeof source === "function" ? connectTransport(source, options) : connect(source, options))
         .catch((error: unknown) => {
           throw new ConnectionError(errorMessage(error), id, call.tool, { cause: error });

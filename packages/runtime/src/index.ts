@@ -13,6 +13,7 @@ export { z } from "zod";
 export type { Observed } from "./call-result.js";
 export type { CallOptions, CompositionClientOptions, ResultCall, ServerEntry, ToolCall, WithResult } from "./composition-client.js";
 export { CompositionClient } from "./composition-client.js";
+export type { StrayOutput } from "./endpoints/stdio-read-buffer.js";
 export {
   AbortError,
   ArgumentError,

@@ -18,3 +18,5 @@ export type { Connection, ConnectOptions, TransportKind } from "./endpoints/conn
 export { ConnectFailure, connect, connectTransport } from "./endpoints/connect.js";
 export type { ToolListing } from "./endpoints/list-tools.js";
 export { listAllTools } from "./endpoints/list-tools.js";
+export type { StrayOutput } from "./endpoints/stdio-read-buffer.js";
+export { strayOutputWarning } from "./endpoints/stdio-read-buffer.js";

@@ -5,8 +5,9 @@
  * compatibility promise: it changes with pmcp-codegen, in any release. Reaching servers lives in
  * `internal/servers`, so that what only reads and writes files never loads the SDK's client or
  * builds the config-file schemas; atomic writes live in `internal/files`, so that writing loads
- * neither zod nor OpenTelemetry; JSON values and their equality live in `internal/json`, and the
- * rules for numbers in `internal/numbers`: both load nothing at all.
+ * neither zod nor OpenTelemetry; JSON values and their equality live in `internal/json`, the
+ * rules for numbers in `internal/numbers`, and text for messages and terminals in `internal/text`:
+ * these load nothing at all.
  */
 
 export { interpolate, interpolateRecord } from "./endpoints/interpolate.js";

@@ -23,7 +23,7 @@ import { DEFAULT_MAX_MESSAGE_BYTES } from "../number-rules.js";
 import { type ConnectionFacts, INSTRUMENTATION } from "../telemetry.js";
 import { isModernVersion } from "./protocol-version.js";
 import type { HttpSource, ServerSource, StdioSource } from "./source.js";
-import { MessageTooLarge, StdioReadBuffer } from "./stdio-read-buffer.js";
+import { describeStrayOutput, MessageTooLarge, StdioReadBuffer, type StrayOutput } from "./stdio-read-buffer.js";
 
 const CLIENT_INFO = { ...INSTRUMENTATION };
 const STDERR_TAIL_BYTES = 2000;
@@ -45,7 +45,7 @@ export interface Connection {
   era: "modern" | "legacy";
   instructions: string | undefined;
   /**
-   * Rejects as soon as the server breaks the protocol (non-JSON on stdout) or the
+   * Rejects as soon as the server breaks the protocol (a broken message on stdout) or the
    * connection closes; race it against each request so a broken server fails fast.
    */
   broken: Promise<never>;
@@ -84,6 +84,11 @@ export interface ConnectOptions {
    * A source's own `protocol` wins over it.
    */
   recorded?: string | undefined;
+  /**
+   * Told once, when the connection closes, of the lines a stdio server wrote to stdout that are not
+   * JSON-RPC (skipped, as the MCP SDKs skip them), if it wrote any.
+   */
+  onStrayOutput?: ((stray: StrayOutput) => void) | undefined;
 }
 
 /** Connects in the era the source forces, else the recorded one, else negotiates; for `auto` HTTP, falls back to HTTP+SSE when Streamable HTTP is refused. */
@@ -206,6 +211,7 @@ async function connectStdio(source: StdioSource, eras: EraPlan, options: Connect
   const { StdioTransport } = await import("./stdio-transport.js");
   const env = source.inheritEnv ? { ...definedEnv(process.env), ...source.env } : source.env;
   let stderrTail = "";
+  let current: InstanceType<typeof StdioTransport> | undefined;
   const makeTransport = () => {
     const transport = new StdioTransport({
       command: source.command,
@@ -218,14 +224,18 @@ async function connectStdio(source: StdioSource, eras: EraPlan, options: Connect
     transport.stderr.on("data", (chunk: Buffer) => {
       stderrTail = (stderrTail + chunk.toString("utf8")).slice(-STDERR_TAIL_BYTES);
     });
+    current = transport;
     return transport;
   };
-  const withStderr = (message: string): string => {
+  // A program that is no MCP server (or one that only logs) is told by what it printed, not by a bare timeout.
+  const withOutput = (message: string): string => {
+    const stray = current?.readBuffer.messages === 0 ? current.readBuffer.stray : undefined;
+    const stdout = stray === undefined ? "" : `; on stdout it wrote no JSON-RPC, only ${describeStrayOutput(stray)}`;
     const tail = stderrSummary(stderrTail);
-    return tail ? `${message} (stderr: ${tail})` : message;
+    return `${message}${stdout}${tail ? ` (stderr: ${tail})` : ""}`;
   };
   try {
-    return await connectWith(makeTransport, "stdio", eras, options, withStderr);
+    return await connectWith(makeTransport, "stdio", eras, options, withOutput);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") {
       throw new ConnectFailure(`cannot start "${source.command}": command not found`);
@@ -328,6 +338,7 @@ async function connectInEra(
   });
   broken.catch(() => {});
   let exceededLimit: number | undefined;
+  let strayTold = false;
   client.onerror = (error) => {
     // A dead HTTP server shows only here: the SDK waits on for answers from its broken stream.
     if (connected && isBrokenStream(kind, error))
@@ -340,11 +351,8 @@ async function connectInEra(
         exceededLimit = error.limit;
         fail(new ConnectFailure(overLimitMessage(error.limit)));
       }
-      // stdout is the protocol channel: anything there that is not JSON-RPC is a broken server (spec: MUST NOT).
-      // After an oversized message the SDK reads on from its middle: that text is no fault of the server's.
-      else if (exceededLimit === undefined) {
-        fail(new ConnectFailure(describe(`server wrote something other than JSON-RPC to stdout: ${errorMessage(error).slice(0, 160)}`)));
-      }
+      // A message lost to other output: the call waiting for it would wait out its whole timeout.
+      else fail(new ConnectFailure(describe(error.message)));
     };
   }
   // While connecting, a close rejects the pending request itself, with a better cause.
@@ -358,7 +366,7 @@ async function connectInEra(
   // The SDK does not pass the signal to transport.start(), and an SSE start waits for its
   // endpoint event with no limit of its own: the abort must end the wait here.
   const aborted = new Promise<never>((_resolve, reject) => {
-    const onAbort = () => reject(new ConnectFailure(describe("connecting was aborted (timed out)")));
+    const onAbort = () => reject(new ConnectFailure(describe(abortedMessage(options))));
     if (options.signal.aborted) onAbort();
     else options.signal.addEventListener("abort", onAbort, { once: true });
   });
@@ -418,8 +426,21 @@ async function connectInEra(
       client.onclose = () => {};
       closed = true;
       await client.close().catch(() => {});
+      // Told once the server is gone: the count holds every line it wrote.
+      const stray = buffer instanceof StdioReadBuffer ? buffer.stray : undefined;
+      if (stray !== undefined && !strayTold) {
+        strayTold = true;
+        options.onStrayOutput?.(stray);
+      }
     },
   };
+}
+
+/** Why a connect's signal fired: its time ran out (a TimeoutError reason), or its caller gave up. */
+function abortedMessage(options: ConnectOptions): string {
+  const reason: unknown = options.signal.reason;
+  if (!(reason instanceof Error && reason.name === "TimeoutError")) return "connecting was aborted";
+  return options.timeoutMs === undefined ? "timed out" : `timed out after ${options.timeoutMs} ms`;
 }
 
 /** `closed`: whether the transport really closed (a server may answer a request with its own error). */

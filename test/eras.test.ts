@@ -193,6 +193,35 @@ describe("the recorded era does not depend on how long a server takes to start",
       ["ignores", "2025-11-25", ["hello"]],
     ]);
   });
+
+  it("--check names an era recorded differently, and schema diff reports it", async () => {
+    const config = join(dir, "era-check.json");
+    await writeFile(config, JSON.stringify({ mcpServers: { inventory: { command: process.execPath, args: [V2, "dual"] } } }));
+    const out = join(dir, "era-check-bundle.json");
+    expect((await runCli(["schema", "export", "--config", config, "-o", out, "--quiet"])).code).toBe(0);
+    const current = await readFile(out, "utf8");
+    const fresh = join(dir, "era-check-fresh.json");
+    await writeFile(fresh, current);
+    // What the old probe recorded after a slow start.
+    const stale = join(dir, "era-check-stale.json");
+    await writeFile(stale, current.replace('"protocolVersion": "2026-07-28"', '"protocolVersion": "2025-11-25"'));
+    await writeFile(out, await readFile(stale, "utf8"));
+    const check = await runCli(["schema", "export", "--config", config, "-o", out, "--check"]);
+    expect([check.code, check.stdout, check.stderr.split("\n").filter((line) => line.startsWith("pmcp: "))]).toEqual([
+      1,
+      "DANGEROUS inventory /protocolVersion: protocolVersion 2025-11-25 → 2026-07-28: clients connect in another protocol era [protocol-version-changed]\n",
+      [`pmcp: ${out} out of date (1 change); run pmcp schema export to update`],
+    ]);
+    const diff = await runCli(["schema", "diff", stale, "--schema", fresh, "--fail-on", "dangerous"]);
+    expect([diff.code, diff.stdout]).toEqual([
+      1,
+      "DANGEROUS inventory /protocolVersion: protocolVersion 2025-11-25 → 2026-07-28: clients connect in another protocol era [protocol-version-changed]\n",
+    ]);
+    // The same JSON in other bytes is the one drift that is only formatting.
+    await writeFile(out, JSON.stringify(JSON.parse(current)));
+    const reformatted = await runCli(["schema", "export", "--config", config, "-o", out, "--check"]);
+    expect([reformatted.code, reformatted.stdout]).toEqual([1, `${out}: same content, different bytes (formatting or key order)\n`]);
+  });
 });
 
 describe("export of v2 servers is as lossless and as stable as of 2025 ones", () => {

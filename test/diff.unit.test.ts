@@ -191,6 +191,65 @@ describe("bundle diff", () => {
     expect(untyped.map((change) => change.rule)).toContain("output-schema-removed");
   });
 
+  it("judges a change of protocol era as dangerous and a newer revision of the same era as safe", () => {
+    const at = (protocolVersion: string): Bundle => ({ version: "1.0", servers: [{ id: "s", protocolVersion, tools: [] }] });
+    const changes = (before: string, after: string) =>
+      diffBundles(at(before), at(after)).map((change) => [change.level, change.rule, change.pointer, change.message]);
+    expect(changes("2025-11-25", "2026-07-28")).toEqual([
+      [
+        "dangerous",
+        "protocol-version-changed",
+        "/protocolVersion",
+        "protocolVersion 2025-11-25 → 2026-07-28: clients connect in another protocol era",
+      ],
+    ]);
+    expect(changes("2025-06-18", "2025-11-25")).toEqual([
+      ["safe", "protocol-version-changed", "/protocolVersion", "protocolVersion 2025-06-18 → 2025-11-25"],
+    ]);
+  });
+
+  it("names by key every other change of a server or a tool, judged or not", () => {
+    const before: Bundle = {
+      version: "1.0",
+      servers: [
+        {
+          id: "s",
+          serverInfo: { name: "S", version: "1.0.0" },
+          instructions: "Old.",
+          tools: [
+            { name: "meta", inputSchema: { type: "object" }, _meta: { a: 1 } },
+            { name: "described", inputSchema: { type: "object", properties: { q: { type: "string", description: "Old" } } } },
+            { name: "both", title: "Old", inputSchema: { type: "object" }, icons: [] },
+            { name: "same", inputSchema: { type: "object", required: [] } },
+          ],
+        },
+      ],
+    };
+    const after: Bundle = {
+      version: "1.0",
+      servers: [
+        {
+          id: "s",
+          serverInfo: { name: "S", version: "1.1.0" },
+          instructions: "New.",
+          tools: [
+            { name: "meta", inputSchema: { type: "object" }, _meta: { a: 2 }, execution: { taskSupport: "optional" } },
+            { name: "described", inputSchema: { type: "object", properties: { q: { type: "string", description: "New" } } } },
+            { name: "both", title: "New", inputSchema: { type: "object" }, icons: [{ src: "https://example.com/i.png" }] },
+            { inputSchema: { required: [], type: "object" }, name: "same" },
+          ],
+        },
+      ],
+    };
+    expect(diffBundles(before, after).map((change) => `${change.tool ?? ""} ${change.rule}: ${change.message}`)).toEqual([
+      " server-changed: serverInfo, instructions changed",
+      "both description-changed: title or description changed",
+      "both tool-changed: icons changed",
+      "described tool-changed: inputSchema changed",
+      "meta tool-changed: _meta, execution changed",
+    ]);
+  });
+
   it("escapes what it prints in GitHub annotations and JUnit XML", () => {
     const changes = [{ server: "s", tool: "a<b>", level: "breaking" as const, rule: "r", pointer: "/p", message: 'x & "y"\n::error::z' }];
     expect(formatGithub(changes)).toBe('::error title=breaking change%3A s/a<b> /p::x & "y"%0A::error::z [r]\n');

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
@@ -12,6 +13,7 @@ import { outputDir, typecheck } from "./helpers/typescript.js";
 /** A server on the SDK's v2 line: `dual` speaks both eras, `modern` 2026-07-28 only. */
 type Mode = "dual" | "modern";
 const V2 = join(FIXTURES, "v2-server.mjs");
+const MEMORY = join(createRequire(import.meta.url).resolve("@modelcontextprotocol/server-memory/package.json"), "..", "dist/index.js");
 
 interface Listed {
   servers: {
@@ -148,6 +150,78 @@ describe("schema export negotiates the era the server speaks", () => {
     expect((JSON.parse(await readFile(out, "utf8")) as Listed).servers.map((server) => server.protocolVersion)).toEqual(["2026-07-28"]);
     const pid = Number(await readFile(pidFile, "utf8"));
     expect(() => process.kill(pid, 0)).toThrow();
+  });
+});
+
+/** The servers of every era, as `mcpServers` entries: v2 of both eras, v2 modern-only, a 2025-only one (v1 SDK). */
+function serversOfEveryEra(slowStartMs?: number) {
+  const entry = (args: string[]) => ({
+    command: process.execPath,
+    args: slowStartMs === undefined ? args : [join(FIXTURES, "slow-start.mjs"), String(slowStartMs), ...args],
+    env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") },
+  });
+  return { mcpServers: { dual: entry([V2, "dual"]), modern: entry([V2, "modern"]), memory: entry([MEMORY]) } };
+}
+
+type Servers = Listed["servers"];
+const withoutEndpoints = (servers: Servers) =>
+  servers.map(({ endpoint: _endpoint, ...server }: Servers[number] & { endpoint?: unknown }) => server);
+
+describe("the recorded era does not depend on how long a server takes to start", () => {
+  it("servers that read their input only 8.5 s after it came are recorded as when they start at once", async () => {
+    const fast = join(dir, "every-era.json");
+    const slow = join(dir, "every-era-slow.json");
+    await writeFile(fast, JSON.stringify(serversOfEveryEra()));
+    await writeFile(slow, JSON.stringify(serversOfEveryEra(8500)));
+    const atOnce = await exportBundle("every-era", ["--config", fast]);
+    // The old probe gave up on server/discover after half the timeout (8 s here): before these servers read it.
+    const late = await exportBundle("every-era-slow", ["--config", slow, "--timeout", "16000"]);
+    expect(late.servers.map((server) => [server.id, server.protocolVersion])).toEqual([
+      ["dual", "2026-07-28"],
+      ["memory", "2025-11-25"],
+      ["modern", "2026-07-28"],
+    ]);
+    expect(withoutEndpoints(late.servers)).toEqual(withoutEndpoints(atOnce.servers));
+  });
+
+  it("a 2025 server that answers only ping before initialize, and one that exits on server/discover, get the 2025 handshake", async () => {
+    const config = join(dir, "pre-init.json");
+    const entry = (mode: string) => ({ command: process.execPath, args: [join(FIXTURES, "pre-init-server.mjs"), mode] });
+    await writeFile(config, JSON.stringify({ mcpServers: { ignores: entry("ignore"), closes: entry("close") } }));
+    const bundle = await exportBundle("pre-init", ["--config", config]);
+    expect(bundle.servers.map((server) => [server.id, server.protocolVersion, server.tools.map((tool) => tool.name)])).toEqual([
+      ["closes", "2025-11-25", ["hello"]],
+      ["ignores", "2025-11-25", ["hello"]],
+    ]);
+  });
+
+  it("--check names an era recorded differently, and schema diff reports it", async () => {
+    const config = join(dir, "era-check.json");
+    await writeFile(config, JSON.stringify({ mcpServers: { inventory: { command: process.execPath, args: [V2, "dual"] } } }));
+    const out = join(dir, "era-check-bundle.json");
+    expect((await runCli(["schema", "export", "--config", config, "-o", out, "--quiet"])).code).toBe(0);
+    const current = await readFile(out, "utf8");
+    const fresh = join(dir, "era-check-fresh.json");
+    await writeFile(fresh, current);
+    // What the old probe recorded after a slow start.
+    const stale = join(dir, "era-check-stale.json");
+    await writeFile(stale, current.replace('"protocolVersion": "2026-07-28"', '"protocolVersion": "2025-11-25"'));
+    await writeFile(out, await readFile(stale, "utf8"));
+    const check = await runCli(["schema", "export", "--config", config, "-o", out, "--check"]);
+    expect([check.code, check.stdout, check.stderr.split("\n").filter((line) => line.startsWith("pmcp: "))]).toEqual([
+      1,
+      "DANGEROUS inventory /protocolVersion: protocolVersion 2025-11-25 → 2026-07-28: clients connect in another protocol era [protocol-version-changed]\n",
+      [`pmcp: ${out} out of date (1 change); run pmcp schema export to update`],
+    ]);
+    const diff = await runCli(["schema", "diff", stale, "--schema", fresh, "--fail-on", "dangerous"]);
+    expect([diff.code, diff.stdout]).toEqual([
+      1,
+      "DANGEROUS inventory /protocolVersion: protocolVersion 2025-11-25 → 2026-07-28: clients connect in another protocol era [protocol-version-changed]\n",
+    ]);
+    // The same JSON in other bytes is the one drift that is only formatting.
+    await writeFile(out, JSON.stringify(JSON.parse(current)));
+    const reformatted = await runCli(["schema", "export", "--config", config, "-o", out, "--check"]);
+    expect([reformatted.code, reformatted.stdout]).toEqual([1, `${out}: same content, different bytes (formatting or key order)\n`]);
   });
 });
 

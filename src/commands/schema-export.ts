@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import type { FileToWrite } from "@pmcp-codegen/runtime/internal/files";
+import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
 import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
@@ -33,7 +34,7 @@ const builder = (yargs: Argv<GlobalArgs>) =>
     .option("check", {
       type: "boolean",
       default: false,
-      describe: "Compare with the files on disk instead of writing; exit 1 when they differ",
+      describe: "Compare with the files on disk instead of writing; exit 1 when they differ, naming what differs",
     })
     .option("allow-partial", { type: "boolean", default: false, describe: "Write the servers that succeeded even if others failed" })
     .example("$0 schema export --config .mcp.json", "Export every server of a config file")
@@ -137,6 +138,25 @@ function rejectDuplicateIds(outcomes: readonly ServerOutcome[]): void {
   if (repeated !== undefined) throw new PmcpError("INVALID_ARGUMENT", repeated);
 }
 
+/** How a file's bytes differ from what export would write, when no server changed: its top-level keys, else only its form. */
+function bytesDrift(existing: string | undefined, content: string): string {
+  if (existing === undefined) return "missing";
+  const parse = (text: string): unknown => {
+    try {
+      return JSON.parse(text.replace(/^\uFEFF/, ""));
+    } catch {
+      return undefined;
+    }
+  };
+  const [before, after] = [parse(existing), parse(content)];
+  if (before === undefined) return "not JSON";
+  if (jsonEquals(before, after)) return "same content, different bytes (formatting or key order)";
+  const record = (value: unknown) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {});
+  const [old, now] = [record(before), record(after)];
+  const keys = [...new Set([...Object.keys(now), ...Object.keys(old)])].filter((key) => !jsonEquals(old[key], now[key]));
+  return `${keys.length > 0 ? keys.join(", ") : "content"} changed`;
+}
+
 /** The drift gate: exit 0 when every file on disk already has these bytes, else 1 with what changed. */
 async function checkFiles(args: Args, files: readonly FileToWrite[], bundle: Bundle, summary: object): Promise<void> {
   const { readFile } = await import("node:fs/promises");
@@ -144,11 +164,11 @@ async function checkFiles(args: Args, files: readonly FileToWrite[], bundle: Bun
   const { diffBundles } = await import("../diff/bundle-diff.js");
   const { formatText } = await import("../diff/format.js");
   const { serversIn } = await import("../export/assemble.js");
-  const stale: string[] = [];
+  const stale: { file: FileToWrite; existing: string | undefined }[] = [];
   const previous: BundleServer[] = [];
   for (const file of files) {
     const existing = await readFile(file.path, "utf8").catch(() => undefined);
-    if (existing !== file.content) stale.push(file.path);
+    if (existing !== file.content) stale.push({ file, existing });
     if (existing !== undefined) previous.push(...serversIn(file.path, existing));
   }
   // The same judgement as `pmcp schema diff`, so drift says what it breaks.
@@ -158,8 +178,11 @@ async function checkFiles(args: Args, files: readonly FileToWrite[], bundle: Bun
       : formatText(diffBundles(canonicalBundle(previous), bundle))
           .trimEnd()
           .split("\n");
-  if (stale.length > 0 && changes[0] === "no changes") changes.splice(0, 1, "same tools, different bytes (formatting or key order)");
-  if (args.json) printJson({ ...summary, upToDate: stale.length === 0, stale, changes });
+  // No server changed: what differs is said per file.
+  if (stale.length > 0 && changes[0] === "no changes")
+    changes.splice(0, 1, ...stale.map(({ file, existing }) => `${file.path}: ${bytesDrift(existing, file.content)}`));
+  const stalePaths = stale.map(({ file }) => file.path);
+  if (args.json) printJson({ ...summary, upToDate: stale.length === 0, stale: stalePaths, changes });
   if (stale.length === 0) {
     say(args, `${files.map((file) => file.path).join(", ")} up to date`);
     return;
@@ -167,6 +190,6 @@ async function checkFiles(args: Args, files: readonly FileToWrite[], bundle: Bun
   for (const line of changes) say(args, line);
   throw new PmcpError(
     "OUT_OF_DATE",
-    `${stale.join(", ")} out of date (${count(changes.length, "change")}); run pmcp schema export to update`,
+    `${stalePaths.join(", ")} out of date (${count(changes.length, "change")}); run pmcp schema export to update`,
   );
 }

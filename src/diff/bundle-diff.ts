@@ -1,6 +1,7 @@
+import { isModernVersion } from "@pmcp-codegen/runtime/internal";
 import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
 import { outputSchemaOf } from "../bundle/output-schema.js";
-import type { Bundle, Tool } from "../bundle/types.js";
+import type { Bundle, BundleServer, Tool } from "../bundle/types.js";
 import { count } from "../count.js";
 import { resultTypeName } from "../ir/naming.js";
 import { type ChangeLevel, diffSchemas, type SchemaChange } from "./schema-diff.js";
@@ -34,6 +35,7 @@ export function diffBundles(before: Bundle, after: Bundle): BundleChange[] {
       });
       continue;
     }
+    changes.push(...serverChanges(previous, server).map((change) => ({ server: id, ...change })));
     const oldTools = new Map(previous.tools.map((tool) => [tool.name, tool]));
     const newTools = new Map(server.tools.map((tool) => [tool.name, tool]));
     for (const name of oldTools.keys()) {
@@ -44,12 +46,57 @@ export function diffBundles(before: Bundle, after: Bundle): BundleChange[] {
       const old = oldTools.get(name);
       if (old === undefined)
         changes.push({ server: id, tool: name, level: "safe", rule: "tool-added", pointer: "/", message: "tool added" });
-      else changes.push(...diffTools(old, tool).map((change) => ({ server: id, tool: name, ...change })));
+      else changes.push(...toolChanges(old, tool).map((change) => ({ server: id, tool: name, ...change })));
     }
   }
   return changes.sort(
     (a, b) => LEVEL_ORDER[a.level] - LEVEL_ORDER[b.level] || a.server.localeCompare(b.server) || (a.tool ?? "").localeCompare(b.tool ?? ""),
   );
+}
+
+/** The keys of `before` and `after` whose values differ, in the order `after` has them. */
+function differingKeys(before: Record<string, unknown>, after: Record<string, unknown>, skip: readonly string[]): string[] {
+  return [...new Set([...Object.keys(after), ...Object.keys(before)])].filter(
+    (key) => !skip.includes(key) && !jsonEquals(before[key], after[key]),
+  );
+}
+
+/**
+ * What changed about a server beside its tools. The era decides how generated clients connect
+ * (a handshake and a session, or neither), so changing it is dangerous; a newer revision of the
+ * same era is safe.
+ */
+function serverChanges(before: BundleServer, after: BundleServer): SchemaChange[] {
+  const changes: SchemaChange[] = [];
+  const keys = differingKeys(before, after, ["id", "tools"]);
+  if (keys.includes("protocolVersion")) {
+    const era = (version: unknown) => (typeof version !== "string" ? undefined : isModernVersion(version));
+    const [old, now] = [before.protocolVersion, after.protocolVersion];
+    const otherEra = era(old) !== era(now);
+    changes.push({
+      level: otherEra ? "dangerous" : "safe",
+      rule: "protocol-version-changed",
+      pointer: "/protocolVersion",
+      message: `protocolVersion ${old ?? "(none)"} → ${now ?? "(none)"}${otherEra ? ": clients connect in another protocol era" : ""}`,
+    });
+  }
+  const others = keys.filter((key) => key !== "protocolVersion");
+  if (others.length > 0) changes.push({ level: "safe", rule: "server-changed", pointer: "/", message: `${others.join(", ")} changed` });
+  return changes;
+}
+
+/**
+ * Every change to a tool: judged where it reaches callers, and else named by key, so that no
+ * change of content goes unmentioned (its `_meta`, `execution`, `icons`, a schema's descriptions).
+ */
+function toolChanges(before: Tool, after: Tool): SchemaChange[] {
+  const changes = diffTools(before, after);
+  // A judged change's pointer starts with the key it is about; one rule covers title and description.
+  const judged = new Set(changes.map((change) => change.pointer.split("/")[1]));
+  if (judged.has("description")) judged.add("title");
+  const unjudged = differingKeys(before, after, ["name"]).filter((key) => !judged.has(key));
+  if (unjudged.length > 0) changes.push({ level: "safe", rule: "tool-changed", pointer: "/", message: `${unjudged.join(", ")} changed` });
+  return changes;
 }
 
 function diffTools(before: Tool, after: Tool): SchemaChange[] {

@@ -11,6 +11,7 @@
  */
 
 export { interpolate, interpolateRecord } from "./endpoints/interpolate.js";
+export { isModernVersion } from "./endpoints/protocol-version.js";
 export { redactUrl, redactWrittenUrl } from "./endpoints/redact.js";
 export { ServerIdSchema } from "./endpoints/server-id.js";
 export type { HttpSource, HttpTransportChoice, ServerSource, StdioSource } from "./endpoints/source.js";

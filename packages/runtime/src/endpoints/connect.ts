@@ -21,6 +21,7 @@ import {
 import { errorMessage, firstLine } from "../error-message.js";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../number-rules.js";
 import { type ConnectionFacts, INSTRUMENTATION } from "../telemetry.js";
+import { PingBehindDiscover } from "./era-probe.js";
 import { isModernVersion } from "./protocol-version.js";
 import type { HttpSource, ServerSource, StdioSource } from "./source.js";
 import { describeStrayOutput, MessageTooLarge, StdioReadBuffer, type StrayOutput } from "./stdio-read-buffer.js";
@@ -29,9 +30,6 @@ const CLIENT_INFO = { ...INSTRUMENTATION };
 const STDERR_TAIL_BYTES = 2000;
 
 export type TransportKind = "stdio" | "streamable-http" | "sse" | "custom";
-
-/** The longest the `server/discover` probe waits. */
-const MAX_PROBE_MS = 10_000;
 
 /** An established session with one server, in either protocol era. */
 export interface Connection {
@@ -73,8 +71,8 @@ type ProtocolChoice = string;
 export interface ConnectOptions {
   signal: AbortSignal;
   /**
-   * The connect's time limit (the signal enforces it): `server/discover` gets half of it, at most
-   * 10 s, before a silent stdio server counts as 2025-era (default: the SDK's 60 s).
+   * The connect's time limit (the signal enforces it), which the `server/discover` probe may use
+   * whole: a server still starting is waited for, not taken for a 2025 one (default: the SDK's 60 s).
    */
   timeoutMs?: number | undefined;
   /**
@@ -328,9 +326,8 @@ async function connectInEra(
   options: ConnectOptions,
   describe: (message: string) => string,
 ): Promise<Connection> {
-  // The probe gets half the connect's time, at most 10 s (the SDK's default is 60): a 2025 server
-  // that never answers an unknown request before `initialize` still gets its handshake in time.
-  const probe = options.timeoutMs === undefined ? {} : { probe: { timeoutMs: Math.max(1, Math.min(options.timeoutMs / 2, MAX_PROBE_MS)) } };
+  // The probe's own timeout never decides the era: the connect's limit ends the wait (see PingBehindDiscover).
+  const probe = options.timeoutMs === undefined ? {} : { probe: { timeoutMs: Math.max(1, options.timeoutMs) } };
   const client = new Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: era.mode, ...probe } });
   let fail: (error: Error) => void = () => {};
   const broken = new Promise<never>((_resolve, reject) => {
@@ -373,7 +370,8 @@ async function connectInEra(
   aborted.catch(() => {});
   try {
     const opening = (async () => {
-      await client.connect(transport, { signal: options.signal, ...(era.prior === undefined ? {} : { prior: era.prior }) });
+      const wire = kind === "stdio" ? new PingBehindDiscover(transport) : transport;
+      await client.connect(wire, { signal: options.signal, ...(era.prior === undefined ? {} : { prior: era.prior }) });
       if (era.confirm) await client.discover({ signal: options.signal });
     })();
     await Promise.race([opening, broken, aborted]);

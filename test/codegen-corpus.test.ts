@@ -84,13 +84,15 @@ describe("the corpus", () => {
 
   it("parsers accept and reject exactly what Ajv does (2020-12 or draft-07 class, with formats)", async () => {
     const parsers = (await import(join(dir, "strict/corpus.ts"))) as Record<string, z.ZodType>;
-    const perEntry = runs(120, 30);
-    const { compared, valid, invalid, oneSided } = agreeWithAjv(entries, parsers, warned, perEntry);
+    // 120 samples of each hand-written schema, enough to reach both sides of its boundaries; of the servers' (named
+    // server/tool/part), a quarter unless in a full run.
+    const { compared, valid, invalid, oneSided } = agreeWithAjv(entries, parsers, warned, (entry) =>
+      entry.name.includes("/") ? runs(120, 30) : 120,
+    );
     expect(compared).toBeGreaterThan(entries.length - 5);
     // The samples reach both sides of every boundary, not only one: of every hand-written schema.
     expect(oneSided.filter((name) => !name.includes("/"))).toEqual([]);
-    // Over 2,000 of each in 120 samples per entry, as many for each sample fewer.
-    expect(valid).toBeGreaterThan((2000 * perEntry) / 120);
-    expect(invalid).toBeGreaterThan((2000 * perEntry) / 120);
+    expect(valid).toBeGreaterThan(2000);
+    expect(invalid).toBeGreaterThan(2000);
   });
 });

@@ -8,13 +8,12 @@ import { compileSchema } from "../src/json-schema/validator.js";
 import { compileWithAjv } from "./helpers/ajv-agreement.js";
 import { CARGO_OFFLINE, diagnostics, type Ran, run, rustSkipped, writeCargoToml } from "./helpers/cargo.js";
 import { corpusBundle, corpusEntries, type Entry } from "./helpers/corpus-entries.js";
-import { runs } from "./helpers/full-run.js";
 import { samples } from "./helpers/samples.js";
 import { CONSTRUCTS, constructsOf, serdeProjection } from "./helpers/serde-projection.js";
 import { outputDir } from "./helpers/typescript.js";
 
 /** Samples per entry: enough to reach both sides of its boundaries, few enough for one quick run of the binary. */
-const SAMPLES = runs(80, 20);
+const SAMPLES = 80;
 const OPTIONS = { source: "corpus", runtimeImport: "unused", strictObjects: false, generatorVersion: "test" };
 
 /**

@@ -8,6 +8,11 @@ import { defineConfig } from "vitest/config";
 const RUNTIME_SOURCES = "@pmcp-codegen/source";
 
 export default defineConfig({
+  resolve: {
+    // src/tools/typescript.cts loads the compiler by require, for the CLI's start-up; Vite compiles no .cts,
+    // and under vitest nothing is gained: its importers get the package itself.
+    alias: [{ find: /^(?:\.\.\/tools|\.)\/typescript\.cjs$/, replacement: "typescript" }],
+  },
   test: {
     // Tests spawn real servers; two cores are shared between them.
     testTimeout: 60_000,

@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -9,9 +8,9 @@ import { createInterface } from "node:readline";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, fixtureCommand } from "./helpers/cli.js";
+import { missing, NGINX } from "./helpers/system-tools.js";
 
-/** Debian's nginx, which `.ci/run` installs. */
-const NGINX = "/usr/sbin/nginx";
+const nginxSkipped = await missing("nginx");
 
 const children: ChildProcess[] = [];
 let dir: string;
@@ -56,16 +55,16 @@ async function waitForPort(port: number): Promise<void> {
   throw new Error(`nothing listens on ${port}`);
 }
 
-beforeAll(async () => {
-  if (!existsSync(NGINX)) throw new Error(`${NGINX} is missing: .ci/run installs Debian's nginx-light`);
-  dir = await mkdtemp(join(tmpdir(), "pmcp-replicas-"));
-  await mkdir(join(dir, "temp"));
-  const proxyPort = await freePort();
-  const proxyHost = `127.0.0.1:${proxyPort}`;
-  replicaPorts = await Promise.all([startReplica(proxyHost), startReplica(proxyHost)]);
-  await writeFile(
-    join(dir, "nginx.conf"),
-    `daemon off;
+describe.skipIf(nginxSkipped !== undefined)("two serve exec --http replicas behind nginx", () => {
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "pmcp-replicas-"));
+    await mkdir(join(dir, "temp"));
+    const proxyPort = await freePort();
+    const proxyHost = `127.0.0.1:${proxyPort}`;
+    replicaPorts = await Promise.all([startReplica(proxyHost), startReplica(proxyHost)]);
+    await writeFile(
+      join(dir, "nginx.conf"),
+      `daemon off;
 worker_processes 1;
 pid ${dir}/nginx.pid;
 error_log ${dir}/error.log;
@@ -92,19 +91,18 @@ ${replicaPorts.map((port) => `    server 127.0.0.1:${port};`).join("\n")}
   }
 }
 `,
-  );
-  const nginx = spawn(NGINX, ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: ["ignore", "ignore", "inherit"] });
-  children.push(nginx);
-  await waitForPort(proxyPort);
-  proxyUrl = `http://${proxyHost}/mcp`;
-});
+    );
+    const nginx = spawn(NGINX, ["-p", dir, "-c", join(dir, "nginx.conf")], { stdio: ["ignore", "ignore", "inherit"] });
+    children.push(nginx);
+    await waitForPort(proxyPort);
+    proxyUrl = `http://${proxyHost}/mcp`;
+  });
 
-afterAll(async () => {
-  for (const child of children) child.kill();
-  if (dir !== undefined) await rm(dir, { recursive: true, force: true });
-});
+  afterAll(async () => {
+    for (const child of children) child.kill();
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+  });
 
-describe("two serve exec --http replicas behind nginx", () => {
   it("a modern client's consecutive execute_program calls, spread over both replicas, all succeed", async () => {
     const agent = new Client({ name: "agent", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
     await agent.connect(new StreamableHTTPClientTransport(new URL(proxyUrl)));

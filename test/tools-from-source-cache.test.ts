@@ -97,7 +97,8 @@ function failure(result: CliResult): string | undefined {
 
 const UNUSED_SPARE = "pmcp: src/tools.ts:3:7: 'spare' is declared but its value is never read.";
 
-describe.concurrent("pmcp tools from-source's cache", () => {
+// One test at a time: each compiles several times, and run together each test's time was all of theirs.
+describe("pmcp tools from-source's cache", () => {
   it("answers a second run with the recorded result, without loading TypeScript or rewriting the entry; --no-cache neither reads nor rewrites it", async () => {
     const dir = await project();
     const first = await fromSource(dir);

@@ -1,6 +1,6 @@
 import { dirname, join } from "node:path";
-import ts from "typescript";
 import { PmcpError } from "../errors.js";
+import ts from "../tools/typescript.cjs";
 import {
   MAX_DIAGNOSTIC_BYTES,
   MAX_DIAGNOSTICS,

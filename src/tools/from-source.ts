@@ -1,6 +1,5 @@
 import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import ts from "typescript";
 import { PmcpError } from "../errors.js";
 import type { ManifestTool, ToolManifest } from "../server/manifest.js";
 import { annotationsOf, documentation, HINT_KEYS, hiddenByTags, jsDocTags, returnsText, toolMetaOf, unknownTags } from "./jsdoc.js";
@@ -8,6 +7,7 @@ import type { Observations } from "./observations.js";
 import { RecordingHost } from "./recording-host.js";
 import { diagnosticProblem, displayPath, problemAt, type SourceProblem } from "./source-problems.js";
 import { inputOf, outputSchemaOf, type Walk } from "./type-schema.js";
+import ts from "./typescript.cjs";
 
 export interface FromSourceResult {
   manifest: ToolManifest;

@@ -1,6 +1,6 @@
-import ts from "typescript";
 import { TOOL_TAG_KEYS } from "../bundle/tool-tags.js";
 import { knownFormats } from "../json-schema/validator.js";
+import ts from "./typescript.cjs";
 
 /** JSDoc tags that set an MCP hint to true. */
 const HINT_TAGS: Readonly<Record<string, string>> = {

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
-import ts from "typescript";
 import { type Observations, textDigest } from "./observations.js";
+import ts from "./typescript.cjs";
 
 type Answers = { [Kind in keyof Observations]: Map<string, Observations[Kind][number][1]> };
 

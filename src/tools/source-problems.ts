@@ -1,5 +1,5 @@
 import { relative, resolve, sep } from "node:path";
-import ts from "typescript";
+import ts from "./typescript.cjs";
 
 /** A construct that cannot become part of a tool definition, located at its declaration. */
 export interface SourceProblem {

@@ -1,7 +1,7 @@
-import ts from "typescript";
 import type { ManifestTool } from "../server/manifest.js";
 import { constraintsOf, documentation, paramDocs, parameterDocumentation, paramTags, suggestion } from "./jsdoc.js";
 import { problemAt, type SourceProblem } from "./source-problems.js";
+import ts from "./typescript.cjs";
 
 /**
  * TypeScript types as JSON Schemas, inlined: the input and output schemas of a tool function.

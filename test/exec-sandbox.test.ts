@@ -563,6 +563,30 @@ describe("the host process", () => {
     });
   });
 
+  it("prints no warning for a program that reaches its timers past its deadline", async () => {
+    // Node 23 and later warn (TimeoutNegativeWarning) when a timer is given a negative delay.
+    const script = `
+      import { QuickJsExecutor } from ${JSON.stringify(new URL("../dist/exec/quickjs-executor.js", import.meta.url).href)};
+      const executor = new QuickJsExecutor({ workers: 1 });
+      const globals = { inventory: { hold: { server: "inventory", tool: "hold", returns: "value" } } };
+      let holding;
+      const held = new Promise((resolve) => (holding = resolve));
+      let release;
+      const host = { call: () => { holding(); return new Promise((resolve) => (release = resolve)); } };
+      const busy = executor.run({ code: "return await inventory.hold({});", globals }, host);
+      await held;
+      // Arrived 10 s ago with a 1 s limit: its deadline passed before it waits for the only worker.
+      const queued = await executor.run({ code: "return 1;", globals }, host, { timeoutMs: 1000 }, performance.now() - 10_000);
+      release(2);
+      await busy;
+      // On the idle worker: the host's watchdog and the worker's own timer are set past the deadline.
+      const late = await executor.run({ code: "return await inventory.hold({});", globals }, host, { timeoutMs: 1000 }, performance.now() - 10_000);
+      await executor.close();
+      console.log(JSON.stringify([queued.kind, late.kind]));`;
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--input-type=module", "--eval", script]);
+    expect({ stdout, stderr }).toStrictEqual({ stdout: '["timeout","timeout"]\n', stderr: "" });
+  });
+
   it("runs programs whatever flags the host was started with (the workers take none of them)", async () => {
     const script = `
       import { QuickJsExecutor } from ${JSON.stringify(new URL("../dist/exec/quickjs-executor.js", import.meta.url).href)};

@@ -1,17 +1,23 @@
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type Anthropic from "@anthropic-ai/sdk";
 import type { Tool as GeminiTool, Part } from "@google/genai";
 import { CompositionClient, ToolCallError, ToolResult } from "@pmcp-codegen/runtime";
+import type { Part as Gemini2Part, Tool as Gemini2Tool } from "genai-v2";
 import type OpenAI from "openai";
+import type OpenAI6 from "openai-v6";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModelDeclaration, providerTools } from "../src/model/declarations.js";
 import { type CallOutcome, providerResult } from "../src/model/results.js";
 
 /*
- * The providers' own SDK types are the judges of the shapes: each `sdk<…>()` below compiles only
- * while the shape matches (npm run typecheck covers test/). The SDKs are devDependencies, for types
- * only; nothing here sends a request.
+ * The providers' own SDK types are the judges of the shapes: each `sdk<[…]>()` below compiles only
+ * while the shape matches the type of every major listed (npm run typecheck covers test/). Those are
+ * the majors that a supported Node line installs (Node 22 and 24: openai 7, @google/genai 3,
+ * @anthropic-ai/sdk 1) and the ones before, which projects still pin (openai 6, @google/genai 2, under
+ * the devDependency aliases openai-v6 and genai-v2). The SDKs are devDependencies, for types only;
+ * nothing here sends a request.
  */
 
 type KeysOf<T> = T extends unknown ? keyof T : never;
@@ -32,11 +38,36 @@ type Known<Ours, Theirs> = unknown extends Theirs
         : { [K in keyof Ours]: K extends KeysOf<NonNullable<Theirs>> ? Known<Ours[K], MemberOf<NonNullable<Theirs>, K>> : never }
       : Ours;
 
-/** The value as the SDK's type: it must be assignable, without a cast, and hold no key the SDK's type lacks. */
+/** `Known` for each of the majors' types; a major that `Ours` is not assignable to is intersected whole, which fails. */
+type KnownToEach<Ours, Majors> = Majors extends readonly [infer Major, ...infer Older]
+  ? ([Ours] extends [Major] ? Known<Ours, Major> : Major) & KnownToEach<Ours, Older>
+  : unknown;
+
+/**
+ * The value as the SDK's type, in each major (the current one first): it must be assignable to each,
+ * without a cast, and hold no key that one of them lacks.
+ */
 const sdk =
-  <Theirs>() =>
-  <Ours extends Theirs>(value: Ours & Known<Ours, Theirs>): Theirs =>
+  <Majors extends readonly [unknown, ...unknown[]]>() =>
+  <Ours extends Majors[0]>(value: Ours & KnownToEach<Ours, Majors>): Majors[0] =>
     value;
+
+/** The major of the package installed as `name`, an alias or the package itself. */
+const installedMajor = (name: string): number =>
+  Number(
+    (
+      JSON.parse(readFileSync(join(import.meta.dirname, "..", "node_modules", name, "package.json"), "utf8")) as { version: string }
+    ).version.split(".")[0],
+  );
+
+it("checks the shapes against the majors named above, the current ones those that package.json's ranges install", () => {
+  const majors = (names: string[]) => names.map(installedMajor);
+  expect({
+    openai: majors(["openai", "openai-v6"]),
+    "@google/genai": majors(["@google/genai", "genai-v2"]),
+    "@anthropic-ai/sdk": majors(["@anthropic-ai/sdk"]),
+  }).toStrictEqual({ openai: [7, 6], "@google/genai": [3, 2], "@anthropic-ai/sdk": [1] });
+});
 
 const FORECAST: ModelDeclaration = {
   name: "weather__get_forecast",
@@ -61,8 +92,10 @@ const { $schema: _dialect, ...FORECAST_JSON_SCHEMA } = FORECAST.parameters;
 
 describe("providerTools", () => {
   it("gives OpenAI's Responses API its FunctionTools, the declaration's strict flag kept", () => {
-    const tools = sdk<OpenAI.Responses.FunctionTool[]>()(providerTools("openai-strict", DECLARATIONS));
-    const request = sdk<OpenAI.Responses.ResponseCreateParams["tools"]>()(providerTools("openai", DECLARATIONS, { api: "responses" }));
+    const tools = sdk<[OpenAI.Responses.FunctionTool[], OpenAI6.Responses.FunctionTool[]]>()(providerTools("openai-strict", DECLARATIONS));
+    const request = sdk<[OpenAI.Responses.ResponseCreateParams["tools"], OpenAI6.Responses.ResponseCreateParams["tools"]]>()(
+      providerTools("openai", DECLARATIONS, { api: "responses" }),
+    );
     expect(tools).toStrictEqual([
       { type: "function", name: FORECAST.name, description: FORECAST.description, parameters: FORECAST.parameters, strict: true },
       { type: "function", name: "ping", description: "Checks the server", parameters: PING.parameters, strict: false },
@@ -71,8 +104,10 @@ describe("providerTools", () => {
   });
 
   it("gives Chat Completions its function tools, and portable the same shape, never strict", () => {
-    const chat = sdk<OpenAI.Chat.ChatCompletionTool[]>()(providerTools("openai-strict", DECLARATIONS, { api: "chat" }));
-    const portable = sdk<OpenAI.Chat.ChatCompletionTool[]>()(providerTools("portable", DECLARATIONS));
+    const chat = sdk<[OpenAI.Chat.ChatCompletionTool[], OpenAI6.Chat.ChatCompletionTool[]]>()(
+      providerTools("openai-strict", DECLARATIONS, { api: "chat" }),
+    );
+    const portable = sdk<[OpenAI.Chat.ChatCompletionTool[], OpenAI6.Chat.ChatCompletionTool[]]>()(providerTools("portable", DECLARATIONS));
     const forecast = { name: FORECAST.name, description: FORECAST.description, parameters: FORECAST.parameters };
     const ping = { name: "ping", description: "Checks the server", parameters: PING.parameters };
     expect(chat).toStrictEqual([
@@ -86,8 +121,8 @@ describe("providerTools", () => {
   });
 
   it("gives Gemini one Tool of function declarations, a tool without properties declared without parameters", () => {
-    const tools = sdk<GeminiTool[]>()(providerTools("gemini", DECLARATIONS));
-    const json = sdk<GeminiTool[]>()(providerTools("gemini-json", DECLARATIONS));
+    const tools = sdk<[GeminiTool[], Gemini2Tool[]]>()(providerTools("gemini", DECLARATIONS));
+    const json = sdk<[GeminiTool[], Gemini2Tool[]]>()(providerTools("gemini-json", DECLARATIONS));
     expect(tools).toStrictEqual([
       {
         functionDeclarations: [
@@ -107,8 +142,8 @@ describe("providerTools", () => {
   });
 
   it("gives Anthropic its Tools, strict only where the declaration is", () => {
-    const strict = sdk<Anthropic.Tool[]>()(providerTools("anthropic-strict", DECLARATIONS));
-    const request = sdk<Anthropic.MessageCreateParams["tools"]>()(providerTools("anthropic", DECLARATIONS));
+    const strict = sdk<[Anthropic.Tool[]]>()(providerTools("anthropic-strict", DECLARATIONS));
+    const request = sdk<[Anthropic.MessageCreateParams["tools"]]>()(providerTools("anthropic", DECLARATIONS));
     expect(strict).toStrictEqual([
       { name: FORECAST.name, description: FORECAST.description, input_schema: FORECAST.parameters, strict: true },
       { name: "ping", description: "Checks the server", input_schema: PING.parameters },
@@ -124,11 +159,17 @@ const result = (raw: object): ToolResult => new ToolResult("weather", "get_forec
 
 /** Each outcome for every provider's result type, all at once: the assignments are the type check. */
 function shapes(outcome: CallOutcome, model: { name: string; id?: string } = call) {
-  const responses = sdk<OpenAI.Responses.ResponseInputItem.FunctionCallOutput>()(providerResult("openai", outcome, model));
-  const chat = sdk<OpenAI.Chat.ChatCompletionToolMessageParam>()(providerResult("openai-strict", outcome, model, { api: "chat" }));
-  const portable = sdk<OpenAI.Chat.ChatCompletionMessageParam>()(providerResult("portable", outcome, model));
-  const gemini = sdk<Part>()(providerResult("gemini", outcome, model));
-  const anthropic = sdk<Anthropic.ToolResultBlockParam>()(providerResult("anthropic-strict", outcome, model));
+  const responses = sdk<[OpenAI.Responses.ResponseInputItem.FunctionCallOutput, OpenAI6.Responses.ResponseInputItem.FunctionCallOutput]>()(
+    providerResult("openai", outcome, model),
+  );
+  const chat = sdk<[OpenAI.Chat.ChatCompletionToolMessageParam, OpenAI6.Chat.ChatCompletionToolMessageParam]>()(
+    providerResult("openai-strict", outcome, model, { api: "chat" }),
+  );
+  const portable = sdk<[OpenAI.Chat.ChatCompletionMessageParam, OpenAI6.Chat.ChatCompletionMessageParam]>()(
+    providerResult("portable", outcome, model),
+  );
+  const gemini = sdk<[Part, Gemini2Part]>()(providerResult("gemini", outcome, model));
+  const anthropic = sdk<[Anthropic.ToolResultBlockParam]>()(providerResult("anthropic-strict", outcome, model));
   expect(providerResult("gemini-json", outcome, model)).toStrictEqual(gemini);
   expect(providerResult("anthropic", outcome, model)).toStrictEqual(anthropic);
   return { responses, chat, portable, gemini, anthropic };

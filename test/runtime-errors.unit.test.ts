@@ -77,7 +77,12 @@ describe("new CompositionClient(): every configuration problem is a Configuratio
 describe("CompositionClient.fromConfigFile(): the file and the JSON path in every message", () => {
   it.each([
     ["missing", undefined, "cannot read config file <file>: ENOENT (no such file)", "FILE_NOT_FOUND"],
-    ["bad JSON", "{", "config file <file> is not valid JSON: Expected property name or '}' in JSON at position 1", "NOT_JSON"],
+    [
+      "bad JSON",
+      "{",
+      "config file <file> is not valid JSON: Expected property name or '}' in JSON at position 1 (line 1 column 2)",
+      "NOT_JSON",
+    ],
     ["null", "null", `config file <file>: expected an object with "mcpServers" (or VS Code's "servers")`, "INVALID"],
     [
       "misspelled mcpServers",

@@ -37,3 +37,12 @@ export function stopCode(kind: (typeof STOP_REASONS)[number]): number {
 export function stopKind(code: number): FailureKind | undefined {
   return STOP_REASONS[code - 1];
 }
+
+/**
+ * The delay until a run's `deadline` (a `Date.now()` time), for a timer: never negative, since a program
+ * may reach its timer past its deadline (it waited for a worker on a loaded machine), and Node 23 and
+ * later print a TimeoutNegativeWarning for a negative delay.
+ */
+export function msUntil(deadline: number): number {
+  return Math.max(0, deadline - Date.now());
+}

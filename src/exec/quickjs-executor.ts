@@ -6,7 +6,7 @@ import { MAX_TIMEOUT_MS, wholeNumberProblem } from "@pmcp-codegen/runtime/intern
 import type { QuickJSOptions } from "quickjs-wasi";
 import type { CallRecord, CompiledProgram, HostBridge, ProgramExecutor, RunOutcome } from "./executor.js";
 import { DEFAULT_LIMITS, DEFAULT_MAX_PROGRAMS, type Limits } from "./limits.js";
-import { type FromWorker, type MethodSpec, type STOP_REASONS, stopCode, type ToWorker, type WorkerDone } from "./protocol.js";
+import { type FromWorker, type MethodSpec, msUntil, type STOP_REASONS, stopCode, type ToWorker, type WorkerDone } from "./protocol.js";
 
 export interface QuickJsExecutorOptions {
   /** Programs that run at once, each in its own worker thread (default DEFAULT_MAX_PROGRAMS); more wait their turn. */
@@ -83,7 +83,7 @@ export class QuickJsExecutor implements ProgramExecutor {
         const index = this.#waiting.indexOf(waiter);
         if (index >= 0) this.#waiting.splice(index, 1);
         resolve("timeout");
-      }, deadline - Date.now());
+      }, msUntil(deadline));
       this.#waiting.push(waiter);
     });
   }
@@ -243,7 +243,7 @@ class HostRun {
     this.#post({ type: "run", runId, code: program.code, bindings: JSON.stringify(bindings), limits, deadline });
     // The worker stops its program at the deadline itself; this covers a worker that cannot. Node fires a
     // longer delay than its timers hold after 1 ms, which ended every program given the largest time limit.
-    this.#watchdog = setTimeout(() => this.#kill(), Math.min(deadline - Date.now() + KILL_GRACE_MS, MAX_TIMEOUT_MS));
+    this.#watchdog = setTimeout(() => this.#kill(), Math.min(msUntil(deadline) + KILL_GRACE_MS, MAX_TIMEOUT_MS));
   }
 
   onMessage(message: FromWorker): void {

@@ -7,7 +7,7 @@ import { count } from "../count.js";
 import type { FailureKind, ProgramPosition } from "./executor.js";
 import { GUEST_PRELUDE } from "./guest-prelude.js";
 import type { Limits } from "./limits.js";
-import { type FromWorker, stopKind, type ToWorker, type WorkerDone } from "./protocol.js";
+import { type FromWorker, msUntil, stopKind, type ToWorker, type WorkerDone } from "./protocol.js";
 import { MAX_RESULT_DEPTH, truncateJson } from "./result-json.js";
 
 const { module, stop, heapBytes } = workerData as { module: QuickJSOptions["wasm"]; stop: Int32Array; heapBytes: number };
@@ -118,7 +118,7 @@ async function start(message: Extract<ToWorker, { type: "run" }>): Promise<void>
       shouldStop(run);
       run.stopping ??= { kind: "timeout", message: stopMessage("timeout", run.limits) };
       settle(run);
-    }, deadline - Date.now()),
+    }, msUntil(deadline)),
     finished: false,
   };
   current = run;

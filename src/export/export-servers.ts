@@ -41,6 +41,8 @@ export interface ExportOptions {
   timeoutMs: number;
   /** Servers contacted at once. */
   concurrency: number;
+  /** Ends every listing under way (each fails), and starts no more. */
+  signal?: AbortSignal;
   onProgress?: (index: number, progress: ServerProgress) => void;
 }
 
@@ -54,7 +56,7 @@ export async function exportServers(sources: readonly ServerSource[], options: E
       const source = sources[index]!;
       options.onProgress?.(index, { state: "connecting" });
       try {
-        const { server, ttlMs, transport } = await exportOne(source, options.timeoutMs, (transport) =>
+        const { server, ttlMs, transport } = await exportOne(source, options.timeoutMs, options.signal, (transport) =>
           options.onProgress?.(index, { state: "listing", transport }),
         );
         outcomes[index] = { ok: true, source, server, transport, ttlMs };
@@ -74,17 +76,23 @@ export async function exportServers(sources: readonly ServerSource[], options: E
 async function exportOne(
   source: ServerSource,
   timeoutMs: number,
+  signal: AbortSignal | undefined,
   onListing: (transport: string) => void,
 ): Promise<ServerListing & { transport: string }> {
+  if (signal?.aborted) throw new PmcpError("SERVER_FAILED", "aborted");
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
+  let stop = () => {};
   const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => {
-      reject(new PmcpError("SERVER_FAILED", `timed out after ${timeoutMs} ms`));
+    const end = (message: string) => {
+      reject(new PmcpError("SERVER_FAILED", message));
       controller.abort();
-    }, timeoutMs);
+    };
+    timer = setTimeout(() => end(`timed out after ${timeoutMs} ms`), timeoutMs);
+    stop = () => end("aborted");
   });
   deadline.catch(() => {});
+  signal?.addEventListener("abort", stop, { once: true });
   const work = (async () => {
     const connection = await connect(source, { signal: controller.signal, timeoutMs });
     try {
@@ -98,6 +106,7 @@ async function exportOne(
   try {
     return await Promise.race([work, deadline]);
   } finally {
+    signal?.removeEventListener("abort", stop);
     clearTimeout(timer);
     controller.abort();
     // A connection still opening when the deadline hits is closed by the abort; give it a moment to go.

@@ -4,7 +4,8 @@ import { declareFixedToolList, registerInspectTools } from "../inspect/inspect-s
 import type { Profile } from "../providers/facts.js";
 import { tracedToolCall } from "../server/traced-call.js";
 import { version } from "../version.js";
-import { type ExecSession, outcomeText, structuredOf } from "./exec-session.js";
+import type { ExecSession } from "./exec-session.js";
+import { programAnswer } from "./program-answer.js";
 
 const ProgramOutput = z.object({
   result: z.unknown().describe("The value the program returned, as JSON (null when it failed)"),
@@ -80,12 +81,7 @@ export function createExecServer(session: ExecSession, profile?: Profile, server
     },
     ({ code, timeout_ms }, ctx) =>
       tracedToolCall(server.server, "execute_program", ctx, async () => {
-        const outcome = await session.execute(code, timeout_ms);
-        return {
-          content: [{ type: "text", text: outcomeText(outcome) }],
-          structuredContent: structuredOf(outcome),
-          ...(outcome.ok ? {} : { isError: true }),
-        };
+        return programAnswer(await session.execute(code, timeout_ms), session.limits.maxOutputBytes);
       }),
   );
   declareFixedToolList(server);

@@ -1,5 +1,6 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { type ChildProcessByStdio, spawn } from "node:child_process";
 import { createInterface, type Interface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, fixtureCommand, ROOT } from "./helpers/cli.js";
 
@@ -8,7 +9,7 @@ import { CLI, fixtureCommand, ROOT } from "./helpers/cli.js";
 
 const LIMIT = 2048;
 
-let child: ChildProcessWithoutNullStreams;
+let child: ChildProcessByStdio<Writable, Readable, null>;
 let lines: Interface;
 let nextId = 1;
 

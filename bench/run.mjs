@@ -19,6 +19,7 @@ import { benchModel } from "./model.mjs";
 import { benchNormalize } from "./normalize.mjs";
 import { benchOtel } from "./otel.mjs";
 import { benchRust } from "./rust.mjs";
+import { benchStartup } from "./startup.mjs";
 import { benchTypeCheck } from "./type-check.mjs";
 
 console.log(`node ${process.version}, medians of repeated runs\n`);
@@ -36,6 +37,7 @@ await benchNormalize();
 await benchModel();
 await benchAgreement();
 await benchExec();
+await benchStartup();
 await benchExecMemory();
 await benchTypeCheck();
 await benchHeadOfLine();

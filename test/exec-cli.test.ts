@@ -183,7 +183,7 @@ describe("pmcp exec", () => {
       result: null,
       calls: [],
     });
-    const cut = await runStdin(["exec", "-", "--max-output-bytes", "200", ...typed], 'return "x".repeat(1000);');
+    const cut = await runStdin(["exec", "-", "--max-output-bytes", "1024", ...typed], 'return "x".repeat(5000);');
     expect(cut.code).toBe(1);
     expect(JSON.parse(cut.stdout)).toMatch(/^x+…\[\d+ characters left out\]$/);
   });

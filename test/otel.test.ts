@@ -367,6 +367,8 @@ describe("execute_program", () => {
       },
       "serve exec",
     );
+    // The spans of programs are the subject here, not a program waiting for the start.
+    await started.session.ready();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await createExecServer(started.session).connect(serverSide);
     agent = new Client({ name: "otel-test", version: "1.0.0" });

@@ -58,6 +58,18 @@ async function execute(client: Client, code: string, timeoutMs?: number) {
   return ProgramResult.parse(await client.callTool({ name: "execute_program", arguments: args }, undefined, { timeout: 120_000 }));
 }
 
+/**
+ * Resolves once the session has started: serve exec answers at once and starts its servers and
+ * checker meanwhile, and these tests are about what comes after. Each try waits within the
+ * server's own time limit; only the start's own [Timeout] is tried again.
+ */
+async function untilStarted(client: Client): Promise<void> {
+  for (;;) {
+    const { content } = await execute(client, "return 1;");
+    if (!content[0]?.text.startsWith("[Timeout] the session was still starting")) return;
+  }
+}
+
 async function weatherCalls(): Promise<string[]> {
   const text = await readFile(callsFile, "utf8").catch(() => "");
   return text.split("\n").filter(Boolean);
@@ -83,7 +95,8 @@ describe("pmcp serve exec over stdio", () => {
         stderr: "inherit",
       }),
     );
-  }, 120_000);
+    await untilStarted(client);
+  }, 600_000);
   afterAll(() => client.close());
 
   it("serves list_tools, inspect_tool and execute_program, the last with an output schema", async () => {
@@ -302,6 +315,7 @@ describe("pmcp serve exec --http", () => {
   it("with --profile, inspect_tool shows the schemas the model is given and what changed, list_tools each tool's name for it", async () => {
     const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await untilStarted(client);
     const inspected = (await client.callTool({ name: "inspect_tool", arguments: { tool_name: "inventory/get_stock" } })).structuredContent;
     const { inputSchema, modelName, profile, strict, modelNotes, program } = inspected as Record<string, unknown>;
     expect({ inputSchema, modelName, profile, strict, modelNotes }).toEqual({
@@ -344,6 +358,7 @@ describe("pmcp serve exec --http", () => {
   it("runs the two-server program over Streamable HTTP and stops on SIGTERM", async () => {
     const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    await untilStarted(client);
     const outcome = await execute(client, TWO_SERVERS);
     expect(outcome.structuredContent.result).toEqual({ sku: "A1", quantity: 7, city: "Oslo" });
     const refused = await execute(client, "return inventory.nope;");
@@ -372,6 +387,7 @@ describe("pmcp serve exec --http", () => {
     });
     const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(address)));
+    await untilStarted(client);
     const running = execute(client, "await behaviour.pid({});\nawait behaviour.slow({ ms: 120000 });\nreturn 1;").catch(() => undefined);
     const serverPid = await observedPid(observations);
     served.kill("SIGINT");
@@ -407,6 +423,7 @@ describe("pmcp serve exec --http with several clients", () => {
       Array.from({ length: 6 }, async () => {
         const client = new Client({ name: "serve-exec-test", version: "1.0.0" });
         await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+        await untilStarted(client);
         return client;
       }),
     );
@@ -455,6 +472,7 @@ async function learningServer(observations: string, stderr: "inherit" | "pipe"):
       stderr,
     }),
   );
+  await untilStarted(client);
   return client;
 }
 
@@ -522,6 +540,7 @@ describe("pmcp serve exec against third-party servers", () => {
         stderr: "inherit",
       }),
     );
+    await untilStarted(client);
     try {
       const { tools } = (await client.callTool({ name: "list_tools", arguments: {} })).structuredContent as { tools: { name: string }[] };
       const servers = [...new Set(tools.map((tool) => tool.name.split("/")[0]))].sort();

@@ -66,6 +66,12 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
     await stopTelemetry();
     throw error;
   });
+  // A server that cannot start fails the command, as bad flags do, rather than being the program's outcome.
+  await started.session.ready().catch(async (error: unknown) => {
+    await started.close();
+    await stopTelemetry();
+    throw error;
+  });
   const release = closeOnSignal(started.close);
   try {
     const outcome = await started.session.execute(code);

@@ -1,8 +1,10 @@
+import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import type { Argv } from "yargs";
 import { execOptions } from "./exec.js";
 import { httpOption, serveHttp, serveStdio } from "./serve-inspect.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { modelProfileOption } from "./shared/options.js";
+import { printable } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   modelProfileOption(httpOption(execOptions(yargs)))
@@ -21,7 +23,11 @@ export const serveExecCommand = defineCommand({
   handler: serveExec,
 });
 
-/** `pmcp serve exec`: code mode over live servers, on stdio or local HTTP, until stopped. */
+/**
+ * `pmcp serve exec`: code mode over live servers, on stdio or local HTTP, until stopped. It
+ * answers a client at once: the servers and the type-checker start meanwhile, and a start that
+ * fails is one stderr line and the answer to every program.
+ */
 async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
   const { startSession } = await import("./start-exec-session.js");
   const { createExecServer } = await import("../exec/exec-server.js");
@@ -29,11 +35,18 @@ async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: args.http === undefined });
   try {
     const started = await startSession(args, "serve");
-    const create = () => createExecServer(started.session, args.profile);
+    let stopped = false;
+    started.session.ready().catch((error: unknown) => {
+      if (stopped) return;
+      for (const line of `serve exec could not start, and answers every program so: ${errorMessage(error)}`.split("\n"))
+        process.stderr.write(`pmcp: ${printable(line)}\n`);
+    });
+    const create = () => createExecServer(started.session, args.profile, started.serverIds);
     try {
       if (args.http === undefined) await serveStdio(create);
       else await serveHttp(create, "exec", { port: args.http, allowedHosts: args.allowedHost }, args);
     } finally {
+      stopped = true;
       await started.close();
     }
   } finally {

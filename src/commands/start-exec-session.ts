@@ -13,7 +13,7 @@ import type { BundleServer } from "../bundle/types.js";
 import { type LoadedConfig, loadPmcpConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
 import type { CheckerHostOptions } from "../exec/checker-host.js";
-import { ExecSession } from "../exec/exec-session.js";
+import { ExecSession, type SessionServers } from "../exec/exec-session.js";
 import { EXEC_SETTINGS, type ExecSettingKey, type ExecSettings, limitsOf } from "../exec/limits.js";
 import { type ListedServer, ListingRefresh } from "../exec/listing-refresh.js";
 import { QuickJsExecutor } from "../exec/quickjs-executor.js";
@@ -37,49 +37,27 @@ export interface ExecFlags extends SourceFlags, Partial<Record<ExecSettingKey, n
 const LISTING_TIMEOUT_MS = 30_000;
 
 export interface StartedSession {
+  /** Answers at once; its servers and type-checker start in the background (`session.ready()`). */
   session: ExecSession;
+  /** The ids programs call the servers by, when every server was named before connecting (--id, a config key); else undefined. */
+  serverIds: string[] | undefined;
   close(): Promise<void>;
 }
 
 /**
- * Types the servers (from the `--schema` bundle, else by listing them), builds the declarations and
- * the checker, and a CompositionClient for the same servers: what both exec commands run programs
- * with. A server is started by a program's first call of it, not before. `verb` names the command in messages.
+ * Starts what both exec commands run programs with, without waiting for it: types the servers
+ * (from the `--schema` bundle, else by listing them), builds the declarations and the checker,
+ * and a CompositionClient for the same servers, all in the background; `session.ready()` says
+ * when it is done or what failed. Only bad flags and a bad pmcp.config fail here. A server typed
+ * by the bundle is started by a program's first call of it, not before. `verb` names the command in messages.
  */
 export async function startSession(flags: ExecFlags, verb: string, checker: CheckerHostOptions = {}): Promise<StartedSession> {
   const project = await loadPmcpConfig();
   const sources = await resolveSources(flags, project, verb);
   const schema = await schemaPaths(flags, project);
-  const read = schema.length === 0 ? undefined : await readSchemaFiles(schema);
-  const given = read?.bundle;
-  const recorded = new Map(given?.servers.map((server) => [server.id, server]));
-  // Only an id known before connecting (--id, a config key) can name a server of the bundle.
-  const typed = sources.flatMap((source): ListedServer[] => {
-    const server = source.id === undefined ? undefined : recorded.get(source.id);
-    return server === undefined ? [] : [{ id: server.id, source, server, ttlMs: undefined }];
-  });
-  const unknown = sources.filter((source) => !typed.some((entry) => entry.source === source));
-  const outcomes = unknown.length === 0 ? [] : await exportServers(unknown, { timeoutMs: LISTING_TIMEOUT_MS, concurrency: unknown.length });
-  const failures = outcomes.flatMap((outcome) =>
-    outcome.ok ? [] : [`server "${outcome.source.id ?? outcome.source.label}": ${outcome.message}`],
-  );
-  if (failures.length > 0) throw new PmcpError("SERVER_FAILED", failures.join("\n"));
-  // One warning per server, from its listing here or, typed by --schema, from the client's connection.
-  const output = { quiet: flags.quiet === true, json: false };
-  const strayTold = new Set<string>();
-  for (const outcome of outcomes) if (outcome.ok && outcome.strayOutput !== undefined) strayTold.add(outcome.server.id);
-  for (const line of strayOutputWarnings(outcomes)) warn(output, line);
-  const listed = [
-    ...typed,
-    ...outcomes.flatMap((outcome): ListedServer[] =>
-      outcome.ok ? [{ id: outcome.server.id, source: outcome.source, server: outcome.server, ttlMs: outcome.ttlMs }] : [],
-    ),
-  ];
-  const repeated = duplicateIdProblem(listed.map((entry) => ({ id: entry.id, label: entry.source.label })));
+  const named = sources.flatMap((source) => (source.id === undefined ? [] : [{ id: source.id, label: source.label }]));
+  const repeated = duplicateIdProblem(named);
   if (repeated !== undefined) throw new PmcpError("INVALID_ARGUMENT", repeated);
-
-  const build = (servers: BundleServer[]) => carryInferred(canonicalBundle(servers), given && canonicalBundle(given.servers));
-  const bundle = build(listed.map((entry) => entry.server));
   const config = project?.config.exec ?? {};
   const settings = Object.fromEntries(
     (Object.keys(EXEC_SETTINGS) as ExecSettingKey[]).map((key) => [
@@ -88,50 +66,99 @@ export async function startSession(flags: ExecFlags, verb: string, checker: Chec
     ]),
   ) as ExecSettings;
   const limits = limitsOf(settings);
+  // As for pmcp generate, so that a program judges results as the project's generated clients do.
+  const strictObjects = resolveSetting(
+    { name: "--strict-objects", value: flags.strictObjects },
+    { key: "strictObjects", value: project?.config.strictObjects },
+    false,
+  ).value;
   // Learning needs the observations: without --observe they go to a folder removed at the end.
   const scratch = flags.learn && flags.observe === undefined ? await mkdtemp(join(tmpdir(), "pmcp-learn-")) : undefined;
   const observeDir = flags.observe ?? scratch;
-  // Listed under their ids: a source named only by its label is called by the id it was listed as.
-  const client = CompositionClient.fromSources(
-    listed.map((entry) => ({ ...entry.source, id: entry.id })),
-    {
-      timeoutMs: limits.timeoutMs,
-      onStrayOutput: (serverId, stray) => {
-        if (!strayTold.has(serverId)) warn(output, strayOutputWarning(serverId, stray));
-      },
-      ...(flags.maxMessageBytes === undefined ? {} : { maxMessageBytes: flags.maxMessageBytes }),
-      ...(observeDir === undefined ? {} : { observe: { dir: observeDir } }),
-    },
-  );
   const executor = new QuickJsExecutor({ limits, workers: settings.maxPrograms });
-  const session = await ExecSession.create({
-    bundle,
-    client,
-    executor,
-    limits,
-    minQuality: flags.minQuality,
-    // As for pmcp generate, so that a program judges results as the project's generated clients do.
-    strictObjects: resolveSetting(
-      { name: "--strict-objects", value: flags.strictObjects },
-      { key: "strictObjects", value: project?.config.strictObjects },
-      false,
-    ).value,
-    checker,
-    ...(flags.learn && observeDir !== undefined ? { learnFrom: observeDir } : {}),
-    ...(flags.learn && read !== undefined ? learnInto(schema, read.files) : {}),
-  });
-  // Servers whose listing says how long it stays good are listed again when it runs out.
-  const refresh = new ListingRefresh(listed, { timeoutMs: LISTING_TIMEOUT_MS, build, apply: (next) => session.replaceBundle(next) });
+  const stopping = new AbortController();
+  let client: CompositionClient | undefined;
+  let refresh: ListingRefresh | undefined;
+
+  const output = { quiet: flags.quiet === true, json: false };
+  const strayTold = new Set<string>();
+  const servers = (async (): Promise<SessionServers> => {
+    const read = schema.length === 0 ? undefined : await readSchemaFiles(schema);
+    const given = read?.bundle;
+    const recorded = new Map(given?.servers.map((server) => [server.id, server]));
+    // Only an id known before connecting (--id, a config key) can name a server of the bundle.
+    const typed = sources.flatMap((source): ListedServer[] => {
+      const server = source.id === undefined ? undefined : recorded.get(source.id);
+      return server === undefined ? [] : [{ id: server.id, source, server, ttlMs: undefined }];
+    });
+    const unknown = sources.filter((source) => !typed.some((entry) => entry.source === source));
+    const outcomes =
+      unknown.length === 0
+        ? []
+        : await exportServers(unknown, { timeoutMs: LISTING_TIMEOUT_MS, concurrency: unknown.length, signal: stopping.signal });
+    const failures = outcomes.flatMap((outcome) =>
+      outcome.ok ? [] : [`server "${outcome.source.id ?? outcome.source.label}": ${outcome.message}`],
+    );
+    if (failures.length > 0) throw new PmcpError("SERVER_FAILED", failures.join("\n"));
+    // One warning per server, from its listing here or, typed by --schema, from the client's connection.
+    for (const outcome of outcomes) if (outcome.ok && outcome.strayOutput !== undefined) strayTold.add(outcome.server.id);
+    for (const line of strayOutputWarnings(outcomes)) warn(output, line);
+    const listed = [
+      ...typed,
+      ...outcomes.flatMap((outcome): ListedServer[] =>
+        outcome.ok ? [{ id: outcome.server.id, source: outcome.source, server: outcome.server, ttlMs: outcome.ttlMs }] : [],
+      ),
+    ];
+    const repeatedListed = duplicateIdProblem(listed.map((entry) => ({ id: entry.id, label: entry.source.label })));
+    if (repeatedListed !== undefined) throw new PmcpError("INVALID_ARGUMENT", repeatedListed);
+    if (stopping.signal.aborted) throw new PmcpError("SERVER_FAILED", "stopped while the servers were listed");
+
+    const build = (servers: BundleServer[]) => carryInferred(canonicalBundle(servers), given && canonicalBundle(given.servers));
+    // Listed under their ids: a source named only by its label is called by the id it was listed as.
+    client = CompositionClient.fromSources(
+      listed.map((entry) => ({ ...entry.source, id: entry.id })),
+      {
+        timeoutMs: limits.timeoutMs,
+        onStrayOutput: (serverId, stray) => {
+          if (!strayTold.has(serverId)) warn(output, strayOutputWarning(serverId, stray));
+        },
+        ...(flags.maxMessageBytes === undefined ? {} : { maxMessageBytes: flags.maxMessageBytes }),
+        ...(observeDir === undefined ? {} : { observe: { dir: observeDir } }),
+      },
+    );
+    // Servers whose listing says how long it stays good are listed again when it runs out.
+    refresh = new ListingRefresh(listed, { timeoutMs: LISTING_TIMEOUT_MS, build, apply: (next) => session.replaceBundle(next) });
+    return {
+      bundle: build(listed.map((entry) => entry.server)),
+      client,
+      ...(flags.learn && read !== undefined ? learnInto(schema, read.files) : {}),
+    };
+  })();
+
+  const session = ExecSession.start(
+    {
+      executor,
+      limits,
+      minQuality: flags.minQuality,
+      strictObjects,
+      checker,
+      ...(flags.learn && observeDir !== undefined ? { learnFrom: observeDir } : {}),
+    },
+    servers,
+  );
   let closing: Promise<void> | undefined;
   const close = async () => {
-    refresh.close();
+    stopping.abort();
+    // Settles once the start has, so that what it made is there to close.
     await session.close();
+    refresh?.close();
     await executor.close();
-    await client.close();
+    await client?.close();
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
   };
   return {
     session,
+    serverIds: named.length === sources.length ? named.map((entry) => entry.id).sort() : undefined,
     // One close for every caller: a second one, overlapping (a signal's and the command's own), found the
     // servers already taken and returned while they were still being stopped.
     close() {

@@ -4,7 +4,8 @@ import { declareFixedToolList, registerInspectTools } from "../inspect/inspect-s
 import type { Profile } from "../providers/facts.js";
 import { tracedToolCall } from "../server/traced-call.js";
 import { version } from "../version.js";
-import { type ExecSession, outcomeText, structuredOf } from "./exec-session.js";
+import type { ExecSession } from "./exec-session.js";
+import { programAnswer } from "./program-answer.js";
 
 const ProgramOutput = z.object({
   result: z.unknown().describe("The value the program returned, as JSON (null when it failed)"),
@@ -27,8 +28,10 @@ const ProgramOutput = z.object({
  * Code mode: list_tools and inspect_tool as `serve inspect` has them (inspect also shows how a
  * program calls the tool), and execute_program, which type-checks a program against the
  * clients and runs it in the sandbox. One session is shared by every server made from it.
+ * Nothing here waits for the session's start: the tools list needs only the limits and
+ * `serverIds` (undefined when some are not known before listing), the tools wait when called.
  */
-export function createExecServer(session: ExecSession, profile?: Profile): McpServer {
+export function createExecServer(session: ExecSession, profile?: Profile, serverIds?: readonly string[]): McpServer {
   const server = new McpServer(
     { name: "pmcp-exec", version },
     {
@@ -37,7 +40,8 @@ export function createExecServer(session: ExecSession, profile?: Profile): McpSe
         "with TypeScript that calls the tools as typed methods of one global per server and returns the result you need.",
     },
   );
-  registerInspectTools(server, () => session.bundle, {
+  registerInspectTools(server, () => session.bundle(), {
+    serverIds,
     programOf: (name) => {
       const declaration = session.declarationOf(name);
       return declaration === undefined ? undefined : { signature: declaration.signature, types: declaration.types };
@@ -52,7 +56,7 @@ export function createExecServer(session: ExecSession, profile?: Profile): McpSe
         "Runs TypeScript: the body of an async function (top-level await and return work), type-checked in strict mode before it runs. " +
         "Each server is a global whose methods call its tools, as inspect_tool's signature shows; console.log lines are returned. " +
         "No imports, no I/O besides the tool calls. Returns { result, logs, calls, durationMs }; on failure the text starts with a tag " +
-        "([Type error], [Timeout], [Memory limit], [Call limit], [Output limit], [Uncaught error], [Invalid input]) and calls lists what already ran.",
+        "([Type error], [Timeout], [Memory limit], [Call limit], [Output limit], [Uncaught error], [Invalid input], [Start-up failed]) and calls lists what already ran.",
       // The schema the agent reads says what to send, but lets anything through: the session checks
       // the values itself, so that wrong ones get execute_program's own [Invalid input] answer with
       // its structured fields, not the SDK's bare validation error.
@@ -77,12 +81,7 @@ export function createExecServer(session: ExecSession, profile?: Profile): McpSe
     },
     ({ code, timeout_ms }, ctx) =>
       tracedToolCall(server.server, "execute_program", ctx, async () => {
-        const outcome = await session.execute(code, timeout_ms);
-        return {
-          content: [{ type: "text", text: outcomeText(outcome) }],
-          structuredContent: structuredOf(outcome),
-          ...(outcome.ok ? {} : { isError: true }),
-        };
+        return programAnswer(await session.execute(code, timeout_ms), session.limits.maxOutputBytes);
       }),
   );
   declareFixedToolList(server);

@@ -7,6 +7,7 @@ import type { z } from "zod";
 import type { Quality } from "../bundle/quality.js";
 import type { Bundle } from "../bundle/types.js";
 import { count } from "../count.js";
+import { PmcpError } from "../errors.js";
 import {
   MAX_DIAGNOSTIC_BYTES,
   MAX_DIAGNOSTICS,
@@ -26,6 +27,8 @@ import { LiveParsers } from "./live-parser.js";
  */
 export type ExecOutcome =
   | RunOutcome
+  /** The session could not start (a server that failed to list, types that do not compile): nothing ran. */
+  | (Omit<Extract<RunOutcome, { ok: false }>, "kind"> & { kind: "startup" })
   | {
       ok: false;
       kind: "type_error";
@@ -38,10 +41,11 @@ export type ExecOutcome =
       durationMs: number;
     };
 
-export type ExecFailureKind = FailureKind | "type_error";
+export type ExecFailureKind = FailureKind | "type_error" | "startup";
 
 /** The first word of every failure's text, one per kind, so an agent can tell them apart without parsing. */
 export const FAILURE_TAGS: Record<ExecFailureKind, string> = {
+  startup: "[Start-up failed]",
   type_error: "[Type error]",
   timeout: "[Timeout]",
   memory: "[Memory limit]",
@@ -53,11 +57,18 @@ export const FAILURE_TAGS: Record<ExecFailureKind, string> = {
 
 export const SUCCESS_TAG = "[Script executed successfully]";
 
-export interface ExecSessionOptions {
+/** What a session runs programs against once its servers are up. */
+export interface SessionServers {
   /** The servers' listing; its `inferred` blocks type the tools that declare no output schema. */
   bundle: Bundle;
   /** Connected to the same servers, under the bundle's server ids. */
   client: CompositionClient;
+  /** The bundle file each learning round's blocks are written into, merged with what it holds at the time. */
+  learnInto?: string | undefined;
+}
+
+/** How a session runs programs, known before its servers are. */
+export interface SessionSettings {
   executor: ProgramExecutor;
   limits: Limits;
   minQuality: Quality;
@@ -65,11 +76,11 @@ export interface ExecSessionOptions {
   strictObjects?: boolean;
   /** Folder of the client's observation logs: after each program, newly inferred types join the declarations. */
   learnFrom?: string;
-  /** The bundle file each learning round's blocks are written into, merged with what it holds at the time. */
-  learnInto?: string;
   /** The type-checker's threads and their limits (heap, longest check). */
   checker?: CheckerHostOptions;
 }
+
+export type ExecSessionOptions = SessionSettings & SessionServers;
 
 /** What changes together when a type is learned. */
 interface SessionState {
@@ -92,36 +103,78 @@ interface HostTool {
  * Code mode over live servers: type-checks a program against the clients' declarations, then
  * runs it in the sandbox with every tool call going through the real CompositionClient. The
  * declarations, bindings and bundle are replaced together when learning changes a type, and a
- * program keeps the set it started with.
+ * program keeps the set it started with. The servers and the type-checker start in the
+ * background: a program that comes first waits for them within its own time.
  */
 export class ExecSession {
-  readonly #options: ExecSessionOptions;
-  readonly #checker: CheckerHost;
-  #state: SessionState;
+  readonly #options: SessionSettings;
+  #servers: SessionServers | undefined;
+  #state: SessionState | undefined;
+  #checker: CheckerHost | undefined;
+  /** Settles once the servers are listed and their declarations built: the failure's message, if any. */
+  readonly #listed: Promise<string | undefined>;
+  /** Settles once the type-checker is up too (or the start failed): the failure's message, if any. */
+  readonly #started: Promise<string | undefined>;
+  /** What the start failed with, as thrown. */
+  #failure: unknown;
+  #closed = false;
   #learning: Promise<void> = Promise.resolve();
   readonly #warned = new Set<string>();
 
-  private constructor(options: ExecSessionOptions, checker: CheckerHost, state: SessionState) {
+  private constructor(options: SessionSettings, servers: Promise<SessionServers>) {
     this.#options = options;
-    this.#checker = checker;
-    this.#state = state;
+    const listing = servers.then((started) => {
+      this.#servers = started;
+      this.#state = stateOf(started.bundle, options);
+      return this.#state;
+    });
+    const checking = listing.then(async (state) => {
+      if (this.#closed) throw new PmcpError("SERVER_FAILED", "the session was closed while it started");
+      // TypeScript takes most of a second to load in each thread, more on a busy machine.
+      const { CheckerHost } = await import("./checker-host.js");
+      this.#checker = await CheckerHost.create(state.declarations.text, options.checker);
+    });
+    const failed = (error: unknown) => {
+      this.#failure ??= error;
+      return errorMessage(error);
+    };
+    this.#listed = listing.then(() => undefined, failed);
+    this.#started = checking.then(() => undefined, failed);
   }
 
-  /** Builds the declarations and pre-warms the type-checker's threads (TypeScript takes most of a second to load). */
+  /**
+   * A session whose servers are still starting: `servers` settles with them (or rejects with why
+   * they cannot start). Programs and listings wait for it; it answers at once all the same.
+   */
+  static start(options: SessionSettings, servers: Promise<SessionServers>): ExecSession {
+    return new ExecSession(options, servers);
+  }
+
+  /** A session over servers already listed, once its type-checker's threads are warm; rejects when the declarations do not compile. */
   static async create(options: ExecSessionOptions): Promise<ExecSession> {
-    const { CheckerHost } = await import("./checker-host.js");
-    const state = stateOf(options.bundle, options);
-    return new ExecSession(options, await CheckerHost.create(state.declarations.text, options.checker), state);
+    const session = new ExecSession(options, Promise.resolve(options));
+    await session.ready();
+    return session;
   }
 
-  /** Waits for the learning round under way (its write included), then ends the checker's threads; the executor and the client belong to the caller. */
+  /** Resolves once the servers are listed and the type-checker is up; rejects with what the start failed with. */
+  async ready(): Promise<void> {
+    if ((await this.#started) !== undefined) throw this.#failure;
+  }
+
+  /** Waits for the start and the learning round under way (its write included), then ends the checker's threads; the executor and the client belong to the caller. */
   async close(): Promise<void> {
+    this.#closed = true;
+    await this.#started;
     await this.#learning;
-    await this.#checker.close();
+    await this.#checker?.close();
   }
 
-  get bundle(): Bundle {
-    return this.#state.bundle;
+  /** The servers' listing, once they are listed; rejects with why they could not be. */
+  async bundle(): Promise<Bundle> {
+    const failure = await this.#listed;
+    if (failure !== undefined) throw new PmcpError("SERVER_FAILED", `the servers could not start: ${failure}`);
+    return (this.#state as SessionState).bundle;
   }
 
   get limits(): Limits {
@@ -131,7 +184,7 @@ export class ExecSession {
   /** How a program calls `server/tool`, or undefined when there is no such tool. */
   declarationOf(name: string): ToolDeclaration | undefined {
     const slash = name.indexOf("/");
-    if (slash < 0) return undefined;
+    if (slash < 0 || this.#state === undefined) return undefined;
     const server = this.#state.declarations.servers.find((entry) => entry.serverId === name.slice(0, slash));
     return server?.tools.find((tool) => tool.toolName === name.slice(slash + 1));
   }
@@ -164,7 +217,6 @@ export class ExecSession {
   async #execute(code: unknown, timeoutMs: unknown, span: Span): Promise<ExecOutcome> {
     // The time limit counts from here: waiting for a checker, the check, waiting for a sandbox and the run.
     const arrived = performance.now();
-    const state = this.#state;
     const limits = this.#options.limits;
     if (typeof code !== "string")
       return invalidInput(`code must be the program's TypeScript as a string, got ${code === null ? "null" : typeof code}`);
@@ -180,7 +232,11 @@ export class ExecSession {
         "pmcp.program.max_output_bytes": limits.maxOutputBytes,
       });
     }
-    const checked = await this.#checker.check(code, state.declarations.text, { limitMs: timeout, arrived });
+    const unready = await this.#whenStarted(timeout, arrived);
+    if (unready !== undefined) return unready;
+    const state = this.#state as SessionState;
+    const servers = this.#servers as SessionServers;
+    const checked = await (this.#checker as CheckerHost).check(code, state.declarations.text, { limitMs: timeout, arrived });
     if (!checked.ok) {
       const durationMs = performance.now() - arrived;
       if (checked.kind !== "type_error")
@@ -193,12 +249,33 @@ export class ExecSession {
       return { ok: false, kind: "type_error", message, diagnostics, omitted, logs: [], calls: [], durationMs: 0 };
     }
     const program: CompiledProgram = { ...state.program, code: checked.program.code };
-    const bridge = hostBridge(this.#options.client, state.tools, context.active());
+    const bridge = hostBridge(servers.client, state.tools, context.active());
     const ran = await this.#options.executor.run(program, bridge, { timeoutMs: timeout }, arrived);
     const outcome = ran.ok ? ran : withSourcePosition(ran, checked.program);
     // Only a successful call is observed, so only then can a type have changed.
     if (this.#options.learnFrom !== undefined && outcome.calls.some((call) => call.ok)) await this.#learn(this.#options.learnFrom);
     return outcome;
+  }
+
+  /**
+   * Nothing once the session has started; else waits for the start within the program's time, and
+   * says what failed, or what was still starting when the time ran out.
+   */
+  async #whenStarted(timeout: number, arrived: number): Promise<ExecOutcome | undefined> {
+    if (this.#checker !== undefined) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<"expired">((resolve) => {
+      timer = setTimeout(() => resolve("expired"), timeout - (performance.now() - arrived));
+    });
+    const failure = await Promise.race([this.#started, expired]);
+    clearTimeout(timer);
+    if (failure === undefined) return undefined;
+    const durationMs = performance.now() - arrived;
+    if (failure !== "expired")
+      return { ok: false, kind: "startup", message: `${failure}; nothing was run`, logs: [], calls: [], durationMs };
+    const stage = this.#state === undefined ? "connecting to the servers and listing their tools" : "starting the type-checker";
+    const message = `the session was still starting (${stage}) when the program's ${timeout} ms ran out; nothing was run, and a later program need not wait as long`;
+    return { ok: false, kind: "timeout", message, logs: [], calls: [], durationMs };
   }
 
   /** A log that cannot be learned from fails every round alike: said once, not after every program. */
@@ -215,7 +292,7 @@ export class ExecSession {
    */
   #learn(dir: string): Promise<void> {
     let learned: Bundle | undefined;
-    const into = this.#options.learnInto;
+    const { client, learnInto: into } = this.#servers as SessionServers;
     return this.#replace(
       `learning from ${dir}`,
       async () => {
@@ -223,8 +300,9 @@ export class ExecSession {
           import("../infer/infer-bundle.js"),
           import("../bundle/carry-inferred.js"),
         ]);
-        await this.#options.client.flushObservations();
-        const result = await inferBundle(this.#state.bundle, dir);
+        await client.flushObservations();
+        const state = this.#state as SessionState;
+        const result = await inferBundle(state.bundle, dir);
         // One tool that cannot be learned keeps its type; the others' are learned all the same.
         for (const failure of result.failed) this.#warnOnce(`learning from ${dir}: ${failure}`);
         const fresh = new Set(result.inferred);
@@ -235,7 +313,7 @@ export class ExecSession {
             inferred: (server.inferred ?? []).filter((block) => fresh.has(block)),
           })),
         };
-        return carryInferred(this.#state.bundle, learned);
+        return carryInferred(state.bundle, learned);
       },
       into === undefined ? undefined : () => this.#keep(into, learned!),
     );
@@ -265,8 +343,12 @@ export class ExecSession {
   #replace(what: string, next: () => Promise<Bundle>, then?: () => Promise<void>): Promise<void> {
     this.#learning = this.#learning
       .then(async () => {
+        // Nothing to replace in a session that has not started, or never will.
+        if ((await this.#started) !== undefined) return;
+        const checker = this.#checker as CheckerHost;
         const state = stateOf(await next(), this.#options);
-        if (state.declarations.text !== this.#state.declarations.text) await this.#checker.updateDeclarations(state.declarations.text);
+        if (state.declarations.text !== (this.#state as SessionState).declarations.text)
+          await checker.updateDeclarations(state.declarations.text);
         this.#state = state;
         await then?.();
       })

@@ -13,7 +13,10 @@ export interface Limits {
   maxCalls: number;
   /** Tool calls of one program in flight at once; further calls wait their turn. */
   maxConcurrentCalls: number;
-  /** UTF-8 bytes of the result's JSON plus the log lines. */
+  /**
+   * UTF-8 bytes of the result's JSON plus the log lines, the sandbox's own bound; `serve exec` cuts
+   * its answer further, to this many bytes as sent (program-answer.ts).
+   */
   maxOutputBytes: number;
 }
 
@@ -41,7 +44,13 @@ export const EXEC_SETTINGS: Readonly<Record<ExecSettingKey, ExecSetting>> = {
   maxHeapMb: { default: 64, max: 2048, describe: "Memory a program's VM may allocate, in MB" },
   maxCalls: { default: 200, describe: "Tool calls one program may make" },
   maxConcurrentCalls: { default: 16, describe: "Tool calls of one program in flight at once" },
-  maxOutputBytes: { default: 65_536, describe: "Bytes of result JSON plus logs a program may return" },
+  // Below this not even a cut answer fits: its tag, a clipped message, a marker for each part, the JSON-RPC envelope.
+  maxOutputBytes: {
+    default: 65_536,
+    min: 1024,
+    describe:
+      "Bytes a program's answer may take as sent: serve exec's whole execute_program answer (both its text and structured copies), pmcp exec's result JSON plus log lines",
+  },
   // Programs mostly wait for tool calls, holding their sandbox thread meanwhile, so the pool is sized for waiting programs, not for cores.
   maxPrograms: {
     default: 8,

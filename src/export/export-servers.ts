@@ -49,6 +49,8 @@ export interface ExportOptions {
   timeoutMs: number;
   /** Servers contacted at once. */
   concurrency: number;
+  /** Ends every listing under way (each fails), and starts no more. */
+  signal?: AbortSignal;
   onProgress?: (index: number, progress: ServerProgress) => void;
 }
 
@@ -62,7 +64,7 @@ export async function exportServers(sources: readonly ServerSource[], options: E
       const source = sources[index]!;
       options.onProgress?.(index, { state: "connecting" });
       try {
-        const { server, ttlMs, transport, strayOutput } = await exportOne(source, options.timeoutMs, (transport) =>
+        const { server, ttlMs, transport, strayOutput } = await exportOne(source, options.timeoutMs, options.signal, (transport) =>
           options.onProgress?.(index, { state: "listing", transport }),
         );
         outcomes[index] = { ok: true, source, server, transport, ttlMs, strayOutput };
@@ -89,26 +91,34 @@ export function strayOutputWarnings(outcomes: readonly ServerOutcome[]): string[
 async function exportOne(
   source: ServerSource,
   timeoutMs: number,
+  signal: AbortSignal | undefined,
   onListing: (transport: string) => void,
 ): Promise<ServerListing & { transport: string; strayOutput: StrayOutput | undefined }> {
+  if (signal?.aborted) throw new PmcpError("SERVER_FAILED", "aborted");
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let connected = false;
+  let stop = () => {};
   const deadline = new Promise<never>((_resolve, reject) => {
     timer = setTimeout(() => {
       // While connecting, the connect's own failure says it (and quotes what a server that never answered printed).
       controller.abort(new DOMException(`timed out after ${timeoutMs} ms`, "TimeoutError"));
       if (connected) reject(new PmcpError("SERVER_FAILED", `timed out after ${timeoutMs} ms`));
     }, timeoutMs);
+    stop = () => {
+      reject(new PmcpError("SERVER_FAILED", "aborted"));
+      controller.abort();
+    };
   });
   deadline.catch(() => {});
+  signal?.addEventListener("abort", stop, { once: true });
   const work = (async () => {
     let strayOutput: StrayOutput | undefined;
     const connection = await connect(source, { signal: controller.signal, timeoutMs, onStrayOutput: (stray) => (strayOutput = stray) });
     connected = true;
     let listing: ServerListing;
     try {
-      if (controller.signal.aborted) throw new PmcpError("SERVER_FAILED", `timed out after ${timeoutMs} ms`);
+      if (controller.signal.aborted) throw new PmcpError("SERVER_FAILED", signal?.aborted ? "aborted" : `timed out after ${timeoutMs} ms`);
       onListing(connection.transport);
       listing = await listServer(connection, source, controller.signal);
     } finally {
@@ -119,6 +129,7 @@ async function exportOne(
   try {
     return await Promise.race([work, deadline]);
   } finally {
+    signal?.removeEventListener("abort", stop);
     clearTimeout(timer);
     controller.abort();
     // A connection still opening when the deadline hits is closed by the abort; give it a moment to go.

@@ -75,6 +75,8 @@ export type ProgramSignatureOf = (toolName: string) => { signature: string; type
 
 /** How list_tools and inspect_tool show the tools. */
 export interface InspectToolsOptions {
+  /** The server ids list_tools' `server` takes, named in its description; undefined while they are not known (servers still being listed). */
+  serverIds: readonly string[] | undefined;
   /** How a program calls a tool, on servers that run programs. */
   programOf?: ProgramSignatureOf;
   /** Show schemas and names as this profile's model is given them. */
@@ -90,7 +92,7 @@ export function createInspectServer(bundle: Bundle, profile?: Profile): McpServe
         "Call list_tools to find a tool by name or words, then inspect_tool for the schemas and result type of the one you will use.",
     },
   );
-  registerInspectTools(server, () => bundle, { profile });
+  registerInspectTools(server, () => bundle, { serverIds: bundle.servers.map((entry) => entry.id), profile });
   declareFixedToolList(server);
   return server;
 }
@@ -106,13 +108,17 @@ export function declareFixedToolList(server: McpServer): void {
 
 /**
  * Adds list_tools and inspect_tool to `server`. The bundle is read per call, so a server
- * whose types are learned while it runs answers with the current ones.
+ * whose types are learned while it runs answers with the current ones, and one whose servers
+ * are still starting answers once they are listed.
  */
-export function registerInspectTools(server: McpServer, current: () => Bundle, { programOf, profile }: InspectToolsOptions = {}): void {
+export function registerInspectTools(
+  server: McpServer,
+  current: () => Bundle | Promise<Bundle>,
+  { serverIds, programOf, profile }: InspectToolsOptions,
+): void {
   // Server ids are restricted to [A-Za-z0-9._-], so naming them in a description carries no instructions.
-  const serverIds = current()
-    .servers.map((entry) => entry.id)
-    .join(", ");
+  const serverChoice =
+    serverIds === undefined ? "a server id, the part of a tool's name before the slash" : `one of ${serverIds.join(", ") || "(none)"}`;
 
   typedTool(
     server,
@@ -126,17 +132,14 @@ export function registerInspectTools(server: McpServer, current: () => Bundle, {
         (profile === undefined ? "" : ` Each tool's modelName is its name for a ${profile} model.`),
       input: {
         query: z.string().optional().describe("Words that must all appear (any case) in the tool's name or description"),
-        server: z
-          .string()
-          .optional()
-          .describe(`Only this server's tools: one of ${serverIds || "(none)"}`),
+        server: z.string().optional().describe(`Only this server's tools: ${serverChoice}`),
       },
       output: ListToolsOutput,
       outputTypeName: "ToolListing",
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ query, server: serverId }) => {
-      const bundle = current();
+    async ({ query, server: serverId }) => {
+      const bundle = await current();
       const tools = listTools(bundle, {
         ...(query === undefined ? {} : { query }),
         ...(serverId === undefined ? {} : { server: serverId }),
@@ -168,8 +171,8 @@ export function registerInspectTools(server: McpServer, current: () => Bundle, {
       outputTypeName: "ToolInspection",
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
-    ({ tool_name }) => {
-      const outcome = inspectTool(current(), tool_name, profile);
+    async ({ tool_name }) => {
+      const outcome = inspectTool(await current(), tool_name, profile);
       // typedTool turns the throw into an isError result whose text is this message alone.
       if (!outcome.found) throw new Error(outcome.message);
       const program = programOf?.(tool_name);

@@ -7,7 +7,11 @@ import { version } from "../version.js";
 import { type ExecSession, outcomeText, structuredOf } from "./exec-session.js";
 
 const ProgramOutput = z.object({
-  result: z.unknown().describe("The value the program returned, as JSON (null when it failed)"),
+  result: z
+    .unknown()
+    // Any JSON value, said so: a node with no keyword at all reads as a forgotten schema to strict validators.
+    .meta({ type: ["object", "array", "string", "number", "boolean", "null"] })
+    .describe("The value the program returned, as JSON (null when it failed)"),
   logs: z.array(z.string()).describe("The program's console lines, in order"),
   calls: z
     .array(

@@ -161,6 +161,9 @@ describe("pmcp command line", () => {
     ],
     [["serve", "frobnicate"], /^pmcp: Unknown argument: frobnicate$/],
     [["serve", "inspect", "--http", "99999"], /^pmcp: --http must be a whole number from 0 to 65535, got 99999$/],
+    // A host:port, as other servers take it: both serve commands say what was given (a port only: they serve on 127.0.0.1).
+    [["serve", "exec", "--http", "0.0.0.0:8080"], /^pmcp: --http must be a whole number from 0 to 65535, got "0\.0\.0\.0:8080"$/],
+    [["serve", "inspect", "--http", "0.0.0.0:8080"], /^pmcp: --http must be a whole number from 0 to 65535, got "0\.0\.0\.0:8080"$/],
     [["schema", "export", "--stdio", "node x.js", "--concurrency", "1.5"], /^pmcp: --concurrency must be a whole number ≥ 1, got 1.5$/],
     [["tools", "from-source"], /^pmcp: tools from-source: missing <file>$/],
     [["tools", "from-source", "/no/such/tools.ts"], /\/no\/such\/tools\.ts: no such file/],

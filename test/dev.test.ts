@@ -517,30 +517,89 @@ export default {
     expect(await dev.exited).toBe(0);
     await rm(dir, { recursive: true, force: true });
   });
-  it("leaves an unchanged bundle and its modules as they were when it starts again (same inode and modification time)", async () => {
+  /** Starts dev, waits until it watches, and stops it: one start, with whatever it printed on stdout. */
+  async function startAndStop(dir: string, args: readonly string[]): Promise<string[]> {
+    const dev = startDev(dir, args);
+    await until(
+      "the watch line",
+      () => dev.stderr().includes("watching for changes; Ctrl-C to stop"),
+      45_000,
+      () => dev.stderr().join("\n"),
+    );
+    dev.process.kill("SIGINT");
+    expect(await dev.exited).toBe(0);
+    return dev.stdout();
+  }
+
+  /** Every file dev wrote, with its bytes, inode and modification time. */
+  async function written(dir: string) {
+    const modules = (await readdir(join(dir, "generated"))).sort().map((name) => join("generated", name));
+    return Promise.all(["schemas/mcp-bundle.json", ...modules].map(async (file) => [file, await snapshot(join(dir, file))]));
+  }
+
+  it("leaves an unchanged bundle and its modules as they were when it starts again (same inode and modification time), with blocks learned and a server it cannot reach", async () => {
     const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-restart-"));
-    // A server sending each tool's keys in an order of its own (annotations before outputSchema).
+    const config = (everything: string) =>
+      writeFile(
+        join(dir, "mcp.json"),
+        JSON.stringify({
+          mcpServers: {
+            // Lists tools with _meta, and annotations and execution after outputSchema: keys in an order of its own.
+            everything: {
+              command: process.execPath,
+              args: [join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist", everything)],
+            },
+            learning: { command: process.execPath, args: [join(FIXTURES, "learning-server.mjs")] },
+          },
+        }),
+      );
+    // Ten observations of learning/count, learned into the bundle's inferred block at the first start.
+    const at = "2026-01-01T00:00:00.000Z";
+    const log = observationPath(join(dir, "observations"), "learning", "count");
+    await mkdir(dirname(log), { recursive: true });
+    const header = {
+      format: "pmcp-observations/1" as const,
+      server: "learning",
+      tool: "count",
+      seen: 10,
+      firstSeen: at,
+      lastSeen: at,
+      redacted: false,
+    };
+    await writeFile(log, formatObservationLog({ header, samples: Array.from({ length: 10 }, (_, count) => ({ at, value: { count } })) }));
+    const args = ["--config", "mcp.json", "--observations", "observations", "--debounce", "0", "--runtime-import", RUNTIME];
+    await config("index.js");
+    expect((await startAndStop(dir, args)).filter((line) => line.startsWith("updated "))).toEqual([
+      "updated schemas/mcp-bundle.json, generated/everything.ts, generated/learning.ts, generated/index.ts",
+    ]);
+    const learned = JSON.parse(await readFile(join(dir, "schemas/mcp-bundle.json"), "utf8")).servers[1].inferred;
+    expect(learned.map(({ tool }: InferredTool) => tool)).toEqual(["count"]);
+    const before = await written(dir);
+
+    // everything cannot be reached now: its entry of the bundle on disk stays as it is there.
+    await config("missing.js");
+    expect(await startAndStop(dir, args)).toEqual([]);
+    expect(await written(dir)).toEqual(before);
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("leaves a bundle as it was when it starts again with servers whose ids come from their names", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "pmcp-dev-restart-names-"));
+    // Until a server answers, its id is not known, nor which entry of the bundle is its.
     const args = [
       "--stdio",
-      `${JSON.stringify(process.execPath)} ${JSON.stringify(join(FIXTURES, "v2-server.mjs"))} modern`,
-      "--id",
-      "inv",
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(join(FIXTURES, "learning-server.mjs"))}`,
+      "--stdio",
+      `${JSON.stringify(process.execPath)} ${JSON.stringify(join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js"))}`,
+      "--debounce",
+      "0",
+      "--runtime-import",
+      RUNTIME,
     ];
-    const first = startDev(dir, args);
-    await until("the watch line", () => first.stderr().includes("watching for changes; Ctrl-C to stop"));
-    expect(updates(first)).toBe(1);
-    first.process.kill("SIGINT");
-    expect(await first.exited).toBe(0);
-    const files = () =>
-      Promise.all(["schemas/mcp-bundle.json", "generated/inv.ts", "generated/index.ts"].map((file) => snapshot(join(dir, file))));
-    const before = await files();
-
-    const again = startDev(dir, args);
-    await until("the watch line", () => again.stderr().includes("watching for changes; Ctrl-C to stop"));
-    again.process.kill("SIGINT");
-    expect(await again.exited).toBe(0);
-    expect(again.stdout()).toEqual([]);
-    expect(await files()).toEqual(before);
+    expect((await startAndStop(dir, args)).filter((line) => line.startsWith("updated "))).toHaveLength(1);
+    const before = await written(dir);
+    expect(await startAndStop(dir, args)).toEqual([]);
+    expect(await written(dir)).toEqual(before);
     await rm(dir, { recursive: true, force: true });
   });
 });

@@ -7,6 +7,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { walkSchemas } from "../src/json-schema/traverse.js";
 import { createTypedServer } from "./fixtures/typed-server.mjs";
 import { CLI, FIXTURES, ROOT } from "./helpers/cli.js";
 import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
@@ -98,6 +99,19 @@ describe("pmcp serve exec over stdio", () => {
     await untilStarted(client);
   }, 600_000);
   afterAll(() => client.close());
+
+  it("gives every node of every input and output schema it lists a type", async () => {
+    const { tools } = await client.listTools();
+    const untyped = tools.flatMap((tool) =>
+      (["inputSchema", "outputSchema"] as const).flatMap((which) =>
+        [...walkSchemas(tool[which])]
+          .filter(({ node }) => !Object.hasOwn(node, "type"))
+          .map(({ pointer }) => `${tool.name} ${which}${pointer}`),
+      ),
+    );
+    expect(untyped).toEqual([]);
+    expect(tools.map((tool) => tool.outputSchema === undefined)).toEqual([false, false, false]);
+  });
 
   it("serves list_tools, inspect_tool and execute_program, the last with an output schema", async () => {
     // A tools list that never changes, and no list_changed notification promised.

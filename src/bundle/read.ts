@@ -77,7 +77,30 @@ function schemaFileOf(path: string, json: unknown): { format: SchemaFileFormat; 
   } else {
     throw new PmcpError("INVALID_INPUT", `${path}: neither a schema bundle ("servers": [...]) nor a PMCP foundation file ("server_id")`);
   }
-  return { format, bundle: parseJsonValue(candidate, path, BundleSchema, { describePath: (at) => locate(candidate, at) }) };
+  const bundle = parseJsonValue(candidate, path, BundleSchema, { describePath: (at) => locate(candidate, at) });
+  return { format, bundle: inKeyOrderOf(bundle, candidate) as Bundle };
+}
+
+/**
+ * `parsed` with each object's keys in the order `original` has them. zod puts the keys it models
+ * first, and a tool recorded as its server sent it must stay so: a bundle read and written back
+ * unchanged keeps its bytes. zod passes what it does not model (schemas, `_meta`) through as the
+ * same objects, so only the few objects it made are copied.
+ */
+function inKeyOrderOf(parsed: unknown, original: unknown): unknown {
+  if (parsed === original || typeof parsed !== "object" || parsed === null || typeof original !== "object" || original === null) {
+    return parsed;
+  }
+  if (Array.isArray(parsed)) {
+    return Array.isArray(original) ? parsed.map((item, index) => inKeyOrderOf(item, original[index])) : parsed;
+  }
+  const from = original as Record<string, unknown>;
+  const to = parsed as Record<string, unknown>;
+  const keys = [
+    ...Object.keys(from).filter((key) => Object.hasOwn(to, key)),
+    ...Object.keys(to).filter((key) => !Object.hasOwn(from, key)),
+  ];
+  return Object.fromEntries(keys.map((key) => [key, inKeyOrderOf(to[key], from[key])]));
 }
 
 function camelServer(server: unknown): unknown {

@@ -1,7 +1,8 @@
 import type { Argv } from "yargs";
+import { PmcpError } from "../errors.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { deprecated, resolveInputs, schemaOption } from "./shared/inputs.js";
-import { printable, printJson } from "./shared/output.js";
+import { printable, printJson, warn } from "./shared/output.js";
 import { DEFAULT_OUTPUT, outputSetting, projectPath } from "./shared/settings.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
@@ -10,6 +11,11 @@ const builder = (yargs: Argv<GlobalArgs>) =>
       alias: "o",
       type: "string",
       describe: `Folder of the generated clients, whose index.ts records the improvements (default: pmcp.config output, else ${DEFAULT_OUTPUT}/)`,
+    })
+    .option("observations", {
+      type: "string",
+      describe:
+        "Folder of observation logs each learned tool's counts are taken from (default: pmcp.config observe.dir, else observations/ when there is one)",
     })
     .option("format", {
       choices: ["table", "markdown", "json"] as const,
@@ -40,7 +46,26 @@ async function report(args: ArgsOf<typeof builder>): Promise<void> {
     generation: recordedGeneration(index),
     observations,
     configured: new Set(Object.keys(project?.config.servers ?? {})),
+    logs: await observationLogs(args, args.observations ?? observations),
   });
   if (args.format === "json" || args.json) return printJson(result);
   process.stdout.write(printable(args.format === "markdown" ? formatMarkdown(result) : formatTable(result)));
+}
+
+/**
+ * The logs the counts are taken from, as they are now; none when no folder is named and
+ * `observations/` is not there, or the configured folder has no logs yet.
+ */
+async function observationLogs(args: ArgsOf<typeof builder>, configured: string | undefined) {
+  const { readLogs } = await import("../infer/observation-logs.js");
+  const dir = configured ?? "observations";
+  try {
+    const { logs, failed } = await readLogs(dir);
+    for (const line of failed) warn(args, line);
+    return logs;
+  } catch (error) {
+    // A folder not made yet holds no counts; one named on the command line must be there.
+    if (args.observations !== undefined || !(error instanceof PmcpError && error.code === "NOT_FOUND")) throw error;
+    return undefined;
+  }
 }

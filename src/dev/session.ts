@@ -67,6 +67,12 @@ export class DevSession {
    * in substance, leave everything as it was without rendering.
    */
   private renderAnyway = true;
+  /**
+   * Set once every server's first attempt is over: a server listed sooner than another waits for it,
+   * so that the start writes once, from every listing, rather than once with the slower servers'
+   * entries taken from the disk and again when they answer.
+   */
+  private started = false;
   private stopping = false;
 
   constructor(
@@ -83,6 +89,7 @@ export class DevSession {
     await this.readCurrent();
     this.connect(this.inputs.sources);
     await Promise.all([...this.links.values()].map((link) => link.tried));
+    this.started = true;
     await this.regenerations.runNow();
   }
 
@@ -113,7 +120,7 @@ export class DevSession {
    * The bundle as it is on disk now. Another process may have written it since dev did (`serve exec
    * --learn`, `schema infer`): the blocks it learned are then carried into the next write, not
    * overwritten from memory. The bytes on disk are compared, not the bundle read from them written
-   * again: zod puts a tool's keys in its own order, and an unchanged bundle would be written anew.
+   * again: a file written otherwise (indented by hand) would be written anew for nothing.
    */
   private async readCurrent(): Promise<void> {
     const text = await readFile(this.inputs.bundlePath, "utf8").catch(() => undefined);
@@ -124,7 +131,12 @@ export class DevSession {
 
   /** An observation log changed: learned from in the next regeneration. */
   observed(): void {
-    this.regenerations.request();
+    this.request();
+  }
+
+  /** A regeneration for what changed; the start's own run takes in whatever changed before it. */
+  private request(): void {
+    if (this.started) this.regenerations.request();
   }
 
   private async readInputs(): Promise<void> {
@@ -147,7 +159,7 @@ export class DevSession {
     for (const link of this.links.values()) link.markStale();
     this.connect(inputs.sources.filter((source) => !this.links.has(sourceKey(source))));
     this.renderAnyway = true;
-    this.regenerations.request();
+    this.request();
   }
 
   /** Learns from `dir` from now on; the same folder keeps what was read of it. */
@@ -169,7 +181,7 @@ export class DevSession {
       const link = new ServerLink(source, this.options.timeoutMs, {
         changed: () => {
           this.renderAnyway = true;
-          this.regenerations.request();
+          this.request();
         },
         status: (line) => {
           if (!this.stopping) this.options.output.status(line);

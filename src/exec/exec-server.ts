@@ -8,7 +8,11 @@ import type { ExecSession } from "./exec-session.js";
 import { programAnswer } from "./program-answer.js";
 
 const ProgramOutput = z.object({
-  result: z.unknown().describe("The value the program returned, as JSON (null when it failed)"),
+  result: z
+    .unknown()
+    // Any JSON value, said so: a node with no keyword at all reads as a forgotten schema to strict validators.
+    .meta({ type: ["object", "array", "string", "number", "boolean", "null"] })
+    .describe("The value the program returned, as JSON (null when it failed)"),
   logs: z.array(z.string()).describe("The program's console lines, in order"),
   calls: z
     .array(

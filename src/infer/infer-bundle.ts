@@ -7,7 +7,7 @@ import { consistentObservations } from "./consistency.js";
 import { findDrift } from "./drift.js";
 import { fieldStats } from "./field-stats.js";
 import { inferSchema } from "./infer-schema.js";
-import { learnableValues } from "./learnable-samples.js";
+import { learnableValues, MAX_INFERRED_SAMPLES } from "./learnable-samples.js";
 import { type LogMemory, readLogs } from "./observation-logs.js";
 
 export interface InferResult {
@@ -67,7 +67,7 @@ export async function inferBundle(bundle: Bundle, dir: string, memory?: LogMemor
 /** The schema comes from JSON results only; results in prose or images are counted by content type, and drift ignores them. */
 async function inferTool(tool: string, log: ObservationLog, declared: unknown): Promise<InferredTool> {
   const { values, whole, capped } = learnableValues(log.samples);
-  const content = contentCounts(log.samples);
+  const { seen, content } = logCounts(log);
   const learned =
     values.length === 0
       ? { schema: {}, consistent: 0, fields: [], drift: undefined }
@@ -76,7 +76,7 @@ async function inferTool(tool: string, log: ObservationLog, declared: unknown): 
     tool,
     schema: learned.schema,
     observations: values.length,
-    seen: Math.max(log.header.seen, log.samples.length),
+    seen,
     firstSeen: log.header.firstSeen,
     lastSeen: log.header.lastSeen,
     redacted: log.header.redacted,
@@ -89,6 +89,22 @@ async function inferTool(tool: string, log: ObservationLog, declared: unknown): 
     ...(learned.drift === undefined || learned.drift.length === 0 ? {} : { drift: learned.drift }),
     ...(content === undefined ? {} : { content }),
     ...(capped === undefined ? {} : { capped }),
+  };
+}
+
+/**
+ * A tool's counts as its log has them now: the results observed in all (`seen`), those a schema is
+ * learned from (`observations`, its JSON results, at most MAX_INFERRED_SAMPLES) and those without
+ * JSON by content type. pmcp dev leaves a block as it was while only its counts grow, so a report
+ * takes its counts from here.
+ */
+export function logCounts(log: ObservationLog): Pick<InferredTool, "observations" | "seen" | "content"> {
+  const json = log.samples.filter((sample) => "value" in sample).length;
+  const content = contentCounts(log.samples);
+  return {
+    observations: Math.min(json, MAX_INFERRED_SAMPLES),
+    seen: Math.max(log.header.seen, log.samples.length),
+    ...(content === undefined ? {} : { content }),
   };
 }
 

@@ -26,9 +26,11 @@ const InspectToolOutput = z.object({
   description: z.string(),
   inputSchema: z
     .unknown()
+    .meta({ type: ["object", "boolean"] })
     .describe("JSON Schema of the arguments, as the server declares it, or as the model sees it when profile is present"),
   outputSchema: z
     .unknown()
+    .meta({ type: ["object", "boolean", "null"] })
     .describe(
       "JSON Schema of the structured result as the server declares it (normalized like inputSchema), or null when it declares none",
     ),
@@ -36,7 +38,7 @@ const InspectToolOutput = z.object({
   task: z.string().optional().describe("Present when the server requires the tool to run as a task"),
   inferredOutputSchema: z
     .object({
-      schema: z.unknown(),
+      schema: z.unknown().meta({ type: ["object", "boolean"] }),
       observations: z.number(),
       quality: z.enum(QUALITIES),
       drift: z.array(z.object({ path: z.string(), message: z.string(), count: z.number() })).optional(),

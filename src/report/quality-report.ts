@@ -3,6 +3,8 @@ import { type QualityChange, toolQualities } from "../bundle/quality-changes.js"
 import { type QualityCounts, qualitySummary } from "../bundle/quality-summary.js";
 import type { Bundle, BundleServer, Tool } from "../bundle/types.js";
 import type { GenerationRecord } from "../codegen/generation-record.js";
+import { logCounts } from "../infer/infer-bundle.js";
+import type { ReadLog } from "../infer/observation-logs.js";
 import { mostUsed, type Recommendations, recommendationsFor, type UsageLine } from "./recommendations.js";
 
 export interface ReportRow extends QualityCounts {
@@ -54,13 +56,16 @@ export interface ReportContext {
   observations?: string | undefined;
   /** The server ids pmcp.config defines: discover reaches them by their entry (`--server`). */
   configured?: ReadonlySet<string> | undefined;
+  /** The observation logs as read now (readLogs), which every count of a learned tool is taken from. */
+  logs?: ReadonlyMap<string, ReadLog> | undefined;
 }
 
 /**
  * Tools by schema source and quality, observations, drift and listing cost, per server and in
  * total; the recent improvements, recommendations and the most used tools.
  */
-export function qualityReport(bundle: Bundle, context: ReportContext = {}): QualityReport {
+export function qualityReport(recorded: Bundle, context: ReportContext = {}): QualityReport {
+  const bundle = context.logs === undefined ? recorded : withLoggedCounts(recorded, context.logs);
   const qualities = toolQualities(bundle);
   const counts = qualitySummary(
     bundle.servers.map((server) => server.id),
@@ -85,6 +90,25 @@ export function qualityReport(bundle: Bundle, context: ReportContext = {}): Qual
   const recentImprovements = context.generation?.history.filter((change) => change.kind === "improved").reverse() ?? null;
   const recommendations = recommendationsFor(bundle, context.observations, context.configured);
   return { servers, total, drift, noJson, recentImprovements, recommendations, mostUsed: mostUsed(bundle) };
+}
+
+/**
+ * The bundle with each learned tool's counts as its log has them: a block is rewritten when what it
+ * learned changes, not for every call, so the bundle's counts are as of the last change. The
+ * schemas, qualities and drift stay the bundle's: they are what the clients were generated from.
+ */
+function withLoggedCounts(bundle: Bundle, logs: ReadonlyMap<string, ReadLog>): Bundle {
+  const servers = bundle.servers.map((server) => {
+    if (server.inferred === undefined) return server;
+    const inferred = server.inferred.map((block) => {
+      const log = logs.get(JSON.stringify([server.id, block.tool]));
+      if (log === undefined) return block;
+      const { content: _content, ...rest } = block;
+      return { ...rest, ...logCounts(log.log) };
+    });
+    return { ...server, inferred };
+  });
+  return { ...bundle, servers };
 }
 
 /** Tools of unknown source that were observed answering, never with JSON. */

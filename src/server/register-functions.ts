@@ -29,8 +29,9 @@ interface Entry {
  * Serves a manifest's tools from a module's functions on an McpServer. The low-level
  * tools/list and tools/call handlers are used because `registerTool` only takes zod schemas
  * and republishes them as draft-07: this way clients see the manifest's JSON Schemas
- * byte for byte. The server must not also use `registerTool`, and registration must happen
- * before `connect`.
+ * byte for byte. These handlers serve every tool of the server: an McpServer constructed with
+ * `capabilities.tools` has installed its own (empty) ones, which are replaced, and tools given to
+ * `registerTool` on the same server are not served. Registration must happen before `connect`.
  *
  * `options.rateLimits` gives each bucket a tool's `pmcp/rateLimit` names its budget: a call past
  * it gets an `isError` result with the wait in `_meta["pmcp/retryAfterMs"]`, and its function
@@ -86,9 +87,10 @@ export function registerFunctions(
     });
   }
 
-  // Fails here, not on the first request, if registerTool already claimed these methods.
-  server.server.assertCanSetRequestHandler("tools/list");
-  server.server.assertCanSetRequestHandler("tools/call");
+  // SDK v2's McpServer installs its tool handlers at construction when `capabilities.tools` is
+  // given (as a server that sends list_changed declares it), so they may be there already.
+  server.server.removeRequestHandler("tools/list");
+  server.server.removeRequestHandler("tools/call");
   server.server.registerCapabilities({ tools: growing === undefined ? {} : { listChanged: true } });
   server.server.setRequestHandler("tools/list", () => ({ tools: growing?.tools() ?? tools }));
   server.server.setRequestHandler("tools/call", (request, extra) => {

@@ -98,13 +98,24 @@ export function wholeNumberOption<T, K extends string>(
     ...(spec.max === undefined ? [] : [`at most ${spec.max}`]),
   ];
   return yargs
-    .option(name, { type: "number", describe: notes.length === 0 ? spec.describe : `${spec.describe} (${notes.join(", ")})` })
+    .option(name, {
+      // Read as text: yargs' own numbers turn `0.0.0.0:8080` into NaN, and the message would not say what was given.
+      type: "string",
+      // A number once the check below has passed.
+      coerce: (value: unknown) => asNumber(value) as number,
+      describe: notes.length === 0 ? spec.describe : `${spec.describe} (${notes.join(", ")})`,
+    })
     .check((args) => {
       const value: unknown = (args as Record<string, unknown>)[name];
       const problem = value === undefined ? undefined : wholeNumberProblem(value, spec);
       if (problem !== undefined) throw new PmcpError("INVALID_ARGUMENT", `--${name} ${problem}`);
       return true;
     });
+}
+
+/** A flag's text as the number it writes, else as it is, for the message to quote. */
+function asNumber(value: unknown): unknown {
+  return typeof value === "string" && value.trim() !== "" && Number.isFinite(Number(value)) ? Number(value) : value;
 }
 
 /**

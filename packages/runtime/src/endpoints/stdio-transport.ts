@@ -22,8 +22,8 @@ export interface StdioServerParams {
  * a listener of its own (past ten queued calls, Node warns MaxListenersExceededWarning).
  *
  * Not a subclass of the SDK's StdioClientTransport, which spawns in start() with options of its
- * own; not one also means the SDK probes the era on this connection rather than on a second copy of
- * the server: one process, one round trip, and a server that prints garbage or dies shows it at once.
+ * own. The era is probed on this connection (era-probe.ts), not on a second copy of the server: one
+ * process, and a server that dies shows it at once.
  */
 export class StdioTransport implements Transport {
   onclose?: () => void;
@@ -38,14 +38,6 @@ export class StdioTransport implements Transport {
 
   constructor(private readonly params: StdioServerParams) {
     this.readBuffer = new StdioReadBuffer(params.maxMessageBytes);
-  }
-
-  /**
-   * The server's process id. The SDK knows a stdio transport by its `stderr` and `pid`: a server
-   * that never answers the era probe on one counts as 2025-era, not as failed.
-   */
-  get pid(): number | null {
-    return this.#child?.pid ?? null;
   }
 
   start(): Promise<void> {

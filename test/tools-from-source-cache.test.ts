@@ -70,7 +70,10 @@ async function entryOf(dir: string): Promise<string> {
   return join(folder, names[0]!);
 }
 
-/** NODE_OPTIONS under which resolving `typescript` fails: a run that loads the compiler cannot succeed. */
+/**
+ * NODE_OPTIONS under which loading `typescript` fails, by import or by require (src/tools/typescript.cts
+ * requires it; the ESM hooks do not see a require): a run that loads the compiler cannot succeed.
+ */
 async function withoutTypescript(dir: string): Promise<NodeJS.ProcessEnv> {
   const hooks = join(dir, "no-typescript-hooks.mjs");
   await writeFile(
@@ -79,7 +82,14 @@ async function withoutTypescript(dir: string): Promise<NodeJS.ProcessEnv> {
   );
   const register = join(dir, "no-typescript.mjs");
   await writeFile(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${pathToFileURL(register).href}` };
+  const preload = join(dir, "no-typescript.cjs");
+  await writeFile(
+    preload,
+    'const Module = require("node:module");\nconst load = Module._load;\nModule._load = function (request, ...rest) {\n  if (request === "typescript") throw new Error("typescript was loaded");\n  return load.call(this, request, ...rest);\n};\n',
+  );
+  return {
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${pathToFileURL(register).href} --require=${preload}`,
+  };
 }
 
 /** Each tool's name and the names of its arguments, from a successful run's manifest. */

@@ -38,6 +38,26 @@ describe("StdioReadBuffer reads past what is not JSON-RPC", () => {
     });
   });
 
+  it("tells onStray once, at the first message after skipped lines, or at the end when none followed", () => {
+    const told: unknown[] = [];
+    const buffer = new StdioReadBuffer(1 << 20);
+    buffer.onStray = (stray) => told.push(stray);
+    buffer.append(Buffer.from("Starting...\nListening\n"));
+    expect([buffer.readMessage(), told]).toEqual([null, []]);
+    buffer.append(Buffer.from(`${ANSWER}\nLooking up A1...\n${ANSWER}\n`));
+    expect([buffer.readMessage(), buffer.readMessage(), buffer.readMessage()]).toEqual([JSON.parse(ANSWER), JSON.parse(ANSWER), null]);
+    buffer.end();
+    expect([told, buffer.stray]).toEqual([[{ firstLine: "Starting...", lines: 2 }], { firstLine: "Starting...", lines: 3 }]);
+    const quiet = new StdioReadBuffer(1 << 20);
+    const late: unknown[] = [];
+    quiet.onStray = (stray) => late.push(stray);
+    quiet.append(Buffer.from("only a banner\n"));
+    quiet.readMessage();
+    quiet.end();
+    quiet.end();
+    expect(late).toEqual([{ firstLine: "only a banner", lines: 1 }]);
+  });
+
   it("keeps the first 80 characters of the first line skipped, a CRLF's CR dropped", () => {
     const long = "y".repeat(200);
     expect(readAll(`${long}\r\nshort\n`).stray).toEqual({ firstLine: `${"y".repeat(80)}…`, lines: 2 });

@@ -83,8 +83,8 @@ export interface ConnectOptions {
    */
   recorded?: string | undefined;
   /**
-   * Told once, when the connection closes, of the lines a stdio server wrote to stdout that are not
-   * JSON-RPC (skipped, as the MCP SDKs skip them), if it wrote any.
+   * Told once of the lines a stdio server wrote to stdout that are not JSON-RPC (skipped, as the MCP
+   * SDKs skip them), if it wrote any: at its first message after them, else when the connection closes.
    */
   onStrayOutput?: ((stray: StrayOutput) => void) | undefined;
 }
@@ -92,13 +92,23 @@ export interface ConnectOptions {
 /** Connects in the era the source forces, else the recorded one, else negotiates; for `auto` HTTP, falls back to HTTP+SSE when Streamable HTTP is refused. */
 export async function connect(source: ServerSource, options: ConnectOptions): Promise<Connection> {
   const eras = firstEra(source.protocol, options.recorded);
-  if (source.kind === "stdio") return connectStdio(source, eras, options);
+  if (source.kind === "stdio") return connectStdio(source, eras, { ...options, onStrayOutput: once(options.onStrayOutput) });
   const connection = await connectHttp(source, eras, options);
   const url = source.url;
   // The conventions want the host without the brackets an IPv6 address has in a URL.
   const address = url.hostname.replace(/^\[(.*)\]$/, "$1");
   connection.facts.server = { address, port: url.port === "" ? (url.protocol === "https:" ? 443 : 80) : Number(url.port) };
   return connection;
+}
+
+/** Each era attempt starts the server again, and it prints its banner again: the server's lines are told once. */
+function once(tell: ConnectOptions["onStrayOutput"]): ConnectOptions["onStrayOutput"] {
+  let told = false;
+  return (stray) => {
+    if (told) return;
+    told = true;
+    tell?.(stray);
+  };
 }
 
 /** One way of opening a session: the SDK's negotiation mode, a verdict adopted without a probe, and whether to confirm it. */
@@ -335,7 +345,6 @@ async function connectInEra(
   });
   broken.catch(() => {});
   let exceededLimit: number | undefined;
-  let strayTold = false;
   client.onerror = (error) => {
     // A dead HTTP server shows only here: the SDK waits on for answers from its broken stream.
     if (connected && isBrokenStream(kind, error))
@@ -343,6 +352,7 @@ async function connectInEra(
   };
   const buffer = (transport as { readBuffer?: unknown }).readBuffer;
   if (buffer instanceof StdioReadBuffer) {
+    buffer.onStray = options.onStrayOutput;
     buffer.onFault = (error) => {
       if (error instanceof MessageTooLarge) {
         exceededLimit = error.limit;
@@ -424,12 +434,8 @@ async function connectInEra(
       client.onclose = () => {};
       closed = true;
       await client.close().catch(() => {});
-      // Told once the server is gone: the count holds every line it wrote.
-      const stray = buffer instanceof StdioReadBuffer ? buffer.stray : undefined;
-      if (stray !== undefined && !strayTold) {
-        strayTold = true;
-        options.onStrayOutput?.(stray);
-      }
+      // Lines with no message after them (a server that only printed before it was closed) are told now.
+      if (buffer instanceof StdioReadBuffer) buffer.end();
     },
   };
 }

@@ -61,6 +61,13 @@ export class StdioReadBuffer {
    * transport's `onerror` at the time, which during version negotiation is not the client.
    */
   onFault: ((error: MessageTooLarge | BrokenMessage) => void) | undefined;
+  /**
+   * Told once, at the first message read after lines were skipped, of the lines skipped so far: a
+   * banner is reported when the server starts talking, not when it stops, which for `pmcp dev` or
+   * `serve exec` may be hours later. Lines skipped after it are counted in `stray` only.
+   */
+  onStray: ((stray: StrayOutput) => void) | undefined;
+  #strayTold = false;
 
   constructor(readonly maxBytes: number) {}
 
@@ -101,6 +108,7 @@ export class StdioReadBuffer {
       const message = this.#read(line);
       if (message !== undefined) {
         this.#messages++;
+        if (this.#stray !== undefined) this.#tellStray();
         return message;
       }
     }
@@ -143,6 +151,18 @@ export class StdioReadBuffer {
     if (this.#stray === undefined) this.#stray = { firstLine: startOf(line), lines: 1 };
     else this.#stray.lines++;
     return undefined;
+  }
+
+  /** Tells `onStray` of the lines skipped, if it was not told yet: at the first message after them, or at the end. */
+  #tellStray(): void {
+    if (this.#strayTold || this.#stray === undefined) return;
+    this.#strayTold = true;
+    this.onStray?.({ ...this.#stray });
+  }
+
+  /** The end of the server's output: lines skipped with no message after them are told now. */
+  end(): void {
+    this.#tellStray();
   }
 
   #fault<E extends MessageTooLarge | BrokenMessage>(error: E): E {

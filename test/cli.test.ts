@@ -1,10 +1,29 @@
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runCli, runInProcess } from "./helpers/cli.js";
+import { ROOT, runCli, runInProcess } from "./helpers/cli.js";
+import { loadedBy, packageOf } from "./helpers/loaded-modules.js";
 
 describe("pmcp command line", () => {
+  // Every command's flags are read before any runs: had a flag's module imported the runtime's index, each
+  // `pmcp` run, `--version` too, loaded zod's hundred modules and OpenTelemetry first (0.6 s of 0.8 s).
+  it("reads its commands and flags with yargs alone: no zod, SDK, OpenTelemetry or compiler before a command runs", async () => {
+    const { urls, required } = await loadedBy(join(ROOT, "dist/cli/program.js"));
+    const files = [...urls.filter((url) => url.startsWith("file:")).map((url) => fileURLToPath(url)), ...required];
+    const packages = files.filter((file) => file.startsWith(join(ROOT, "node_modules/"))).map(packageOf);
+    expect([...new Set(packages)].sort()).toEqual([
+      "cliui",
+      "escalade",
+      "get-caller-file",
+      "require-directory",
+      "y18n",
+      "yargs",
+      "yargs-parser",
+    ]);
+  });
+
   it("--help lists commands and every export flag", async () => {
     const top = await runInProcess(["--help"]);
     expect(top.code).toBe(0);

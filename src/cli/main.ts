@@ -1,7 +1,13 @@
 #!/usr/bin/env node
+import module from "node:module";
 import { printable } from "../commands/shared/output.js";
 import { systemReason } from "../files/system-reason.js";
-import { run } from "./program.js";
+
+// Every run compiles the same modules again unless Node keeps their code cache: as tsc and npm do, in
+// the system's temporary folder (NODE_DISABLE_COMPILE_CACHE=1 turns it off). It covers only modules
+// loaded after this call, hence the program's import below. Node 20, past its end of life, has none.
+module.enableCompileCache?.();
+const { run } = await import("./program.js");
 
 // A reader that went away (`pmcp ... | head`) ends the output quietly, as for any command line
 // tool; any other failure to write stdout (a full disk) fails the command, once.

@@ -1,4 +1,4 @@
-import { errorMessage } from "@pmcp-codegen/runtime/internal";
+import { errorMessage } from "@pmcp-codegen/runtime/internal/text";
 import type { Argv } from "yargs";
 import { execOptions } from "./exec.js";
 import { httpOption, serveHttp, serveStdio } from "./serve-inspect.js";

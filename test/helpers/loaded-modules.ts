@@ -21,10 +21,10 @@ export function run(
 
 /**
  * Imports `specifier` in a fresh Node process and reports every module the ESM loader
- * resolved and whether Node's child_process module got loaded (by ESM or by a CommonJS
- * dependency's require): what importing it costs, before any call.
+ * resolved, every file CommonJS required (`required`, which the ESM hook never sees), and
+ * whether Node's child_process module got loaded: what importing it costs, before any call.
  */
-export async function loadedBy(specifier: string): Promise<{ urls: string[]; childProcess: boolean }> {
+export async function loadedBy(specifier: string): Promise<{ urls: string[]; required: string[]; childProcess: boolean }> {
   const dir = await mkdtemp(join(tmpdir(), "pmcp-graph-"));
   const log = join(dir, "resolved.log");
   await writeFile(
@@ -40,7 +40,12 @@ export async function resolve(specifier, context, next) {
     join(dir, "register.mjs"),
     `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});`,
   );
-  const probe = `await import(${JSON.stringify(specifier)}); console.log(process.moduleLoadList.includes("NativeModule child_process"));`;
+  const probe = [
+    `await import(${JSON.stringify(specifier)});`,
+    'const { createRequire } = await import("node:module");',
+    "const required = Object.keys(createRequire(import.meta.url).cache);",
+    'console.log(JSON.stringify({ childProcess: process.moduleLoadList.includes("NativeModule child_process"), required }));',
+  ].join("\n");
   const result = await run(process.execPath, [
     "--import",
     pathToFileURL(join(dir, "register.mjs")).href,
@@ -50,7 +55,8 @@ export async function resolve(specifier, context, next) {
   ]);
   expect(result.stderr).toBe("");
   const urls = [...new Set((await readFile(log, "utf8")).split("\n").filter((line) => line !== ""))].sort();
-  return { urls, childProcess: result.stdout.trim() === "true" };
+  const { childProcess, required } = JSON.parse(result.stdout) as { childProcess: boolean; required: string[] };
+  return { urls, required: required.sort(), childProcess };
 }
 
 export function packageOf(path: string): string {

@@ -6,7 +6,7 @@ import { jsonText } from "../src/bundle/serialize.js";
 import { CompositionClient, JsonValueSchema, OutputValidationError } from "../src/runtime/index.js";
 import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
 import { deepBundle, deepSchema, deepValue } from "./helpers/deep-schemas.js";
-import { outputDir, typecheck } from "./helpers/typescript.js";
+import { COMPILE_BUDGET_MS, outputDir, typecheck } from "./helpers/typescript.js";
 
 let dir: string;
 beforeAll(async () => {
@@ -230,22 +230,26 @@ describe("a const or enum value 10,000 levels deep", () => {
   const bundleOf = (leaf: string) =>
     deepBundle(`{"type":"object","properties":{"one":{"const":${value(leaf)}},"few":{"enum":[1,${value(leaf)}]}}}`);
 
-  it("generate ignores it with a warning naming server, tool and pointer, and the module compiles", async () => {
-    const path = await file("deep-const.json", bundleOf("1"));
-    const out = await outputDir("deep-const");
-    const result = await runCli(["generate", "--schema", path, "-o", out]);
-    expect(result.code, result.stderr).toBe(0);
-    const warning = (schema: string, keyword: string) =>
-      `warning: server "deep" tool "dig" at /${schema}/properties/deep/properties/${keyword === "const" ? "one" : "few"}/${keyword}: a value nested deeper than 64 levels cannot be checked; "${keyword}" is ignored (wider)`;
-    expect(result.stderr.split("\n")).toEqual([
-      warning("inputSchema", "const"),
-      warning("inputSchema", "enum"),
-      warning("outputSchema", "const"),
-      warning("outputSchema", "enum"),
-      "",
-    ]);
-    expect(await typecheck(out, [join(out, "index.ts")], "nodenext")).toBe("");
-  });
+  it(
+    "generate ignores it with a warning naming server, tool and pointer, and the module compiles",
+    async () => {
+      const path = await file("deep-const.json", bundleOf("1"));
+      const out = await outputDir("deep-const");
+      const result = await runCli(["generate", "--schema", path, "-o", out]);
+      expect(result.code, result.stderr).toBe(0);
+      const warning = (schema: string, keyword: string) =>
+        `warning: server "deep" tool "dig" at /${schema}/properties/deep/properties/${keyword === "const" ? "one" : "few"}/${keyword}: a value nested deeper than 64 levels cannot be checked; "${keyword}" is ignored (wider)`;
+      expect(result.stderr.split("\n")).toEqual([
+        warning("inputSchema", "const"),
+        warning("inputSchema", "enum"),
+        warning("outputSchema", "const"),
+        warning("outputSchema", "enum"),
+        "",
+      ]);
+      expect(await typecheck(out, [join(out, "index.ts")], "nodenext")).toBe("");
+    },
+    COMPILE_BUDGET_MS,
+  );
 
   it("inspect shows it, and schema diff finds a change at its bottom", async () => {
     const before = await file("deep-const-1.json", bundleOf("1"));

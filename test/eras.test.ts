@@ -8,7 +8,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CompositionClient } from "../src/runtime/index.js";
 import { FIXTURES, fixtureCommand, runCli, serverCommand } from "./helpers/cli.js";
-import { outputDir, typecheck } from "./helpers/typescript.js";
+import { COMPILE_BUDGET_MS, outputDir, typecheck } from "./helpers/typescript.js";
 
 /** A server on the SDK's v2 line: `dual` speaks both eras, `modern` 2026-07-28 only. */
 type Mode = "dual" | "modern";
@@ -275,23 +275,27 @@ describe("generated clients connect in the era the bundle recorded", () => {
     generated = await import(join(dir, "generated/index.ts"));
   });
 
-  it("types a non-object result exactly: count() is a number under tsc --strict", async () => {
-    const usage = join(dir, "usage.ts");
-    await writeFile(
-      usage,
-      [
-        'import type { CompositionClient } from "pmcp-codegen/runtime";',
-        'import { InvClient } from "./generated/index.js";',
-        "export async function next(client: CompositionClient): Promise<number> {",
-        "  const inv = new InvClient(client);",
-        "  const n: number = await inv.count();",
-        "  const names: string[] = await inv.names();",
-        "  return n + names.length;",
-        "}",
-      ].join("\n"),
-    );
-    expect(await typecheck(dir, [usage], "nodenext")).toBe("");
-  });
+  it(
+    "types a non-object result exactly: count() is a number under tsc --strict",
+    async () => {
+      const usage = join(dir, "usage.ts");
+      await writeFile(
+        usage,
+        [
+          'import type { CompositionClient } from "pmcp-codegen/runtime";',
+          'import { InvClient } from "./generated/index.js";',
+          "export async function next(client: CompositionClient): Promise<number> {",
+          "  const inv = new InvClient(client);",
+          "  const n: number = await inv.count();",
+          "  const names: string[] = await inv.names();",
+          "  return n + names.length;",
+          "}",
+        ].join("\n"),
+      );
+      expect(await typecheck(dir, [usage], "nodenext")).toBe("");
+    },
+    COMPILE_BUDGET_MS,
+  );
 
   it.each([
     ["modern", undefined, 1],

@@ -10,7 +10,7 @@ import { MAX_DIAGNOSTIC_BYTES, MAX_DIAGNOSTICS, PROGRAM_DIAGNOSTIC } from "../sr
 import { buildDeclarations, type ClientDeclarations } from "../src/exec/declarations.js";
 import { createProgramChecker, MAX_PROGRAM_BYTES, type ProgramChecker } from "../src/exec/type-check.js";
 import { FIXTURES, runCli } from "./helpers/cli.js";
-import { outputDir, typecheck } from "./helpers/typescript.js";
+import { COMPILE_BUDGET_MS, outputDir, typecheck } from "./helpers/typescript.js";
 
 /**
  * A server whose names and texts need escaping: a dashed tool name, a description that tries
@@ -132,33 +132,41 @@ describe("declarations", () => {
     expect(declarations.servers[0]?.tools[1]?.types).toBe("type PingArgs = { [key: string]: unknown };\ntype PingResult = rt.ToolResult;");
   });
 
-  it("compile on their own with tsc --strict, ES2022 only, and contain no `any`", async () => {
-    const file = join(dir, "clients.d.ts");
-    await writeFile(file, `/// <reference no-default-lib="true"/>\n/// <reference lib="es2022" />\n${declarations.text}`);
-    expect(await typecheck(dir, [file], "bundler")).toBe("");
-    // `any` in a type position; the word in comments is prose.
-    expect(declarations.text).not.toMatch(/[:<|&,(]\s*any\b/);
-  });
+  it(
+    "compile on their own with tsc --strict, ES2022 only, and contain no `any`",
+    async () => {
+      const file = join(dir, "clients.d.ts");
+      await writeFile(file, `/// <reference no-default-lib="true"/>\n/// <reference lib="es2022" />\n${declarations.text}`);
+      expect(await typecheck(dir, [file], "bundler")).toBe("");
+      // `any` in a type position; the word in comments is prose.
+      expect(declarations.text).not.toMatch(/[:<|&,(]\s*any\b/);
+    },
+    COMPILE_BUDGET_MS,
+  );
 
-  it("describe the runtime's shapes: a real ToolResult, ParsedResult and CompositionError fit the declared ones (compile-time proof)", async () => {
-    const clients = join(dir, "proof-clients.d.ts");
-    const proof = join(dir, "proof.ts");
-    await writeFile(clients, declarations.text);
-    await writeFile(
-      proof,
-      [
-        'import type { CompositionError, ParsedResult, ToolResult } from "pmcp-codegen/runtime";',
-        "export function proof(",
-        "  result: ToolResult,",
-        "  error: CompositionError & { serverId: string; toolName: string },",
-        "  parsed: ParsedResult<{ n: number }>,",
-        "): [rt.ToolResult, rt.CallError, rt.ParsedResult<{ n: number }>] {",
-        "  return [result, error, parsed];",
-        "}",
-      ].join("\n"),
-    );
-    expect(await typecheck(dir, [clients, proof], "nodenext")).toBe("");
-  });
+  it(
+    "describe the runtime's shapes: a real ToolResult, ParsedResult and CompositionError fit the declared ones (compile-time proof)",
+    async () => {
+      const clients = join(dir, "proof-clients.d.ts");
+      const proof = join(dir, "proof.ts");
+      await writeFile(clients, declarations.text);
+      await writeFile(
+        proof,
+        [
+          'import type { CompositionError, ParsedResult, ToolResult } from "pmcp-codegen/runtime";',
+          "export function proof(",
+          "  result: ToolResult,",
+          "  error: CompositionError & { serverId: string; toolName: string },",
+          "  parsed: ParsedResult<{ n: number }>,",
+          "): [rt.ToolResult, rt.CallError, rt.ParsedResult<{ n: number }>] {",
+          "  return [result, error, parsed];",
+          "}",
+        ].join("\n"),
+      );
+      expect(await typecheck(dir, [clients, proof], "nodenext")).toBe("");
+    },
+    COMPILE_BUDGET_MS,
+  );
 
   it("keep server text as data: descriptions only inside comments, escaped", () => {
     expect(declarations.text).toContain("Stock *\\/ declare const injected: number; /* `${process.exit()}`");

@@ -18,7 +18,7 @@ import {
 import { createBehaviourServer } from "./fixtures/behaviour-server.mjs";
 import { FIXTURES, fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
 import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
-import { outputDir, typecheck } from "./helpers/typescript.js";
+import { COMPILE_BUDGET_MS, outputDir, typecheck } from "./helpers/typescript.js";
 
 let dir: string;
 let http: HttpFixture;
@@ -64,30 +64,34 @@ afterAll(async () => {
 });
 
 describe("generated clients", () => {
-  it("compile under tsc --strict with nodenext and with bundler resolution", async () => {
-    const files = ["lenient/index.ts", "strict/index.ts"].map((file) => join(dir, file));
-    const usage = join(dir, "usage.ts");
-    // What a domain server writes: typed arguments and typed result fields.
-    await writeFile(
-      usage,
-      [
-        'import { CompositionClient } from "pmcp-codegen/runtime";',
-        'import { BehaveClient, behave as behaveTypes } from "./lenient/index.js";',
-        'import type { Item } from "./lenient/behave.js";',
-        "export async function use(client: CompositionClient): Promise<number> {",
-        "  const behave = new BehaveClient(client);",
-        '  const item: Item = await behave.getItem({ id: "a" });',
-        "  const tags: string[] | undefined = item.tags;",
-        "  const pid: behaveTypes.PidResult = await behave.pid();",
-        "  // @ts-expect-error a required argument is missing",
-        "  await behave.getItem({});",
-        "  return item.count + pid.pid + (tags?.length ?? 0);",
-        "}",
-      ].join("\n"),
-    );
-    expect(await typecheck(dir, [...files, usage], "nodenext")).toBe("");
-    expect(await typecheck(dir, [...files, usage], "bundler")).toBe("");
-  });
+  it(
+    "compile under tsc --strict with nodenext and with bundler resolution",
+    async () => {
+      const files = ["lenient/index.ts", "strict/index.ts"].map((file) => join(dir, file));
+      const usage = join(dir, "usage.ts");
+      // What a domain server writes: typed arguments and typed result fields.
+      await writeFile(
+        usage,
+        [
+          'import { CompositionClient } from "pmcp-codegen/runtime";',
+          'import { BehaveClient, behave as behaveTypes } from "./lenient/index.js";',
+          'import type { Item } from "./lenient/behave.js";',
+          "export async function use(client: CompositionClient): Promise<number> {",
+          "  const behave = new BehaveClient(client);",
+          '  const item: Item = await behave.getItem({ id: "a" });',
+          "  const tags: string[] | undefined = item.tags;",
+          "  const pid: behaveTypes.PidResult = await behave.pid();",
+          "  // @ts-expect-error a required argument is missing",
+          "  await behave.getItem({});",
+          "  return item.count + pid.pid + (tags?.length ?? 0);",
+          "}",
+        ].join("\n"),
+      );
+      expect(await typecheck(dir, [...files, usage], "nodenext")).toBe("");
+      expect(await typecheck(dir, [...files, usage], "bundler")).toBe("");
+    },
+    COMPILE_BUDGET_MS,
+  );
 
   it("return typed, validated results from structuredContent or JSON text", async () => {
     const behave = new generated.BehaveClient(upstream);

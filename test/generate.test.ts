@@ -10,7 +10,7 @@ import { CompositionClient } from "../src/runtime/index.js";
 import { LISTED_TOOLS } from "./fixtures/listing-server.mjs";
 import { PROTOTYPE_NAMES } from "./fixtures/prototype-names-server.mjs";
 import { FIXTURES, fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
-import { outputDir, typecheck, typecheckCases } from "./helpers/typescript.js";
+import { COMPILE_BUDGET_MS, outputDir, typecheck, typecheckCases } from "./helpers/typescript.js";
 
 const templates = await loadTemplates();
 
@@ -88,7 +88,7 @@ beforeAll(async () => {
   rendered = Object.fromEntries(entries) as Record<Case, Rendered>;
   const indexes = Object.fromEntries(entries.map(([name]) => [name, [join(root, name, "index.ts")]])) as Record<Case, string[]>;
   diagnostics = await typecheckCases(root, indexes, "nodenext");
-}, 120_000);
+}, COMPILE_BUDGET_MS);
 
 describe("naming", () => {
   it("never names a method like Object.prototype's, so a client's toString and valueOf stay JavaScript's and each tool is called", async () => {
@@ -124,34 +124,38 @@ describe("naming", () => {
 });
 
 describe("pmcp generate end to end with the reference servers", () => {
-  it("exports, generates, compiles, and calls a read-only tool of each", async () => {
-    const dir = await outputDir("third-party");
-    const entry = (name: string) => join(require.resolve(`@modelcontextprotocol/${name}/package.json`), "..", "dist/index.js");
-    const servers = {
-      everything: { command: process.execPath, args: [entry("server-everything")] },
-      files: { command: process.execPath, args: [entry("server-filesystem"), dir] },
-      memory: { command: process.execPath, args: [entry("server-memory")], env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
-    };
-    const config = join(dir, "mcp.json");
-    await writeFile(config, JSON.stringify({ mcpServers: servers }));
-    expect((await runCli(["schema", "export", "--config", config, "-o", join(dir, "bundle.json")])).code).toBe(0);
-    const generated = await runCli(["generate", "--schema", join(dir, "bundle.json"), "-o", join(dir, "clients")]);
-    expect(generated.code, generated.stderr).toBe(0);
-    expect(await typecheck(dir, [join(dir, "clients/index.ts")], "nodenext")).toBe("");
+  it(
+    "exports, generates, compiles, and calls a read-only tool of each",
+    async () => {
+      const dir = await outputDir("third-party");
+      const entry = (name: string) => join(require.resolve(`@modelcontextprotocol/${name}/package.json`), "..", "dist/index.js");
+      const servers = {
+        everything: { command: process.execPath, args: [entry("server-everything")] },
+        files: { command: process.execPath, args: [entry("server-filesystem"), dir] },
+        memory: { command: process.execPath, args: [entry("server-memory")], env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
+      };
+      const config = join(dir, "mcp.json");
+      await writeFile(config, JSON.stringify({ mcpServers: servers }));
+      expect((await runCli(["schema", "export", "--config", config, "-o", join(dir, "bundle.json")])).code).toBe(0);
+      const generated = await runCli(["generate", "--schema", join(dir, "bundle.json"), "-o", join(dir, "clients")]);
+      expect(generated.code, generated.stderr).toBe(0);
+      expect(await typecheck(dir, [join(dir, "clients/index.ts")], "nodenext")).toBe("");
 
-    const clients = await import(join(dir, "clients/index.ts"));
-    const upstream = await CompositionClient.fromConfigFile(config);
-    try {
-      const weather = await new clients.EverythingClient(upstream).getStructuredContent({ location: "Chicago" });
-      expect(typeof weather.temperature).toBe("number");
-      const allowed = await new clients.FilesClient(upstream).listAllowedDirectories();
-      expect(JSON.stringify(allowed)).toContain("third-party");
-      const graph = await new clients.MemoryClient(upstream).readGraph();
-      expect(graph).toEqual({ entities: [], relations: [] });
-    } finally {
-      await upstream.close();
-    }
-  });
+      const clients = await import(join(dir, "clients/index.ts"));
+      const upstream = await CompositionClient.fromConfigFile(config);
+      try {
+        const weather = await new clients.EverythingClient(upstream).getStructuredContent({ location: "Chicago" });
+        expect(typeof weather.temperature).toBe("number");
+        const allowed = await new clients.FilesClient(upstream).listAllowedDirectories();
+        expect(JSON.stringify(allowed)).toContain("third-party");
+        const graph = await new clients.MemoryClient(upstream).readGraph();
+        expect(graph).toEqual({ entities: [], relations: [] });
+      } finally {
+        await upstream.close();
+      }
+    },
+    COMPILE_BUDGET_MS,
+  );
 });
 
 describe("pmcp generate options and guarantees", () => {

@@ -11,7 +11,7 @@ import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
 import { inferBundle } from "../src/infer/infer-bundle.js";
 import { FIXTURES, fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
-import { outputDir } from "./helpers/typescript.js";
+import { COMPILE_BUDGET_MS, outputDir } from "./helpers/typescript.js";
 
 const require = createRequire(import.meta.url);
 const memoryMain = join(require.resolve("@modelcontextprotocol/server-memory/package.json"), "..", "dist/index.js");
@@ -372,97 +372,102 @@ describe("pmcp schema discover", () => {
 });
 
 describe("infer, generate and report from the command line", () => {
-  it("generates lenient typed clients from inferred schemas that compile, run, and change with more observations", async () => {
-    const work = join(dir, "cli-flow");
-    const path = join(work, "bundle.json");
-    const logs = join(work, "observations");
-    const samples = join(dir, "flow-samples.json");
-    await writeFile(samples, JSON.stringify({ get_weather: Array.from({ length: 16 }, (_, index) => ({ city: `c${index}` })) }));
-    const discover = (variant: string) =>
-      runCli([
-        "schema",
-        "discover",
-        "--quiet",
-        "--stdio",
-        fixtureCommand("weather-server.mjs", variant),
-        "--id",
-        "weather",
-        "--samples",
-        samples,
-        "--observations",
-        logs,
+  it(
+    "generates lenient typed clients from inferred schemas that compile, run, and change with more observations",
+    async () => {
+      const work = join(dir, "cli-flow");
+      const path = join(work, "bundle.json");
+      const logs = join(work, "observations");
+      const samples = join(dir, "flow-samples.json");
+      await writeFile(samples, JSON.stringify({ get_weather: Array.from({ length: 16 }, (_, index) => ({ city: `c${index}` })) }));
+      const discover = (variant: string) =>
+        runCli([
+          "schema",
+          "discover",
+          "--quiet",
+          "--stdio",
+          fixtureCommand("weather-server.mjs", variant),
+          "--id",
+          "weather",
+          "--samples",
+          samples,
+          "--observations",
+          logs,
+        ]);
+      expect(
+        (await runCli(["schema", "export", "--quiet", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "-o", path]))
+          .code,
+      ).toBe(0);
+      expect((await discover("v1")).code).toBe(0);
+      const inferred = await runCli(["schema", "infer", "--schema", path, "--observations", logs]);
+      expect(inferred.code, inferred.stderr).toBe(0);
+      expect(inferred.stdout).toContain("inferred weather/get_weather: 16 observations, quality medium (consistency 0.75)");
+      expect(inferred.stderr).toContain(
+        'server "weather" tool "get_version" breaks its declared output schema at /build: must be string (1 of 1 observation)',
+      );
+      // Exporting again keeps what was learned; the export is then up to date.
+      const exportAgain = ["schema", "export", "--quiet", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "-o", path];
+      expect((await runCli(exportAgain)).code).toBe(0);
+      expect(JSON.parse(await readFile(path, "utf8")).servers[0].inferred.map((item: InferredTool) => item.tool)).toEqual([
+        "get_version",
+        "get_weather",
+        "list_stations",
       ]);
-    expect(
-      (await runCli(["schema", "export", "--quiet", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "-o", path])).code,
-    ).toBe(0);
-    expect((await discover("v1")).code).toBe(0);
-    const inferred = await runCli(["schema", "infer", "--schema", path, "--observations", logs]);
-    expect(inferred.code, inferred.stderr).toBe(0);
-    expect(inferred.stdout).toContain("inferred weather/get_weather: 16 observations, quality medium (consistency 0.75)");
-    expect(inferred.stderr).toContain(
-      'server "weather" tool "get_version" breaks its declared output schema at /build: must be string (1 of 1 observation)',
-    );
-    // Exporting again keeps what was learned; the export is then up to date.
-    const exportAgain = ["schema", "export", "--quiet", "--stdio", fixtureCommand("weather-server.mjs"), "--id", "weather", "-o", path];
-    expect((await runCli(exportAgain)).code).toBe(0);
-    expect(JSON.parse(await readFile(path, "utf8")).servers[0].inferred.map((item: InferredTool) => item.tool)).toEqual([
-      "get_version",
-      "get_weather",
-      "list_stations",
-    ]);
-    expect((await runCli([...exportAgain, "--check"])).code).toBe(0);
+      expect((await runCli([...exportAgain, "--check"])).code).toBe(0);
 
-    const out = join(work, "generated");
-    expect((await runCli(["generate", "--schema", path, "-o", out])).code).toBe(0);
-    const module = await readFile(join(out, "weather.ts"), "utf8");
-    expect(module).toContain("Result of the `get_weather` tool, inferred from 16 observations, quality medium.");
-    expect(module).toMatch(/tool: "get_weather", args, parse: GetWeatherResultSchema, retryable: true, lenient: true/);
-    // --min-quality high leaves the medium-quality inference out: the result is returned as it came again.
-    const strict = join(work, "generated-high");
-    expect((await runCli(["generate", "--schema", path, "-o", strict, "--min-quality", "high"])).code).toBe(0);
-    expect(await readFile(join(strict, "weather.ts"), "utf8")).toContain("export type GetWeatherResult = rt.ToolResult;");
+      const out = join(work, "generated");
+      expect((await runCli(["generate", "--schema", path, "-o", out])).code).toBe(0);
+      const module = await readFile(join(out, "weather.ts"), "utf8");
+      expect(module).toContain("Result of the `get_weather` tool, inferred from 16 observations, quality medium.");
+      expect(module).toMatch(/tool: "get_weather", args, parse: GetWeatherResultSchema, retryable: true, lenient: true/);
+      // --min-quality high leaves the medium-quality inference out: the result is returned as it came again.
+      const strict = join(work, "generated-high");
+      expect((await runCli(["generate", "--schema", path, "-o", strict, "--min-quality", "high"])).code).toBe(0);
+      expect(await readFile(join(strict, "weather.ts"), "utf8")).toContain("export type GetWeatherResult = rt.ToolResult;");
 
-    const usage = join(work, "usage.ts");
-    await writeFile(
-      usage,
-      [
-        'import type { CompositionClient, ToolResult } from "pmcp-codegen/runtime";',
-        'import { WeatherClient } from "./generated/index.js";',
-        "export async function use(client: CompositionClient): Promise<string> {",
-        '  const result = await new WeatherClient(client).getWeather({ city: "Oslo" });',
-        "  // The result as it came stays what an untyped tool returns; the inferred type is in .value.",
-        "  const untyped: ToolResult = result;",
-        "  const weather = result.value;",
-        '  const city: string | undefined = untyped.text.length > 0 ? String(result.get("city")) : undefined;',
-        "  const temperature: number | string = weather.temperature;",
-        "  const speed: number | undefined = weather.wind?.speed;",
-        "  // @ts-expect-error an inferred field that was not always present is optional",
-        "  const direction: string = weather.wind.direction;",
-        "  return `${city} ${weather.city} ${temperature} ${speed} ${direction} ${weather.readings.map((reading) => reading.note ?? reading.value).join()}`;",
-        "}",
-      ].join("\n"),
-    );
-    const { typecheck } = await import("./helpers/typescript.js");
-    expect(await typecheck(work, [join(out, "index.ts"), usage], "nodenext")).toBe("");
-    const generated = (await import(join(out, "index.ts"))) as {
-      WeatherClient: new (client: CompositionClient) => { getWeather(args: { city: string }): Promise<{ value: { city: string } }> };
-    };
-    const upstream = new CompositionClient({
-      servers: { weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] } },
-    });
-    try {
-      expect((await new generated.WeatherClient(upstream).getWeather({ city: "Oslo" })).value.city).toBe("Oslo");
-    } finally {
-      await upstream.close();
-    }
+      const usage = join(work, "usage.ts");
+      await writeFile(
+        usage,
+        [
+          'import type { CompositionClient, ToolResult } from "pmcp-codegen/runtime";',
+          'import { WeatherClient } from "./generated/index.js";',
+          "export async function use(client: CompositionClient): Promise<string> {",
+          '  const result = await new WeatherClient(client).getWeather({ city: "Oslo" });',
+          "  // The result as it came stays what an untyped tool returns; the inferred type is in .value.",
+          "  const untyped: ToolResult = result;",
+          "  const weather = result.value;",
+          '  const city: string | undefined = untyped.text.length > 0 ? String(result.get("city")) : undefined;',
+          "  const temperature: number | string = weather.temperature;",
+          "  const speed: number | undefined = weather.wind?.speed;",
+          "  // @ts-expect-error an inferred field that was not always present is optional",
+          "  const direction: string = weather.wind.direction;",
+          "  return `${city} ${weather.city} ${temperature} ${speed} ${direction} ${weather.readings.map((reading) => reading.note ?? reading.value).join()}`;",
+          "}",
+        ].join("\n"),
+      );
+      const { typecheck } = await import("./helpers/typescript.js");
+      expect(await typecheck(work, [join(out, "index.ts"), usage], "nodenext")).toBe("");
+      const generated = (await import(join(out, "index.ts"))) as {
+        WeatherClient: new (client: CompositionClient) => { getWeather(args: { city: string }): Promise<{ value: { city: string } }> };
+      };
+      const upstream = new CompositionClient({
+        servers: { weather: { command: process.execPath, args: [join(FIXTURES, "weather-server.mjs")] } },
+      });
+      try {
+        expect((await new generated.WeatherClient(upstream).getWeather({ city: "Oslo" })).value.city).toBe("Oslo");
+      } finally {
+        await upstream.close();
+      }
 
-    // A release later the tool returns one more field: observe it, infer again, and --check names the tool.
-    expect((await discover("v2")).code).toBe(0);
-    expect((await runCli(["schema", "infer", "--quiet", "--schema", path, "--observations", logs])).code).toBe(0);
-    const check = await runCli(["generate", "--schema", path, "-o", out, "--check"]);
-    expect(check.code).toBe(1);
-    expect(check.stdout).toContain(`stale: ${join(out, "weather.ts")} (types changed: get_weather)`);
-  });
+      // A release later the tool returns one more field: observe it, infer again, and --check names the tool.
+      expect((await discover("v2")).code).toBe(0);
+      expect((await runCli(["schema", "infer", "--quiet", "--schema", path, "--observations", logs])).code).toBe(0);
+      const check = await runCli(["generate", "--schema", path, "-o", out, "--check"]);
+      expect(check.code).toBe(1);
+      expect(check.stdout).toContain(`stale: ${join(out, "weather.ts")} (types changed: get_weather)`);
+    },
+    COMPILE_BUDGET_MS,
+  );
 
   it("pmcp report counts tools by source and quality, observations, drift and tools/list size", async () => {
     const logs = join(dir, "report-logs");

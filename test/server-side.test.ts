@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import { parseToolManifest } from "../src/server/read-manifest.js";
 import { ROOT, runCli } from "./helpers/cli.js";
-import { outputDir, typecheck } from "./helpers/typescript.js";
+import { COMPILE_BUDGET_MS, outputDir, typecheck } from "./helpers/typescript.js";
 
 let dir: string;
 
@@ -13,33 +13,47 @@ beforeAll(async () => {
 });
 
 describe("typed example servers round-trip through export and generate", () => {
-  it("the generated result types are the zod output types of the inventory's typed tools", async () => {
-    const bundle = join(dir, "inventory.json");
-    const exported = await runCli(["schema", "export", "--quiet", "--config", "examples/mcp.json", "--server", "inventory", "-o", bundle]);
-    expect(exported.code, exported.stderr).toBe(0);
-    const { bundle: read } = await readSchemaFiles([bundle]);
-    const getStock = read.servers[0]!.tools.find((tool) => tool.name === "get_stock")!;
-    expect(getStock.annotations).toMatchObject({ readOnlyHint: true, "pmcp:outputTypeName": "StockLevel" });
-    expect(getStock.outputSchema).toMatchObject({ type: "object", required: ["sku", "name", "quantity", "warehouse", "status"] });
+  it(
+    "the generated result types are the zod output types of the inventory's typed tools",
+    async () => {
+      const bundle = join(dir, "inventory.json");
+      const exported = await runCli([
+        "schema",
+        "export",
+        "--quiet",
+        "--config",
+        "examples/mcp.json",
+        "--server",
+        "inventory",
+        "-o",
+        bundle,
+      ]);
+      expect(exported.code, exported.stderr).toBe(0);
+      const { bundle: read } = await readSchemaFiles([bundle]);
+      const getStock = read.servers[0]!.tools.find((tool) => tool.name === "get_stock")!;
+      expect(getStock.annotations).toMatchObject({ readOnlyHint: true, "pmcp:outputTypeName": "StockLevel" });
+      expect(getStock.outputSchema).toMatchObject({ type: "object", required: ["sku", "name", "quantity", "warehouse", "status"] });
 
-    const out = join(dir, "generated");
-    expect((await runCli(["generate", "--quiet", "--schema", bundle, "-o", out])).code).toBe(0);
-    const check = join(dir, "round-trip.ts");
-    await writeFile(
-      check,
-      [
-        'import type { z } from "zod";',
-        'import type { inventory } from "./generated/index.js";',
-        `import type { LowStockReport, StockLevel } from ${JSON.stringify(join(ROOT, "examples/servers/inventory-tools.js"))};`,
-        "type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;",
-        "export const stock: Equal<inventory.StockLevel, z.output<typeof StockLevel>> = true;",
-        "export const report: Equal<inventory.LowStockReport, z.output<typeof LowStockReport>> = true;",
-        "// @ts-expect-error the check can fail: a different shape is not equal",
-        "export const different: Equal<inventory.StockLevel, z.output<typeof LowStockReport>> = true;",
-      ].join("\n"),
-    );
-    expect(await typecheck(dir, [join(out, "index.ts"), check], "nodenext")).toBe("");
-  });
+      const out = join(dir, "generated");
+      expect((await runCli(["generate", "--quiet", "--schema", bundle, "-o", out])).code).toBe(0);
+      const check = join(dir, "round-trip.ts");
+      await writeFile(
+        check,
+        [
+          'import type { z } from "zod";',
+          'import type { inventory } from "./generated/index.js";',
+          `import type { LowStockReport, StockLevel } from ${JSON.stringify(join(ROOT, "examples/servers/inventory-tools.js"))};`,
+          "type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;",
+          "export const stock: Equal<inventory.StockLevel, z.output<typeof StockLevel>> = true;",
+          "export const report: Equal<inventory.LowStockReport, z.output<typeof LowStockReport>> = true;",
+          "// @ts-expect-error the check can fail: a different shape is not equal",
+          "export const different: Equal<inventory.StockLevel, z.output<typeof LowStockReport>> = true;",
+        ].join("\n"),
+      );
+      expect(await typecheck(dir, [join(out, "index.ts"), check], "nodenext")).toBe("");
+    },
+    COMPILE_BUDGET_MS,
+  );
 });
 
 describe("pmcp tools from-source", () => {

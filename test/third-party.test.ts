@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import { CompositionClient, InvalidResponseError, ToolCallError } from "@pmcp-codegen/runtime";
 import { beforeAll, describe, expect, it } from "vitest";
 import { runCli, serverCommand } from "./helpers/cli.js";
-import { outputDir, typecheck, typecheckCases } from "./helpers/typescript.js";
+import { COMPILE_BUDGET_MS, outputDir, typecheck, typecheckCases } from "./helpers/typescript.js";
 
 const require = createRequire(import.meta.url);
 const main = (name: string) => join(require.resolve(`@modelcontextprotocol/${name}/package.json`), "..", "dist/index.js");
@@ -61,128 +61,138 @@ describe("third-party servers", () => {
     expect(JSON.parse(exported.stdout).servers).toHaveLength(3);
   });
 
-  it("calls every self-contained tool of server-everything through the generated client, typed", async () => {
-    expect(exported.code, exported.stderr).toBe(0);
-    const work = await outputDir("third-party");
-    const out = join(work, "generated");
-    const generated = await runCli(["generate", "--schema", bundlePath, "-o", out, "--quiet"]);
-    expect(generated.code, generated.stderr).toBe(0);
-    const module = await readFile(join(out, "mcp-servers-everything.ts"), "utf8");
-    expect(module).toContain("export type EchoResult = rt.ToolResult;");
-    expect(module).not.toContain("rt.JsonValue;");
-    const usage = join(work, "calls.ts");
-    await writeFile(usage, USAGE);
-    expect(await typecheck(work, [join(out, "index.ts"), usage], "nodenext")).toBe("");
+  it(
+    "calls every self-contained tool of server-everything through the generated client, typed",
+    async () => {
+      expect(exported.code, exported.stderr).toBe(0);
+      const work = await outputDir("third-party");
+      const out = join(work, "generated");
+      const generated = await runCli(["generate", "--schema", bundlePath, "-o", out, "--quiet"]);
+      expect(generated.code, generated.stderr).toBe(0);
+      const module = await readFile(join(out, "mcp-servers-everything.ts"), "utf8");
+      expect(module).toContain("export type EchoResult = rt.ToolResult;");
+      expect(module).not.toContain("rt.JsonValue;");
+      const usage = join(work, "calls.ts");
+      await writeFile(usage, USAGE);
+      expect(await typecheck(work, [join(out, "index.ts"), usage], "nodenext")).toBe("");
 
-    const logs = join(work, "observations");
-    const client = new CompositionClient({
-      servers: {
-        "mcp-servers-everything": { command: process.execPath, args: [main("server-everything")], env: { PMCP_MARK: "callable" } },
-        "secure-filesystem-server": { command: process.execPath, args: [main("server-filesystem"), dir] },
-        "memory-server": { command: process.execPath, args: [main("server-memory")], env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
-      },
-      observe: { dir: logs },
-      timeoutMs: 30_000,
-    });
-    const calls = (await import(usage)) as { callAll: (client: CompositionClient) => Promise<Record<string, unknown>> };
-    let seen: Record<string, unknown>;
-    try {
-      seen = await calls.callAll(client);
-      // A tool that reports isError is a ToolCallError with the text of its text blocks.
-      const failed = await new (await import(join(out, "index.ts"))).McpServersEverythingClient(client)
-        .getResourceReference({ resourceId: 0 })
-        .catch((error: unknown) => error);
-      expect(failed).toBeInstanceOf(ToolCallError);
-      expect((failed as ToolCallError).text).toMatch(/^(MCP error -32602: )?Invalid resourceId: 0\. Must be a finite positive integer\.$/);
-    } finally {
-      await client.close();
-    }
+      const logs = join(work, "observations");
+      const client = new CompositionClient({
+        servers: {
+          "mcp-servers-everything": { command: process.execPath, args: [main("server-everything")], env: { PMCP_MARK: "callable" } },
+          "secure-filesystem-server": { command: process.execPath, args: [main("server-filesystem"), dir] },
+          "memory-server": {
+            command: process.execPath,
+            args: [main("server-memory")],
+            env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") },
+          },
+        },
+        observe: { dir: logs },
+        timeoutMs: 30_000,
+      });
+      const calls = (await import(usage)) as { callAll: (client: CompositionClient) => Promise<Record<string, unknown>> };
+      let seen: Record<string, unknown>;
+      try {
+        seen = await calls.callAll(client);
+        // A tool that reports isError is a ToolCallError with the text of its text blocks.
+        const failed = await new (await import(join(out, "index.ts"))).McpServersEverythingClient(client)
+          .getResourceReference({ resourceId: 0 })
+          .catch((error: unknown) => error);
+        expect(failed).toBeInstanceOf(ToolCallError);
+        expect((failed as ToolCallError).text).toMatch(
+          /^(MCP error -32602: )?Invalid resourceId: 0\. Must be a finite positive integer\.$/,
+        );
+      } finally {
+        await client.close();
+      }
 
-    expect(seen.echo).toBe("Echo: hi");
-    expect(seen.echoJson).toBeInstanceOf(InvalidResponseError);
-    expect((seen.echoJson as Error).message).toBe(
-      'mcp-servers-everything/echo: the result has no structuredContent and its text is not JSON: "Echo: hi"',
-    );
-    expect(seen.sum).toBe("The sum of 1 and 2 is 3.");
-    expect(seen.research).toBe("# Research Report: tasks");
-    expect(seen.annotated).toEqual({ text: "Operation completed successfully", types: ["text", "image"], mimeTypes: ["image/png"] });
-    const image = seen.image as { text: string; types: string[]; images: { mimeType: string; data: string }[] };
-    expect(image.text).toBe("Here's the image you requested:\nThe image above is the MCP logo.");
-    expect(image.types).toEqual(["text", "image", "text"]);
-    expect(image.images.map((block) => block.mimeType)).toEqual(["image/png"]);
-    expect([...Buffer.from(image.images[0]!.data, "base64").subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-    expect(seen.links).toEqual({
-      text: "Here are 4 resource links to resources available in this server:",
-      uris: [
-        "demo://resource/dynamic/blob/1",
-        "demo://resource/dynamic/text/2",
-        "demo://resource/dynamic/blob/3",
-        "demo://resource/dynamic/text/4",
-      ],
-    });
-    expect(seen.textResource).toEqual({
-      text: "Returning resource reference for Resource 2:\nYou can access this resource using the URI: demo://resource/dynamic/text/2",
-      resources: [{ uri: "demo://resource/dynamic/text/2", mimeType: "text/plain", hasText: true, hasBlob: false }],
-    });
-    expect(seen.blobResource).toMatchObject({
-      resources: [{ uri: "demo://resource/dynamic/blob/1", hasText: false, hasBlob: true }],
-    });
-    expect(seen.env).toEqual({ mark: "callable", has: true, hasMissing: false, parsed: "callable" });
-    expect(seen.envRequire).toBeInstanceOf(InvalidResponseError);
-    expect((seen.envRequire as Error).message).toBe('mcp-servers-everything/get-env: the result has no key "NO_SUCH_VARIABLE"');
-    expect(seen.weather).toEqual({ temperature: 36, conditions: "Light rain / drizzle", humidity: 82 });
-    expect(seen.weatherWhole).toEqual({
-      value: { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 },
-      text: JSON.stringify({ temperature: 36, conditions: "Light rain / drizzle", humidity: 82 }),
-      types: ["text"],
-    });
-    const gzipped = seen.gzip as { resource: { uri: string; mimeType: string; blob: string }; link: { uri: string; mimeType: string } };
-    expect(gunzipSync(Buffer.from(gzipped.resource.blob, "base64")).toString("utf8")).toBe("hello, gzip");
-    expect(gzipped.resource.mimeType).toBe("application/gzip");
-    expect(gzipped.link).toEqual({ uri: "demo://resource/session/hello.txt.gz", mimeType: "application/gzip" });
-    expect(seen.logging).toEqual([
-      expect.stringMatching(/^Started simulated, random-leveled logging /),
-      expect.stringMatching(/^Stopped simulated logging /),
-    ]);
-    expect(seen.updates).toEqual([
-      expect.stringMatching(/^Started simulated resource updated notifications /),
-      expect.stringMatching(/^Stopped simulated resource updates /),
-    ]);
-    expect(seen.longRunning).toBe("Long running operation completed. Duration: 0 seconds, Steps: 1.");
-    expect(seen.directories).toEqual({ same: true, listsDir: true, types: ["text"] });
-    expect(seen.graph).toEqual({ value: { entities: [], relations: [] }, structured: { entities: [], relations: [] } });
+      expect(seen.echo).toBe("Echo: hi");
+      expect(seen.echoJson).toBeInstanceOf(InvalidResponseError);
+      expect((seen.echoJson as Error).message).toBe(
+        'mcp-servers-everything/echo: the result has no structuredContent and its text is not JSON: "Echo: hi"',
+      );
+      expect(seen.sum).toBe("The sum of 1 and 2 is 3.");
+      expect(seen.research).toBe("# Research Report: tasks");
+      expect(seen.annotated).toEqual({ text: "Operation completed successfully", types: ["text", "image"], mimeTypes: ["image/png"] });
+      const image = seen.image as { text: string; types: string[]; images: { mimeType: string; data: string }[] };
+      expect(image.text).toBe("Here's the image you requested:\nThe image above is the MCP logo.");
+      expect(image.types).toEqual(["text", "image", "text"]);
+      expect(image.images.map((block) => block.mimeType)).toEqual(["image/png"]);
+      expect([...Buffer.from(image.images[0]!.data, "base64").subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      expect(seen.links).toEqual({
+        text: "Here are 4 resource links to resources available in this server:",
+        uris: [
+          "demo://resource/dynamic/blob/1",
+          "demo://resource/dynamic/text/2",
+          "demo://resource/dynamic/blob/3",
+          "demo://resource/dynamic/text/4",
+        ],
+      });
+      expect(seen.textResource).toEqual({
+        text: "Returning resource reference for Resource 2:\nYou can access this resource using the URI: demo://resource/dynamic/text/2",
+        resources: [{ uri: "demo://resource/dynamic/text/2", mimeType: "text/plain", hasText: true, hasBlob: false }],
+      });
+      expect(seen.blobResource).toMatchObject({
+        resources: [{ uri: "demo://resource/dynamic/blob/1", hasText: false, hasBlob: true }],
+      });
+      expect(seen.env).toEqual({ mark: "callable", has: true, hasMissing: false, parsed: "callable" });
+      expect(seen.envRequire).toBeInstanceOf(InvalidResponseError);
+      expect((seen.envRequire as Error).message).toBe('mcp-servers-everything/get-env: the result has no key "NO_SUCH_VARIABLE"');
+      expect(seen.weather).toEqual({ temperature: 36, conditions: "Light rain / drizzle", humidity: 82 });
+      expect(seen.weatherWhole).toEqual({
+        value: { temperature: 36, conditions: "Light rain / drizzle", humidity: 82 },
+        text: JSON.stringify({ temperature: 36, conditions: "Light rain / drizzle", humidity: 82 }),
+        types: ["text"],
+      });
+      const gzipped = seen.gzip as { resource: { uri: string; mimeType: string; blob: string }; link: { uri: string; mimeType: string } };
+      expect(gunzipSync(Buffer.from(gzipped.resource.blob, "base64")).toString("utf8")).toBe("hello, gzip");
+      expect(gzipped.resource.mimeType).toBe("application/gzip");
+      expect(gzipped.link).toEqual({ uri: "demo://resource/session/hello.txt.gz", mimeType: "application/gzip" });
+      expect(seen.logging).toEqual([
+        expect.stringMatching(/^Started simulated, random-leveled logging /),
+        expect.stringMatching(/^Stopped simulated logging /),
+      ]);
+      expect(seen.updates).toEqual([
+        expect.stringMatching(/^Started simulated resource updated notifications /),
+        expect.stringMatching(/^Stopped simulated resource updates /),
+      ]);
+      expect(seen.longRunning).toBe("Long running operation completed. Duration: 0 seconds, Steps: 1.");
+      expect(seen.directories).toEqual({ same: true, listsDir: true, types: ["text"] });
+      expect(seen.graph).toEqual({ value: { entities: [], relations: [] }, structured: { entities: [], relations: [] } });
 
-    // Prose is logged as what it is; JSON text (get-env) is learned from, prose never.
-    const infer = await runCli([
-      "schema",
-      "infer",
-      "--quiet",
-      "--schema",
-      bundlePath,
-      "-o",
-      join(work, "inferred.json"),
-      "--observations",
-      logs,
-    ]);
-    expect(infer.code, infer.stderr).toBe(0);
-    const report = JSON.parse((await runCli(["report", "--json", "--schema", join(work, "inferred.json")])).stdout);
-    const everything = report.servers.find((server: { id: string }) => server.id === "mcp-servers-everything");
-    expect(everything).toMatchObject({ bySource: { declared: 0, hybrid: 1, inferred: 1, unknown: 11 }, noJson: 11 });
-    expect(everything.byContent).toEqual({ text: 10, image: 2, resource_link: 2, resource: 2 });
-    expect(report.noJson.map((line: { tool: string; content: object }) => [line.tool, line.content])).toEqual([
-      ["echo", { text: 1 }],
-      ["get-annotated-message", { text: 1, image: 1 }],
-      ["get-resource-links", { text: 1, resource_link: 1 }],
-      ["get-resource-reference", { text: 2, resource: 2 }],
-      ["get-sum", { text: 1 }],
-      ["get-tiny-image", { text: 1, image: 1 }],
-      ["gzip-file-as-resource", { resource: 1, resource_link: 1 }],
-      ["simulate-research-query", { text: 1 }],
-      ["toggle-simulated-logging", { text: 2 }],
-      ["toggle-subscriber-updates", { text: 2 }],
-      ["trigger-long-running-operation", { text: 1 }],
-    ]);
-  });
+      // Prose is logged as what it is; JSON text (get-env) is learned from, prose never.
+      const infer = await runCli([
+        "schema",
+        "infer",
+        "--quiet",
+        "--schema",
+        bundlePath,
+        "-o",
+        join(work, "inferred.json"),
+        "--observations",
+        logs,
+      ]);
+      expect(infer.code, infer.stderr).toBe(0);
+      const report = JSON.parse((await runCli(["report", "--json", "--schema", join(work, "inferred.json")])).stdout);
+      const everything = report.servers.find((server: { id: string }) => server.id === "mcp-servers-everything");
+      expect(everything).toMatchObject({ bySource: { declared: 0, hybrid: 1, inferred: 1, unknown: 11 }, noJson: 11 });
+      expect(everything.byContent).toEqual({ text: 10, image: 2, resource_link: 2, resource: 2 });
+      expect(report.noJson.map((line: { tool: string; content: object }) => [line.tool, line.content])).toEqual([
+        ["echo", { text: 1 }],
+        ["get-annotated-message", { text: 1, image: 1 }],
+        ["get-resource-links", { text: 1, resource_link: 1 }],
+        ["get-resource-reference", { text: 2, resource: 2 }],
+        ["get-sum", { text: 1 }],
+        ["get-tiny-image", { text: 1, image: 1 }],
+        ["gzip-file-as-resource", { resource: 1, resource_link: 1 }],
+        ["simulate-research-query", { text: 1 }],
+        ["toggle-simulated-logging", { text: 2 }],
+        ["toggle-subscriber-updates", { text: 2 }],
+        ["trigger-long-running-operation", { text: 1 }],
+      ]);
+    },
+    COMPILE_BUDGET_MS,
+  );
 });
 
 describe("a tool that runs only as a task, in code mode", () => {
@@ -224,59 +234,63 @@ export async function variables(client: CompositionClient): Promise<[string | un
 `;
 
 describe("get-env learned from one observation", () => {
-  it("is typed as a record of strings, and the code written for the untyped tool still compiles", async () => {
-    expect(exported.code, exported.stderr).toBe(0);
-    const work = await outputDir("learned-env");
-    const generate = async (schema: string, folder: string) => {
-      const generated = await runCli(["generate", "--schema", schema, "-o", join(work, folder, "generated"), "--quiet"]);
-      expect(generated.code, generated.stderr).toBe(0);
-      await writeFile(join(work, folder, "caller.ts"), UNTYPED_CALLER);
-    };
-    await generate(bundlePath, "before");
+  it(
+    "is typed as a record of strings, and the code written for the untyped tool still compiles",
+    async () => {
+      expect(exported.code, exported.stderr).toBe(0);
+      const work = await outputDir("learned-env");
+      const generate = async (schema: string, folder: string) => {
+        const generated = await runCli(["generate", "--schema", schema, "-o", join(work, folder, "generated"), "--quiet"]);
+        expect(generated.code, generated.stderr).toBe(0);
+        await writeFile(join(work, folder, "caller.ts"), UNTYPED_CALLER);
+      };
+      await generate(bundlePath, "before");
 
-    // Observed as a caller of the untyped tool would: 25 variables beside the few a spawned server gets.
-    const logs = join(work, "observations");
-    const env = Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`PMCP_VAR_${index}`, `value ${index}`]));
-    const client = new CompositionClient({
-      servers: { "mcp-servers-everything": { command: process.execPath, args: [main("server-everything")], env } },
-      observe: { dir: logs },
-      timeoutMs: 30_000,
-    });
-    try {
-      const before = (await import(join(work, "before/caller.ts"))) as { path: (client: unknown) => Promise<string> };
-      const { McpServersEverythingClient } = await import(join(work, "before/generated/index.ts"));
-      expect(typeof (await before.path(new McpServersEverythingClient(client)))).toBe("string");
-    } finally {
-      await client.close();
-    }
+      // Observed as a caller of the untyped tool would: 25 variables beside the few a spawned server gets.
+      const logs = join(work, "observations");
+      const env = Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`PMCP_VAR_${index}`, `value ${index}`]));
+      const client = new CompositionClient({
+        servers: { "mcp-servers-everything": { command: process.execPath, args: [main("server-everything")], env } },
+        observe: { dir: logs },
+        timeoutMs: 30_000,
+      });
+      try {
+        const before = (await import(join(work, "before/caller.ts"))) as { path: (client: unknown) => Promise<string> };
+        const { McpServersEverythingClient } = await import(join(work, "before/generated/index.ts"));
+        expect(typeof (await before.path(new McpServersEverythingClient(client)))).toBe("string");
+      } finally {
+        await client.close();
+      }
 
-    const inferred = join(work, "inferred.json");
-    const infer = await runCli(["schema", "infer", "--schema", bundlePath, "-o", inferred, "--observations", logs]);
-    expect([infer.code, infer.stdout.split("\n")[0]], infer.stderr).toEqual([
-      0,
-      "inferred mcp-servers-everything/get-env: 1 observation, quality low (consistency 1)",
-    ]);
-    await generate(inferred, "after");
-    await writeFile(join(work, "after", "typed.ts"), TYPED_CALLER);
-    const module = await readFile(join(work, "after/generated/mcp-servers-everything.ts"), "utf8");
-    expect(module).toContain("export type GetEnvResult = { [key: string]: string };");
-    expect(module).toContain("getEnv(args?: GetEnvArgs, options?: rt.CallOptions): Promise<rt.ParsedResult<GetEnvResult>> {");
-    const files = (folder: string, ...callers: string[]) => ["generated/index.ts", ...callers].map((file) => join(work, folder, file));
-    expect(
-      await typecheckCases(work, { before: files("before", "caller.ts"), after: files("after", "caller.ts", "typed.ts") }, "nodenext"),
-    ).toEqual({ before: "", after: "" });
+      const inferred = join(work, "inferred.json");
+      const infer = await runCli(["schema", "infer", "--schema", bundlePath, "-o", inferred, "--observations", logs]);
+      expect([infer.code, infer.stdout.split("\n")[0]], infer.stderr).toEqual([
+        0,
+        "inferred mcp-servers-everything/get-env: 1 observation, quality low (consistency 1)",
+      ]);
+      await generate(inferred, "after");
+      await writeFile(join(work, "after", "typed.ts"), TYPED_CALLER);
+      const module = await readFile(join(work, "after/generated/mcp-servers-everything.ts"), "utf8");
+      expect(module).toContain("export type GetEnvResult = { [key: string]: string };");
+      expect(module).toContain("getEnv(args?: GetEnvArgs, options?: rt.CallOptions): Promise<rt.ParsedResult<GetEnvResult>> {");
+      const files = (folder: string, ...callers: string[]) => ["generated/index.ts", ...callers].map((file) => join(work, folder, file));
+      expect(
+        await typecheckCases(work, { before: files("before", "caller.ts"), after: files("after", "caller.ts", "typed.ts") }, "nodenext"),
+      ).toEqual({ before: "", after: "" });
 
-    const typed = (await import(join(work, "after/typed.ts"))) as { variables: (client: CompositionClient) => Promise<unknown> };
-    const again = new CompositionClient({
-      servers: { "mcp-servers-everything": { command: process.execPath, args: [main("server-everything")], env } },
-      timeoutMs: 30_000,
-    });
-    try {
-      expect(await typed.variables(again)).toEqual(["value 3", true, true]);
-    } finally {
-      await again.close();
-    }
-  });
+      const typed = (await import(join(work, "after/typed.ts"))) as { variables: (client: CompositionClient) => Promise<unknown> };
+      const again = new CompositionClient({
+        servers: { "mcp-servers-everything": { command: process.execPath, args: [main("server-everything")], env } },
+        timeoutMs: 30_000,
+      });
+      try {
+        expect(await typed.variables(again)).toEqual(["value 3", true, true]);
+      } finally {
+        await again.close();
+      }
+    },
+    COMPILE_BUDGET_MS,
+  );
 });
 
 /**

@@ -34,7 +34,13 @@ async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
   const { startTelemetry } = await import("./shared/telemetry-sdk.js");
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: args.http === undefined });
   try {
-    const started = await startSession(args, "serve");
+    // The servers and the type-checker start once the client's first request has had its turn: started
+    // beside it, on two cores, they took the CPU that answering `initialize` within 1 s needs.
+    let serving = () => {};
+    const served = new Promise<void>((resolve) => {
+      serving = () => setImmediate(resolve);
+    });
+    const started = await startSession(args, "serve", {}, served);
     let stopped = false;
     started.session.ready().catch((error: unknown) => {
       if (stopped) return;
@@ -43,10 +49,12 @@ async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
     });
     const create = () => createExecServer(started.session, args.profile, started.serverIds);
     try {
-      if (args.http === undefined) await serveStdio(create);
-      else await serveHttp(create, "exec", { port: args.http, allowedHosts: args.allowedHost }, args);
+      if (args.http === undefined) await serveStdio(create, serving);
+      else await serveHttp(create, "exec", { port: args.http, allowedHosts: args.allowedHost }, args, serving);
     } finally {
       stopped = true;
+      // A server that failed to serve never started the session's start, which close waits for.
+      serving();
       await started.close();
     }
   } finally {

@@ -46,14 +46,16 @@ async function serveInspect(args: ArgsOf<typeof builder>): Promise<void> {
 /**
  * Both protocol eras on stdio: the client's opening message decides (`server/discover` or a
  * modern request: 2026-07-28; `initialize`: 2025), one server from `create` per connection.
- * stdout carries protocol messages only, so nothing else is printed here.
+ * stdout carries protocol messages only, so nothing else is printed here. `onServing` is called
+ * once the server reads its input.
  */
-export async function serveStdio(create: () => McpServer): Promise<void> {
+export async function serveStdio(create: () => McpServer, onServing?: () => void): Promise<void> {
   const { serveStdio: serve } = await import("@modelcontextprotocol/server/stdio");
   // The entry does not say when the client went away, the usual way a client stops its server:
   // without this the command would never return and Node would exit 13 on the pending await.
   const stdinEnded = new Promise<void>((resolve) => process.stdin.once("end", resolve));
   const handle = serve(create);
+  onServing?.();
   const stop = watchSignals();
   try {
     await Promise.race([stdinEnded, stop.signalled]);
@@ -67,13 +69,14 @@ export async function serveStdio(create: () => McpServer): Promise<void> {
  * Streamable HTTP in both eras, keeping nothing between requests: a modern request is served
  * by a fresh server (the era has no session), a 2025-era one statelessly, so replicas behind one
  * load balancer answer alike. The Host and Origin checks refuse DNS-rebinding pages that reach
- * 127.0.0.1 under another name, and pages of other sites.
+ * 127.0.0.1 under another name, and pages of other sites. `onServing` is called once it listens.
  */
 export async function serveHttp(
   create: () => McpServer,
   name: string,
   http: { port: number; allowedHosts: readonly string[] },
   output: OutputOptions,
+  onServing?: () => void,
 ): Promise<void> {
   const { createMcpHandler } = await import("@modelcontextprotocol/server");
   const { toNodeHandler } = await import("@modelcontextprotocol/node");
@@ -110,6 +113,7 @@ export async function serveHttp(
   const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
   if (!output.quiet) process.stderr.write(`Serving ${name} on ${url}\n`);
   if (output.json) printJson({ url });
+  onServing?.();
   try {
     await stop.signalled;
     await mcp.close();

@@ -51,7 +51,12 @@ export interface StartedSession {
  * when it is done or what failed. Only bad flags and a bad pmcp.config fail here. A server typed
  * by the bundle is started by a program's first call of it, not before. `verb` names the command in messages.
  */
-export async function startSession(flags: ExecFlags, verb: string, checker: CheckerHostOptions = {}): Promise<StartedSession> {
+export async function startSession(
+  flags: ExecFlags,
+  verb: string,
+  checker: CheckerHostOptions = {},
+  startAfter: Promise<void> = Promise.resolve(),
+): Promise<StartedSession> {
   const project = await loadPmcpConfig();
   const sources = await resolveSources(flags, project, verb);
   const schema = await schemaPaths(flags, project);
@@ -83,6 +88,8 @@ export async function startSession(flags: ExecFlags, verb: string, checker: Chec
   const output = { quiet: flags.quiet === true, json: false };
   const strayTold = new Set<string>();
   const servers = (async (): Promise<SessionServers> => {
+    await startAfter;
+    if (stopping.signal.aborted) throw new PmcpError("SERVER_FAILED", "stopped before the servers started");
     const read = schema.length === 0 ? undefined : await readSchemaFiles(schema);
     const given = read?.bundle;
     const recorded = new Map(given?.servers.map((server) => [server.id, server]));

@@ -1,3 +1,4 @@
+import module from "node:module";
 import { Worker } from "node:worker_threads";
 import { PmcpError } from "../errors.js";
 import type { CheckReply, CheckRequest, ProgramDiagnostic, TranspiledProgram } from "./check-protocol.js";
@@ -182,7 +183,8 @@ export class CheckerHost {
   /** Starts a thread with the declarations in force; settles when it is ready, or failed to start. */
   #start(): Promise<void> {
     const worker = new Worker(new URL("./checker-thread.js", import.meta.url), {
-      workerData: { declarations: this.#declarations },
+      // The host's compile cache, if it has one (the CLI's), for the thread to use as well.
+      workerData: { declarations: this.#declarations, compileCache: module.getCompileCacheDir?.() },
       // The host's flags (a loader, --input-type) are not the checker's business.
       execArgv: [],
       resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },

@@ -374,7 +374,7 @@ describe("transpiling a program", () => {
   });
 });
 
-describe("the checker's threads", () => {
+describe("the checker's processes", () => {
   const union = Array.from({ length: 100 }, (_, i) => i).join(" | ");
   // A million tuples to instantiate: minutes of TypeScript and gigabytes, from a few lines.
   const TYPE_BOMB = `type N = ${union};\ntype Trip = { [A in N]: { [B in N]: { [C in N]: [A, B, C] }[N] }[N] }[N];\nreturn [1, 2, 3] as Trip;`;
@@ -382,8 +382,8 @@ describe("the checker's threads", () => {
   /** A program's time, arriving now. */
   const within = (limitMs: number) => ({ limitMs, arrived: performance.now() });
 
-  it("stops a check that needs more than its heap, and checks the next program on a fresh thread", async () => {
-    const worker = await CheckerHost.create(X, { heapMb: 256, maxCheckMs: 120_000, threads: 1 });
+  it("stops a check that needs more than its heap, and checks the next program on a fresh process", async () => {
+    const worker = await CheckerHost.create(X, { heapMb: 256, maxCheckMs: 120_000, processes: 1 });
     try {
       expect(await worker.check(TYPE_BOMB, X, within(120_000))).toEqual({
         ok: false,
@@ -405,8 +405,26 @@ describe("the checker's threads", () => {
     }
   });
 
+  // In a worker thread, a heap limit reached the wrong way aborted the whole process, the server with it.
+  it("survives a checker process killed mid-check: that program is answered, the next checked in a fresh one", async () => {
+    const host = await CheckerHost.create(X, { maxCheckMs: 120_000, processes: 1 });
+    try {
+      const [pid] = host.pids;
+      const bomb = host.check(TYPE_BOMB, X, within(120_000));
+      process.kill(pid!, "SIGKILL");
+      expect(await bomb).toEqual({ ok: false, kind: "invalid_input", message: "the checker's process exited (SIGKILL)" });
+      expect(await host.check("return x + 1;", X, within(60_000))).toEqual({
+        ok: true,
+        program: expect.objectContaining({ code: emitted("    return x + 1;\n") }),
+      });
+      expect(host.pids).not.toContain(pid);
+    } finally {
+      await host.close();
+    }
+  });
+
   it("stops a check at the program's time limit, and a check waiting behind it gets its turn", async () => {
-    const worker = await CheckerHost.create(X, { threads: 1 });
+    const worker = await CheckerHost.create(X, { processes: 1 });
     try {
       const order: string[] = [];
       const settled = <T>(name: string, pending: Promise<T>) => pending.finally(() => order.push(name));
@@ -434,7 +452,7 @@ describe("the checker's threads", () => {
   });
 
   it("stops a check at its own limit, counted from its start, not while it waited", async () => {
-    const worker = await CheckerHost.create(X, { threads: 1, maxCheckMs: 1_000 });
+    const worker = await CheckerHost.create(X, { processes: 1, maxCheckMs: 1_000 });
     try {
       const [bomb, queued] = await Promise.all([
         worker.check(TYPE_BOMB, X, within(60_000)),
@@ -449,10 +467,10 @@ describe("the checker's threads", () => {
   });
 
   // One checker for all: a bomb made the next clients' checks time out behind it.
-  it("checks other programs on another thread while one checks a type bomb, and replaces only the bomb's thread", async () => {
+  it("checks other programs on another process while one checks a type bomb, and replaces only the bomb's process", async () => {
     const worker = await CheckerHost.create(X, { maxCheckMs: 120_000 });
     try {
-      const before = worker.threadIds;
+      const before = worker.pids;
       expect(before).toHaveLength(2);
       let bombDone = false;
       const bomb = worker.check(TYPE_BOMB, X, within(5_000)).finally(() => {
@@ -466,11 +484,11 @@ describe("the checker's threads", () => {
         kind: "timeout",
         message: "the program's time limit of 5000 ms ran out during its type-check; nothing was run",
       });
-      // The bomb's thread is ended after its grace and a fresh one takes its place; the other thread is the same.
+      // The bomb's process is ended after its grace and a fresh one takes its place; the other process is the same.
       const after = await vi.waitFor(
         () => {
-          const ids = worker.threadIds;
-          if (ids.includes(before[0]!) || ids.length < 2) throw new Error("the bomb's thread is still there");
+          const ids = worker.pids;
+          if (ids.includes(before[0]!) || ids.length < 2) throw new Error("the bomb's process is still there");
           return ids;
         },
         { timeout: 30_000, interval: 50 },
@@ -482,32 +500,32 @@ describe("the checker's threads", () => {
     }
   });
 
-  // Ending the thread at the limit cost 1-5 s of start-up, which the next plain program waited for.
-  it("answers a program left less time than a check takes at once, on no thread", async () => {
-    const worker = await CheckerHost.create(X, { threads: 1 });
+  // Ending the process at the limit cost 1-5 s of start-up, which the next plain program waited for.
+  it("answers a program left less time than a check takes at once, on no process", async () => {
+    const worker = await CheckerHost.create(X, { processes: 1 });
     try {
-      const before = worker.threadIds;
+      const before = worker.pids;
       expect(await worker.check(TYPE_BOMB, X, within(1))).toEqual({
         ok: false,
         kind: "timeout",
         message: `the program's time limit of 1 ms left less than ${MIN_CHECK_MS} ms to type-check it; nothing was run`,
       });
       expect(await worker.check("return x + 1;", X, within(60_000))).toMatchObject({ ok: true });
-      expect(worker.threadIds).toEqual(before);
+      expect(worker.pids).toEqual(before);
     } finally {
       await worker.close();
     }
   });
 
-  // A bomb's thread was replaced only once given up on: the next bomb took the other thread while the fresh one started.
-  it("starts a standby thread beside a check that runs long, so that two ready threads remain when it is given up on", async () => {
+  // A bomb's process was replaced only once given up on: the next bomb took the other process while the fresh one started.
+  it("starts a standby process beside a check that runs long, so that two ready processes remain when it is given up on", async () => {
     const worker = await CheckerHost.create(X, { maxCheckMs: 120_000 });
     try {
-      const before = worker.threadIds;
+      const before = worker.pids;
       const bomb = worker.check(TYPE_BOMB, X, within(4_000));
       const standing = await vi.waitFor(
         () => {
-          const ids = worker.threadIds;
+          const ids = worker.pids;
           if (ids.length < 3) throw new Error("no standby yet");
           return ids;
         },
@@ -515,11 +533,11 @@ describe("the checker's threads", () => {
       );
       expect(standing.slice(0, 2)).toEqual(before);
       await bomb;
-      // Given up on: the bomb's thread ends after its grace, the standby taking its place; none more is started.
+      // Given up on: the bomb's process ends after its grace, the standby taking its place; none more is started.
       const after = await vi.waitFor(
         () => {
-          const ids = worker.threadIds;
-          if (ids.includes(before[0]!)) throw new Error("the bomb's thread is still there");
+          const ids = worker.pids;
+          if (ids.includes(before[0]!)) throw new Error("the bomb's process is still there");
           return ids;
         },
         { timeout: 30_000, interval: 50 },
@@ -530,7 +548,7 @@ describe("the checker's threads", () => {
     }
   });
 
-  it("checks each program against the declarations it was given, whichever thread holds which", async () => {
+  it("checks each program against the declarations it was given, whichever process holds which", async () => {
     const worker = await CheckerHost.create(X);
     try {
       const Y = "declare const x: string;";

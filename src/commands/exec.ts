@@ -61,8 +61,8 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
   const code = utf8Text(bytes, where);
   const { startTelemetry } = await import("./shared/telemetry-sdk.js");
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: false });
-  // One program: no check waits behind another, so one checker thread; a second would only cost its start-up.
-  const started = await startSession({ ...args, learn: false }, "run", { threads: 1 }).catch(async (error: unknown) => {
+  // One program: no check waits behind another, so one checker process; a second would only cost its start-up.
+  const started = await startSession({ ...args, learn: false }, "run", { processes: 1 }).catch(async (error: unknown) => {
     await stopTelemetry();
     throw error;
   });

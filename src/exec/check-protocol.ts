@@ -1,4 +1,4 @@
-/** The checker's protocol: what it reports, and the messages between its host and its thread. */
+/** The checker's protocol: what it reports, and the messages between its host and its processes. */
 
 /** One problem in a program, at 1-based line and column of the program's own text. */
 export interface ProgramDiagnostic {
@@ -38,9 +38,14 @@ export const PROGRAM_DIAGNOSTIC = {
   OUTSIDE_BODY: 90003,
 } as const;
 
-/** The messages between a CheckerHost and its threads. */
+/** The first message a CheckerHost sends a checker process: what it starts with. */
+export interface CheckerStart {
+  declarations: string;
+}
+
+/** The messages between a CheckerHost and its checker processes, after the start. */
 export type CheckRequest =
-  /** `declarations` when the thread must check against other declarations than it holds. */
+  /** `declarations` when the process must check against other declarations than it holds. */
   { type: "check"; id: number; code: string; declarations?: string } | { type: "update"; id: number; declarations: string };
 
 export type CheckReply =

@@ -1,7 +1,8 @@
+import { type ChildProcess, fork } from "node:child_process";
 import module from "node:module";
-import { Worker } from "node:worker_threads";
+import { tmpdir } from "node:os";
 import { PmcpError } from "../errors.js";
-import type { CheckReply, CheckRequest, ProgramDiagnostic, TranspiledProgram } from "./check-protocol.js";
+import type { CheckerStart, CheckReply, CheckRequest, ProgramDiagnostic, TranspiledProgram } from "./check-protocol.js";
 
 /** A program's check: runnable (its types erased), refused with diagnostics, or stopped by a limit. */
 export type CheckOutcome =
@@ -10,12 +11,12 @@ export type CheckOutcome =
   | { ok: false; kind: "timeout" | "memory" | "invalid_input"; message: string };
 
 export interface CheckerHostOptions {
-  /** TypeScript's heap in each checker thread; the clients of 300 tools need ~150 MB. */
+  /** TypeScript's heap in each checker process; the clients of 300 tools need ~150 MB. */
   heapMb?: number;
-  /** The longest one check may run on its thread, counted from its start there, whatever the program's own time limit. */
+  /** The longest one check may run in its process, counted from its start there, whatever the program's own time limit. */
   maxCheckMs?: number;
-  /** Checks that run at once, each on a thread of its own. */
-  threads?: number;
+  /** Checks that run at once, each in a process of its own. */
+  processes?: number;
 }
 
 /** A program's time: its limit, counted from its arrival (a `performance.now()`), whatever it waited for since. */
@@ -24,22 +25,22 @@ export interface ProgramTime {
   arrived: number;
 }
 
-/** Two threads at 512 MB: a check that runs long holds one of them, and the pool takes at most the 1 GB one thread had. */
-const DEFAULT_THREADS = 2;
+/** Two processes at 512 MB: a check that runs long holds one of them, and the pool takes at most the 1 GB one checker had. */
+const DEFAULT_PROCESSES = 2;
 const DEFAULT_HEAP_MB = 512;
 /** A real program checks in tens of milliseconds; ten seconds is types built to be slow. */
 const DEFAULT_MAX_CHECK_MS = 10_000;
 /**
- * How long a thread may go on with a check nobody waits for any more before it is ended. A new
- * thread costs about this much to start, so a check nearly done is let finish: a program sent with
- * `timeout_ms: 1` costs its thread a few milliseconds, not a restart.
+ * How long a checker may go on with a check nobody waits for any more before it is ended. A new
+ * checker costs about this much to start, so a check nearly done is let finish: a program sent with
+ * `timeout_ms: 1` costs its checker a few milliseconds, not a restart.
  */
 const ABANDONED_GRACE_MS = 1_000;
 /**
  * A check that will be given up on (it has run this long, no real program's does) gets a standby
- * thread started beside it, one per such check, STANDBY_LEAD_MS before its limit: a ready thread is
- * there when it is given up on. A thread takes 1–2 s to start; started only at the abandonment, the
- * others' checks waited for it while the next bomb took the other thread. Not sooner: its start-up
+ * checker started beside it, one per such check, STANDBY_LEAD_MS before its limit: a ready checker is
+ * there when it is given up on. A checker takes 1–2 s to start; started only at the abandonment, the
+ * others' checks waited for it while the next bomb took the other checker. Not sooner: its start-up
  * takes a core the others' checks need while the bomb takes the other. Not for a check merely
  * given up on: most end within their grace.
  */
@@ -47,10 +48,12 @@ const STANDBY_AFTER_MS = 1_000;
 const STANDBY_LEAD_MS = 3_000;
 /**
  * Less time than this left to a program is not enough to check it (a warm check of a few lines
- * takes tens of milliseconds): it is answered at once, without taking a thread it would only hold
+ * takes tens of milliseconds): it is answered at once, without taking a checker it would only hold
  * for nothing, as a loop of `timeout_ms: 1` type bombs did.
  */
 export const MIN_CHECK_MS = 50;
+/** What of a checker process's stderr is kept: enough for V8's last words. */
+const STDERR_TAIL_CHARS = 4096;
 
 type Stopped = { type: "stopped"; kind: "timeout" | "memory"; message: string };
 
@@ -58,43 +61,43 @@ interface Job {
   request: CheckRequest;
   /** The declarations a check is made against; an update's are in its request. */
   declarations: string;
-  /** The program's time, for a check; an update has only the thread's limit. */
+  /** The program's time, for a check; an update has only the checker's limit. */
   time: ProgramTime | undefined;
-  /** Set while it waits for a thread: its program's time running out there. */
+  /** Set while it waits for a checker: its program's time running out there. */
   waiting: NodeJS.Timeout | undefined;
   settle(reply: CheckReply | Stopped): void;
 }
 
-interface Thread {
-  worker: Worker;
+interface Checker {
+  child: ChildProcess;
   ready: boolean;
   /** What its checker holds. */
   declarations: string;
-  /** The job it runs, also once given up on: the thread is busy until it answers. */
+  /** The job it runs, also once given up on: the checker is busy until it answers. */
   job: Job | undefined;
   /** The job's limit, then the grace after it. */
   timer: NodeJS.Timeout | undefined;
   /** Until its job has run STANDBY_AFTER_MS. */
   standby: NodeJS.Timeout | undefined;
-  /** Its job has run that long (or is given up on): a standby thread stands beside it. */
+  /** Its job has run that long (or is given up on): a standby checker stands beside it. */
   long: boolean;
 }
 
 /**
- * The program checker (type-check.ts) in a pool of worker threads, each with a heap limit and
- * one check at a time, so that a program whose types take long holds one thread, not the
- * others' checks. A check runs at most `maxCheckMs` on its thread and never past its program's
- * time; then its program is answered, and a thread still busy with it after a grace is ended
- * and a fresh one takes its place. Time spent waiting for a free thread counts only against the
- * program's own limit. The server's own thread never runs TypeScript.
+ * The program checker (type-check.ts) in a pool of child processes, each with a heap limit and
+ * one check at a time, so that a program whose types take long holds one checker, not the
+ * others' checks. A check runs at most `maxCheckMs` on its checker and never past its program's
+ * time; then its program is answered, and a checker still busy with it after a grace is ended
+ * and a fresh one takes its place. Time spent waiting for a free checker counts only against the
+ * program's own limit. The server's own process never runs TypeScript.
  */
 export class CheckerHost {
   readonly #heapMb: number;
   readonly #maxCheckMs: number;
   readonly #size: number;
-  /** The declarations in force: new threads start with them. */
+  /** The declarations in force: new checkers start with them. */
   #declarations: string;
-  readonly #threads = new Set<Thread>();
+  readonly #checkers = new Set<Checker>();
   readonly #queue: Job[] = [];
   #nextId = 0;
   #closed = false;
@@ -103,10 +106,10 @@ export class CheckerHost {
     this.#declarations = declarations;
     this.#heapMb = options.heapMb ?? DEFAULT_HEAP_MB;
     this.#maxCheckMs = options.maxCheckMs ?? DEFAULT_MAX_CHECK_MS;
-    this.#size = options.threads ?? DEFAULT_THREADS;
+    this.#size = options.processes ?? DEFAULT_PROCESSES;
   }
 
-  /** A checker whose threads are pre-warmed with `declarations`; rejects when they do not compile. */
+  /** A host whose checkers are pre-warmed with `declarations`; rejects when they do not compile. */
   static async create(declarations: string, options: CheckerHostOptions = {}): Promise<CheckerHost> {
     const checker = new CheckerHost(declarations, options);
     try {
@@ -118,9 +121,9 @@ export class CheckerHost {
     return checker;
   }
 
-  /** The `threadId`s of the threads in the pool, oldest first. */
-  get threadIds(): number[] {
-    return [...this.#threads].map((thread) => thread.worker.threadId);
+  /** The pids of the checker processes in the pool, oldest first. */
+  get pids(): number[] {
+    return [...this.#checkers].map((checker) => checker.child.pid ?? -1);
   }
 
   /**
@@ -146,7 +149,7 @@ export class CheckerHost {
   }
 
   /**
-   * Makes `text` the declarations in force (new threads start with them), once one thread has
+   * Makes `text` the declarations in force (new checkers start with them), once one checker has
    * compiled them; rejects, keeping the old ones, when they do not compile.
    */
   updateDeclarations(text: string): Promise<void> {
@@ -170,27 +173,33 @@ export class CheckerHost {
     this.#closed = true;
     const closed = (job: Job) => job.settle({ type: "failed", id: job.request.id, message: "the checker was closed" });
     for (const job of this.#queue.splice(0)) closed(job);
-    const threads = [...this.#threads];
-    this.#threads.clear();
-    for (const thread of threads) {
-      clearTimeout(thread.timer);
-      clearTimeout(thread.standby);
-      if (thread.job !== undefined) closed(thread.job);
+    const checkers = [...this.#checkers];
+    this.#checkers.clear();
+    for (const checker of checkers) {
+      clearTimeout(checker.timer);
+      clearTimeout(checker.standby);
+      if (checker.job !== undefined) closed(checker.job);
     }
-    await Promise.all(threads.map((thread) => thread.worker.terminate()));
+    await Promise.all(checkers.map((checker) => end(checker.child)));
   }
 
-  /** Starts a thread with the declarations in force; settles when it is ready, or failed to start. */
+  /** Starts a checker process with the declarations in force; settles when it is ready, or failed to start. */
   #start(): Promise<void> {
-    const worker = new Worker(new URL("./checker-thread.js", import.meta.url), {
-      // The host's compile cache, if it has one (the CLI's), for the thread to use as well.
-      workerData: { declarations: this.#declarations, compileCache: module.getCompileCacheDir?.() },
-      // The host's flags (a loader, --input-type) are not the checker's business.
-      execArgv: [],
-      resourceLimits: { maxOldGenerationSizeMb: this.#heapMb },
+    const { NODE_OPTIONS: _hostOptions, ...env } = process.env;
+    const cache = module.getCompileCacheDir?.();
+    const child = fork(new URL("./checker-process.js", import.meta.url), [], {
+      // The host's flags (a loader, --input-type, NODE_OPTIONS) are not the checker's business; its heap is.
+      execArgv: [`--max-old-space-size=${this.#heapMb}`],
+      // The host's compile cache, if it has one (the CLI's): the compiler's 9 MB are not compiled at every start.
+      env: cache === undefined ? env : { ...env, NODE_COMPILE_CACHE: cache },
+      serialization: "advanced",
+      stdio: ["ignore", "ignore", "pipe", "ipc"],
+      // V8 ends a process past its heap limit with abort(), which may leave a core file in the working
+      // directory, the user's project; the checker reads no relative path.
+      cwd: tmpdir(),
     });
-    const thread: Thread = {
-      worker,
+    const checker: Checker = {
+      child,
       ready: false,
       declarations: this.#declarations,
       job: undefined,
@@ -198,28 +207,36 @@ export class CheckerHost {
       standby: undefined,
       long: false,
     };
-    this.#threads.add(thread);
+    this.#checkers.add(checker);
+    // V8 says why it ended on stderr ("JavaScript heap out of memory"); the last of it is kept.
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString("utf8")).slice(-STDERR_TAIL_CHARS);
+    });
     return new Promise((resolve, reject) => {
-      worker.on("message", (reply: CheckReply) => {
+      child.on("message", (reply: CheckReply) => {
         if (reply.type === "ready") {
-          thread.ready = true;
+          checker.ready = true;
           resolve();
           this.#dispatch();
-          this.#retireSurplus(thread);
+          this.#retireSurplus(checker);
         } else if (reply.type === "failed" && reply.id === -1) {
           const error = new PmcpError("INVALID_INPUT", reply.message);
           reject(error);
-          this.#failedToStart(thread, error);
-        } else this.#answered(thread, reply);
+          this.#failedToStart(checker, error);
+        } else this.#answered(checker, reply);
       });
-      worker.on("error", (error: Error & { code?: string }) => {
+      child.on("error", (error) => {
         reject(error);
-        this.#lost(thread, error.code === "ERR_WORKER_OUT_OF_MEMORY" ? "memory" : "failed", error.message);
+        this.#lost(checker, "failed", `the checker's process failed: ${error.message}`);
       });
-      worker.on("exit", () => {
-        reject(new Error("the checker's thread exited"));
-        this.#lost(thread, "failed", "the checker's thread exited");
+      child.on("exit", (code, signal) => {
+        const memory = /heap out of memory|Allocation failed/.test(stderr);
+        const why = `the checker's process exited (${signal ?? `code ${code}`})`;
+        reject(new Error(why));
+        this.#lost(checker, memory ? "memory" : "failed", why);
       });
+      child.send({ declarations: this.#declarations } satisfies CheckerStart);
     });
   }
 
@@ -250,17 +267,17 @@ export class CheckerHost {
     this.#dispatch();
   }
 
-  /** Gives waiting jobs to free threads, oldest job first; starts a thread when none is left. */
+  /** Gives waiting jobs to free checkers, oldest job first; starts a checker when none is left. */
   #dispatch(): void {
-    for (const thread of this.#threads) {
+    for (const checker of this.#checkers) {
       if (this.#queue.length === 0) return;
-      if (thread.ready && thread.job === undefined) this.#post(thread, this.#queue.shift()!);
+      if (checker.ready && checker.job === undefined) this.#post(checker, this.#queue.shift()!);
     }
-    // After threads that failed to start: each failure answers one waiting job, so this ends.
-    if (this.#queue.length > 0 && this.#threads.size === 0 && !this.#closed) this.#start().catch(() => undefined);
+    // After checkers that failed to start: each failure answers one waiting job, so this ends.
+    if (this.#queue.length > 0 && this.#checkers.size === 0 && !this.#closed) this.#start().catch(() => undefined);
   }
 
-  #post(thread: Thread, job: Job): void {
+  #post(checker: Checker, job: Job): void {
     clearTimeout(job.waiting);
     if (job.time !== undefined && remaining(job.time) < MIN_CHECK_MS) {
       const message = `the program's time limit of ${job.time.limitMs} ms left less than ${MIN_CHECK_MS} ms to type-check it; nothing was run`;
@@ -268,74 +285,74 @@ export class CheckerHost {
       this.#dispatch();
       return;
     }
-    thread.job = job;
+    checker.job = job;
     const { request } = job;
-    // A check carries its declarations only to a thread holding others (a program keeps the set it started with).
+    // A check carries its declarations only to a checker holding others (a program keeps the set it started with).
     const message: CheckRequest =
-      request.type === "check" && job.declarations !== thread.declarations ? { ...request, declarations: job.declarations } : request;
+      request.type === "check" && job.declarations !== checker.declarations ? { ...request, declarations: job.declarations } : request;
     const ownLimit = this.#maxCheckMs;
     const programLeft = job.time === undefined ? Number.POSITIVE_INFINITY : remaining(job.time);
     const limit = Math.min(ownLimit, programLeft);
-    thread.timer = setTimeout(() => this.#overran(thread, job, programLeft < ownLimit), limit);
-    thread.standby = setTimeout(() => this.#standBy(thread), Math.max(STANDBY_AFTER_MS, limit - STANDBY_LEAD_MS));
-    thread.worker.postMessage(message);
+    checker.timer = setTimeout(() => this.#overran(checker, job, programLeft < ownLimit), limit);
+    checker.standby = setTimeout(() => this.#standBy(checker), Math.max(STANDBY_AFTER_MS, limit - STANDBY_LEAD_MS));
+    checker.child.send(message);
   }
 
-  /** Its program stops waiting; the thread gets a grace to finish, then is ended. */
-  #overran(thread: Thread, job: Job, programTime: boolean): void {
+  /** Its program stops waiting; the checker gets a grace to finish, then is ended. */
+  #overran(checker: Checker, job: Job, programTime: boolean): void {
     const message =
       programTime && job.time !== undefined
         ? `the program's time limit of ${job.time.limitMs} ms ran out during its type-check; nothing was run`
         : stopped(job, `took longer than ${this.#maxCheckMs} ms`);
     job.settle({ type: "stopped", kind: "timeout", message });
-    // TypeScript cannot be interrupted: only ending its thread stops a check.
-    thread.timer = setTimeout(() => this.#replace(thread), ABANDONED_GRACE_MS);
+    // TypeScript cannot be interrupted: only ending its checker stops a check.
+    checker.timer = setTimeout(() => this.#replace(checker), ABANDONED_GRACE_MS);
   }
 
-  /** Starts a thread beside one whose check runs long, so the pool keeps its size in ready threads. */
-  #standBy(thread: Thread): void {
-    clearTimeout(thread.standby);
-    if (thread.long || this.#closed) return;
-    thread.long = true;
+  /** Starts a checker beside one whose check runs long, so the pool keeps its size in ready checkers. */
+  #standBy(checker: Checker): void {
+    clearTimeout(checker.standby);
+    if (checker.long || this.#closed) return;
+    checker.long = true;
     this.#start().catch(() => undefined);
   }
 
-  /** Threads the pool keeps: its size, and one standby for each check that runs long. */
+  /** Checkers the pool keeps: its size, and one standby for each check that runs long. */
   #wanted(): number {
     let long = 0;
-    for (const thread of this.#threads) if (thread.long) long++;
+    for (const checker of this.#checkers) if (checker.long) long++;
     return this.#size + long;
   }
 
-  /** Ends an idle thread the pool no longer wants (a standby whose long check ended). */
-  #retireSurplus(thread: Thread): void {
-    if (this.#threads.size <= this.#wanted() || thread.job !== undefined || this.#queue.length > 0) return;
-    this.#threads.delete(thread);
-    void thread.worker.terminate();
+  /** Ends an idle checker the pool no longer wants (a standby whose long check ended). */
+  #retireSurplus(checker: Checker): void {
+    if (this.#checkers.size <= this.#wanted() || checker.job !== undefined || this.#queue.length > 0) return;
+    this.#checkers.delete(checker);
+    void end(checker.child);
   }
 
-  #answered(thread: Thread, reply: CheckReply): void {
-    const job = thread.job;
+  #answered(checker: Checker, reply: CheckReply): void {
+    const job = checker.job;
     if (job === undefined || !("id" in reply) || reply.id !== job.request.id) return;
-    clearTimeout(thread.timer);
-    clearTimeout(thread.standby);
-    thread.job = undefined;
-    thread.long = false;
-    // Whatever its reply, a check that carried declarations made the thread take them first.
-    if (job.request.type === "check" || reply.type === "updated") thread.declarations = job.declarations;
+    clearTimeout(checker.timer);
+    clearTimeout(checker.standby);
+    checker.job = undefined;
+    checker.long = false;
+    // Whatever its reply, a check that carried declarations made the checker take them first.
+    if (job.request.type === "check" || reply.type === "updated") checker.declarations = job.declarations;
     job.settle(reply);
-    this.#retireSurplus(thread);
+    this.#retireSurplus(checker);
     this.#dispatch();
   }
 
-  /** The thread died under a check (its heap limit) or on its own. */
-  #lost(thread: Thread, kind: "memory" | "failed", message: string): void {
-    if (!this.#threads.has(thread) || this.#closed) return;
-    if (!thread.ready) {
-      this.#failedToStart(thread, new Error(message));
+  /** The checker died under a check (its heap limit) or on its own. */
+  #lost(checker: Checker, kind: "memory" | "failed", message: string): void {
+    if (!this.#checkers.has(checker) || this.#closed) return;
+    if (!checker.ready) {
+      this.#failedToStart(checker, new Error(message));
       return;
     }
-    const job = thread.job;
+    const job = checker.job;
     if (job !== undefined) {
       job.settle(
         kind === "memory"
@@ -343,35 +360,44 @@ export class CheckerHost {
           : { type: "failed", id: job.request.id, message },
       );
     }
-    this.#replace(thread);
+    this.#replace(checker);
   }
 
-  /** Ends a thread and starts a fresh one in its place, unless its standby is that one; the others go on. */
-  #replace(thread: Thread): void {
-    clearTimeout(thread.timer);
-    clearTimeout(thread.standby);
-    this.#threads.delete(thread);
-    void thread.worker.terminate();
-    if (this.#closed || this.#threads.size >= this.#wanted()) return;
+  /** Ends a checker and starts a fresh one in its place, unless its standby is that one; the others go on. */
+  #replace(checker: Checker): void {
+    clearTimeout(checker.timer);
+    clearTimeout(checker.standby);
+    this.#checkers.delete(checker);
+    void end(checker.child);
+    if (this.#closed || this.#checkers.size >= this.#wanted()) return;
     // A failed start shows as the outcome of the oldest waiting job (#failedToStart).
     this.#start().catch(() => undefined);
   }
 
-  /** A thread that did not start (after create, rare: its declarations had compiled); the oldest waiting job gets why. */
-  #failedToStart(thread: Thread, error: Error): void {
-    this.#threads.delete(thread);
-    void thread.worker.terminate();
+  /** A checker that did not start (after create, rare: its declarations had compiled); the oldest waiting job gets why. */
+  #failedToStart(checker: Checker, error: Error): void {
+    this.#checkers.delete(checker);
+    void end(checker.child);
     const job = this.#queue.shift();
     job?.settle({ type: "failed", id: job.request.id, message: error.message });
     this.#dispatch();
   }
 }
 
-/** A job stopped by one of the thread's own limits, `why`. */
+/** A job stopped by one of the checker's own limits, `why`. */
 function stopped(job: Job, why: string): string {
   return job.request.type === "check" ? `type-checking the program ${why}; nothing was run` : `checking the new declarations ${why}`;
 }
 
 function remaining(time: ProgramTime): number {
   return Math.max(0, time.arrived + time.limitMs - performance.now());
+}
+
+/** Ends a checker process (TypeScript cannot be interrupted: a check is stopped so) and resolves once it is gone. */
+function end(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
 }

@@ -76,7 +76,7 @@ export interface SessionSettings {
   strictObjects?: boolean;
   /** Folder of the client's observation logs: after each program, newly inferred types join the declarations. */
   learnFrom?: string;
-  /** The type-checker's threads and their limits (heap, longest check). */
+  /** The type-checker's processes and their limits (heap, longest check). */
   checker?: CheckerHostOptions;
 }
 
@@ -150,7 +150,7 @@ export class ExecSession {
     return new ExecSession(options, servers);
   }
 
-  /** A session over servers already listed, once its type-checker's threads are warm; rejects when the declarations do not compile. */
+  /** A session over servers already listed, once its type-checker's processes are warm; rejects when the declarations do not compile. */
   static async create(options: ExecSessionOptions): Promise<ExecSession> {
     const session = new ExecSession(options, Promise.resolve(options));
     await session.ready();
@@ -162,7 +162,7 @@ export class ExecSession {
     if ((await this.#started) !== undefined) throw this.#failure;
   }
 
-  /** Waits for the start and the learning round under way (its write included), then ends the checker's threads; the executor and the client belong to the caller. */
+  /** Waits for the start and the learning round under way (its write included), then ends the checker's processes; the executor and the client belong to the caller. */
   async close(): Promise<void> {
     this.#closed = true;
     await this.#started;

@@ -47,9 +47,9 @@ describe("jsonText", () => {
     expect(text).toBe(JSON.stringify([value, wrapped(99, "§")], null, 2).replace('"§"', oneLine));
   });
 
-  it("writes values deeper than JSON.stringify can, on one line past 100 levels", () => {
+  // JSON.stringify throws a RangeError at this depth on Node 22 and 24 (Node 26's writes it).
+  it("writes values 20,000 levels deep, on one line past 100 levels", () => {
     const deep = deepValue(20_000, "object");
-    expect(() => JSON.stringify(deep)).toThrow(RangeError);
     const text = jsonText(deep, 2);
     expect(text.split("\n")).toHaveLength(2 * 100 + 1);
     expect(jsonText(JSON.parse(text))).toBe(`${'{"a":'.repeat(20_000)}"bottom"${"}".repeat(20_000)}`);

@@ -36,9 +36,20 @@ export async function resolve(specifier, context, next) {
   return result;
 }`,
   );
+  // In-thread hooks where Node has them (22.15 and later): Node 26 deprecates register() (DEP0205), and its
+  // warning on stderr would fail every caller.
   await writeFile(
     join(dir, "register.mjs"),
-    `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});`,
+    `import module from "node:module";
+import { appendFileSync } from "node:fs";
+if (module.registerHooks === undefined) module.register(${JSON.stringify(pathToFileURL(join(dir, "hooks.mjs")).href)});
+else module.registerHooks({
+  resolve(specifier, context, next) {
+    const result = next(specifier, context);
+    appendFileSync(${JSON.stringify(log)}, result.url + "\\n");
+    return result;
+  },
+});`,
   );
   const probe = [
     `await import(${JSON.stringify(specifier)});`,

@@ -24,7 +24,7 @@ export const StockLevelSchema = z.looseObject({
   quantity: z.number().refine(Number.isInteger, "expected an integer").gte(-9007199254740991).lte(9007199254740991),
   warehouse: z.literal(["north", "south"]),
   status: z.literal(["in_stock", "out_of_stock"]),
-});
+}) as unknown as z.ZodType<StockLevel>;
 
 /** Arguments of the `list_low_stock` tool. */
 export type ListLowStockArgs = {
@@ -47,7 +47,7 @@ export const LowStockReportSchema = z.looseObject({
     quantity: z.number().refine(Number.isInteger, "expected an integer").gte(-9007199254740991).lte(9007199254740991),
   })),
   threshold: z.number().refine(Number.isInteger, "expected an integer").gte(-9007199254740991).lte(9007199254740991),
-});
+}) as unknown as z.ZodType<LowStockReport>;
 
 /**
  * Typed client for the "inventory" MCP server (Inventory 1.0.0).

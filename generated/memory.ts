@@ -25,7 +25,7 @@ export const AddObservationsResultSchema = z.looseObject({
     entityName: z.string(),
     addedObservations: z.array(z.string()),
   })),
-});
+}) as unknown as z.ZodType<AddObservationsResult>;
 
 /** Arguments of the `create_entities` tool. */
 export type CreateEntitiesArgs = {
@@ -57,7 +57,7 @@ export const CreateEntitiesResultSchema = z.looseObject({
     entityType: z.string(),
     observations: z.array(z.string()),
   })),
-});
+}) as unknown as z.ZodType<CreateEntitiesResult>;
 
 /** Arguments of the `create_relations` tool. */
 export type CreateRelationsArgs = {
@@ -89,7 +89,7 @@ export const CreateRelationsResultSchema = z.looseObject({
     to: z.string(),
     relationType: z.string(),
   })),
-});
+}) as unknown as z.ZodType<CreateRelationsResult>;
 
 /** Arguments of the `delete_entities` tool. */
 export type DeleteEntitiesArgs = {
@@ -106,7 +106,7 @@ export type DeleteEntitiesResult = {
 export const DeleteEntitiesResultSchema = z.looseObject({
   success: z.boolean(),
   message: z.string(),
-});
+}) as unknown as z.ZodType<DeleteEntitiesResult>;
 
 /** Arguments of the `delete_observations` tool. */
 export type DeleteObservationsArgs = {
@@ -127,7 +127,7 @@ export type DeleteObservationsResult = {
 export const DeleteObservationsResultSchema = z.looseObject({
   success: z.boolean(),
   message: z.string(),
-});
+}) as unknown as z.ZodType<DeleteObservationsResult>;
 
 /** Arguments of the `delete_relations` tool. */
 export type DeleteRelationsArgs = {
@@ -151,7 +151,7 @@ export type DeleteRelationsResult = {
 export const DeleteRelationsResultSchema = z.looseObject({
   success: z.boolean(),
   message: z.string(),
-});
+}) as unknown as z.ZodType<DeleteRelationsResult>;
 
 /** Arguments of the `open_nodes` tool. */
 export type OpenNodesArgs = {
@@ -190,7 +190,7 @@ export const OpenNodesResultSchema = z.looseObject({
     to: z.string(),
     relationType: z.string(),
   })),
-});
+}) as unknown as z.ZodType<OpenNodesResult>;
 
 /** Arguments of the `read_graph` tool. */
 export type ReadGraphArgs = { [key: string]: unknown };
@@ -226,7 +226,7 @@ export const ReadGraphResultSchema = z.looseObject({
     to: z.string(),
     relationType: z.string(),
   })),
-});
+}) as unknown as z.ZodType<ReadGraphResult>;
 
 /** Arguments of the `search_nodes` tool. */
 export type SearchNodesArgs = {
@@ -265,7 +265,7 @@ export const SearchNodesResultSchema = z.looseObject({
     to: z.string(),
     relationType: z.string(),
   })),
-});
+}) as unknown as z.ZodType<SearchNodesResult>;
 
 /** Typed client for the "memory" MCP server (memory-server 0.6.3). */
 export class MemoryClient {

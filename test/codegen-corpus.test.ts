@@ -26,7 +26,8 @@ beforeAll(async () => {
   // The fixture and reference servers, exported once per run by the global setup; read only.
   entries = await corpusEntries(inject("referenceBundle"));
   const bundle = corpusBundle(entries);
-  const options = { source: "corpus", runtimeImport: "pmcp-codegen/runtime", generatorVersion: "test" };
+  // Parsers left to the compiler, for the proof below that they agree with the types.
+  const options = { source: "corpus", runtimeImport: "pmcp-codegen/runtime", generatorVersion: "test", checkParsers: true };
   for (const strictObjects of [false, true]) {
     const result = renderClients(bundle, { ...options, strictObjects }, templates);
     const folder = join(dir, strictObjects ? "strict" : "lenient");

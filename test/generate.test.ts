@@ -190,10 +190,11 @@ describe("pmcp generate options and guarantees", () => {
   it("declares definitions dependencies-first, lazy only within a reference cycle, and imports zod only when used", async () => {
     const { files } = rendered.definitions;
     const module = files.find((file) => file.path === "defs.ts")!.content;
-    const declarations = [...module.matchAll(/^export const (\w+Schema): z\.ZodType<\w+> = (z\.lazy\()?/gm)].map(
-      (match) => `${match[1]}${match[2] ? " lazy" : ""}`,
+    // Each parser is asserted to its type, the definitions' first, then the tool's.
+    const declarations = [...module.matchAll(/^export const (\w+)Schema = (z\.lazy\()?[^;]*? as unknown as z\.ZodType<(\w+)>;$/gms)].map(
+      (match) => `${match[1]}${match[2] ? " lazy" : ""}${match[3] === match[1] ? "" : ` as ${match[3]}`}`,
     );
-    expect(declarations).toEqual(["CoordSchema", "PlaceSchema", "TripSchema", "TreeSchema lazy"]);
+    expect(declarations).toEqual(["Coord", "Place", "Trip", "Tree lazy", "PlanResult"]);
     const untyped = files.find((file) => file.path === "untyped.ts")!.content;
     expect(untyped).not.toContain('from "zod"');
     expect(diagnostics.definitions).toBe("");

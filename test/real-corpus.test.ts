@@ -5,7 +5,7 @@ import type { Bundle } from "../src/bundle/types.js";
 import { renderClients } from "../src/codegen/render.js";
 import { loadTemplates } from "../src/codegen/templates.js";
 import { readCorpus } from "./helpers/corpus.js";
-import { everyNth } from "./helpers/full-run.js";
+import { everyNth, full } from "./helpers/full-run.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
 const templates = await loadTemplates();
@@ -36,6 +36,8 @@ describe("the corpus of real servers", () => {
         runtimeImport: "pmcp-codegen/runtime",
         strictObjects: false,
         generatorVersion: "test",
+        // Checked against their types in a full run; by default as users compile them.
+        checkParsers: full,
       },
       templates,
     );

@@ -29,7 +29,6 @@ export function emitParser(node: IRNode, options: ParserOptions): EmittedParser 
 }
 
 function parserOf(node: IRNode, options: ParserOptions, uses: Uses): ParserTree {
-  if (callsZod(node, options)) uses.zod = true;
   switch (node.kind) {
     case "unknown":
       return known("JsonValueSchema");
@@ -68,13 +67,6 @@ function parserOf(node: IRNode, options: ParserOptions, uses: Uses): ParserTree 
     case "check":
       return refinement(known("JsonValueSchema"), node.check, options, uses);
   }
-}
-
-/** Whether the parser for this node itself (not its members) is a zod call. */
-function callsZod(node: IRNode, options: ParserOptions): boolean {
-  if (["unknown", "ref", "check", "intersection"].includes(node.kind)) return false;
-  if (node.kind === "union") return !isExactOneOf(node, options);
-  return true;
 }
 
 /**

@@ -150,7 +150,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
     const result = output === undefined ? undefined : builder.build(output.schema, tool.name, output.pointer);
     const resultType = result === undefined ? { code: TOOL_RESULT, uses: { refs: new Set<string>() } } : emitType(result);
     const parser = result === undefined ? undefined : emitParser(result, options);
-    toolsUseZod ||= parser?.uses.zod ?? false;
+    toolsUseZod ||= parser !== undefined;
     const annotations = tool.annotations ?? {};
     const args = argsType(input);
     return {
@@ -201,7 +201,7 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
       `Typed client for the "${server.id}" MCP server${server.serverInfo ? ` (${server.serverInfo.name} ${server.serverInfo.version})` : ""}.`,
       ...(server.instructions ? ["", server.instructions] : []),
     ]),
-    // Every definition's parser is annotated `z.ZodType<Name>`.
+    // Every parser is typed `z.ZodType<…>`, whether its code calls zod or not.
     usesZod: definitions.length > 0 || toolsUseZod,
     definitions,
     tools,

@@ -16,6 +16,14 @@ export interface RenderOptions {
   /** The lowest quality of inferred schema used for a tool that declares none (default `low`). */
   minQuality?: Quality;
   generatorVersion: string;
+  /**
+   * Leave each result parser's type to the compiler, to be checked against the declared type where a
+   * method passes it on (a definition's is annotated, as its recursion needs): for the generator's own
+   * tests, which also check that the two are mutually assignable. Otherwise a parser is asserted to be
+   * `z.ZodType` of its declared type, both made from one schema, and a user's compiler never derives the
+   * type of a zod expression, which costs it several times the rest of a module.
+   */
+  checkParsers?: boolean;
 }
 
 export interface RenderedFile {
@@ -80,7 +88,8 @@ export function renderSteps(bundle: Bundle, options: RenderOptions, previous?: G
       throw new PmcpError("INVALID_INPUT", `server id ${JSON.stringify(server.id)} is not a valid server id`);
   }
   const plan = { strictObjects: options.strictObjects, minQuality: options.minQuality ?? DEFAULT_MIN_QUALITY };
-  const settings = [options.generatorVersion, options.runtimeImport, plan.strictObjects, plan.minQuality, options.source];
+  const checkParsers = options.checkParsers === true;
+  const settings = [options.generatorVersion, options.runtimeImport, plan.strictObjects, plan.minQuality, options.source, checkParsers];
   const moduleFiles = planModuleFiles(bundle.servers.map((server) => server.id));
   const index = new NameScope(["z", "rt"]);
   const modules: { namespace: string; importPath: string; className: string; alias: string }[] = [];
@@ -93,7 +102,7 @@ export function renderSteps(bundle: Bundle, options: RenderOptions, previous?: G
       inputs: [settings, server],
       make: ({ server: template }) => {
         const module = planServerModule(server, plan);
-        const code = template({ ...module, banner: banner(options, server), runtimeImport: literal(options.runtimeImport) });
+        const code = template({ ...module, banner: banner(options, server), runtimeImport: literal(options.runtimeImport), checkParsers });
         return { content: withRecord(code, module.typeDigests), warnings: module.warnings };
       },
     });

@@ -4,8 +4,6 @@
  * scanning the emitted text.
  */
 export interface Uses {
-  /** The code calls zod (`z.`). */
-  zod: boolean;
   /** Named definitions it refers to, in order of first reference. */
   refs: Set<string>;
 }
@@ -16,5 +14,5 @@ export interface Emitted {
 }
 
 export function noUses(): Uses {
-  return { zod: false, refs: new Set() };
+  return { refs: new Set() };
 }

@@ -32,19 +32,28 @@ export async function corpusEntries(referenceBundle: string): Promise<Entry[]> {
   ].filter((entry) => entry.schema !== undefined);
 }
 
-/** One server "corpus" whose tool `s<index>` has entry `index` as its output schema, typed as `S<index>`. */
-export function corpusBundle(entries: readonly Entry[]): Bundle {
+/**
+ * One server "corpus" whose tool `s<index>` has entry `index` as its output schema, typed as `S<index>`;
+ * with `keep`, only the entries it keeps, each under its own index still.
+ */
+export function corpusBundle(entries: readonly Entry[], keep: (entry: Entry, index: number) => boolean = () => true): Bundle {
   return {
     version: "1.0",
     servers: [
       {
         id: "corpus",
-        tools: entries.map((entry, index) => ({
-          name: `s${String(index).padStart(3, "0")}`,
-          inputSchema: { type: "object" },
-          outputSchema: entry.schema as Record<string, unknown>,
-          annotations: { "pmcp:outputTypeName": `S${index}` },
-        })),
+        tools: entries.flatMap((entry, index) =>
+          keep(entry, index)
+            ? [
+                {
+                  name: `s${String(index).padStart(3, "0")}`,
+                  inputSchema: { type: "object" },
+                  outputSchema: entry.schema as Record<string, unknown>,
+                  annotations: { "pmcp:outputTypeName": `S${index}` },
+                },
+              ]
+            : [],
+        ),
       },
     ],
   };

@@ -17,7 +17,7 @@ import { type CodeBlock, codeBlocks, section } from "./helpers/readme.js";
  * each package pinned to the version the checkout installed (the install then comes from the local npm
  * cache), its tsconfig.json, and its domain server. One install serves every case here: the flow, every
  * TypeScript block of both READMEs, and both packages' published declarations, all compiled by the
- * project's own tsc with the README's settings (`strict`, `skipLibCheck` off).
+ * project's own tsc with the README's settings (`strict`; the packages' declarations checked as with `skipLibCheck` off).
  */
 
 const exec = promisify(execFile);
@@ -115,7 +115,7 @@ describe("the README's new project, from an empty folder", () => {
     } finally {
       await client.close();
     }
-    // Bounded work (two commands, a compile without skipLibCheck, two calls), long only on a loaded machine.
+    // Bounded work (two commands, a compile, two calls), long only on a loaded machine.
   }, 600_000);
 });
 

@@ -130,6 +130,14 @@ describe("pmcp command line", () => {
     expect(help.stdout.replace(/\s+/g, " ")).toContain(text);
   });
 
+  it("a whole-number flag shows its default and bounds in the help, and no type of text", async () => {
+    const help = (await runInProcess(["serve", "exec", "--help"])).stdout.replace(/\s+/g, " ");
+    expect(help).toContain("--max-calls Tool calls one program may make (default 200) --max-concurrent-calls");
+    expect(help).toContain(
+      "--max-time-ms Wall time of a program in ms from its arrival, type-check included; also its CPU deadline (default 30000, at most 2147483647) --max-heap-mb",
+    );
+  });
+
   it("a group's usage names its commands", async () => {
     expect((await runInProcess(["serve", "--help"])).stdout.split("\n")[0]).toBe("pmcp serve <inspect|exec>");
     expect((await runInProcess(["schema", "--help"])).stdout.split("\n")[0]).toBe("pmcp schema <command>");
@@ -184,6 +192,8 @@ describe("pmcp command line", () => {
     [["serve", "exec", "--http", "0.0.0.0:8080"], /^pmcp: --http must be a whole number from 0 to 65535, got "0\.0\.0\.0:8080"$/],
     [["serve", "inspect", "--http", "0.0.0.0:8080"], /^pmcp: --http must be a whole number from 0 to 65535, got "0\.0\.0\.0:8080"$/],
     [["schema", "export", "--stdio", "node x.js", "--concurrency", "1.5"], /^pmcp: --concurrency must be a whole number ≥ 1, got 1.5$/],
+    [["exec", "x.ts", "--max-calls", "0x"], /^pmcp: --max-calls must be a whole number ≥ 1, got "0x"$/],
+    [["exec", "x.ts", "--max-calls"], /^pmcp: --max-calls must be a whole number ≥ 1, got true$/],
     [["tools", "from-source"], /^pmcp: tools from-source: missing <file>$/],
     [["tools", "from-source", "/no/such/tools.ts"], /\/no\/such\/tools\.ts: no such file/],
     [

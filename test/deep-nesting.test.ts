@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -135,27 +135,28 @@ function nestedValue(depth: number): unknown {
 describe("generated code for deep schemas", () => {
   const cases = (["object", "items", "anyOf"] as const).flatMap((nesting) => [50, 64, 100].map((depth) => ({ nesting, depth })));
   let out: string;
+  // One bundle, one server per case, one generate.
   beforeAll(async () => {
     out = await outputDir("deep");
-    for (const { nesting, depth } of cases) {
-      const bundle = join(out, `${nesting}-${depth}.json`);
-      await writeFile(bundle, deepBundle(deepSchema(depth, nesting)));
-      const result = await runCli(["generate", "--schema", bundle, "-o", join(out, `${nesting}-${depth}`), "--json"]);
-      expect(result.code, result.stderr).toBe(0);
-    }
+    const servers = cases.map(({ nesting, depth }) => ({
+      ...JSON.parse(deepBundle(deepSchema(depth, nesting))).servers[0],
+      id: `${nesting}-${depth}`,
+    }));
+    const bundle = join(out, "bundle.json");
+    await writeFile(bundle, JSON.stringify({ version: "1.0", servers }));
+    const result = await runCli(["generate", "--schema", bundle, "-o", join(out, "clients"), "--json"]);
+    expect(result.code, result.stderr).toBe(0);
   }, 600_000);
 
   it("compiles with tsc --strict at 50, 64 and 100 levels of objects, items and anyOf", async () => {
-    const diagnostics = await typecheck(
-      out,
-      cases.map(({ nesting, depth }) => join(out, `${nesting}-${depth}`, "index.ts")),
-      "nodenext",
+    expect((await readdir(join(out, "clients"))).sort()).toEqual(
+      [...cases.map(({ nesting, depth }) => `${nesting}-${depth}.ts`), "index.ts"].sort(),
     );
-    expect(diagnostics).toBe("");
+    expect(await typecheck(out, [join(out, "clients", "index.ts")], "nodenext")).toBe("");
   }, 600_000);
 
   it.each(cases)("parses a valid value $depth levels of $nesting deep, and rejects a wrong leaf", async ({ nesting, depth }) => {
-    const module = (await import(join(out, `${nesting}-${depth}`, "deep.ts"))) as Record<
+    const module = (await import(join(out, "clients", `${nesting}-${depth}.ts`))) as Record<
       string,
       { safeParse(value: unknown): { success: boolean } }
     >;

@@ -46,7 +46,7 @@ describe("pmcp exec", () => {
   });
 
   // Logs carry tool results; written raw, a server's text could recolour, retitle or overwrite the terminal.
-  it("writes a program's logs to stderr with control characters escaped (under --json they are kept as they are: below)", async () => {
+  it("writes a program's logs to stderr with control characters escaped (--json keeps them as they are, in its own case)", async () => {
     const run = await runStdin(["exec", "-", ...typed], `${CONTROL_LOGS}\nreturn 1;`);
     expect(run).toMatchObject({ code: 0, stdout: "1\n", stderr: "\\u001b[31mred\\u0007\\u000dover\nwarn: tab\there\n" });
   });

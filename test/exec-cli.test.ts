@@ -3,11 +3,13 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
-import { observedPid } from "./helpers/observed-pid.js";
+import { CLI, FIXTURES, ROOT, runCli, runInProcess } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
 
 const sources = ["--stdio", `${process.execPath} ${join(FIXTURES, "behaviour-server.mjs")}`, "--id", "behaviour"];
+
+/** Logs with control characters: escaped on stderr, as they are under --json. */
+const CONTROL_LOGS = 'console.log("\\u001b[31mred\\u0007\\rover");\nconsole.warn("tab\\there");';
 
 let dir: string;
 /** `sources` typed by their bundle: a run starts the server on its first call and lists nothing, which is another test's subject. */
@@ -44,25 +46,9 @@ describe("pmcp exec", () => {
   });
 
   // Logs carry tool results; written raw, a server's text could recolour, retitle or overwrite the terminal.
-  it("writes a program's logs to stderr with control characters escaped, and keeps them as they are under --json", async () => {
-    const program = 'console.log("\\u001b[31mred\\u0007\\rover");\nconsole.warn("tab\\there");\nreturn 1;';
-    const run = await runStdin(["exec", "-", ...typed], program);
+  it("writes a program's logs to stderr with control characters escaped (--json keeps them as they are, in its own case)", async () => {
+    const run = await runStdin(["exec", "-", ...typed], `${CONTROL_LOGS}\nreturn 1;`);
     expect(run).toMatchObject({ code: 0, stdout: "1\n", stderr: "\\u001b[31mred\\u0007\\u000dover\nwarn: tab\there\n" });
-    const json = await runStdin(["exec", "-", "--json", ...typed], program);
-    expect((JSON.parse(json.stdout) as { logs: string[] }).logs).toEqual(["\u001b[31mred\u0007\rover", "warn: tab\there"]);
-  });
-
-  // With Node's default for SIGINT, pmcp ended at once and its stdio server, busy with a slow call, lived on as an orphan.
-  it("closes its stdio servers when stopped by SIGINT mid-program, then exits 130", async () => {
-    const observations = join(dir, "signal-observations");
-    const child = spawn(process.execPath, [CLI, "exec", "-", "--observe", observations, ...typed], { cwd: ROOT });
-    const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
-    child.stdin.end("await behaviour.pid({});\nawait behaviour.slow({ ms: 120000 });\nreturn 1;");
-    const serverPid = await observedPid(observations);
-    child.kill("SIGINT");
-    const exit = await exited;
-    expect(() => process.kill(serverPid, 0)).toThrow(expect.objectContaining({ code: "ESRCH" }));
-    expect(exit).toEqual({ code: 130, signal: null });
   });
 
   it("runs stdin with -, and exits 1 with the tagged error and each diagnostic as file:line:col", async () => {
@@ -123,12 +109,14 @@ describe("pmcp exec", () => {
     const decorated = [
       "function twice(method: () => number, context: ClassMethodDecoratorContext) { return () => method() * 2; }",
       'class Counter { @twice next() { return 21; } @twice fail(): number { throw new Error("no count"); } }',
-      "return new Counter().next();",
+      "console.log(new Counter().next());",
+      "return new Counter().fail();",
     ];
-    expect(await runStdin(["exec", "-", ...typed], decorated.join("\n"))).toMatchObject({ code: 0, stdout: "42\n", stderr: "" });
-    expect(await runStdin(["exec", "-", ...typed], [...decorated.slice(0, 2), "return new Counter().fail();"].join("\n"))).toMatchObject({
+    // One run for both: the decorated method's answer logged, then the decorated throw placed.
+    expect(await runStdin(["exec", "-", ...typed], decorated.join("\n"))).toMatchObject({
       code: 1,
-      stderr: "pmcp: [Uncaught error] <stdin>:2:70 Error: no count\n",
+      stdout: "",
+      stderr: "42\npmcp: [Uncaught error] <stdin>:2:70 Error: no count\n",
     });
   });
 
@@ -143,45 +131,46 @@ describe("pmcp exec", () => {
       "pmcp: … 32950 more problems not listed (at most 50 are, with 16384 bytes of messages)",
       "",
     ]);
-    const json = JSON.parse((await runStdin(["exec", "-", "--json", ...typed], program)).stdout) as {
-      diagnostics: unknown[];
-      omitted: number;
-    };
-    expect([json.diagnostics.length, json.omitted]).toEqual([50, 32_950]);
+    // Under --json, after a first line refused for its own reason: the whole refusal, its first diagnostic exactly.
+    const refused = await runStdin(["exec", "-", "--json", ...typed], `return nope;\n${program}`);
+    expect(refused.code).toBe(1);
+    const json = JSON.parse(refused.stdout) as { diagnostics: unknown[]; omitted: number };
+    expect(json).toMatchObject({
+      ok: false,
+      tag: "[Type error]",
+      message: "33001 problems; nothing was run",
+      result: null,
+      calls: [],
+    });
+    expect(json.diagnostics[0]).toEqual({
+      line: 1,
+      column: 8,
+      code: 2304,
+      message: "Cannot find name 'nope'. The globals are behaviour, console.",
+    });
+    expect([json.diagnostics.length, json.omitted]).toEqual([50, 32_951]);
   });
 
-  // Node's mkdir({ recursive: true }) never settles there: pmcp exec printed its result and spun forever.
-  it.runIf(existsSync("/proc/self"))("records nothing, with one warning, into an --observe folder that cannot be made", async () => {
-    const run = await runStdin(
-      ["exec", "-", "--observe", "/proc/pmcp-nope", ...typed],
-      'return (await behaviour.getItem({ id: "a" })).id;',
+  // Node's mkdir({ recursive: true }) never settles in /proc: pmcp exec printed its result and spun forever.
+  it("prints the whole outcome as JSON with --json, its logs as they are, and what an output limit kept; records nothing, with one warning, into an --observe folder that cannot be made", async () => {
+    const unmakeable = existsSync("/proc/self") ? ["--observe", "/proc/pmcp-nope"] : [];
+    const ok = await runStdin(
+      ["exec", "-", "--json", ...unmakeable, ...typed],
+      `${CONTROL_LOGS}\nreturn (await behaviour.getItem({ id: "a" })).id;`,
     );
-    expect(run).toMatchObject({ code: 0, stdout: '"a"\n' });
-    expect(run.stderr).toBe(
-      "warning: observations of behaviour/get_item not recorded: ENOENT: no such file or directory, mkdir '/proc/pmcp-nope'\n",
-    );
-  });
-
-  it("prints the whole outcome as JSON with --json, and what an output limit kept", async () => {
-    const ok = await runStdin(["exec", "-", "--json", ...typed], 'console.log("hi");\nreturn (await behaviour.getItem({ id: "a" })).id;');
     expect(ok.code).toBe(0);
+    expect(ok.stderr).toBe(
+      unmakeable.length === 0
+        ? ""
+        : "warning: observations of behaviour/get_item not recorded: ENOENT: no such file or directory, mkdir '/proc/pmcp-nope'\n",
+    );
     const printed = JSON.parse(ok.stdout) as { calls: { durationMs: number }[]; durationMs: number };
     expect({ ...printed, durationMs: 0, calls: printed.calls.map((call) => ({ ...call, durationMs: 0 })) }).toEqual({
       ok: true,
       result: "a",
-      logs: ["hi"],
+      logs: ["\u001b[31mred\u0007\rover", "warn: tab\there"],
       calls: [{ server: "behaviour", tool: "get_item", durationMs: 0, ok: true }],
       durationMs: 0,
-    });
-    const refused = await runStdin(["exec", "-", "--json", ...typed], "return nope;");
-    expect(refused.code).toBe(1);
-    expect(JSON.parse(refused.stdout)).toMatchObject({
-      ok: false,
-      tag: "[Type error]",
-      message: "1 problem; nothing was run",
-      diagnostics: [{ line: 1, column: 8, code: 2304, message: "Cannot find name 'nope'. The globals are behaviour, console." }],
-      result: null,
-      calls: [],
     });
     const cut = await runStdin(["exec", "-", "--max-output-bytes", "1024", ...typed], 'return "x".repeat(5000);');
     expect(cut.code).toBe(1);
@@ -230,6 +219,12 @@ describe("pmcp exec", () => {
     expect(raised).toMatchObject({ code: 0, stdout: "1\n" });
   });
 
+  it("ends a usage error with exit 2 and one line on stderr, in its own process", async () => {
+    const run = await runCli(["exec"]);
+    expect(run).toMatchObject({ code: 2, stdout: "" });
+    expect(run.stderr.split("\n")[0]).toBe("pmcp: exec: missing <file>");
+  });
+
   it.each([
     [["exec"], "pmcp: exec: missing <file>"],
     [["exec", "/no/such/program.ts", ...sources], "pmcp: /no/such/program.ts: no such file"],
@@ -240,7 +235,7 @@ describe("pmcp exec", () => {
     [["exec", "x.ts", "--max-programs", "0", ...sources], "pmcp: --max-programs must be a whole number ≥ 1, got 0"],
     [["exec", CLI], 'pmcp: nothing to run: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config'],
   ])("%j is a usage error: exit 2, one line", async (args, line) => {
-    const run = await runCli(args);
+    const run = await runInProcess(args);
     expect(run.code).toBe(2);
     expect(run.stderr.split("\n")[0]).toBe(line);
   });

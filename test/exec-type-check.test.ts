@@ -295,8 +295,16 @@ describe("checking a program", () => {
     expect(cut).toBe(`Cannot find name '${"é".repeat(Math.floor((MAX_DIAGNOSTIC_BYTES - 3 - "Cannot find name '".length) / 2))}…`);
   });
 
+  /**
+   * A second checker, for the cases that update its declarations, made once: a checker costs a
+   * second of CPU. Either case leaves it as the other expects: a refused update changes nothing,
+   * and a learned `ping` types nothing the refusal's program uses.
+   */
+  let updatable: ProgramChecker | undefined;
+  const updatableChecker = () => (updatable ??= createProgramChecker(declarations.text));
+
   it("takes new declarations when a tool's type is learned, without a new checker", () => {
-    const learned = createProgramChecker(declarations.text);
+    const learned = updatableChecker();
     const program = "const pong = await inventory.ping();\nreturn pong.value.count + 1;";
     expect(check(program, learned)).toEqual(["2:13 TS2339 Property 'value' does not exist on type 'ToolResult'."]);
     const inferred: InferredTool = {
@@ -324,7 +332,7 @@ describe("checking a program", () => {
   it("refuses declarations that do not compile, at creation and on update, keeping the last good ones", () => {
     const broken = `${declarations.text}\ndeclare const broken: Missing;`;
     expect(() => createProgramChecker(broken)).toThrow("the clients' declarations do not compile: Cannot find name 'Missing'. (TS2304)");
-    const kept = createProgramChecker(declarations.text);
+    const kept = updatableChecker();
     expect(() => kept.updateDeclarations("declare const broken: Missing;")).toThrow(/Cannot find name 'Missing'/);
     expect(check('const data = await shop.salesReport({ period: "day" });\nreturn data.orders;', kept)).toEqual([]);
   });
@@ -382,33 +390,35 @@ describe("the checker's processes", () => {
   /** A program's time, arriving now. */
   const within = (limitMs: number) => ({ limitMs, arrived: performance.now() });
 
-  it("stops a check that needs more than its heap, and checks the next program on a fresh process", async () => {
-    const worker = await CheckerHost.create(X, { heapMb: 256, maxCheckMs: 120_000, processes: 1 });
-    try {
-      expect(await worker.check(TYPE_BOMB, X, within(120_000))).toEqual({
+  // One host for the cases of each set of options: each of its processes costs seconds of CPU to start.
+  describe("one process, no check limit to speak of", () => {
+    let host: CheckerHost;
+    // 64 MB: a started checker keeps ~35 MB, and V8's last-resort collections near a larger limit took half a minute.
+    beforeAll(async () => {
+      host = await CheckerHost.create(X, { heapMb: 64, maxCheckMs: 120_000, processes: 1 });
+    });
+    afterAll(() => host?.close());
+
+    it("stops a check that needs more than its heap, and checks the next program on a fresh process", async () => {
+      expect(await host.check(TYPE_BOMB, X, within(120_000))).toEqual({
         ok: false,
         kind: "memory",
-        message: "type-checking the program needed more than 256 MB; nothing was run",
+        message: "type-checking the program needed more than 64 MB; nothing was run",
       });
-      expect(await worker.check("return x + 1;", X, within(60_000))).toEqual({
+      expect(await host.check("return x + 1;", X, within(60_000))).toEqual({
         ok: true,
         program: expect.objectContaining({ code: emitted("    return x + 1;\n") }),
       });
-      expect(await worker.check("return x.foo;", X, within(60_000))).toEqual({
+      expect(await host.check("return x.foo;", X, within(60_000))).toEqual({
         ok: false,
         kind: "type_error",
         diagnostics: [{ line: 1, column: 10, code: 2339, message: "Property 'foo' does not exist on type 'number'." }],
         omitted: 0,
       });
-    } finally {
-      await worker.close();
-    }
-  });
+    });
 
-  // In a worker thread, a heap limit reached the wrong way aborted the whole process, the server with it.
-  it("survives a checker process killed mid-check: that program is answered, the next checked in a fresh one", async () => {
-    const host = await CheckerHost.create(X, { maxCheckMs: 120_000, processes: 1 });
-    try {
+    // In a worker thread, a heap limit reached the wrong way aborted the whole process, the server with it.
+    it("survives a checker process killed mid-check: that program is answered, the next checked in a fresh one", async () => {
       const [pid] = host.pids;
       const bomb = host.check(TYPE_BOMB, X, within(120_000));
       process.kill(pid!, "SIGKILL");
@@ -418,14 +428,29 @@ describe("the checker's processes", () => {
         program: expect.objectContaining({ code: emitted("    return x + 1;\n") }),
       });
       expect(host.pids).not.toContain(pid);
-    } finally {
-      await host.close();
-    }
+    });
   });
 
-  it("stops a check at the program's time limit, and a check waiting behind it gets its turn", async () => {
-    const worker = await CheckerHost.create(X, { processes: 1 });
-    try {
+  describe("one process, the default check limit", () => {
+    let worker: CheckerHost;
+    beforeAll(async () => {
+      worker = await CheckerHost.create(X, { processes: 1 });
+    });
+    afterAll(() => worker?.close());
+
+    // Ending the process at the limit cost 1-5 s of start-up, which the next plain program waited for.
+    it("answers a program left less time than a check takes at once, on no process", async () => {
+      const before = worker.pids;
+      expect(await worker.check(TYPE_BOMB, X, within(1))).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: `the program's time limit of 1 ms left less than ${MIN_CHECK_MS} ms to type-check it; nothing was run`,
+      });
+      expect(await worker.check("return x + 1;", X, within(60_000))).toMatchObject({ ok: true });
+      expect(worker.pids).toEqual(before);
+    });
+
+    it("stops a check at the program's time limit, and a check waiting behind it gets its turn", async () => {
       const order: string[] = [];
       const settled = <T>(name: string, pending: Promise<T>) => pending.finally(() => order.push(name));
       const [bomb, short, next] = await Promise.all([
@@ -446,9 +471,7 @@ describe("the checker's processes", () => {
         message: "the program's time limit of 1500 ms ran out during its type-check; nothing was run",
       });
       expect(next).toEqual({ ok: true, program: expect.objectContaining({ code: emitted("    return x;\n") }) });
-    } finally {
-      await worker.close();
-    }
+    });
   });
 
   it("stops a check at its own limit, counted from its start, not while it waited", async () => {
@@ -466,108 +489,18 @@ describe("the checker's processes", () => {
     }
   });
 
-  // One checker for all: a bomb made the next clients' checks time out behind it.
-  it("checks other programs on another process while one checks a type bomb, and replaces only the bomb's process", async () => {
-    const worker = await CheckerHost.create(X, { maxCheckMs: 120_000 });
-    try {
-      const before = worker.pids;
-      expect(before).toHaveLength(2);
-      let bombDone = false;
-      const bomb = worker.check(TYPE_BOMB, X, within(5_000)).finally(() => {
-        bombDone = true;
-      });
-      const others = await Promise.all(Array.from({ length: 5 }, (_, i) => worker.check(`return x + ${i};`, X, within(60_000))));
-      expect(others.map((outcome) => outcome.ok)).toEqual([true, true, true, true, true]);
-      expect(bombDone).toBe(false);
-      expect(await bomb).toEqual({
-        ok: false,
-        kind: "timeout",
-        message: "the program's time limit of 5000 ms ran out during its type-check; nothing was run",
-      });
-      // The bomb's process is ended after its grace and a fresh one takes its place; the other process is the same.
-      const after = await vi.waitFor(
-        () => {
-          const ids = worker.pids;
-          if (ids.includes(before[0]!) || ids.length < 2) throw new Error("the bomb's process is still there");
-          return ids;
-        },
-        { timeout: 30_000, interval: 50 },
-      );
-      expect(after[0]).toBe(before[1]);
-      expect(before).not.toContain(after[1]);
-    } finally {
-      await worker.close();
-    }
-  });
+  // In this order: the declaration cases first, on the pool as created; the bomb's case replaces a process.
+  describe("the default pool of two", () => {
+    let worker: CheckerHost;
+    beforeAll(async () => {
+      worker = await CheckerHost.create(X, { maxCheckMs: 120_000 });
+    });
+    afterAll(() => worker?.close());
 
-  // Ending the process at the limit cost 1-5 s of start-up, which the next plain program waited for.
-  it("answers a program left less time than a check takes at once, on no process", async () => {
-    const worker = await CheckerHost.create(X, { processes: 1 });
-    try {
-      const before = worker.pids;
-      expect(await worker.check(TYPE_BOMB, X, within(1))).toEqual({
-        ok: false,
-        kind: "timeout",
-        message: `the program's time limit of 1 ms left less than ${MIN_CHECK_MS} ms to type-check it; nothing was run`,
-      });
-      expect(await worker.check("return x + 1;", X, within(60_000))).toMatchObject({ ok: true });
-      expect(worker.pids).toEqual(before);
-    } finally {
-      await worker.close();
-    }
-  });
-
-  // A bomb's process was replaced only once given up on: the next bomb took the other process while the fresh one started.
-  it("starts a standby process beside a check that runs long, so that two ready processes remain when it is given up on", async () => {
-    const worker = await CheckerHost.create(X, { maxCheckMs: 120_000 });
-    try {
-      const before = worker.pids;
-      const bomb = worker.check(TYPE_BOMB, X, within(4_000));
-      const standing = await vi.waitFor(
-        () => {
-          const ids = worker.pids;
-          if (ids.length < 3) throw new Error("no standby yet");
-          return ids;
-        },
-        { timeout: 30_000, interval: 50 },
+    it("refuses declarations that do not compile, and keeps the old ones when an update does not", async () => {
+      await expect(CheckerHost.create("declare const x: Missing;")).rejects.toThrow(
+        "the clients' declarations do not compile: Cannot find name 'Missing'. (TS2304)",
       );
-      expect(standing.slice(0, 2)).toEqual(before);
-      await bomb;
-      // Given up on: the bomb's process ends after its grace, the standby taking its place; none more is started.
-      const after = await vi.waitFor(
-        () => {
-          const ids = worker.pids;
-          if (ids.includes(before[0]!)) throw new Error("the bomb's process is still there");
-          return ids;
-        },
-        { timeout: 30_000, interval: 50 },
-      );
-      expect(after).toEqual([before[1], standing[2]]);
-    } finally {
-      await worker.close();
-    }
-  });
-
-  it("checks each program against the declarations it was given, whichever process holds which", async () => {
-    const worker = await CheckerHost.create(X);
-    try {
-      const Y = "declare const x: string;";
-      await worker.updateDeclarations(Y);
-      const outcomes = await Promise.all(
-        [X, Y, X, Y].map((declarations) => worker.check("const n: number = x;\nreturn n;", declarations, within(60_000))),
-      );
-      expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, false, true, false]);
-    } finally {
-      await worker.close();
-    }
-  });
-
-  it("refuses declarations that do not compile, and keeps the old ones when an update does not", async () => {
-    await expect(CheckerHost.create("declare const x: Missing;")).rejects.toThrow(
-      "the clients' declarations do not compile: Cannot find name 'Missing'. (TS2304)",
-    );
-    const worker = await CheckerHost.create(X);
-    try {
       await expect(worker.updateDeclarations("declare const x: Missing;")).rejects.toThrow(/Cannot find name 'Missing'/);
       expect(await worker.check("return x + 1;", X, within(60_000))).toEqual({
         ok: true,
@@ -578,8 +511,55 @@ describe("the checker's processes", () => {
         ok: true,
         program: expect.objectContaining({ code: emitted("    return x.length;\n") }),
       });
-    } finally {
-      await worker.close();
-    }
+    });
+
+    it("checks each program against the declarations it was given, whichever process holds which", async () => {
+      const Y = "declare const x: string;";
+      await worker.updateDeclarations(X);
+      await worker.updateDeclarations(Y);
+      const outcomes = await Promise.all(
+        [X, Y, X, Y].map((declarations) => worker.check("const n: number = x;\nreturn n;", declarations, within(60_000))),
+      );
+      expect(outcomes.map((outcome) => outcome.ok)).toEqual([true, false, true, false]);
+    });
+
+    // One checker for all: a bomb made the next clients' checks time out behind it. And a bomb's process
+    // was replaced only once given up on: the next bomb took the other process while the fresh one started.
+    it("checks other programs on another process while one checks a type bomb, starts a standby beside it, and replaces only the bomb's process", async () => {
+      await worker.updateDeclarations(X);
+      const before = worker.pids;
+      expect(before).toHaveLength(2);
+      let bombDone = false;
+      const bomb = worker.check(TYPE_BOMB, X, within(4_000)).finally(() => {
+        bombDone = true;
+      });
+      const others = await Promise.all(Array.from({ length: 5 }, (_, i) => worker.check(`return x + ${i};`, X, within(60_000))));
+      expect(others.map((outcome) => outcome.ok)).toEqual([true, true, true, true, true]);
+      expect(bombDone).toBe(false);
+      const standing = await vi.waitFor(
+        () => {
+          const ids = worker.pids;
+          if (ids.length < 3) throw new Error("no standby yet");
+          return ids;
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+      expect(standing.slice(0, 2)).toEqual(before);
+      expect(await bomb).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: "the program's time limit of 4000 ms ran out during its type-check; nothing was run",
+      });
+      // Given up on: the bomb's process ends after its grace, the standby taking its place; none more is started.
+      const after = await vi.waitFor(
+        () => {
+          const ids = worker.pids;
+          if (ids.includes(before[0]!)) throw new Error("the bomb's process is still there");
+          return ids;
+        },
+        { timeout: 30_000, interval: 50 },
+      );
+      expect(after).toEqual([before[1], standing[2]]);
+    });
   });
 });

@@ -366,6 +366,8 @@ describe("execute_program", () => {
         learn: false,
       },
       "serve exec",
+      // One checker process: these programs come one at a time, and a second costs seconds of CPU to start.
+      { processes: 1 },
     );
     // The spans of programs are the subject here, not a program waiting for the start.
     await started.session.ready();

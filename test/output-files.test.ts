@@ -3,7 +3,7 @@ import { closeSync, openSync, watch } from "node:fs";
 import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, runCli } from "./helpers/cli.js";
+import { CLI, runCli, runInProcess } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
 /** A bundle of `servers` servers of three tools, whose descriptions carry `marker`. */
@@ -33,9 +33,9 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
   return new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stderr })));
 }
 
-/** What `schema normalize` writes for `bundle`, from stdout, to compare written files with. */
+/** What `schema normalize` writes for `bundle` on stdout, to compare written files with: a reference, run in this process. */
 async function normalized(bundle: string): Promise<string> {
-  const result = await runCli(["schema", "normalize", "--schema", bundle, "--profile", "openai", "--quiet"]);
+  const result = await runInProcess(["schema", "normalize", "--schema", bundle, "--profile", "openai", "--quiet"]);
   expect(result.code).toBe(0);
   return result.stdout;
 }
@@ -68,7 +68,7 @@ describe("-o onto links, devices and FIFOs", () => {
 
     await writeFile(target, "{}\n");
     await chmod(target, 0o444);
-    const refused = await runCli(["schema", "normalize", "--schema", bundle, "--profile", "openai", "-o", target]);
+    const refused = await runInProcess(["schema", "normalize", "--schema", bundle, "--profile", "openai", "-o", target]);
     expect([refused.code, refused.stderr.split("\n")[0], await readFile(target, "utf8")]).toEqual([
       2,
       `pmcp: -o ${target}: the file is read-only; not replacing it`,
@@ -157,7 +157,7 @@ describe("-o onto the wrong kind of path", () => {
       [[...GENERATE, "--schema", bundle, "-o", bundle], `pmcp: -o ${bundle}: a file is there, not a folder`],
     ];
     for (const [args, line] of cases) {
-      const result = await runCli(args);
+      const result = await runInProcess(args);
       expect(result.code).toBe(2);
       expect(result.stderr.split("\n")).toEqual([line, "pmcp: run 'pmcp --help' for usage", ""]);
     }

@@ -284,7 +284,7 @@ describe("generated clients connect in the era the bundle recorded", () => {
     const modern = exported.servers.find((server) => server.id === "modern");
     const bundle = join(dir, "modern-stdio.json");
     await writeFile(bundle, JSON.stringify({ ...exported, servers: [{ ...modern, id: "inv" }] }));
-    const result = await runCli(["generate", "--schema", bundle, "-o", join(dir, "generated")]);
+    const result = await runInProcess(["generate", "--schema", bundle, "-o", join(dir, "generated")]);
     expect(result.code, result.stderr).toBe(0);
     generated = await import(join(dir, "generated/index.ts"));
   });

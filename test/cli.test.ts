@@ -255,7 +255,8 @@ describe("one way to name the bundle and to ask for JSON", () => {
 
   it("every bundle-reading command falls back to pmcp.config's bundle (lint and normalize ignored it)", async () => {
     const dir = await project();
-    const run = (...args: string[]) => runCli(args, { cwd: dir });
+    // In this process: the claims are what each command reads and prints.
+    const run = (...args: string[]) => runInProcess(args, { cwd: dir });
     const lint = await run("schema", "lint", "--profile", "gemini", "--json");
     expect(JSON.parse(lint.stdout).findings.map((finding: { rule: string; pointer: string }) => [finding.rule, finding.pointer])).toEqual([
       ["additional-properties", "/inputSchema"],
@@ -280,7 +281,7 @@ describe("one way to name the bundle and to ask for JSON", () => {
   it("a command told its bundle does not load pmcp.config, so a broken one does not stop it", async () => {
     const dir = await project();
     await writeFile(join(dir, "pmcp.config.json"), '{"bundle": 1');
-    const run = (...args: string[]) => runCli(args, { cwd: dir });
+    const run = (...args: string[]) => runInProcess(args, { cwd: dir });
     expect((await run("schema", "validate", "--schema", "api/bundle.json")).code).toBe(0);
     // report reads pmcp.config's output too (the generated index's history) unless told it with -o.
     expect((await run("report", "--schema", "api/bundle.json", "-o", "generated")).code).toBe(0);
@@ -291,7 +292,7 @@ describe("one way to name the bundle and to ask for JSON", () => {
 
   it("the old spellings still work for one release, each with one deprecation line", async () => {
     const dir = await project();
-    const run = (...args: string[]) => runCli(args, { cwd: dir });
+    const run = (...args: string[]) => runInProcess(args, { cwd: dir });
     const cases: [string[], string][] = [
       [
         ["schema", "validate", "api/bundle.json"],

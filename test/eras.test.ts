@@ -7,7 +7,8 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CompositionClient } from "../src/runtime/index.js";
-import { FIXTURES, fixtureCommand, runCli, serverCommand } from "./helpers/cli.js";
+import { FIXTURES, fixtureCommand, runCli, runInProcess } from "./helpers/cli.js";
+import { once } from "./helpers/once.js";
 import { COMPILE_BUDGET_MS, outputDir, typecheck } from "./helpers/typescript.js";
 
 /** A server on the SDK's v2 line: `dual` speaks both eras, `modern` 2026-07-28 only. */
@@ -27,6 +28,9 @@ interface Listed {
 
 let dir: string;
 const httpServers: ChildProcess[] = [];
+/** The v2 fixture over HTTP, modern-only and dual, started once for the exports below. */
+let modernHttp: string;
+let dualHttp: string;
 
 /** Starts the v2 fixture over Streamable HTTP and resolves with its URL. */
 async function serveV2Http(mode: Mode): Promise<string> {
@@ -38,6 +42,7 @@ async function serveV2Http(mode: Mode): Promise<string> {
 
 beforeAll(async () => {
   dir = await outputDir("eras");
+  [modernHttp, dualHttp] = await Promise.all([serveV2Http("modern"), serveV2Http("dual")]);
 });
 
 afterAll(() => {
@@ -50,6 +55,27 @@ async function exportBundle(name: string, args: string[]): Promise<Listed> {
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(await readFile(out, "utf8")) as Listed;
 }
+
+/** One export of the v2 fixture, modern-only and dual, over stdio and over HTTP: its bytes and its bundle. */
+const v2Export = once(async () => {
+  const config = join(dir, "v2.json");
+  await writeFile(
+    config,
+    JSON.stringify({
+      mcpServers: {
+        modern: { command: process.execPath, args: [V2, "modern"] },
+        dual: { command: process.execPath, args: [V2, "dual"] },
+        "modern-http": { url: modernHttp },
+        "dual-http": { url: dualHttp },
+      },
+    }),
+  );
+  const out = join(dir, "v2-bundle.json");
+  const result = await runCli(["schema", "export", "--config", config, "-o", out, "--quiet"]);
+  expect(result.code, result.stderr).toBe(0);
+  const text = await readFile(out, "utf8");
+  return { config, out, text, bundle: JSON.parse(text) as Listed };
+});
 
 const COUNT_SCHEMA = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
@@ -65,9 +91,8 @@ describe("schema export negotiates the era the server speaks", () => {
     ["dual", "http"],
     ["modern", "http"],
   ] as const)("a %s v2 server over %s is exported in 2026-07-28, its non-object outputs as declared", async (mode, transport) => {
-    const source = transport === "stdio" ? ["--stdio", fixtureCommand("v2-server.mjs", mode)] : ["--endpoint", await serveV2Http(mode)];
-    const bundle = await exportBundle(`${mode}-${transport}`, [...source, "--id", "inv"]);
-    const [server] = bundle.servers;
+    const { bundle } = await v2Export();
+    const server = bundle.servers.find((entry) => entry.id === (transport === "stdio" ? mode : `${mode}-http`));
     expect(server?.protocolVersion).toBe("2026-07-28");
     expect(Object.fromEntries(server!.tools.map((tool) => [tool.name, (tool.outputSchema as { type?: unknown }).type]))).toEqual({
       count: "integer",
@@ -78,9 +103,9 @@ describe("schema export negotiates the era the server speaks", () => {
   });
 
   it("a 2025-only reference server (v1 SDK) is exported in its own era, with one process", async () => {
-    const bundle = await exportBundle("memory", ["--stdio", serverCommand("server-memory"), "--id", "memory"]);
-    expect(bundle.servers[0]?.protocolVersion).toBe("2025-11-25");
-    expect(bundle.servers[0]?.tools.length).toBe(9);
+    const memory = (await everyEra()).servers.find((server) => server.id === "memory");
+    expect(memory?.protocolVersion).toBe("2025-11-25");
+    expect(memory?.tools.length).toBe(9);
   });
 
   it("--protocol legacy records the 2025 handshake and v2's wrapper; a modern-only server refuses it in one line", async () => {
@@ -115,12 +140,12 @@ describe("schema export negotiates the era the server speaks", () => {
     expect(refused.stderr.split("\n").filter((line) => line.startsWith("pmcp: "))[0]).toBe(
       'pmcp: server "inv": the server refused the protocol version offered: Unsupported protocol version: 2025-11-25',
     );
-    const usage = await runCli(["schema", "export", "--stdio", fixtureCommand("v2-server.mjs"), "--protocol", "2026", "-o", out]);
+    const usage = await runInProcess(["schema", "export", "--stdio", fixtureCommand("v2-server.mjs"), "--protocol", "2026", "-o", out]);
     expect([usage.code, usage.stderr.split("\n")[0]]).toEqual([
       2,
       'pmcp: --protocol "2026": expected "legacy", "auto" or a protocol version such as "2026-07-28"',
     ]);
-    const old = await runCli(["schema", "export", "--stdio", fixtureCommand("v2-server.mjs"), "--protocol", "2025-06-18", "-o", out]);
+    const old = await runInProcess(["schema", "export", "--stdio", fixtureCommand("v2-server.mjs"), "--protocol", "2025-06-18", "-o", out]);
     expect([old.code, old.stderr.split("\n")[0]]).toEqual([
       2,
       'pmcp: --protocol "2025-06-18": 2025-06-18 is a 2025-era version: use "legacy"',
@@ -129,8 +154,7 @@ describe("schema export negotiates the era the server speaks", () => {
 
   it("over HTTP too, a modern-only server refuses --protocol legacy in one line (no fall back to HTTP+SSE)", async () => {
     const out = join(dir, "refused-http.json");
-    const url = await serveV2Http("modern");
-    const refused = await runCli(["schema", "export", "--endpoint", url, "--id", "inv", "--protocol", "legacy", "-o", out]);
+    const refused = await runCli(["schema", "export", "--endpoint", modernHttp, "--id", "inv", "--protocol", "legacy", "-o", out]);
     expect([refused.code, refused.stderr.split("\n").find((line) => line.startsWith("pmcp: "))]).toEqual([
       1,
       'pmcp: server "inv": the server refused the protocol version offered: Unsupported protocol version: 2025-11-25',
@@ -163,17 +187,22 @@ function serversOfEveryEra(slowStartMs?: number) {
   return { mcpServers: { dual: entry([V2, "dual"]), modern: entry([V2, "modern"]), memory: entry([MEMORY]) } };
 }
 
+/** The servers of every era exported as they start, at once. */
+const everyEra = once(async () => {
+  const config = join(dir, "every-era.json");
+  await writeFile(config, JSON.stringify(serversOfEveryEra()));
+  return exportBundle("every-era", ["--config", config]);
+});
+
 type Servers = Listed["servers"];
 const withoutEndpoints = (servers: Servers) =>
   servers.map(({ endpoint: _endpoint, ...server }: Servers[number] & { endpoint?: unknown }) => server);
 
 describe("the recorded era does not depend on how long a server takes to start", () => {
   it("servers that read their input only 8.5 s after it came are recorded as when they start at once", async () => {
-    const fast = join(dir, "every-era.json");
     const slow = join(dir, "every-era-slow.json");
-    await writeFile(fast, JSON.stringify(serversOfEveryEra()));
     await writeFile(slow, JSON.stringify(serversOfEveryEra(8500)));
-    const atOnce = await exportBundle("every-era", ["--config", fast]);
+    const atOnce = await everyEra();
     // The old probe gave up on server/discover after half the timeout (8 s here): before these servers read it.
     const late = await exportBundle("every-era-slow", ["--config", slow, "--timeout", "16000"]);
     expect(late.servers.map((server) => [server.id, server.protocolVersion])).toEqual([
@@ -227,22 +256,7 @@ describe("the recorded era does not depend on how long a server takes to start",
 
 describe("export of v2 servers is as lossless and as stable as of 2025 ones", () => {
   it("two exports of modern-only and dual servers (stdio and HTTP) give the same bytes, --check agrees, and the bundle is valid", async () => {
-    const config = join(dir, "v2.json");
-    await writeFile(
-      config,
-      JSON.stringify({
-        mcpServers: {
-          modern: { command: process.execPath, args: [V2, "modern"] },
-          dual: { command: process.execPath, args: [V2, "dual"] },
-          "modern-http": { url: await serveV2Http("modern") },
-          "dual-http": { url: await serveV2Http("dual") },
-        },
-      }),
-    );
-    const out = join(dir, "v2-bundle.json");
-    expect((await runCli(["schema", "export", "--config", config, "-o", out, "--quiet"])).code).toBe(0);
-    const first = await readFile(out, "utf8");
-    const bundle = JSON.parse(first) as Listed;
+    const { config, out, text: first, bundle } = await v2Export();
     expect(bundle.servers.map((server) => [server.id, server.protocolVersion, server.serverInfo, server.instructions])).toEqual(
       ["dual", "dual-http", "modern", "modern-http"].map((id) => [
         id,
@@ -265,12 +279,12 @@ describe("generated clients connect in the era the bundle recorded", () => {
   let generated: { InvClient: new (client: CompositionClient) => { count(): Promise<number>; names(): Promise<string[]> } };
 
   beforeAll(async () => {
+    // The modern-only server as exported, named inv.
+    const exported = (await v2Export()).bundle;
+    const modern = exported.servers.find((server) => server.id === "modern");
     const bundle = join(dir, "modern-stdio.json");
-    await writeFile(
-      bundle,
-      JSON.stringify(await exportBundle("for-generate", ["--stdio", fixtureCommand("v2-server.mjs", "modern"), "--id", "inv"])),
-    );
-    const result = await runCli(["generate", "--schema", bundle, "-o", join(dir, "generated")]);
+    await writeFile(bundle, JSON.stringify({ ...exported, servers: [{ ...modern, id: "inv" }] }));
+    const result = await runInProcess(["generate", "--schema", bundle, "-o", join(dir, "generated")]);
     expect(result.code, result.stderr).toBe(0);
     generated = await import(join(dir, "generated/index.ts"));
   });
@@ -344,58 +358,13 @@ describe("code mode against a modern-only server", () => {
   });
 });
 
-describe("serve exec speaks both eras", () => {
-  let child: ChildProcess;
+// One serve exec over a modern-only HTTP server for both: its program checker is started once.
+describe("serve exec over a modern-only server", () => {
   let url: string;
+  let pidFile: string;
 
   beforeAll(async () => {
-    child = spawn(
-      process.execPath,
-      [
-        join(FIXTURES, "..", "..", "dist/cli/main.js"),
-        "serve",
-        "exec",
-        "--http",
-        "0",
-        "--json",
-        "--stdio",
-        fixtureCommand("v2-server.mjs", "modern"),
-        "--id",
-        "inv",
-      ],
-      {
-        stdio: ["ignore", "ignore", "pipe"],
-      },
-    );
-    // "Serving exec on <url>", once it listens.
-    url = await new Promise<string>((resolve) =>
-      createInterface({ input: child.stderr! }).on("line", (line) => {
-        const found = /^Serving exec on (\S+)$/.exec(line)?.[1];
-        if (found !== undefined) resolve(found);
-      }),
-    );
-  });
-  afterAll(() => child?.kill());
-
-  it.each([
-    ["a 2026-07-28 client", { pin: "2026-07-28" }, "2026-07-28"],
-    ["a 2025-era client", "legacy", "2025-11-25"],
-  ] as const)("%s runs a program over HTTP", async (_name, mode, version) => {
-    const agent = new Client({ name: "agent", version: "1.0.0" }, { versionNegotiation: { mode } });
-    await agent.connect(new StreamableHTTPClientTransport(new URL(url)));
-    try {
-      expect(agent.getNegotiatedProtocolVersion()).toBe(version);
-      const result = await agent.callTool({ name: "execute_program", arguments: { code: "return (await inv.count()) + 1;" } });
-      expect(result.structuredContent).toMatchObject({ result: 8, calls: [{ server: "inv", tool: "count", ok: true }] });
-    } finally {
-      await agent.close();
-    }
-  });
-});
-
-describe("a listing's ttlMs decides when long-lived sessions list again", () => {
-  it("serve exec lists a stateless HTTP server again when its tools/list ttlMs runs out", async () => {
-    const pidFile = join(dir, "ttl-server.pid");
+    pidFile = join(dir, "ttl-server.pid");
     const server = spawn(process.execPath, [V2, "modern", "http"], {
       stdio: ["ignore", "pipe", "inherit"],
       env: { ...process.env, TOOLS_TTL_MS: "1000", PID_FILE: pidFile },
@@ -404,43 +373,66 @@ describe("a listing's ttlMs decides when long-lived sessions list again", () => 
     const upstream = await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once("line", resolve));
     const exec = spawn(
       process.execPath,
-      [join(FIXTURES, "..", "..", "dist/cli/main.js"), "serve", "exec", "--http", "0", "--endpoint", upstream, "--id", "inv"],
+      [join(FIXTURES, "..", "..", "dist/cli/main.js"), "serve", "exec", "--http", "0", "--json", "--endpoint", upstream, "--id", "inv"],
       {
         stdio: ["ignore", "ignore", "pipe"],
       },
     );
     httpServers.push(exec);
-    const url = await new Promise<string>((resolve) =>
+    // "Serving exec on <url>", once it listens.
+    url = await new Promise<string>((resolve) =>
       createInterface({ input: exec.stderr! }).on("line", (line) => {
         const found = /^Serving exec on (\S+)$/.exec(line)?.[1];
         if (found !== undefined) resolve(found);
       }),
     );
-    const agent = new Client({ name: "agent", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
-    await agent.connect(new StreamableHTTPClientTransport(new URL(url)));
-    const names = async () => {
-      const listed = await agent.callTool({ name: "list_tools", arguments: {} });
-      return (listed.structuredContent as { tools: { name: string }[] }).tools.map((tool) => tool.name);
-    };
-    try {
-      expect(await names()).toEqual(["inv/count", "inv/get_stock", "inv/names"]);
-      // Over stateless HTTP there is no stream to announce the change on: only the ttl brings it.
-      // The server wrote its pid before it answered the listing; 0 would signal this whole process group.
-      const pid = Number(await readFile(pidFile, "utf8"));
-      expect(Number.isSafeInteger(pid) && pid > 0).toBe(true);
-      process.kill(pid, "SIGUSR2");
-      const end = Date.now() + 30_000;
-      while (!(await names()).includes("inv/added_1")) {
-        if (Date.now() > end) throw new Error("the added tool never showed");
-        await new Promise((resolve) => setTimeout(resolve, 200));
+  });
+
+  describe("serve exec speaks both eras", () => {
+    it.each([
+      ["a 2026-07-28 client", { pin: "2026-07-28" }, "2026-07-28"],
+      ["a 2025-era client", "legacy", "2025-11-25"],
+    ] as const)("%s runs a program over HTTP", async (_name, mode, version) => {
+      const agent = new Client({ name: "agent", version: "1.0.0" }, { versionNegotiation: { mode } });
+      await agent.connect(new StreamableHTTPClientTransport(new URL(url)));
+      try {
+        expect(agent.getNegotiatedProtocolVersion()).toBe(version);
+        const result = await agent.callTool({ name: "execute_program", arguments: { code: "return (await inv.count()) + 1;" } });
+        expect(result.structuredContent).toMatchObject({ result: 8, calls: [{ server: "inv", tool: "count", ok: true }] });
+      } finally {
+        await agent.close();
       }
-      const result = await agent.callTool({
-        name: "execute_program",
-        arguments: { code: "const added = await inv.added1(); return added.content.length;" },
-      });
-      expect(result.structuredContent).toMatchObject({ result: 0 });
-    } finally {
-      await agent.close();
-    }
+    });
+  });
+
+  describe("a listing's ttlMs decides when long-lived sessions list again", () => {
+    it("serve exec lists a stateless HTTP server again when its tools/list ttlMs runs out", async () => {
+      const agent = new Client({ name: "agent", version: "1.0.0" }, { versionNegotiation: { mode: { pin: "2026-07-28" } } });
+      await agent.connect(new StreamableHTTPClientTransport(new URL(url)));
+      const names = async () => {
+        const listed = await agent.callTool({ name: "list_tools", arguments: {} });
+        return (listed.structuredContent as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+      };
+      try {
+        expect(await names()).toEqual(["inv/count", "inv/get_stock", "inv/names"]);
+        // Over stateless HTTP there is no stream to announce the change on: only the ttl brings it.
+        // The server wrote its pid before it answered the listing; 0 would signal this whole process group.
+        const pid = Number(await readFile(pidFile, "utf8"));
+        expect(Number.isSafeInteger(pid) && pid > 0).toBe(true);
+        process.kill(pid, "SIGUSR2");
+        const end = Date.now() + 30_000;
+        while (!(await names()).includes("inv/added_1")) {
+          if (Date.now() > end) throw new Error("the added tool never showed");
+          await new Promise((resolve) => setTimeout(resolve, 200));
+        }
+        const result = await agent.callTool({
+          name: "execute_program",
+          arguments: { code: "const added = await inv.added1(); return added.content.length;" },
+        });
+        expect(result.structuredContent).toMatchObject({ result: 0 });
+      } finally {
+        await agent.close();
+      }
+    });
   });
 });

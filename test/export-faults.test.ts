@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTypedServer } from "./fixtures/typed-server.mjs";
-import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
+import { FIXTURES, fixtureCommand, runCli, runInProcess } from "./helpers/cli.js";
 import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
+import { once } from "./helpers/once.js";
 
-const fixtureCommandFor = (script: string) => [process.execPath, script].map((word) => JSON.stringify(word)).join(" ");
 const EXISTING = '{\n  "version": "1.0",\n  "servers": []\n}\n';
 const TOKEN = "s3cret-t0ken-value";
 let dir: string;
@@ -15,7 +15,9 @@ let secured: HttpFixture;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "pmcp-faults-"));
   secured = await serveHttp(createTypedServer, { transport: "streamable-http", bearer: TOKEN });
-});
+  // Both at once, for the cases that read them below; the longer takes up to its minute.
+  await Promise.all([failing(), timingOut()]);
+}, 180_000);
 afterAll(() => secured.close());
 
 /** Runs an export over an existing bundle, which must come through byte-identical. */
@@ -29,32 +31,78 @@ async function failingExport(name: string, sourceArgs: string[], timeoutMs = 300
   return { ...result, errors };
 }
 
-describe("a failing server gives one clear line naming it, exit 1, and leaves the bundle alone", () => {
-  it.each<[string, RegExp, number?]>([
-    ["exit-during-list", /server "broken": the server closed the connection \(stderr: fatal: database connection lost\)/],
-    ["silent", /server "broken": timed out after 3000 ms/],
-    // Long enough for the fixture to have started and printed on a loaded machine.
-    [
-      "garbage",
-      /server "broken": timed out after 10000 ms; on stdout it wrote no JSON-RPC, only "Server starting up\.\.\. listening!"$/,
-      10_000,
-    ],
-    ["rpc-error", /server "broken": tools\/list failed with JSON-RPC error -32603: tool registry unavailable$/],
-    ["cursor-loop", /server "broken": tools\/list repeated cursor "again" \(cursor loop\)/],
-    ["invalid-tool", /server "broken": tools\/list returned an invalid tool "bad_schema": inputSchema: /],
-    // 1,000 round trips can outlast 3 s on a loaded CI machine, so this case gets a minute.
-    ["endless", /server "broken": tools\/list did not end after 1000 pages/, 60_000],
-  ])("%s", async (mode, expected, timeoutMs = 3000) => {
-    const result = await failingExport(mode, ["--stdio", fixtureCommand("listing-server.mjs", mode), "--id", "broken"], timeoutMs);
+const listing = (mode: string) => ({ command: process.execPath, args: [join(FIXTURES, "listing-server.mjs"), mode] });
+
+/**
+ * One export of failing servers (a --config file of `servers`) over an existing bundle: exit 1, no stack,
+ * and one line for each server besides the bundle's, each case below reading its own.
+ */
+function failingRun(name: string, servers: () => Promise<Record<string, object>>, timeoutMs: number) {
+  return once(async () => {
+    const entries = await servers();
+    const config = join(dir, `${name}-servers.json`);
+    await writeFile(config, JSON.stringify({ mcpServers: entries }));
+    const result = await failingExport(name, ["--config", config], timeoutMs);
     expect(result.code).toBe(1);
-    expect(result.errors[0]).toMatch(expected);
     expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.errors).toHaveLength(Object.keys(entries).length + 1);
+    expect(result.errors.at(-1)).toBe(`pmcp: ${join(dir, `${name}.json`)} left unchanged`);
+    return (id: string) => result.errors.filter((line) => line.startsWith(`pmcp: server "${id}": `));
+  });
+}
+
+// Those that time out, given long enough for the fixture to have started and printed on a loaded machine.
+const timingOut = failingRun("timing-out", async () => ({ silent: listing("silent"), garbage: listing("garbage") }), 10_000);
+
+const NODE_CRASHES = [
+  ["throws at start-up", 'console.error("starting");\nthrow new Error("database url is not set");\n', "Error: database url is not set"],
+  ["has a syntax error", "const = 1;\n", "SyntaxError: Unexpected token '='"],
+] as const;
+
+// Those that fail on their own; 1,000 round trips (endless) can outlast seconds on a loaded CI machine, so a minute.
+const failing = failingRun(
+  "failing",
+  async () => {
+    const crashes: Record<string, object> = {};
+    for (const [name, source] of NODE_CRASHES) {
+      // Written here, not kept in test/fixtures: the linter would read the broken one.
+      const script = join(dir, `${name.replaceAll(" ", "-")}.mjs`);
+      await writeFile(script, source);
+      crashes[name.replaceAll(" ", "-")] = { command: process.execPath, args: [script] };
+    }
+    return {
+      ...Object.fromEntries(
+        ["exit-during-list", "rpc-error", "cursor-loop", "invalid-tool", "endless"].map((mode) => [mode, listing(mode)]),
+      ),
+      ghost: { command: "no-such-mcp-server", args: ["--flag"] },
+      large: { command: process.execPath, args: [join(FIXTURES, "large-message-server.mjs"), "--listing-mb", "11"] },
+      secured: { url: secured.url },
+      ...crashes,
+    };
+  },
+  60_000,
+);
+
+describe("a failing server gives one clear line naming it, exit 1, and leaves the bundle alone", () => {
+  it.each<[string, RegExp]>([
+    ["exit-during-list", /server "exit-during-list": the server closed the connection \(stderr: fatal: database connection lost\)/],
+    ["rpc-error", /server "rpc-error": tools\/list failed with JSON-RPC error -32603: tool registry unavailable$/],
+    ["cursor-loop", /server "cursor-loop": tools\/list repeated cursor "again" \(cursor loop\)/],
+    ["invalid-tool", /server "invalid-tool": tools\/list returned an invalid tool "bad_schema": inputSchema: /],
+    ["endless", /server "endless": tools\/list did not end after 1000 pages/],
+  ])("%s", async (mode, expected) => {
+    expect((await failing())(mode)).toEqual([expect.stringMatching(expected)]);
+  });
+
+  it.each<[string, RegExp]>([
+    ["silent", /server "silent": timed out after 10000 ms/],
+    ["garbage", /server "garbage": timed out after 10000 ms; on stdout it wrote no JSON-RPC, only "Server starting up\.\.\. listening!"$/],
+  ])("%s", async (mode, expected) => {
+    expect((await timingOut())(mode)).toEqual([expect.stringMatching(expected)]);
   });
 
   it("a command that does not exist", async () => {
-    const result = await failingExport("enoent", ["--stdio", "no-such-mcp-server --flag", "--id", "ghost"]);
-    expect(result.code).toBe(1);
-    expect(result.errors[0]).toBe('pmcp: server "ghost": cannot start "no-such-mcp-server": command not found');
+    expect((await failing())("ghost")).toEqual(['pmcp: server "ghost": cannot start "no-such-mcp-server": command not found']);
   });
 
   it("a bundle that did not exist is not written, and not said to be left unchanged", async () => {
@@ -69,13 +117,8 @@ describe("a failing server gives one clear line naming it, exit 1, and leaves th
 
   it("a listing over the stdio message limit names the limit and the flag; --max-message-bytes raises it", async () => {
     const server = fixtureCommand("large-message-server.mjs", "--listing-mb", "11");
-    const result = await failingExport("oversized", ["--stdio", server, "--id", "large"], 60_000);
-    expect([result.code, result.errors]).toEqual([
-      1,
-      [
-        'pmcp: server "large": the server wrote a message over the stdio limit of 10485760 bytes (10.0 MiB); raise it with maxMessageBytes (CLI: --max-message-bytes)',
-        `pmcp: ${join(dir, "oversized.json")} left unchanged`,
-      ],
+    expect((await failing())("large")).toEqual([
+      'pmcp: server "large": the server wrote a message over the stdio limit of 10485760 bytes (10.0 MiB); raise it with maxMessageBytes (CLI: --max-message-bytes)',
     ]);
     const out = join(dir, "roomy.json");
     const roomy = await runCli(["schema", "export", "--stdio", server, "--id", "large", "--max-message-bytes", "12582912", "-o", out]);
@@ -84,15 +127,9 @@ describe("a failing server gives one clear line naming it, exit 1, and leaves th
     expect(bundle.servers[0]?.tools.map((tool) => tool.name)).toEqual(["big", "stats"]);
   });
 
-  it.each([
-    ["throws at start-up", 'console.error("starting");\nthrow new Error("database url is not set");\n', "Error: database url is not set"],
-    ["has a syntax error", "const = 1;\n", "SyntaxError: Unexpected token '='"],
-  ])("a Node server that %s is reported with its error line, not the stack", async (name, source, line) => {
-    // Written here, not kept in test/fixtures: the linter would read the broken one.
-    const script = join(dir, `${name.replaceAll(" ", "-")}.mjs`);
-    await writeFile(script, source);
-    const result = await failingExport(name.replaceAll(" ", "-"), ["--stdio", fixtureCommandFor(script), "--id", "crash"], 60_000);
-    expect([result.code, result.errors[0]]).toEqual([1, `pmcp: server "crash": the server closed the connection (stderr: ${line})`]);
+  it.each(NODE_CRASHES)("a Node server that %s is reported with its error line, not the stack", async (name, _source, line) => {
+    const id = name.replaceAll(" ", "-");
+    expect((await failing())(id)).toEqual([`pmcp: server "${id}": the server closed the connection (stderr: ${line})`]);
   });
 
   it("an unreachable HTTP server", async () => {
@@ -140,9 +177,7 @@ it("two servers with the same id is a usage error, even when the id comes from s
 
 describe("credentials", () => {
   it("HTTP 401 without the bearer header is one line and exit 1", async () => {
-    const result = await failingExport("unauthorized", ["--endpoint", secured.url, "--id", "secured"]);
-    expect(result.code).toBe(1);
-    expect(result.errors[0]).toMatch(/^pmcp: server "secured": HTTP 401 Unauthorized/);
+    expect((await failing())("secured")).toEqual([expect.stringMatching(/^pmcp: server "secured": HTTP 401 Unauthorized/)]);
   });
 
   it("--header with ${TOKEN} authenticates, and the token never reaches the bundle", async () => {
@@ -189,9 +224,15 @@ describe("credentials", () => {
   });
 
   it("an unset variable is a usage error naming it", async () => {
-    const result = await runCli(["schema", "export", "--endpoint", secured.url, "--header", "Authorization: Bearer ${PMCP_UNSET_VAR}"], {
-      env: { PMCP_UNSET_VAR: undefined },
-    });
+    expect(process.env.PMCP_UNSET_VAR).toBeUndefined();
+    const result = await runInProcess([
+      "schema",
+      "export",
+      "--endpoint",
+      secured.url,
+      "--header",
+      "Authorization: Bearer ${PMCP_UNSET_VAR}",
+    ]);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/--header Authorization: environment variable PMCP_UNSET_VAR is not set/);
   });
@@ -212,7 +253,7 @@ describe("a server named wrongly on the command line is a usage error naming the
       "pmcp: --max-message-bytes must be a whole number of bytes ≥ 1, got 0",
     ],
   ])("%s", async (_name, args, line) => {
-    const result = await runCli(["schema", "export", ...args, "-o", join(dir, "never.json")]);
+    const result = await runInProcess(["schema", "export", ...args, "-o", join(dir, "never.json")]);
     const lines = result.stderr.split("\n").filter((text) => text.startsWith("pmcp: "));
     expect([result.code, lines]).toEqual([2, [line, "pmcp: run 'pmcp --help' for usage"]]);
   });

@@ -5,7 +5,7 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createListingServer, LISTED_TOOLS, PAGE_SIZE } from "./fixtures/listing-server.mjs";
 import { createTypedServer } from "./fixtures/typed-server.mjs";
-import { fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
+import { fixtureCommand, ROOT, runCli, runInProcess } from "./helpers/cli.js";
 import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
 
 let dir: string;
@@ -162,7 +162,7 @@ describe("schema export over stdio, Streamable HTTP and SSE", () => {
     expect(file).not.toHaveProperty("exported_at");
     expect(file.tools[0]).toHaveProperty("input_schema");
     expect(file.tools[0]).not.toHaveProperty("inputSchema");
-    const validated = await runCli(["schema", "validate", "--schema", folder, "--json"]);
+    const validated = await runInProcess(["schema", "validate", "--schema", folder, "--json"]);
     expect(validated.code).toBe(0);
     expect(JSON.parse(validated.stdout)).toMatchObject({ valid: true, servers: 1, tools: LISTED_TOOLS.length });
     const { parseSchemaFile } = await import("../src/bundle/read.js");

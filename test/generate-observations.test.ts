@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { observationPath } from "@pmcp-codegen/runtime";
 import { formatObservationLog } from "@pmcp-codegen/runtime/internal";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "./helpers/cli.js";
+import { runCli, runInProcess } from "./helpers/cli.js";
 
 let dir: string;
 
@@ -54,10 +54,11 @@ describe("pmcp generate --observations", () => {
     const out = join(work, "generated");
     await writeBundle(bundle);
     await writeCounts(logs, 10);
-    const generate = (...extra: string[]) =>
-      runCli(["generate", "--schema", bundle, "-o", out, "--observations", logs, ...extra], { cwd: work });
+    const args = ["generate", "--schema", bundle, "-o", out, "--observations", logs];
+    // The first run in a process of its own, the rest in this one: their claims are the files and lines each writes.
+    const generate = (...extra: string[]) => runInProcess([...args, ...extra], { cwd: work });
 
-    const first = await generate();
+    const first = await runCli(args, { cwd: work });
     expect([first.code, first.stdout, first.stderr]).toEqual([
       0,
       [
@@ -81,7 +82,7 @@ describe("pmcp generate --observations", () => {
     // The bundle `schema infer` writes, byte for byte.
     const manual = join(dir, "two-steps");
     await writeBundle(join(manual, "schemas/mcp-bundle.json"));
-    expect((await runCli(["schema", "infer", "--quiet", "--observations", logs], { cwd: manual })).code).toBe(0);
+    expect((await runInProcess(["schema", "infer", "--quiet", "--observations", logs], { cwd: manual })).code).toBe(0);
     expect(await readFile(join(manual, "schemas/mcp-bundle.json"), "utf8")).toBe(await readFile(bundle, "utf8"));
 
     // Nothing new observed: the bundle keeps its bytes, inode and time.
@@ -137,14 +138,14 @@ describe("pmcp generate --observations", () => {
     await writeBundle(join(work, "a/one.json"));
     await writeFile(join(work, "a/two.json"), JSON.stringify({ version: "1.0", servers: [{ id: "other", tools: [] }] }));
     await writeCounts(logs, 3);
-    const two = await runCli(["generate", "--schema", join(work, "a"), "--observations", logs], { cwd: work });
+    const two = await runInProcess(["generate", "--schema", join(work, "a"), "--observations", logs], { cwd: work });
     expect([two.code, two.stderr]).toEqual([
       2,
       `pmcp: ${join(work, "a")} is not one bundle file: write one with pmcp schema infer -o <bundle>, then give it as --schema\npmcp: run 'pmcp --help' for usage\n`,
     ]);
 
     const file = join(work, "a/one.json");
-    const notFolder = await runCli(["generate", "--schema", file, "--observations", file], { cwd: work });
+    const notFolder = await runInProcess(["generate", "--schema", file, "--observations", file], { cwd: work });
     expect([notFolder.code, notFolder.stderr]).toEqual([
       2,
       `pmcp: ${file}: a file is there, not a folder of observation logs\npmcp: run 'pmcp --help' for usage\n`,

@@ -2,7 +2,7 @@ import { readdir, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Bundle } from "../src/bundle/types.js";
-import { runCli } from "./helpers/cli.js";
+import { runCli, runInProcess } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
 
 /** Two servers, so that a change to one shows what is kept of the other; no cargo here (generate-rust.test.ts compiles). */
@@ -64,9 +64,11 @@ describe("pmcp generate --lang rust: the run record, the reuse cache and --check
     const bundle = join(dir, "bundle.json");
     const out = join(dir, "rs");
     await writeFile(bundle, JSON.stringify(BUNDLE));
-    const generate = (...extra: string[]) => runCli(["generate", "--lang", "rust", "--schema", bundle, "-o", out, ...extra]);
+    const args = ["generate", "--lang", "rust", "--schema", bundle, "-o", out];
+    // The first run in a process of its own, the rest in this one: their claims are the files and lines each writes.
+    const generate = (...extra: string[]) => runInProcess([...args, ...extra]);
 
-    const first = await generate("--json");
+    const first = await runCli([...args, "--json"]);
     expect(first.code, first.stderr).toBe(0);
     expect(summary(first.stdout)).toMatchObject({
       lang: "rust",
@@ -127,10 +129,10 @@ describe("pmcp generate --lang rust: the run record, the reuse cache and --check
     const bundle = join(dir, "bundle.json");
     const out = join(dir, "rs");
     await writeFile(bundle, JSON.stringify(BUNDLE));
-    expect((await runCli(["generate", "--lang", "rust", "--schema", bundle, "-o", out])).code).toBe(0);
+    expect((await runInProcess(["generate", "--lang", "rust", "--schema", bundle, "-o", out])).code).toBe(0);
     const untyped = { ...BUNDLE, servers: [BUNDLE.servers[0]!, { id: "beta", tools: [{ name: "list" }] }] };
     await writeFile(bundle, JSON.stringify(untyped));
-    const next = await runCli(["generate", "--lang", "rust", "--schema", bundle, "-o", out]);
+    const next = await runInProcess(["generate", "--lang", "rust", "--schema", bundle, "-o", out]);
     expect(next.code, next.stderr).toBe(0);
     const lines = next.stdout.split("\n");
     expect(lines.slice(lines.indexOf("Changes since the previous generation:"))).toEqual([
@@ -162,9 +164,9 @@ describe("pmcp.config rust: { output }", () => {
     expect((await readdir(join(dir, "ts"))).sort()).toEqual(["alpha.ts", "beta.ts", "index.ts"]);
     expect((await readdir(join(dir, rust))).sort()).toEqual(["alpha.rs", "beta.rs", "mod.rs"]);
 
-    const fresh = await runCli(["generate", "--check"], { cwd: dir });
+    const fresh = await runInProcess(["generate", "--check"], { cwd: dir });
     expect([fresh.code, fresh.stdout]).toEqual([0, `ts is up to date\n${rust} is up to date\n`]);
-    const json = await runCli(["generate", "--json"], { cwd: dir });
+    const json = await runInProcess(["generate", "--json"], { cwd: dir });
     const { outputs } = JSON.parse(json.stdout) as { outputs: Summary[] };
     expect(outputs.map(({ lang, output, reused, changed }) => ({ lang, output, reused, changed }))).toEqual([
       { lang: "typescript", output: "ts", reused: ["alpha", "beta"], changed: [] },
@@ -172,13 +174,13 @@ describe("pmcp.config rust: { output }", () => {
     ]);
 
     await writeFile(join(dir, "bundle.json"), JSON.stringify(CHANGED));
-    const stale = await runCli(["generate", "--check"], { cwd: dir });
+    const stale = await runInProcess(["generate", "--check"], { cwd: dir });
     expect([stale.code, stale.stdout, stale.stderr]).toEqual([
       1,
       `stale: ${join("ts", "beta.ts")} (types changed: list)\nstale: ${join(rust, "beta.rs")} (types changed: list)\n`,
       "pmcp: 2 generated files out of date; run pmcp generate\n",
     ]);
-    const staleJson = await runCli(["generate", "--check", "--json"], { cwd: dir });
+    const staleJson = await runInProcess(["generate", "--check", "--json"], { cwd: dir });
     const checked = JSON.parse(staleJson.stdout) as { outputs: Summary[]; upToDate: boolean };
     expect([checked.upToDate, checked.outputs.map(({ lang, changed }) => ({ lang, changed }))]).toEqual([
       false,
@@ -188,18 +190,18 @@ describe("pmcp.config rust: { output }", () => {
       ],
     ]);
 
-    const rustOnly = await runCli(["generate", "--lang", "rust"], { cwd: dir });
+    const rustOnly = await runInProcess(["generate", "--lang", "rust"], { cwd: dir });
     expect([rustOnly.code, rustOnly.stdout.split("\n")[0]]).toEqual([
       0,
       `Generated Rust clients in ${rust}: 2 servers, 1 unchanged, 2 tools`,
     ]);
-    const afterRust = await runCli(["generate", "--check"], { cwd: dir });
+    const afterRust = await runInProcess(["generate", "--check"], { cwd: dir });
     expect([afterRust.code, afterRust.stdout]).toEqual([
       1,
       `stale: ${join("ts", "beta.ts")} (types changed: list)\n${rust} is up to date\n`,
     ]);
-    expect((await runCli(["generate", "--lang", "typescript", "--check"], { cwd: dir })).code).toBe(1);
-    expect((await runCli(["generate", "--lang", "rust", "--check"], { cwd: dir })).stdout).toBe(`${rust} is up to date\n`);
+    expect((await runInProcess(["generate", "--lang", "typescript", "--check"], { cwd: dir })).code).toBe(1);
+    expect((await runInProcess(["generate", "--lang", "rust", "--check"], { cwd: dir })).stdout).toBe(`${rust} is up to date\n`);
   });
 
   it.each([
@@ -209,13 +211,13 @@ describe("pmcp.config rust: { output }", () => {
     [{ rust: { output: "rs", lang: "rust" } }, 'at rust: expected { "output": "<folder for the Rust clients>" }'],
   ])("a rust entry of another shape (%j) is one line naming the file and the entry, exit 2", async (config, problem) => {
     const dir = await project(config);
-    const result = await runCli(["generate"], { cwd: dir });
+    const result = await runInProcess(["generate"], { cwd: dir });
     expect([result.code, result.stderr.split("\n")[0]]).toEqual([2, `pmcp: ${join(dir, "pmcp.config.json")} ${problem}`]);
   });
 
   it("one -o cannot name both outputs: a usage error that says how to pick one", async () => {
     const dir = await project({ rust: { output: "rs" } });
-    const result = await runCli(["generate", "-o", "out"], { cwd: dir });
+    const result = await runInProcess(["generate", "-o", "out"], { cwd: dir });
     expect([result.code, result.stderr.split("\n")[0]]).toEqual([
       2,
       "pmcp: -o names one folder, but pmcp.config's rust entry makes generate write two: add --lang typescript or --lang rust",

@@ -3,7 +3,7 @@ import { closeSync, openSync, watch } from "node:fs";
 import { chmod, lstat, mkdir, readdir, readFile, readlink, stat, symlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CLI, runCli } from "./helpers/cli.js";
+import { CLI, runCli, runInProcess } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 
 /** A bundle of `servers` servers of three tools, whose descriptions carry `marker`. */
@@ -33,9 +33,9 @@ function exited(child: ChildProcess): Promise<{ code: number | null; signal: Nod
   return new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stderr })));
 }
 
-/** What `schema normalize` writes for `bundle`, from stdout, to compare written files with. */
+/** What `schema normalize` writes for `bundle` on stdout, to compare written files with: a reference, run in this process. */
 async function normalized(bundle: string): Promise<string> {
-  const result = await runCli(["schema", "normalize", "--schema", bundle, "--profile", "openai", "--quiet"]);
+  const result = await runInProcess(["schema", "normalize", "--schema", bundle, "--profile", "openai", "--quiet"]);
   expect(result.code).toBe(0);
   return result.stdout;
 }
@@ -68,7 +68,7 @@ describe("-o onto links, devices and FIFOs", () => {
 
     await writeFile(target, "{}\n");
     await chmod(target, 0o444);
-    const refused = await runCli(["schema", "normalize", "--schema", bundle, "--profile", "openai", "-o", target]);
+    const refused = await runInProcess(["schema", "normalize", "--schema", bundle, "--profile", "openai", "-o", target]);
     expect([refused.code, refused.stderr.split("\n")[0], await readFile(target, "utf8")]).toEqual([
       2,
       `pmcp: -o ${target}: the file is read-only; not replacing it`,
@@ -157,7 +157,7 @@ describe("-o onto the wrong kind of path", () => {
       [[...GENERATE, "--schema", bundle, "-o", bundle], `pmcp: -o ${bundle}: a file is there, not a folder`],
     ];
     for (const [args, line] of cases) {
-      const result = await runCli(args);
+      const result = await runInProcess(args);
       expect(result.code).toBe(2);
       expect(result.stderr.split("\n")).toEqual([line, "pmcp: run 'pmcp --help' for usage", ""]);
     }
@@ -224,7 +224,7 @@ describe("generate and files it did not write", () => {
     ]);
     expect((await readdir(out)).sort()).toEqual(["Foo.ts", "foo-2.ts", "index-2.ts", "index.ts", "nul-2.ts"]);
     expect(await typecheck(out, [join(out, "index.ts")], "nodenext")).toBe("");
-    const check = await runCli([...GENERATE, "--schema", bundle, "-o", out, "--check"]);
+    const check = await runInProcess([...GENERATE, "--schema", bundle, "-o", out, "--check"]);
     expect(check.stdout).toBe(`${out} is up to date\n`);
     expect(check.code).toBe(0);
   }, 300_000);
@@ -236,7 +236,8 @@ describe("generate and files it did not write", () => {
     await writeFile(first, bundleText(0, "first", ["alpha", "beta"]));
     await writeFile(second, bundleText(0, "second", ["gamma"]));
     const out = join(dir, "out");
-    expect((await runCli([...GENERATE, "--schema", first, "-o", out])).code).toBe(0);
+    // The earlier generation in this process: only the second run's lines are the claim.
+    expect((await runInProcess([...GENERATE, "--schema", first, "-o", out])).code).toBe(0);
     const result = await runCli([...GENERATE, "--schema", second, "-o", out]);
     expect(result.code).toBe(0);
     expect(result.stdout.split("\n")).toEqual([
@@ -261,7 +262,8 @@ describe("an interrupted generate", () => {
     const out = join(dir, "out");
     const servers = 200;
     await writeFile(join(dir, "bundle-0.json"), bundleText(servers, "version-0"));
-    expect((await runCli([...GENERATE, "--quiet", "--schema", join(dir, "bundle-0.json"), "-o", out])).code).toBe(0);
+    // The first modules in this process: the signalled runs below are the claim.
+    expect((await runInProcess([...GENERATE, "--quiet", "--schema", join(dir, "bundle-0.json"), "-o", out])).code).toBe(0);
     let current = "version-0";
     // The count of file system events in the output folder before the signal: the first temp file, a few hundred of them, most renamed.
     for (const [round, events] of [1, 100, 300, 500].entries()) {
@@ -296,7 +298,7 @@ describe("an interrupted generate", () => {
     const bundle = join(dir, "bundle.json");
     await writeFile(bundle, bundleText(0, "stale", ["alpha"]));
     const out = join(dir, "out");
-    expect((await runCli([...GENERATE, "--schema", bundle, "-o", out])).code).toBe(0);
+    expect((await runInProcess([...GENERATE, "--schema", bundle, "-o", out])).code).toBe(0);
     const ended = spawn(process.execPath, ["-e", ""]);
     await exited(ended);
     const abandoned = `.alpha.ts.pmcp-${ended.pid}-0123456789ab.tmp`;

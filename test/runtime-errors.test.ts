@@ -6,12 +6,24 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AbortError, ArgumentError, CompositionClient, InvalidResponseError, ToolCallError, TransportError } from "@pmcp-codegen/runtime";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { serveDyingServer } from "./fixtures/dying-http-server.mjs";
 import { serveHttp } from "./helpers/http-server.js";
 
 const execFileAsync = promisify(execFile);
+
+/**
+ * One client of the rpc-error fixture for the cases below: each counts the calls its server saw from its own
+ * first one, so none depends on another, and one server process serves them all.
+ */
+let raw: CompositionClient | undefined;
+function rawClient(): CompositionClient {
+  const fixture = fileURLToPath(new URL("./fixtures/rpc-error-server.mjs", import.meta.url));
+  raw ??= new CompositionClient({ servers: { raw: { command: process.execPath, args: [fixture] } }, timeoutMs: 30_000 });
+  return raw;
+}
+afterAll(() => raw?.close());
 
 describe("CompositionClient.fromConfigFile(): the file and the JSON path in every message", () => {
   it("reads a good file and calls its HTTP server", async () => {
@@ -38,57 +50,47 @@ describe("CompositionClient.fromConfigFile(): the file and the JSON path in ever
 
 describe("a server's own JSON-RPC error is its answer, whatever its code", () => {
   it("-32000 and -32001 from the server are ToolCallErrors with the code: no retry, no reconnect, no timeout", async () => {
-    const fixture = fileURLToPath(new URL("./fixtures/rpc-error-server.mjs", import.meta.url));
-    const client = new CompositionClient({ servers: { raw: { command: process.execPath, args: [fixture] } }, timeoutMs: 30_000 });
+    const client = rawClient();
     const stats = z.object({ calls: z.number(), pid: z.number() });
-    try {
-      const before = await client.callTool({ server: "raw", tool: "stats", parse: stats, retryable: true });
-      for (const [tool, code, message] of [
-        ["lookup", -32000, "record not found"],
-        ["slow", -32001, "upstream took too long"],
-      ] as const) {
-        const started = performance.now();
-        const error = await client.callTool({ server: "raw", tool, parse: z.unknown(), retryable: true }).then(
-          () => undefined,
-          (reason: unknown) => reason,
-        );
-        expect(error).toBeInstanceOf(ToolCallError);
-        expect((error as ToolCallError).rpcCode).toBe(code);
-        expect((error as ToolCallError).message).toContain(message);
-        // Answered at once, not after the 30 s timeout.
-        expect(performance.now() - started).toBeLessThan(15_000);
-      }
-      // Each erring tool ran once (the read-only hint allowed a retry), on the same server process.
-      const after = await client.callTool({ server: "raw", tool: "stats", parse: stats, retryable: true });
-      expect(after).toEqual({ calls: before.calls + 3, pid: before.pid });
-    } finally {
-      await client.close();
+    const before = await client.callTool({ server: "raw", tool: "stats", parse: stats, retryable: true });
+    for (const [tool, code, message] of [
+      ["lookup", -32000, "record not found"],
+      ["slow", -32001, "upstream took too long"],
+    ] as const) {
+      const started = performance.now();
+      const error = await client.callTool({ server: "raw", tool, parse: z.unknown(), retryable: true }).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(error).toBeInstanceOf(ToolCallError);
+      expect((error as ToolCallError).rpcCode).toBe(code);
+      expect((error as ToolCallError).message).toContain(message);
+      // Answered at once, not after the 30 s timeout.
+      expect(performance.now() - started).toBeLessThan(15_000);
     }
+    // Each erring tool ran once (the read-only hint allowed a retry), on the same server process.
+    const after = await client.callTool({ server: "raw", tool: "stats", parse: stats, retryable: true });
+    expect(after).toEqual({ calls: before.calls + 3, pid: before.pid });
   });
 });
 
 describe("an answer whose result is not an object", () => {
   it("fails that call only, as an InvalidResponseError: no retry, and the connection stays", async () => {
-    const fixture = fileURLToPath(new URL("./fixtures/rpc-error-server.mjs", import.meta.url));
-    const client = new CompositionClient({ servers: { raw: { command: process.execPath, args: [fixture] } }, timeoutMs: 30_000 });
+    const client = rawClient();
     const stats = z.object({ calls: z.number(), pid: z.number() });
-    try {
-      const before = await client.callTool({ server: "raw", tool: "stats", parse: stats });
-      for (const [tool, shown, raw] of [
-        ["five", "5", 5],
-        ["nothing", "null", null],
-      ] as const) {
-        const error = await client.callTool({ server: "raw", tool, parse: z.unknown(), retryable: true }).then(
-          () => undefined,
-          (reason: unknown) => reason as InvalidResponseError,
-        );
-        expect(error).toBeInstanceOf(InvalidResponseError);
-        expect([error?.message, error?.raw]).toEqual([`raw/${tool}: malformed tools/call result: expected an object, got ${shown}`, raw]);
-      }
-      expect(await client.callTool({ server: "raw", tool: "stats", parse: stats })).toEqual({ calls: before.calls + 3, pid: before.pid });
-    } finally {
-      await client.close();
+    const before = await client.callTool({ server: "raw", tool: "stats", parse: stats });
+    for (const [tool, shown, raw] of [
+      ["five", "5", 5],
+      ["nothing", "null", null],
+    ] as const) {
+      const error = await client.callTool({ server: "raw", tool, parse: z.unknown(), retryable: true }).then(
+        () => undefined,
+        (reason: unknown) => reason as InvalidResponseError,
+      );
+      expect(error).toBeInstanceOf(InvalidResponseError);
+      expect([error?.message, error?.raw]).toEqual([`raw/${tool}: malformed tools/call result: expected an object, got ${shown}`, raw]);
     }
+    expect(await client.callTool({ server: "raw", tool: "stats", parse: stats })).toEqual({ calls: before.calls + 3, pid: before.pid });
   });
 });
 
@@ -256,28 +258,23 @@ describe("a tool that runs as a task", () => {
 
 describe("arguments that are not JSON", () => {
   it("a BigInt or a cycle is an ArgumentError before anything is sent; the connection stays", async () => {
-    const fixture = fileURLToPath(new URL("./fixtures/rpc-error-server.mjs", import.meta.url));
-    const client = new CompositionClient({ servers: { raw: { command: process.execPath, args: [fixture] } }, timeoutMs: 30_000 });
+    const client = rawClient();
     const stats = z.object({ calls: z.number(), pid: z.number() });
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
-    try {
-      const before = await client.callTool({ server: "raw", tool: "stats", parse: stats });
-      for (const [args, message] of [
-        [{ n: 1n }, "raw/stats: the arguments cannot be sent as JSON: Do not know how to serialize a BigInt"],
-        [cyclic, /^raw\/stats: the arguments cannot be sent as JSON: Converting circular structure to JSON/],
-      ] as const) {
-        const error = await client.callTool({ server: "raw", tool: "stats", args, parse: stats, retryable: true }).then(
-          () => undefined,
-          (reason: unknown) => reason as Error,
-        );
-        expect(error).toBeInstanceOf(ArgumentError);
-        expect([(error as ArgumentError).code, error?.message]).toEqual(["INVALID_ARGUMENTS", expect.stringMatching(message)]);
-      }
-      expect(await client.callTool({ server: "raw", tool: "stats", parse: stats })).toEqual({ calls: before.calls + 1, pid: before.pid });
-    } finally {
-      await client.close();
+    const before = await client.callTool({ server: "raw", tool: "stats", parse: stats });
+    for (const [args, message] of [
+      [{ n: 1n }, "raw/stats: the arguments cannot be sent as JSON: Do not know how to serialize a BigInt"],
+      [cyclic, /^raw\/stats: the arguments cannot be sent as JSON: Converting circular structure to JSON/],
+    ] as const) {
+      const error = await client.callTool({ server: "raw", tool: "stats", args, parse: stats, retryable: true }).then(
+        () => undefined,
+        (reason: unknown) => reason as Error,
+      );
+      expect(error).toBeInstanceOf(ArgumentError);
+      expect([(error as ArgumentError).code, error?.message]).toEqual(["INVALID_ARGUMENTS", expect.stringMatching(message)]);
     }
+    expect(await client.callTool({ server: "raw", tool: "stats", parse: stats })).toEqual({ calls: before.calls + 1, pid: before.pid });
   });
 });
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import { parseToolManifest } from "../src/server/read-manifest.js";
-import { ROOT, runCli } from "./helpers/cli.js";
+import { ROOT, runCli, runInProcess } from "./helpers/cli.js";
 import { COMPILE_BUDGET_MS, outputDir, typecheck } from "./helpers/typescript.js";
 
 let dir: string;
@@ -35,7 +35,7 @@ describe("typed example servers round-trip through export and generate", () => {
       expect(getStock.outputSchema).toMatchObject({ type: "object", required: ["sku", "name", "quantity", "warehouse", "status"] });
 
       const out = join(dir, "generated");
-      expect((await runCli(["generate", "--quiet", "--schema", bundle, "-o", out])).code).toBe(0);
+      expect((await runInProcess(["generate", "--quiet", "--schema", bundle, "-o", out])).code).toBe(0);
       const check = join(dir, "round-trip.ts");
       await writeFile(
         check,
@@ -65,14 +65,16 @@ describe("pmcp tools from-source", () => {
     const committed = await readFile(join(ROOT, "examples/tools/catalog.tools.json"), "utf8");
     expect(await readFile(manifest, "utf8")).toBe(committed);
 
+    // One export of the server twice: as it lists by default (catalog), and with every tool listed (whole).
     const bundle = join(dir, "catalog-bundle.json");
-    const server = ["node", "--import", "jiti/register", join(ROOT, "examples/tools/server.ts")]
-      .map((word) => JSON.stringify(word))
-      .join(" ");
-    const exported = await runCli(["schema", "export", "--json", "--stdio", server, "--id", "catalog", "-o", bundle]);
+    const server = { command: "node", args: ["--import", "jiti/register", join(ROOT, "examples/tools/server.ts")] };
+    const config = join(dir, "catalog-servers.json");
+    await writeFile(config, JSON.stringify({ mcpServers: { catalog: server, whole: { ...server, env: { TOOLS_LISTING: "all" } } } }));
+    const exported = await runCli(["schema", "export", "--json", "--config", config, "-o", bundle]);
     expect(exported.code, exported.stderr).toBe(0);
     const { tools } = parseToolManifest("catalog.tools.json", committed);
-    const listed = (await readSchemaFiles([bundle])).bundle.servers[0]!.tools;
+    const servers = (await readSchemaFiles([bundle])).bundle.servers;
+    const listed = servers.find((entry) => entry.id === "catalog")!.tools;
     // The server lists its basic tools first (listing: "basic"): export records what a client is first shown,
     // and says that the bundle lacks the rest.
     expect(listed.map((tool) => tool.name)).toEqual(["enable_tools", "get_stock_level", "list_products", "search_products"]);
@@ -94,13 +96,8 @@ describe("pmcp tools from-source", () => {
       });
     }
 
-    // Served with every tool listed, the export holds the manifest's tools whole, and warns of nothing.
-    const whole = join(dir, "catalog-whole.json");
-    const all = await runCli(["schema", "export", "--quiet", "--stdio", server, "--id", "catalog", "-o", whole], {
-      env: { TOOLS_LISTING: "all" },
-    });
-    expect([all.code, all.stderr]).toEqual([0, ""]);
-    const wholeTools = (await readSchemaFiles([whole])).bundle.servers[0]!.tools;
+    // Served with every tool listed, the export holds the manifest's tools whole, and warns of nothing: the one warning is catalog's.
+    const wholeTools = servers.find((entry) => entry.id === "whole")!.tools;
     expect(wholeTools.map((tool) => tool.name)).toEqual(tools.map((tool) => tool.name).sort());
     for (const tool of tools) {
       const { function: _function, class: _class, parameters: _parameters, ...definition } = tool;
@@ -109,14 +106,14 @@ describe("pmcp tools from-source", () => {
 
     // The tags reach the generated client's docs and inspect.
     const generated = join(dir, "catalog-client");
-    expect((await runCli(["generate", "--quiet", "--schema", bundle, "-o", generated])).code).toBe(0);
+    expect((await runInProcess(["generate", "--quiet", "--schema", bundle, "-o", generated])).code).toBe(0);
     const client = await readFile(join(generated, "catalog.ts"), "utf8");
     expect(client.split("\n").filter((line) => line.includes("Tags:"))).toEqual([
       "   * Tags: category stock, phase basic, popularity 9.",
       "   * Tags: category catalogue, phase basic, popularity 7.",
       "   * Tags: category catalogue, phase basic, popularity 10.",
     ]);
-    const inspected = await runCli(["inspect", "catalog/search_products", "--schema", bundle]);
+    const inspected = await runInProcess(["inspect", "catalog/search_products", "--schema", bundle]);
     expect(inspected.stdout.split("\n\n").filter((section) => section.startsWith("Tags:"))).toEqual([
       "Tags: category catalogue, phase basic, popularity 10",
     ]);
@@ -138,7 +135,7 @@ describe("pmcp tools from-source", () => {
     expect(result.code).toBe(1);
     expect(result.stderr.split("\n")[0]).toMatch(/^pmcp: .*bad\.ts:1:\d+: .*Map/);
     await expect(readFile(output, "utf8")).rejects.toThrow();
-    const missing = await runCli(["tools", "from-source", join(dir, "absent.ts")]);
+    const missing = await runInProcess(["tools", "from-source", join(dir, "absent.ts")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr.trim().split("\n")).toHaveLength(2);
   });

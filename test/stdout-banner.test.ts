@@ -8,6 +8,7 @@ import { CompositionClient, type StrayOutput } from "@pmcp-codegen/runtime";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { CLI, FIXTURES, fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
+import { once } from "./helpers/once.js";
 import { outputDir } from "./helpers/typescript.js";
 
 // Real servers print banners to stdout (time-mcp: `Starting Time MCP server...`); the MCP Inspector and
@@ -154,34 +155,27 @@ describe("a server that prints to stdout besides its messages is used, with one 
 });
 
 describe("what stays an error on a server's stdout", () => {
-  const failing = async (mode: string, ...flags: string[]) => {
-    const result = await runCli([
-      "schema",
-      "export",
-      "--stdio",
-      fixtureCommand("banner-server.mjs", mode),
-      "--id",
-      "banner",
-      ...flags,
-      "-o",
-      join(dir, `${mode}.json`),
-    ]);
-    return [result.code, result.stderr.split("\n").filter((line) => line.startsWith("pmcp: "))[0]];
-  };
+  /** One export of both servers that break their stdout, over a lowered message limit: each case reads its own line. */
+  const broken = once(async () => {
+    const config = join(dir, "broken-stdout.json");
+    const entry = (mode: string) => ({ command: process.execPath, args: [BANNER, mode] });
+    await writeFile(config, JSON.stringify({ mcpServers: { glued: entry("glued"), long: entry("long") } }));
+    const result = await runCli(["schema", "export", "--config", config, "--max-message-bytes", "65536", "-o", join(dir, "broken.json")]);
+    expect(result.code).toBe(1);
+    return (id: string) => result.stderr.split("\n").filter((line) => line.startsWith(`pmcp: server "${id}": `));
+  });
 
   it("a message that a print without a newline broke: the line is quoted", async () => {
-    expect(await failing("glued")).toEqual([
-      1,
+    expect((await broken())("glued")).toEqual([
       expect.stringMatching(
-        /^pmcp: server "banner": a JSON-RPC message on stdout was broken by other output: "Loading inventory\.\.\.\{\\"/,
+        /^pmcp: server "glued": a JSON-RPC message on stdout was broken by other output: "Loading inventory\.\.\.\{\\"/,
       ),
     ]);
   });
 
   it("a line past the message limit", async () => {
-    expect(await failing("long", "--max-message-bytes", "65536")).toEqual([
-      1,
-      'pmcp: server "banner": the server wrote a message over the stdio limit of 65536 bytes (0.1 MiB); raise it with maxMessageBytes (CLI: --max-message-bytes)',
+    expect((await broken())("long")).toEqual([
+      'pmcp: server "long": the server wrote a message over the stdio limit of 65536 bytes (0.1 MiB); raise it with maxMessageBytes (CLI: --max-message-bytes)',
     ]);
   });
 

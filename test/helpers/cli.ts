@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
 
@@ -32,11 +32,13 @@ export function runCli(args: readonly string[], options: { cwd?: string; env?: N
 
 /**
  * Runs the built CLI's `run` in this process, capturing what it writes: for the many
- * usage-error cases, which need no process of their own. The working directory is this
- * process's (the repository root).
+ * usage-error cases, and runs whose claim is the files and lines they write, which need no
+ * process of their own. The working directory is this process's (the repository root), or
+ * `cwd` for the run. Loaded by Node itself (require of an ES module, which has no top-level
+ * await): through vitest's transform the CLI's modules took seconds of CPU per test file.
  */
-export async function runInProcess(args: readonly string[]): Promise<CliResult> {
-  const { run } = (await import(pathToFileURL(join(ROOT, "dist/cli/program.js")).href)) as {
+export async function runInProcess(args: readonly string[], options: { cwd?: string } = {}): Promise<CliResult> {
+  const { run } = require(join(ROOT, "dist/cli/program.js")) as {
     run: (argv: readonly string[]) => Promise<number>;
   };
   const stdout: string[] = [];
@@ -56,7 +58,10 @@ export async function runInProcess(args: readonly string[]): Promise<CliResult> 
   const error = console.error;
   console.log = (...parts: unknown[]) => void stdout.push(`${parts.join(" ")}\n`);
   console.error = (...parts: unknown[]) => void stderr.push(`${parts.join(" ")}\n`);
+  const home = process.cwd();
+  if (options.cwd !== undefined) process.chdir(options.cwd);
   const restore = [
+    () => process.chdir(home),
     capture(process.stdout, stdout),
     capture(process.stderr, stderr),
     () => {

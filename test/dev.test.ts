@@ -44,35 +44,33 @@ function startDev(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv =
   });
   const lines = (text: string) => text.split("\n").filter((line) => line !== "");
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { process: child, stdout: () => lines(out), stderr: () => lines(err), exited };
+  const dev = { process: child, stdout: () => lines(out), stderr: () => lines(err), exited };
+  devs.push(dev);
+  return dev;
 }
+
+/** The `pmcp dev`s of the running test: what they printed goes into a wait's failure. */
+const devs: Dev[] = [];
+afterEach(() => {
+  devs.splice(0);
+});
 
 /**
- * Saves with `save` until `applied` holds. The watcher can miss a save that comes moments after
- * another event (chokidar's atomic mode joins renames within 100 ms), as a test's saves can and a
- * person's hardly: seen in about one fresh-clone run of five, on a loaded machine.
+ * Polls until `check` holds; the machine is loaded, so the limit is generous and no test depends on
+ * speed. A wait that runs out says what each `pmcp dev` of the test printed: a lost event and a slow
+ * step look alike from here.
  */
-async function saveUntil(what: string, save: () => Promise<void>, applied: () => boolean): Promise<void> {
-  for (let saves = 0; saves < 5 && !applied(); saves++) {
-    await save();
-    await until(what, applied, 9_000).catch(() => {});
-  }
-  expect(applied(), what).toBe(true);
-}
-
-/** Polls until `check` holds; the machine is loaded, so the limit is generous and no test depends on speed. */
-async function until<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 45_000,
-  /** What the process printed, for the failure's message. */
-  printed?: () => string,
-): Promise<T> {
-  const end = Date.now() + ms;
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
+  const end = Date.now() + 45_000;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${printed === undefined ? "" : `; it printed:\n${printed()}`}`);
+    if (Date.now() > end) {
+      const printed = devs.map(
+        (dev) => `pmcp dev printed on stdout:\n${dev.stdout().join("\n")}\nand on stderr:\n${dev.stderr().join("\n")}`,
+      );
+      throw new Error([`timed out waiting for ${what}`, ...printed].join("\n"));
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -343,11 +341,8 @@ describe("pmcp dev", () => {
     expect(updates(dev)).toBe(3);
 
     // Fixed, it is read again and applied.
-    await saveUntil(
-      "the fixed config applied",
-      () => writeConfig({ inventory: server("inventory"), billing: server("billing") }),
-      () => updates(dev) === 4,
-    );
+    await writeConfig({ inventory: server("inventory"), billing: server("billing") });
+    await until("the fixed config applied", () => updates(dev) === 4);
     expect(regeneration(dev.stdout(), 3)).toEqual([
       "SAFE      billing: server added with 1 tool [server-added]",
       "updated mcp.json, clients/billing.ts, clients/index.ts",
@@ -378,12 +373,7 @@ export default {
     await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
 
     await writeConfig(["inventory", "billing"]);
-    await until(
-      "the added server",
-      () => updates(dev) === 2,
-      45_000,
-      () => [...dev.stdout(), ...dev.stderr()].join("\n"),
-    );
+    await until("the added server", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
       "SAFE      billing: server added with 1 tool [server-added]",
       "updated schemas/mcp-bundle.json, generated/billing.ts, generated/index.ts",
@@ -464,11 +454,8 @@ export default {
     expect(updates(dev)).toBe(1);
 
     tools = [...tools, { name: "set_stock", inputSchema: { type: "object" } }];
-    await saveUntil(
-      "the second listing",
-      () => saveWhole(join(dir, "pmcp.config.json"), config),
-      () => updates(dev) === 2,
-    );
+    await saveWhole(join(dir, "pmcp.config.json"), config);
+    await until("the second listing", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
       "SAFE      stateless/set_stock: tool added [tool-added]",
       "updated schemas/mcp-bundle.json, generated/stateless.ts, generated/index.ts",
@@ -520,12 +507,7 @@ export default {
   /** Starts dev, waits until it watches, and stops it: one start, with whatever it printed on stdout. */
   async function startAndStop(dir: string, args: readonly string[]): Promise<string[]> {
     const dev = startDev(dir, args);
-    await until(
-      "the watch line",
-      () => dev.stderr().includes("watching for changes; Ctrl-C to stop"),
-      45_000,
-      () => dev.stderr().join("\n"),
-    );
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
     return dev.stdout();

@@ -11,7 +11,7 @@ import { observationPath } from "@pmcp-codegen/runtime";
 import { formatObservationLog } from "@pmcp-codegen/runtime/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InferredTool } from "../src/bundle/types.js";
-import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
+import { CLI, FIXTURES, ROOT, runCli, runInProcess } from "./helpers/cli.js";
 import { serveHttp } from "./helpers/http-server.js";
 import { alive } from "./helpers/processes.js";
 
@@ -424,12 +424,13 @@ export default {
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
 
-    const bad = await runCli(["dev", "--stdio", "node x.js", "--debounce", "-5"], { cwd: dir });
+    // Usage errors end before anything starts: the CLI's run in this process, whose folder holds no pmcp.config.
+    const bad = await runInProcess(["dev", "--stdio", "node x.js", "--debounce", "-5"]);
     expect([bad.code, bad.stderr]).toEqual([
       2,
       "pmcp: --debounce must be a whole number of milliseconds from 0 to 60000, got -5\npmcp: run 'pmcp --help' for usage\n",
     ]);
-    const nothing = await runCli(["dev"], { cwd: dir });
+    const nothing = await runInProcess(["dev"]);
     expect([nothing.code, nothing.stderr]).toEqual([
       2,
       `pmcp: nothing to watch: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config\npmcp: run 'pmcp --help' for usage\n`,
@@ -587,9 +588,9 @@ export default {
 });
 
 describe("pmcp dev --observations", () => {
-  /** A program of the user's: calls `tool` `times` times through the generated client, observing into `observations`. */
-  async function call(dir: string, tool: "count" | "news", times: number): Promise<void> {
-    const script = join(dir, `call-${tool}.mjs`);
+  /** A program of the user's: calls each tool its times through the generated client, in order, observing into `observations`. */
+  async function call(dir: string, ...calls: [tool: "count" | "news", times: number][]): Promise<void> {
+    const script = join(dir, "call.mjs");
     await writeFile(
       script,
       [
@@ -602,7 +603,7 @@ describe("pmcp dev --observations", () => {
         `  observe: { dir: ${JSON.stringify(join(dir, "observations"))} },`,
         "});",
         "const learning = new LearningClient(client);",
-        `for (let call = 0; call < ${times}; call++) await learning.${tool}();`,
+        ...calls.map(([tool, times]) => `for (let call = 0; call < ${times}; call++) await learning.${tool}();`),
         "await client.close();",
       ].join("\n"),
     );
@@ -626,7 +627,7 @@ describe("pmcp dev --observations", () => {
     const module = join(dir, "generated/learning.ts");
     expect(await readFile(module, "utf8")).toContain("export type CountResult = rt.ToolResult;");
 
-    await call(dir, "count", 1);
+    await call(dir, ["count", 1]);
     await until("the first observation learned", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
       "learning/count: none → low (1 observation)",
@@ -635,7 +636,7 @@ describe("pmcp dev --observations", () => {
     expect(await readFile(module, "utf8")).toMatch(/export type CountResult = \{\n {2}count: number;\n\};/);
 
     // Nine more, ten consistent observations in all: medium.
-    await call(dir, "count", 9);
+    await call(dir, ["count", 9]);
     await until("the level crossed", () => updates(dev) === 3);
     expect(regeneration(dev.stdout(), 2)).toEqual([
       "learning/count: low → medium (10 observations)",
@@ -663,8 +664,7 @@ describe("pmcp dev --observations", () => {
     // One more count changes counts only, which rewrite nothing; the next tool learned shows it was read.
     const countType = async () => (await readFile(module, "utf8")).split("\n").filter((line) => line.includes("`count` tool"));
     const countTypeBefore = await countType();
-    await call(dir, "count", 1);
-    await call(dir, "news", 1);
+    await call(dir, ["count", 1], ["news", 1]);
     await until("the news tool learned", () => updates(dev) === 4);
     expect(regeneration(dev.stdout(), 3)).toEqual([
       "learning/news: none → low (1 observation)",

@@ -11,7 +11,7 @@ import { observationPath } from "@pmcp-codegen/runtime";
 import { formatObservationLog } from "@pmcp-codegen/runtime/internal";
 import { afterEach, describe, expect, it } from "vitest";
 import type { InferredTool } from "../src/bundle/types.js";
-import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
+import { CLI, FIXTURES, ROOT, runCli, runInProcess } from "./helpers/cli.js";
 import { serveHttp } from "./helpers/http-server.js";
 import { alive } from "./helpers/processes.js";
 
@@ -44,35 +44,33 @@ function startDev(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv =
   });
   const lines = (text: string) => text.split("\n").filter((line) => line !== "");
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { process: child, stdout: () => lines(out), stderr: () => lines(err), exited };
+  const dev = { process: child, stdout: () => lines(out), stderr: () => lines(err), exited };
+  devs.push(dev);
+  return dev;
 }
+
+/** The `pmcp dev`s of the running test: what they printed goes into a wait's failure. */
+const devs: Dev[] = [];
+afterEach(() => {
+  devs.splice(0);
+});
 
 /**
- * Saves with `save` until `applied` holds. The watcher can miss a save that comes moments after
- * another event (chokidar's atomic mode joins renames within 100 ms), as a test's saves can and a
- * person's hardly: seen in about one fresh-clone run of five, on a loaded machine.
+ * Polls until `check` holds; the machine is loaded, so the limit is generous and no test depends on
+ * speed. A wait that runs out says what each `pmcp dev` of the test printed: a lost event and a slow
+ * step look alike from here.
  */
-async function saveUntil(what: string, save: () => Promise<void>, applied: () => boolean): Promise<void> {
-  for (let saves = 0; saves < 5 && !applied(); saves++) {
-    await save();
-    await until(what, applied, 9_000).catch(() => {});
-  }
-  expect(applied(), what).toBe(true);
-}
-
-/** Polls until `check` holds; the machine is loaded, so the limit is generous and no test depends on speed. */
-async function until<T>(
-  what: string,
-  check: () => T | undefined | false | Promise<T | undefined | false>,
-  ms = 45_000,
-  /** What the process printed, for the failure's message. */
-  printed?: () => string,
-): Promise<T> {
-  const end = Date.now() + ms;
+async function until<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>): Promise<T> {
+  const end = Date.now() + 45_000;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== false) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${printed === undefined ? "" : `; it printed:\n${printed()}`}`);
+    if (Date.now() > end) {
+      const printed = devs.map(
+        (dev) => `pmcp dev printed on stdout:\n${dev.stdout().join("\n")}\nand on stderr:\n${dev.stderr().join("\n")}`,
+      );
+      throw new Error([`timed out waiting for ${what}`, ...printed].join("\n"));
+    }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -343,11 +341,8 @@ describe("pmcp dev", () => {
     expect(updates(dev)).toBe(3);
 
     // Fixed, it is read again and applied.
-    await saveUntil(
-      "the fixed config applied",
-      () => writeConfig({ inventory: server("inventory"), billing: server("billing") }),
-      () => updates(dev) === 4,
-    );
+    await writeConfig({ inventory: server("inventory"), billing: server("billing") });
+    await until("the fixed config applied", () => updates(dev) === 4);
     expect(regeneration(dev.stdout(), 3)).toEqual([
       "SAFE      billing: server added with 1 tool [server-added]",
       "updated mcp.json, clients/billing.ts, clients/index.ts",
@@ -378,12 +373,7 @@ export default {
     await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
 
     await writeConfig(["inventory", "billing"]);
-    await until(
-      "the added server",
-      () => updates(dev) === 2,
-      45_000,
-      () => [...dev.stdout(), ...dev.stderr()].join("\n"),
-    );
+    await until("the added server", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
       "SAFE      billing: server added with 1 tool [server-added]",
       "updated schemas/mcp-bundle.json, generated/billing.ts, generated/index.ts",
@@ -434,12 +424,13 @@ export default {
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
 
-    const bad = await runCli(["dev", "--stdio", "node x.js", "--debounce", "-5"], { cwd: dir });
+    // Usage errors end before anything starts: the CLI's run in this process, whose folder holds no pmcp.config.
+    const bad = await runInProcess(["dev", "--stdio", "node x.js", "--debounce", "-5"]);
     expect([bad.code, bad.stderr]).toEqual([
       2,
       "pmcp: --debounce must be a whole number of milliseconds from 0 to 60000, got -5\npmcp: run 'pmcp --help' for usage\n",
     ]);
-    const nothing = await runCli(["dev"], { cwd: dir });
+    const nothing = await runInProcess(["dev"]);
     expect([nothing.code, nothing.stderr]).toEqual([
       2,
       `pmcp: nothing to watch: give --endpoint <url>, --stdio "<command>" or --config <file>, or list servers in pmcp.config\npmcp: run 'pmcp --help' for usage\n`,
@@ -464,11 +455,8 @@ export default {
     expect(updates(dev)).toBe(1);
 
     tools = [...tools, { name: "set_stock", inputSchema: { type: "object" } }];
-    await saveUntil(
-      "the second listing",
-      () => saveWhole(join(dir, "pmcp.config.json"), config),
-      () => updates(dev) === 2,
-    );
+    await saveWhole(join(dir, "pmcp.config.json"), config);
+    await until("the second listing", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
       "SAFE      stateless/set_stock: tool added [tool-added]",
       "updated schemas/mcp-bundle.json, generated/stateless.ts, generated/index.ts",
@@ -520,12 +508,7 @@ export default {
   /** Starts dev, waits until it watches, and stops it: one start, with whatever it printed on stdout. */
   async function startAndStop(dir: string, args: readonly string[]): Promise<string[]> {
     const dev = startDev(dir, args);
-    await until(
-      "the watch line",
-      () => dev.stderr().includes("watching for changes; Ctrl-C to stop"),
-      45_000,
-      () => dev.stderr().join("\n"),
-    );
+    await until("the watch line", () => dev.stderr().includes("watching for changes; Ctrl-C to stop"));
     dev.process.kill("SIGINT");
     expect(await dev.exited).toBe(0);
     return dev.stdout();
@@ -605,9 +588,9 @@ export default {
 });
 
 describe("pmcp dev --observations", () => {
-  /** A program of the user's: calls `tool` `times` times through the generated client, observing into `observations`. */
-  async function call(dir: string, tool: "count" | "news", times: number): Promise<void> {
-    const script = join(dir, `call-${tool}.mjs`);
+  /** A program of the user's: calls each tool its times through the generated client, in order, observing into `observations`. */
+  async function call(dir: string, ...calls: [tool: "count" | "news", times: number][]): Promise<void> {
+    const script = join(dir, "call.mjs");
     await writeFile(
       script,
       [
@@ -620,7 +603,7 @@ describe("pmcp dev --observations", () => {
         `  observe: { dir: ${JSON.stringify(join(dir, "observations"))} },`,
         "});",
         "const learning = new LearningClient(client);",
-        `for (let call = 0; call < ${times}; call++) await learning.${tool}();`,
+        ...calls.map(([tool, times]) => `for (let call = 0; call < ${times}; call++) await learning.${tool}();`),
         "await client.close();",
       ].join("\n"),
     );
@@ -644,7 +627,7 @@ describe("pmcp dev --observations", () => {
     const module = join(dir, "generated/learning.ts");
     expect(await readFile(module, "utf8")).toContain("export type CountResult = rt.ToolResult;");
 
-    await call(dir, "count", 1);
+    await call(dir, ["count", 1]);
     await until("the first observation learned", () => updates(dev) === 2);
     expect(regeneration(dev.stdout(), 1)).toEqual([
       "learning/count: none → low (1 observation)",
@@ -653,7 +636,7 @@ describe("pmcp dev --observations", () => {
     expect(await readFile(module, "utf8")).toMatch(/export type CountResult = \{\n {2}count: number;\n\};/);
 
     // Nine more, ten consistent observations in all: medium.
-    await call(dir, "count", 9);
+    await call(dir, ["count", 9]);
     await until("the level crossed", () => updates(dev) === 3);
     expect(regeneration(dev.stdout(), 2)).toEqual([
       "learning/count: low → medium (10 observations)",
@@ -681,8 +664,7 @@ describe("pmcp dev --observations", () => {
     // One more count changes counts only, which rewrite nothing; the next tool learned shows it was read.
     const countType = async () => (await readFile(module, "utf8")).split("\n").filter((line) => line.includes("`count` tool"));
     const countTypeBefore = await countType();
-    await call(dir, "count", 1);
-    await call(dir, "news", 1);
+    await call(dir, ["count", 1], ["news", 1]);
     await until("the news tool learned", () => updates(dev) === 4);
     expect(regeneration(dev.stdout(), 3)).toEqual([
       "learning/news: none → low (1 observation)",

@@ -92,28 +92,20 @@ describe("pmcp serve exec --learn", () => {
     ]);
   });
 
-  it("runs a program reading .text each time, before the tool's type is learned, once learned from one answer, and after it turns to prose", async () => {
+  // One server for both: news answers JSON once, then prose; the type learned from the first answer stays.
+  it("runs a program reading .text each time, before the tool's type is learned, once learned from one answer, and after it turns to prose; gives a prose answer to the type learned from JSON no value but its text, and keeps the type: learning never takes a type back", async () => {
     const program = "return (await learning.news()).text;";
     expect(await run(shared, program)).toEqual([OK, '{"a":1}']);
+    // Learned from one observation: { a: number }; the prose answer is no failure: `.value` is undefined, `.text` holds it.
     expect(await run(shared, program)).toEqual([OK, "no data today"]);
+    const read = "const news = await learning.news();\nreturn [news.value === undefined, news.text, typeof news.get];";
+    expect(await run(shared, read)).toEqual([OK, [true, "no data today", "function"]]);
     expect(await run(shared, program)).toEqual([OK, "no data today"]);
-  });
-
-  it("gives a prose answer to a type learned from JSON no value but its text, and keeps the type once it has answered prose: learning never takes a type back", async () => {
-    const client = await learningServer("--observe", join(dir, "news-value"));
-    try {
-      expect(await run(client, "return (await learning.news()).text;")).toEqual([OK, '{"a":1}']);
-      // Learned from one observation: { a: number }; the prose answer is no failure: `.value` is undefined, `.text` holds it.
-      const read = "const news = await learning.news();\nreturn [news.value === undefined, news.text, typeof news.get];";
-      expect(await run(client, read)).toEqual([OK, [true, "no data today", "function"]]);
-      // Seen answering without JSON too, it keeps its type: the program that read `.value` still compiles, and reads undefined.
-      expect(await run(client, "const news = await learning.news();\nreturn [news.value?.a ?? null, news.text];")).toEqual([
-        OK,
-        [null, "no data today"],
-      ]);
-    } finally {
-      await client.close();
-    }
+    // Seen answering without JSON too, it keeps its type: the program that read `.value` still compiles, and reads undefined.
+    expect(await run(shared, "const news = await learning.news();\nreturn [news.value?.a ?? null, news.text];")).toEqual([
+      OK,
+      [null, "no data today"],
+    ]);
   });
 });
 

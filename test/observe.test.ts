@@ -10,7 +10,7 @@ import { qualityOf, schemaSourceOf } from "../src/bundle/quality.js";
 import { readSchemaFiles } from "../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../src/bundle/types.js";
 import { inferBundle } from "../src/infer/infer-bundle.js";
-import { FIXTURES, fixtureCommand, ROOT, runCli } from "./helpers/cli.js";
+import { FIXTURES, fixtureCommand, ROOT, runCli, runInProcess } from "./helpers/cli.js";
 import { COMPILE_BUDGET_MS, outputDir } from "./helpers/typescript.js";
 
 const require = createRequire(import.meta.url);
@@ -338,7 +338,8 @@ describe("pmcp schema discover", () => {
   it("reports a bad samples file and a missing --observations as usage errors", async () => {
     const samples = join(dir, "bad-samples.json");
     await writeFile(samples, JSON.stringify({ get_weather: { city: "Oslo" } }));
-    const bad = await runCli([
+    // Usage errors, in this process; the run below is a real one.
+    const bad = await runInProcess([
       "schema",
       "discover",
       "--stdio",
@@ -350,10 +351,10 @@ describe("pmcp schema discover", () => {
     ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr.split("\n")[0]).toMatch(/^pmcp: --samples .*bad-samples\.json at get_weather.*: .*expected/);
-    const missing = await runCli(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs")]);
+    const missing = await runInProcess(["schema", "discover", "--stdio", fixtureCommand("weather-server.mjs")]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("observations");
-    const absent = await runCli([
+    const absent = await runInProcess([
       "schema",
       "discover",
       "--stdio",
@@ -399,7 +400,8 @@ describe("infer, generate and report from the command line", () => {
           .code,
       ).toBe(0);
       expect((await discover("v1")).code).toBe(0);
-      const inferred = await runCli(["schema", "infer", "--schema", path, "--observations", logs]);
+      // What infer and generate print and write, in this process; the exports and discoveries are real runs.
+      const inferred = await runInProcess(["schema", "infer", "--schema", path, "--observations", logs]);
       expect(inferred.code, inferred.stderr).toBe(0);
       expect(inferred.stdout).toContain("inferred weather/get_weather: 16 observations, quality medium (consistency 0.75)");
       expect(inferred.stderr).toContain(
@@ -416,13 +418,13 @@ describe("infer, generate and report from the command line", () => {
       expect((await runCli([...exportAgain, "--check"])).code).toBe(0);
 
       const out = join(work, "generated");
-      expect((await runCli(["generate", "--schema", path, "-o", out])).code).toBe(0);
+      expect((await runInProcess(["generate", "--schema", path, "-o", out])).code).toBe(0);
       const module = await readFile(join(out, "weather.ts"), "utf8");
       expect(module).toContain("Result of the `get_weather` tool, inferred from 16 observations, quality medium.");
       expect(module).toMatch(/tool: "get_weather", args, parse: GetWeatherResultSchema, retryable: true, lenient: true/);
       // --min-quality high leaves the medium-quality inference out: the result is returned as it came again.
       const strict = join(work, "generated-high");
-      expect((await runCli(["generate", "--schema", path, "-o", strict, "--min-quality", "high"])).code).toBe(0);
+      expect((await runInProcess(["generate", "--schema", path, "-o", strict, "--min-quality", "high"])).code).toBe(0);
       expect(await readFile(join(strict, "weather.ts"), "utf8")).toContain("export type GetWeatherResult = rt.ToolResult;");
 
       const usage = join(work, "usage.ts");
@@ -461,7 +463,7 @@ describe("infer, generate and report from the command line", () => {
 
       // A release later the tool returns one more field: observe it, infer again, and --check names the tool.
       expect((await discover("v2")).code).toBe(0);
-      expect((await runCli(["schema", "infer", "--quiet", "--schema", path, "--observations", logs])).code).toBe(0);
+      expect((await runInProcess(["schema", "infer", "--quiet", "--schema", path, "--observations", logs])).code).toBe(0);
       const check = await runCli(["generate", "--schema", path, "-o", out, "--check"]);
       expect(check.code).toBe(1);
       expect(check.stdout).toContain(`stale: ${join(out, "weather.ts")} (types changed: get_weather)`);
@@ -527,14 +529,15 @@ describe("infer, generate and report from the command line", () => {
       { server: "weather", tool: "get_version", path: "/build", message: "must be string", count: 1, observations: 2 },
     ]);
 
-    const table = await runCli(["report", "--schema", path]);
+    // The same report as a table and as Markdown: the CLI's run in this process, as the JSON's was a real one.
+    const table = await runInProcess(["report", "--schema", path]);
     expect(table.stdout.split("\n")[0]).toMatch(/^server\s+tools\s+declared\s+annotated\s+hybrid\s+inferred\s+unknown\s+no JSON\s+q:high/);
     expect(table.stdout).toMatch(/^weather\s+6\s+0\s+0\s+1\s+1\s+4\s+1\s+1\s+1\s+0\s+4\s+14\s/m);
     expect(table.stdout).toContain(
       "Unknown because they answer without JSON (results holding each content type; no schema to learn):\n  weather/set_units: text in 3\n",
     );
     expect(table.stdout).toContain("weather/get_version at /build: must be string (1 of 2 observations)");
-    const markdown = await runCli(["report", "--schema", path, "--format", "markdown"]);
+    const markdown = await runInProcess(["report", "--schema", path, "--format", "markdown"]);
     expect(markdown.stdout).toContain("| server | tools | declared |");
     expect(markdown.stdout).toMatch(/^\| weather \| 6 \| 0 \| 0 \| 1 \| 1 \| 4 \| 1 \|/m);
     expect(markdown.stdout).toContain("- weather/set\\_units: text in 3");
@@ -545,7 +548,7 @@ describe("infer, generate and report from the command line", () => {
     const { toJsonText } = await import("../src/bundle/serialize.js");
     await writeFile(path, toJsonText(bundle));
     const before = await readFile(path, "utf8");
-    const result = await runCli(["schema", "infer", "--schema", path, "--observations", join(dir, "no-such-folder")]);
+    const result = await runInProcess(["schema", "infer", "--schema", path, "--observations", join(dir, "no-such-folder")]);
     // A missing input is a usage error, as a missing bundle is (README: exit codes).
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split("\n")).toEqual([

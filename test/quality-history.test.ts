@@ -1,7 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
+import { FIXTURES, fixtureCommand, runCli, runInProcess } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
 
 /**
@@ -22,6 +22,16 @@ async function cli(...args: string[]) {
   return result;
 }
 
+/**
+ * As `cli`, run in this process: for the reports and generations whose claim is what they print and
+ * write, not the process (each command has its real run above them). Every path it is given is absolute.
+ */
+async function inProcess(...args: string[]) {
+  const result = await runInProcess(args);
+  expect(result.code, result.stderr).toBe(0);
+  return result;
+}
+
 /** Calls the read-only tools (get_weather with `cities` arguments) and set_units, then infers from every log so far. */
 async function learn(name: string, cities: number, extra: Record<string, unknown[]> = {}) {
   const samples = join(dir, `${name}.json`);
@@ -29,7 +39,7 @@ async function learn(name: string, cities: number, extra: Record<string, unknown
   await writeFile(samples, JSON.stringify(calls));
   const allow = Object.hasOwn(extra, "set_units") ? ["--allow-tool", "weather/set_units"] : [];
   await cli("schema", "discover", "--quiet", "--stdio", weather, "--id", "weather", "--samples", samples, "--observations", logs, ...allow);
-  await cli("schema", "infer", "--quiet", "--schema", bundle, "--observations", logs);
+  await inProcess("schema", "infer", "--quiet", "--schema", bundle, "--observations", logs);
 }
 
 const summary = (sources: string, qualities: string) => [
@@ -69,7 +79,7 @@ describe("generate records the quality it generated at, and report reads the his
         "",
       ].join("\n"),
     );
-    const beforeJson = JSON.parse((await cli("report", "--schema", bundle, "-o", out, "--json")).stdout);
+    const beforeJson = JSON.parse((await inProcess("report", "--schema", bundle, "-o", out, "--json")).stdout);
     expect([beforeJson.recentImprovements, beforeJson.recommendations, beforeJson.mostUsed]).toEqual([
       [],
       { discover: [{ server: "weather", tools: ["list_stations"], command: discoverLine }], drift: [], noJson: [], moreObservations: [] },
@@ -77,7 +87,7 @@ describe("generate records the quality it generated at, and report reads the his
     ]);
 
     await learn("round-1", 3, { set_units: [{ units: "metric" }] });
-    const second = await cli("generate", "--schema", bundle, "-o", out);
+    const second = await inProcess("generate", "--schema", bundle, "-o", out);
     expect(second.stdout.split("\n")).toEqual([
       `Generated clients in ${out}: 1 server, 6 tools`,
       ...summary("hybrid 1 (16.7%), inferred 2 (33.3%), unknown 3 (50.0%)", "high 1 (16.7%), low 2 (33.3%), none 3 (50.0%)"),
@@ -88,7 +98,7 @@ describe("generate records the quality it generated at, and report reads the his
     ]);
 
     await learn("round-2", 12);
-    const third = await cli("generate", "--schema", bundle, "-o", out, "--json");
+    const third = await inProcess("generate", "--schema", bundle, "-o", out, "--json");
     const counts = {
       tools: 6,
       bySource: { declared: 0, annotated: 0, hybrid: 1, inferred: 2, unknown: 3 },
@@ -123,7 +133,7 @@ describe("generate records the quality it generated at, and report reads the his
 
     // The same bundle over the same index: nothing to write, nothing changed, the same summary.
     const written = await readFile(index, "utf8");
-    const again = await cli("generate", "--schema", bundle, "-o", out);
+    const again = await inProcess("generate", "--schema", bundle, "-o", out);
     expect(again.stdout.split("\n")).toEqual([
       `Generated clients in ${out}: 1 server, 1 unchanged, 6 tools`,
       ...summary(
@@ -132,7 +142,7 @@ describe("generate records the quality it generated at, and report reads the his
       ),
       "",
     ]);
-    expect(JSON.parse((await cli("generate", "--schema", bundle, "-o", out, "--json")).stdout)).toMatchObject({
+    expect(JSON.parse((await inProcess("generate", "--schema", bundle, "-o", out, "--json")).stdout)).toMatchObject({
       changed: [],
       quality: { total: counts },
       qualityChanges: [],
@@ -141,7 +151,7 @@ describe("generate records the quality it generated at, and report reads the his
     expect((await cli("generate", "--schema", bundle, "-o", out, "--check")).stdout).toBe(`${out} is up to date\n`);
     expect(await readFile(index, "utf8")).toBe(written);
 
-    const table = await cli("report", "--schema", bundle, "-o", out);
+    const table = await inProcess("report", "--schema", bundle, "-o", out);
     expect(table.stdout).toBe(
       [
         "server   tools  declared  annotated  hybrid  inferred  unknown  no JSON  q:high  q:medium  q:low  q:none  observations  list bytes  ≈ tokens",
@@ -174,7 +184,7 @@ describe("generate records the quality it generated at, and report reads the his
       ].join("\n"),
     );
 
-    const markdown = await cli("report", "--schema", bundle, "-o", out, "--format", "markdown");
+    const markdown = await inProcess("report", "--schema", bundle, "-o", out, "--format", "markdown");
     expect(markdown.stdout.slice(markdown.stdout.indexOf("## Recent improvements"))).toBe(
       [
         "## Recent improvements (newest first)",
@@ -200,7 +210,7 @@ describe("generate records the quality it generated at, and report reads the his
     );
     expect(markdown.stdout).toContain("| total % |  | 0.0% | 0.0% | 16.7% | 33.3% | 50.0% |  | 16.7% | 16.7% | 16.7% | 50.0% |  |  |  |\n");
 
-    const json = JSON.parse((await cli("report", "--schema", bundle, "-o", out, "--json")).stdout);
+    const json = JSON.parse((await inProcess("report", "--schema", bundle, "-o", out, "--json")).stdout);
     const improved = (tool: string, observations: number, from: string, to: string) => ({
       kind: "improved",
       server: "weather",
@@ -230,10 +240,10 @@ describe("generate records the quality it generated at, and report reads the his
   });
 
   it("report without generated clients says no history is recorded", async () => {
-    const result = await cli("report", "--schema", bundle, "-o", join(dir, "no-clients-here"), "--json");
+    const result = await inProcess("report", "--schema", bundle, "-o", join(dir, "no-clients-here"), "--json");
     const report = JSON.parse(result.stdout);
     expect(report.recentImprovements).toBeNull();
-    const text = await cli("report", "--schema", bundle, "-o", join(dir, "no-clients-here"));
+    const text = await inProcess("report", "--schema", bundle, "-o", join(dir, "no-clients-here"));
     expect(text.stdout).toContain(
       "\nRecent improvements (newest first): none recorded (no index.ts generated with a record in the output folder, -o)\n",
     );
@@ -256,12 +266,12 @@ describe("generate records the quality it generated at, and report reads the his
     };
     const path = join(dir, "hostile.json");
     await writeFile(path, JSON.stringify({ version: "1.0", servers: [{ id: "shop", tools: [{ name: hostile }], inferred: [seen] }] }));
-    const table = await cli("report", "--schema", path, "-o", out);
+    const table = await inProcess("report", "--schema", path, "-o", out);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that none of these reaches the terminal
     expect(table.stdout).not.toMatch(/[\u001b\u0007\r]/);
     // A name holding control characters is quoted as JSON, so it stays on its line and shows what it holds.
     expect(table.stdout).toContain('\n  1. "shop/get\\u001b[31m\\u001b]0;title\\u0007\\r*stock*": 3\n');
-    const markdown = await cli("report", "--schema", path, "-o", out, "--format", "markdown");
+    const markdown = await inProcess("report", "--schema", path, "-o", out, "--format", "markdown");
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the test is that none of these reaches the terminal
     expect(markdown.stdout).not.toMatch(/[\u001b\u0007\r]/);
     expect(markdown.stdout).toContain('\n1. "shop/get\\\\u001b\\[31m\\\\u001b\\]0;title\\\\u0007\\\\r\\*stock\\*": 3\n');
@@ -272,9 +282,9 @@ describe("generate records the quality it generated at, and report reads the his
     const clients = join(dir, "wide-clients");
     const tools = (count: number) => Array.from({ length: count }, (_, index) => ({ name: `t${String(index).padStart(2, "0")}` }));
     await writeFile(path, JSON.stringify({ version: "1.0", servers: [{ id: "wide", tools: tools(1) }] }));
-    await cli("generate", "--schema", path, "-o", clients);
+    await inProcess("generate", "--schema", path, "-o", clients);
     await writeFile(path, JSON.stringify({ version: "1.0", servers: [{ id: "wide", tools: tools(26) }] }));
-    const result = await cli("generate", "--schema", path, "-o", clients);
+    const result = await inProcess("generate", "--schema", path, "-o", clients);
     expect(result.stdout.split("\n").slice(4)).toEqual([
       "Changes since the previous generation:",
       ...tools(26)

@@ -5,6 +5,7 @@ import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import { type QualityChange, qualityChangeLine } from "../bundle/quality-changes.js";
 import type { DevInputs, DevOutput } from "../dev/session.js";
+import type { WatchedPaths } from "../dev/watch-inputs.js";
 import type { BundleChange } from "../diff/bundle-diff.js";
 import { formatText } from "../diff/format.js";
 import { PmcpError } from "../errors.js";
@@ -68,7 +69,7 @@ async function dev(args: Args): Promise<void> {
     if (stopped.received) return;
     // pmcp.config may name another templates folder, or another observations folder: the watchers follow.
     const watched = () => watchedPaths(CONFIG_FILE_NAMES, args.config, session.templatesDir);
-    const logsDir = () => (session.observationsDir === undefined ? [] : [resolve(session.observationsDir)]);
+    const logsDir = () => ({ folders: session.observationsDir === undefined ? [] : [resolve(session.observationsDir)] });
     // One follow at a time, so that two quick saves never leave a second watcher unclosed.
     let following = Promise.resolve();
     const onChange = () => {
@@ -138,12 +139,12 @@ async function logsFolder(dir: string, flag: string): Promise<void> {
 }
 
 /** pmcp.config (any of its names, whether there yet or not), the --config file and the templates folder. */
-function watchedPaths(configNames: readonly string[], config: string | undefined, templatesDir: string | undefined): string[] {
-  return [
-    ...configNames.map((name) => resolve(name)),
-    ...(config === undefined ? [] : [resolve(config)]),
-    ...(templatesDir === undefined ? [] : [resolve(templatesDir)]),
-  ].filter((path, index, all) => all.indexOf(path) === index);
+function watchedPaths(configNames: readonly string[], config: string | undefined, templatesDir: string | undefined): WatchedPaths {
+  const files = [...configNames, ...(config === undefined ? [] : [config])].map((name) => resolve(name));
+  return {
+    files: files.filter((path, index) => files.indexOf(path) === index),
+    folders: templatesDir === undefined ? [] : [resolve(templatesDir)],
+  };
 }
 
 /**

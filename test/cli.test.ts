@@ -193,7 +193,7 @@ describe("pmcp command line", () => {
     [["serve", "inspect", "--http", "0.0.0.0:8080"], /^pmcp: --http must be a whole number from 0 to 65535, got "0\.0\.0\.0:8080"$/],
     [["schema", "export", "--stdio", "node x.js", "--concurrency", "1.5"], /^pmcp: --concurrency must be a whole number ≥ 1, got 1.5$/],
     [["exec", "x.ts", "--max-calls", "0x"], /^pmcp: --max-calls must be a whole number ≥ 1, got "0x"$/],
-    [["exec", "x.ts", "--max-calls"], /^pmcp: --max-calls must be a whole number ≥ 1, got true$/],
+    [["exec", "x.ts", "--max-calls"], /^pmcp: Not enough arguments following: max-calls$/],
     [["tools", "from-source"], /^pmcp: tools from-source: missing <file>$/],
     [["tools", "from-source", "/no/such/tools.ts"], /\/no\/such\/tools\.ts: no such file/],
     [

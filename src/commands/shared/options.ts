@@ -101,6 +101,8 @@ export function wholeNumberOption<T, K extends string>(
     .option(name, {
       // No type: yargs' numbers turn `0.0.0.0:8080` into NaN, and the message would not say what was given, while
       // its strings show as `[string]` in the help. Untyped, what looks like a number is one, and the rest stays text.
+      // Untyped, a flag given no value would be `true`: yargs says what is missing instead.
+      requiresArg: true,
       // A number once the check below has passed.
       coerce: (value: unknown) => asNumber(value) as number,
       describe: notes.length === 0 ? spec.describe : `${spec.describe} (${notes.join(", ")})`,

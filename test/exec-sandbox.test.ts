@@ -9,6 +9,7 @@ import type { CompiledProgram, HostBridge, RunOutcome } from "../dist/exec/execu
 import { DEFAULT_LIMITS, type Limits } from "../dist/exec/limits.js";
 import { QuickJsExecutor } from "../dist/exec/quickjs-executor.js";
 import { FIXTURES } from "./helpers/cli.js";
+import { runs } from "./helpers/full-run.js";
 
 // The executor runs its worker from dist/, so these tests use the built code (npm run build).
 
@@ -599,10 +600,13 @@ describe("the host process", () => {
   });
 });
 
+/** Answers of 400 KB in the memory case: 1,000 in a full run. */
+const ANSWERS = runs(1000, 400);
+
 describe("the bridge wired to a real CompositionClient over stdio", () => {
   // Each answer stayed in the VM until the program ended: 200 such calls ended in [Memory limit] after about 160.
-  // 400 answers are two and a half default heaps: enough to show that what is dropped is freed, at 40 % of the bytes 1,000 took.
-  it("a program's memory is what it keeps: 400 answers of 400 KB, none kept, fit the default heap; kept, they do not", async () => {
+  // 400 answers are two and a half default heaps: enough to show that what is dropped is freed; 1,000 in a full run.
+  it(`a program's memory is what it keeps: ${ANSWERS} answers of 400 KB, none kept, fit the default heap; kept, they do not`, async () => {
     const client = new CompositionClient({
       servers: { large: { command: process.execPath, args: [join(FIXTURES, "large-message-server.mjs")] } },
       timeoutMs: 30_000,
@@ -615,16 +619,16 @@ describe("the bridge wired to a real CompositionClient over stdio", () => {
     const large = { large: { big: { server: "large", tool: "big", returns: "content" as const } } };
     // 400 KiB of text in {"text":"…"}: 409,611 characters an answer.
     const big = "(await large.big({ mb: 400 / 1024 })).text";
-    const limits = { maxCalls: 400, timeoutMs: 2 ** 31 - 1 };
+    const limits = { maxCalls: ANSWERS, timeoutMs: 2 ** 31 - 1 };
     try {
       const dropped = await executor.run(
-        { code: `let chars = 0;\nfor (let i = 0; i < 400; i++) chars += ${big}.length;\nreturn chars;`, globals: large },
+        { code: `let chars = 0;\nfor (let i = 0; i < ${ANSWERS}; i++) chars += ${big}.length;\nreturn chars;`, globals: large },
         host,
         limits,
       );
-      expect(tagged(dropped)).toEqual({ ok: true, result: 400 * 409_611 });
+      expect(tagged(dropped)).toEqual({ ok: true, result: ANSWERS * 409_611 });
       const kept = await executor.run(
-        { code: `const texts = [];\nfor (let i = 0; i < 400; i++) texts.push(${big});`, globals: large },
+        { code: `const texts = [];\nfor (let i = 0; i < ${ANSWERS}; i++) texts.push(${big});`, globals: large },
         host,
         limits,
       );

@@ -10,6 +10,7 @@ import { MAX_DIAGNOSTIC_BYTES, MAX_DIAGNOSTICS, PROGRAM_DIAGNOSTIC } from "../sr
 import { buildDeclarations, type ClientDeclarations } from "../src/exec/declarations.js";
 import { createProgramChecker, MAX_PROGRAM_BYTES, type ProgramChecker } from "../src/exec/type-check.js";
 import { FIXTURES, runCli } from "./helpers/cli.js";
+import { alive, childPids } from "./helpers/processes.js";
 import { COMPILE_BUDGET_MS, outputDir, typecheck } from "./helpers/typescript.js";
 
 /**
@@ -389,6 +390,18 @@ describe("the checker's processes", () => {
   const X = "declare const x: number;";
   /** A program's time, arriving now. */
   const within = (limitMs: number) => ({ limitMs, arrived: performance.now() });
+
+  // A session stopped while it started waited for both processes to warm up: seconds of CPU, more under load.
+  it("ends the processes of a pool still starting once its signal aborts, and rejects", async () => {
+    const before = childPids();
+    const stopping = new AbortController();
+    const created = CheckerHost.create(X, {}, stopping.signal);
+    const starting = childPids().filter((pid) => !before.includes(pid));
+    expect(starting).toHaveLength(2);
+    stopping.abort();
+    await expect(created).rejects.toThrow("the checker was closed while it started");
+    expect(starting.filter(alive)).toEqual([]);
+  });
 
   // One host for the cases of each set of options: each of its processes costs seconds of CPU to start.
   describe("one process, no check limit to speak of", () => {

@@ -144,9 +144,11 @@ describe.concurrent("a stdio server started through a wrapper, as npx starts one
     const { pidsFile } = await scratch();
     const run = start([CLI, "serve", "exec", "--http", "0", "--stdio", SERVER_LINE, "--id", "stubborn"], { PIDS_FILE: pidsFile });
     await vi.waitFor(() => expect(run.stderr()).toMatch(/^Serving exec on /m), { timeout: 60_000, interval: 50 });
+    // Once the server runs: it starts after the line, and a signal before it would leave no pids to wait for.
+    const pids = await pidsIn(pidsFile);
     run.child.kill("SIGINT");
     expect(await run.exited).toEqual({ code: 0, signal: null });
-    expectAllGone(await pidsIn(pidsFile));
+    expectAllGone(pids);
   });
 
   it("is stopped once pmcp schema export has listed it", async () => {

@@ -117,7 +117,8 @@ export class ExecSession {
   readonly #started: Promise<string | undefined>;
   /** What the start failed with, as thrown. */
   #failure: unknown;
-  #closed = false;
+  /** Aborted by close: a checker still starting is ended rather than waited for. */
+  readonly #closing = new AbortController();
   #learning: Promise<void> = Promise.resolve();
   readonly #warned = new Set<string>();
 
@@ -129,10 +130,10 @@ export class ExecSession {
       return this.#state;
     });
     const checking = listing.then(async (state) => {
-      if (this.#closed) throw new PmcpError("SERVER_FAILED", "the session was closed while it started");
+      if (this.#closing.signal.aborted) throw new PmcpError("SERVER_FAILED", "the session was closed while it started");
       // TypeScript takes most of a second to load in each thread, more on a busy machine.
       const { CheckerHost } = await import("./checker-host.js");
-      this.#checker = await CheckerHost.create(state.declarations.text, options.checker);
+      this.#checker = await CheckerHost.create(state.declarations.text, options.checker, this.#closing.signal);
     });
     const failed = (error: unknown) => {
       this.#failure ??= error;
@@ -162,9 +163,13 @@ export class ExecSession {
     if ((await this.#started) !== undefined) throw this.#failure;
   }
 
-  /** Waits for the start and the learning round under way (its write included), then ends the checker's processes; the executor and the client belong to the caller. */
+  /**
+   * Ends a start still under way (a checker warming up is ended, not waited for), waits for the
+   * learning round under way (its write included), then ends the checker's processes; the executor
+   * and the client belong to the caller.
+   */
   async close(): Promise<void> {
-    this.#closed = true;
+    this.#closing.abort();
     await this.#started;
     await this.#learning;
     await this.#checker?.close();

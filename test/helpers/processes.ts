@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from "node:fs";
+
 /** Whether a process (a negative pid: any process of that group) is still there. */
 export function alive(pid: number): boolean {
   try {
@@ -6,4 +8,15 @@ export function alive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/** The pids of this process's children (Linux: every thread's `children` under /proc). */
+export function childPids(): number[] {
+  const tasks = readdirSync(`/proc/${process.pid}/task`);
+  return tasks.flatMap((task) =>
+    readFileSync(`/proc/${process.pid}/task/${task}/children`, "utf8")
+      .split(" ")
+      .filter((word) => word !== "")
+      .map(Number),
+  );
 }

@@ -3,6 +3,7 @@ import module from "node:module";
 import { tmpdir } from "node:os";
 import { PmcpError } from "../errors.js";
 import type { CheckerStart, CheckReply, CheckRequest, ProgramDiagnostic, TranspiledProgram } from "./check-protocol.js";
+import { checkerSnapshot, discardSnapshot } from "./checker-snapshot.js";
 
 /** A program's check: runnable (its types erased), refused with diagnostics, or stopped by a limit. */
 export type CheckOutcome =
@@ -95,6 +96,8 @@ export class CheckerHost {
   readonly #heapMb: number;
   readonly #maxCheckMs: number;
   readonly #size: number;
+  /** The start-up snapshot checkers start from, while it serves. */
+  #snapshot = checkerSnapshot();
   /** The declarations in force: new checkers start with them. */
   #declarations: string;
   readonly #checkers = new Set<Checker>();
@@ -195,9 +198,10 @@ export class CheckerHost {
   #start(): Promise<void> {
     const { NODE_OPTIONS: _hostOptions, ...env } = process.env;
     const cache = module.getCompileCacheDir?.();
+    const snapshot = this.#snapshot;
     const child = fork(new URL("./checker-process.js", import.meta.url), [], {
       // The host's flags (a loader, --input-type, NODE_OPTIONS) are not the checker's business; its heap is.
-      execArgv: [`--max-old-space-size=${this.#heapMb}`],
+      execArgv: [`--max-old-space-size=${this.#heapMb}`, ...(snapshot === undefined ? [] : ["--snapshot-blob", snapshot])],
       // The host's compile cache, if it has one (the CLI's): the compiler's 9 MB are not compiled at every start.
       env: cache === undefined ? env : { ...env, NODE_COMPILE_CACHE: cache },
       serialization: "advanced",
@@ -239,6 +243,14 @@ export class CheckerHost {
         this.#lost(checker, "failed", `the checker's process failed: ${error.message}`);
       });
       child.on("exit", (code, signal) => {
+        // A snapshot this Node cannot start from (damaged, or its build went wrong): the checker starts without it.
+        if (!checker.ready && snapshot !== undefined && snapshot === this.#snapshot && !this.#closed && this.#checkers.has(checker)) {
+          this.#snapshot = undefined;
+          discardSnapshot(snapshot);
+          this.#checkers.delete(checker);
+          this.#start().then(resolve, reject);
+          return;
+        }
         const memory = /heap out of memory|Allocation failed/.test(stderr);
         const why = `the checker's process exited (${signal ?? `code ${code}`})`;
         reject(new Error(why));

@@ -3,6 +3,7 @@
 // the host can end it, and never in the server's own process. A process, not a worker thread: a
 // thread that reaches its heap limit may abort the whole process it shares (Node calls the limit
 // best-effort; nodejs/node#47224), and with it serve exec and every session it serves.
+import { createRequire } from "node:module";
 import { errorMessage } from "@pmcp-codegen/runtime/internal/text";
 import type { CheckerStart, CheckReply, CheckRequest } from "./check-protocol.js";
 
@@ -12,9 +13,10 @@ const reply = (message: CheckReply) => void channel(message);
 // Its host gone (killed, or exited without closing it), nothing is left to check for.
 process.on("disconnect", () => process.exit(0));
 
-process.once("message", async (start: CheckerStart) => {
+process.once("message", (start: CheckerStart) => {
   try {
-    const { createProgramChecker } = await import("./type-check.js");
+    // By require: a process started from the checker's snapshot has no dynamic import().
+    const { createProgramChecker } = createRequire(import.meta.url)("./type-check.js") as typeof import("./type-check.js");
     const checker = createProgramChecker(start.declarations);
     process.on("message", (request: CheckRequest) => {
       try {

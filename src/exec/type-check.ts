@@ -9,6 +9,7 @@ import {
   type ProgramStatement,
   type TranspiledProgram,
 } from "./check-protocol.js";
+import { PROGRAM_COMPILER_OPTIONS, SNAPSHOT_REGISTRY_KEY } from "./checker-options.js";
 
 /** Programs are written by agents, a few dozen lines; anything this large is refused unread. */
 export const MAX_PROGRAM_BYTES = 100_000;
@@ -34,27 +35,13 @@ export interface ProgramChecker {
 
 const DECLARATIONS_FILE = "/pmcp/clients.d.ts";
 const PROGRAM_FILE = "/pmcp/program.ts";
-const LIB_FILE = "lib.es2022.d.ts";
 const WRAPPER_NAME = "__program";
 // The program starts on the wrapper's second line, so its columns are unchanged.
 const PREFIX = `async function ${WRAPPER_NAME}() {\n`;
 const SUFFIX = "\n}\n";
 const PREFIX_LINES = 1;
 
-const OPTIONS: ts.CompilerOptions = {
-  strict: true,
-  target: ts.ScriptTarget.ES2022,
-  // ES2022 only: no DOM and no Node types, so `process`, `require` and `fetch` do not type-check.
-  lib: [LIB_FILE],
-  types: [],
-  // Emitted from the checked program itself, so erasing the types costs no second parse.
-  noEmit: false,
-  removeComments: false,
-  // Maps an error's position in the JavaScript the sandbox runs back to the agent's own line.
-  sourceMap: true,
-  noLib: false,
-  moduleDetection: ts.ModuleDetectionKind.Legacy,
-};
+const OPTIONS: ts.CompilerOptions = PROGRAM_COMPILER_OPTIONS;
 
 /**
  * "Cannot find name 'process'. Do you need to install type definitions for node?" and its
@@ -93,7 +80,7 @@ export function createProgramChecker(declarations: string): ProgramChecker {
     fileExists: (path) => read(path) !== undefined,
     readFile: read,
   };
-  const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  const service = ts.createLanguageService(host, documentRegistry());
   const update = (path: string, text: string) => {
     const file = files.get(path)!;
     // The same text keeps its version, so the service reuses the program it has.
@@ -178,6 +165,12 @@ export function createProgramChecker(declarations: string): ProgramChecker {
   checker.check(WARM_UP);
   checker.transpile(WARM_UP);
   return checker;
+}
+
+/** The start-up snapshot's registry, whose library files are parsed and bound already, when the checker started from one. */
+function documentRegistry(): ts.DocumentRegistry {
+  const fromSnapshot = (globalThis as Record<string, unknown>)[SNAPSHOT_REGISTRY_KEY] as ts.DocumentRegistry | undefined;
+  return fromSnapshot ?? ts.createDocumentRegistry();
 }
 
 const WARM_UP = `const values = await Promise.all([1, 2].map(async (n) => ({ n, text: String(n) })));

@@ -189,6 +189,26 @@ describe("registerFunctions listing: basic tools first", () => {
   });
 });
 
+describe("registerFunctions on a server with tools of its own", () => {
+  // Its handlers serve the manifest's tools only: the registerTool ones were dropped from tools/list unsaid.
+  it("refuses a server with tools from registerTool, naming them, and serves nothing in their place", async () => {
+    const server = new McpServer({ name: "x", version: "1" });
+    for (const name of ["ping", "pong", "status", "echo"]) server.registerTool(name, { description: name }, async () => ({ content: [] }));
+    expect(() => registerFunctions(server, tweets(), manifest)).toThrow(
+      expect.objectContaining({
+        code: "DUPLICATE_TOOL",
+        message:
+          'tweets.ts: registerFunctions serves every tool of its server, and this server has tools from registerTool ("ping", "pong", "status" and 1 more), which it would no longer serve: serve them from the manifest too, or from a server of their own',
+      }),
+    );
+    const client = new Client({ name: "c", version: "1" });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    expect((await client.listTools()).tools.map((listed) => listed.name)).toEqual(["ping", "pong", "status", "echo"]);
+    await client.close();
+  });
+});
+
 describe("registerFunctions rateLimits", () => {
   // The buckets read performance.now(), which these timers move; the SDK's own timers stay real.
   beforeEach(() => {

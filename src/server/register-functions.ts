@@ -30,8 +30,8 @@ interface Entry {
  * tools/list and tools/call handlers are used because `registerTool` only takes zod schemas
  * and republishes them as draft-07: this way clients see the manifest's JSON Schemas
  * byte for byte. These handlers serve every tool of the server: an McpServer constructed with
- * `capabilities.tools` has installed its own (empty) ones, which are replaced, and tools given to
- * `registerTool` on the same server are not served. Registration must happen before `connect`.
+ * `capabilities.tools` has installed its own (empty) ones, which are replaced, and a server with
+ * tools from `registerTool` is refused. Registration must happen before `connect`.
  *
  * `options.rateLimits` gives each bucket a tool's `pmcp/rateLimit` names its budget: a call past
  * it gets an `isError` result with the wait in `_meta["pmcp/retryAfterMs"]`, and its function
@@ -48,8 +48,8 @@ interface Entry {
  * not what is allowed.
  *
  * Throws a ToolDefinitionError when an export is missing, a schema does not compile, an
- * option is invalid, a tool names a bucket the options lack, or a tool is named `enable_tools`
- * with a listing other than `"all"`.
+ * option is invalid, a tool names a bucket the options lack, a tool is named `enable_tools`
+ * with a listing other than `"all"`, or the server has tools from `registerTool`.
  */
 export function registerFunctions(
   server: McpServer,
@@ -58,6 +58,7 @@ export function registerFunctions(
   options: RegisterFunctionsOptions = {},
 ): void {
   checkOptions(options);
+  refuseRegisteredTools(server, manifest.source);
   const { listing = "all", rateLimits } = options;
   // JavaScript callers are not type-checked: a path, or a manifest edited by hand, fails here with its reason.
   checkToolManifest(manifest, "registerFunctions");
@@ -100,6 +101,24 @@ export function registerFunctions(
     if (entry === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
     return tracedToolCall(server.server, entry.definition.name, extra, () => call(entry, request.params.arguments ?? {}));
   });
+}
+
+/**
+ * The handlers registerFunctions installs serve its manifest's tools only: tools given to
+ * `registerTool` before would silently stop being served. The SDK keeps them in a field of its
+ * own, read here for that one check. A `registerTool` after it fails by itself (the SDK finds the
+ * tool handlers taken).
+ */
+function refuseRegisteredTools(server: McpServer, source: string): void {
+  const registered = (server as unknown as { _registeredTools?: Record<string, unknown> })._registeredTools;
+  const names = Object.keys(registered ?? {});
+  if (names.length === 0) return;
+  const shown = names.slice(0, 3).map((name) => JSON.stringify(name));
+  const more = names.length > shown.length ? ` and ${names.length - shown.length} more` : "";
+  throw new ToolDefinitionError(
+    "DUPLICATE_TOOL",
+    `${source}: registerFunctions serves every tool of its server, and this server has tools from registerTool (${shown.join(", ")}${more}), which it would no longer serve: serve them from the manifest too, or from a server of their own`,
+  );
 }
 
 function entryOf(tool: ManifestTool, module: Record<string, unknown>, source: string, rateLimits: RateLimits | undefined): Entry {

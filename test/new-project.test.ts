@@ -8,6 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { parse } from "shell-quote";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FIXTURES, ROOT } from "./helpers/cli.js";
+import { full } from "./helpers/full-run.js";
 import { npmInstall, packTarballs, pinnedToCheckout, type Tarballs } from "./helpers/packed.js";
 import { type CodeBlock, codeBlocks, section } from "./helpers/readme.js";
 
@@ -102,6 +103,17 @@ describe("the README's new project, from an empty folder", () => {
     }
     expect(outputs.join("")).toContain("Starting Banner MCP server...");
     expect((await readdir(join(project, "generated"))).sort()).toEqual(["index.ts", "inventory.ts"]);
+    // A project that checks its libraries too: zod's, the SDK's and Node's declarations, with the generated
+    // client and both packages'. Thirty CPU-seconds more, so in a full run only.
+    if (full) {
+      const tsc = join(project, "node_modules/typescript/bin/tsc");
+      await expect(
+        exec(process.execPath, [tsc, "-p", "tsconfig.json", "--noEmit", "--skipLibCheck", "false", "--pretty", "false"], {
+          cwd: project,
+          maxBuffer: 64 * 1024 * 1024,
+        }).then(({ stdout }) => stdout),
+      ).resolves.toBe("");
+    }
 
     const client = new Client({ name: "new-project-test", version: "1.0.0" });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: start.slice(1), cwd: project, stderr: "pipe" }));

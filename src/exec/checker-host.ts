@@ -104,6 +104,7 @@ export class CheckerHost {
   readonly #queue: Job[] = [];
   #nextId = 0;
   #closed = false;
+  #closing: Promise<void> | undefined;
 
   private constructor(declarations: string, options: CheckerHostOptions) {
     this.#declarations = declarations;
@@ -180,7 +181,13 @@ export class CheckerHost {
     });
   }
 
-  async close(): Promise<void> {
+  /** Ends every checker; resolves once all are gone, for every caller (an abort's close and create's own overlap). */
+  close(): Promise<void> {
+    this.#closing ??= this.#end();
+    return this.#closing;
+  }
+
+  async #end(): Promise<void> {
     this.#closed = true;
     const closed = (job: Job) => job.settle({ type: "failed", id: job.request.id, message: "the checker was closed" });
     for (const job of this.#queue.splice(0)) closed(job);

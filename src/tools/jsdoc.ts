@@ -302,7 +302,8 @@ export function constraintsOf(symbol: ts.Symbol, checker: ts.TypeChecker, proble
 /** What a constraint tag takes, said when its value is not that; the closest format only then computed. */
 function expectation(kind: (typeof CONSTRAINTS)[string], text: string): string {
   if (kind === "format") return `validation checks strings against no such format${suggestion(text, stringFormats(), "")}`;
-  return { number: "a number", count: "a whole number from 0", pattern: "a regular expression" }[kind] + " is expected";
+  const expected = { number: "a number", count: "a whole number from 0", pattern: "a regular expression" }[kind];
+  return `${expected} is expected`;
 }
 
 /**

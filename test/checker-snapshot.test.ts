@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
@@ -7,7 +7,7 @@ import { fixtureCommand, runCli } from "./helpers/cli.js";
 // Checkers start from a snapshot kept in Node's compile cache folder, which NODE_COMPILE_CACHE moves
 // to a folder of this test's own: the first run builds it, in the background, and the next start from it.
 describe("the type-checker's start-up snapshot", () => {
-  it("is built by a first run, gives the same answers as a checker started without it, and is dropped once it cannot start one", async () => {
+  it("is built by a first run for this user alone, gives the same answers as a checker started without it, is replaced once others could write it, and is dropped once it cannot start one", async () => {
     const cache = await mkdtemp(join(tmpdir(), "pmcp-snapshot-"));
     const programs = await mkdtemp(join(tmpdir(), "pmcp-snapshot-programs-"));
     // Snapshots are tens of megabytes.
@@ -26,22 +26,34 @@ describe("the type-checker's start-up snapshot", () => {
       return names.filter((name) => name.startsWith("pmcp-checker-")).map((name) => join(cache, folder as string, name));
     };
 
+    /** The one snapshot, once built, with its permission bits. */
+    const built = () =>
+      vi.waitFor(
+        async () => {
+          const found = await snapshots();
+          expect(found.map((path) => path.endsWith(".blob"))).toEqual([true]);
+          return { path: found[0] as string, mode: (await stat(found[0] as string)).mode & 0o777 };
+        },
+        { timeout: 60_000, interval: 100 },
+      );
+
     const without = await run();
     expect(without.map((result) => result.code)).toEqual([0, 1]);
-    const [blob] = await vi.waitFor(
-      async () => {
-        const found = await snapshots();
-        expect(found.map((path) => path.endsWith(".blob"))).toEqual([true]);
-        return found;
-      },
-      { timeout: 60_000, interval: 100 },
-    );
+    const first = await built();
+    const blob = first.path;
+    expect(first.mode).toBe(0o600);
 
     expect(await run()).toEqual(without);
     // Not dropped: its checkers started.
     expect(await snapshots()).toEqual([blob]);
 
-    await writeFile(blob as string, (await readFile(blob as string)).subarray(0, 4096));
+    // As a run under an umask of 0 would have left it.
+    await chmod(blob, 0o666);
+    expect(await runCli(["exec", good, ...server], { env })).toEqual(without[0]);
+    // Built again in its place: only a new build sets the bits back.
+    await vi.waitFor(async () => expect(await built()).toMatchObject({ path: blob, mode: 0o600 }), { timeout: 60_000, interval: 100 });
+
+    await writeFile(blob, (await readFile(blob)).subarray(0, 4096));
     expect(await runCli(["exec", good, ...server], { env })).toEqual(without[0]);
     // Dropped at the start it failed.
     expect(await snapshots()).toEqual([]);

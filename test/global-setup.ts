@@ -1,6 +1,10 @@
+import { type ChildProcessByStdio, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
+import type { Readable, Writable } from "node:stream";
 import type { TestProject } from "vitest/node";
 import { exportAllServers, ROOT } from "./helpers/cli.js";
 
@@ -8,21 +12,41 @@ declare module "vitest" {
   export interface ProvidedContext {
     /** One export of the fixture and reference servers, shared read-only by the tests that need a real corpus. */
     referenceBundle: string;
+    /** The Unix socket of the suite's compiler (helpers/compile-server.mjs), which runs tsc for every test file. */
+    compileService: string;
   }
 }
 
 /**
  * Runs once before all the test files: fails fast when `dist/` is older than its sources (the CLI
- * tests run `dist/`, and would test yesterday's code), then exports the reference servers once.
+ * tests run `dist/`, and would test yesterday's code), then exports the reference servers once and
+ * starts the suite's compiler.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await assertBuilt();
   const dir = await mkdtemp(join(tmpdir(), "pmcp-reference-"));
   const bundle = join(dir, "bundle.json");
-  const exported = await exportAllServers(dir, bundle);
+  const socket = join(dir, "compile.sock");
+  const [exported, compiler] = await Promise.all([exportAllServers(dir, bundle), startCompiler(socket)]);
   if (exported.code !== 0) throw new Error(`exporting the reference servers failed: ${exported.stderr}`);
   project.provide("referenceBundle", bundle);
-  return () => rm(dir, { recursive: true, force: true });
+  project.provide("compileService", socket);
+  return async () => {
+    compiler.stdin.end();
+    if (compiler.exitCode === null) await once(compiler, "exit");
+    await rm(dir, { recursive: true, force: true });
+  };
+}
+
+/** Starts helpers/compile-server.mjs on `socket`; resolves once it listens. */
+async function startCompiler(socket: string): Promise<ChildProcessByStdio<Writable, Readable, null>> {
+  const compiler = spawn(process.execPath, [join(ROOT, "test/helpers/compile-server.mjs"), socket], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const [line] = (await Promise.race([once(createInterface({ input: compiler.stdout }), "line"), once(compiler, "exit")])) as [unknown];
+  if (line !== "ready") throw new Error(`the suite's compiler did not start (exit ${String(line)})`);
+  return compiler;
 }
 
 async function assertBuilt(): Promise<void> {

@@ -1,7 +1,9 @@
-import { execFile } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
+import { createConnection } from "node:net";
 import { join, relative, resolve } from "node:path";
+import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { inject } from "vitest";
 import { ROOT } from "./cli.js";
 
 /** Generated code must live inside the repo so that "zod" and "pmcp-codegen/runtime" resolve. */
@@ -49,13 +51,22 @@ export async function typecheck(dir: string, files: readonly string[], mode: Mod
       files,
     }),
   );
-  return new Promise((done) => {
-    execFile(
-      process.execPath,
-      [join(ROOT, "node_modules/typescript/bin/tsc"), "-p", config, "--pretty", "false"],
-      { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 },
-      (_error, stdout) => done(stdout.trim()),
-    );
+  return compileWithService(config);
+}
+
+/** `tsc -p config --pretty false`'s output, from the suite's compiler (compile-server.mjs). */
+function compileWithService(config: string): Promise<string> {
+  const socket = inject("compileService");
+  if (socket === undefined) throw new Error("the suite's compiler runs only in the integration project, whose global setup starts it");
+  return new Promise((done, fail) => {
+    const connection = createConnection(socket);
+    const lines = createInterface({ input: connection, crlfDelay: Number.POSITIVE_INFINITY });
+    lines.once("line", (line) => {
+      connection.end();
+      done((JSON.parse(line) as { output: string }).output);
+    });
+    connection.once("error", fail);
+    connection.write(`${JSON.stringify({ config })}\n`);
   });
 }
 

@@ -601,12 +601,14 @@ describe("the host process", () => {
 });
 
 /** Answers of 400 KB in the memory case: 1,000 in a full run. */
-const ANSWERS = runs(1000, 400);
+/** A quarter of the default heap: the claim below is about a heap's worth, and each answer costs the suite CPU. */
+const HEAP_BYTES = DEFAULT_LIMITS.heapBytes / 4;
+const ANSWERS = runs(250, 100);
 
 describe("the bridge wired to a real CompositionClient over stdio", () => {
   // Each answer stayed in the VM until the program ended: 200 such calls ended in [Memory limit] after about 160.
-  // 400 answers are two and a half default heaps: enough to show that what is dropped is freed; 1,000 in a full run.
-  it(`a program's memory is what it keeps: ${ANSWERS} answers of 400 KB, none kept, fit the default heap; kept, they do not`, async () => {
+  // 100 answers are two and a half heaps: enough to show that what is dropped is freed; 250 in a full run.
+  it(`a program's memory is what it keeps: ${ANSWERS} answers of 400 KB, none kept, fit a ${HEAP_BYTES / 2 ** 20} MB heap; kept, they do not`, async () => {
     const client = new CompositionClient({
       servers: { large: { command: process.execPath, args: [join(FIXTURES, "large-message-server.mjs")] } },
       timeoutMs: 30_000,
@@ -619,7 +621,7 @@ describe("the bridge wired to a real CompositionClient over stdio", () => {
     const large = { large: { big: { server: "large", tool: "big", returns: "content" as const } } };
     // 400 KiB of text in {"text":"…"}: 409,611 characters an answer.
     const big = "(await large.big({ mb: 400 / 1024 })).text";
-    const limits = { maxCalls: ANSWERS, timeoutMs: 2 ** 31 - 1 };
+    const limits = { maxCalls: ANSWERS, timeoutMs: 2 ** 31 - 1, heapBytes: HEAP_BYTES };
     try {
       const dropped = await executor.run(
         { code: `let chars = 0;\nfor (let i = 0; i < ${ANSWERS}; i++) chars += ${big}.length;\nreturn chars;`, globals: large },
@@ -633,7 +635,7 @@ describe("the bridge wired to a real CompositionClient over stdio", () => {
         limits,
       );
       expect(tagged(kept)).toEqual({ ok: false, kind: "memory", message: "the program used more memory than its limit" });
-      expect(kept.calls.length).toBeLessThan(DEFAULT_LIMITS.heapBytes / 409_611);
+      expect(kept.calls.length).toBeLessThan(HEAP_BYTES / 409_611);
     } finally {
       await client.close();
     }

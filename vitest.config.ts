@@ -1,3 +1,5 @@
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
@@ -6,6 +8,11 @@ import { defineConfig } from "vitest/config";
  * (packages/runtime/package.json), so that the unit tests need no build.
  */
 const RUNTIME_SOURCES = "@pmcp-codegen/source";
+
+// The suite starts hundreds of Node processes (workers, fixture and third-party servers, the CLI), each
+// compiling the same modules again; with Node's compile cache, which the CLI enables for itself, they
+// start about 15 % faster. Set here, before any worker is forked, so that every process inherits it.
+process.env.NODE_COMPILE_CACHE ??= join(tmpdir(), "node-compile-cache");
 
 export default defineConfig({
   resolve: {

@@ -24,6 +24,7 @@ declare module "vitest" {
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   await assertBuilt();
+  await removeEarlierOutputs();
   const dir = await mkdtemp(join(tmpdir(), "pmcp-reference-"));
   const bundle = join(dir, "bundle.json");
   const socket = join(dir, "compile.sock");
@@ -47,6 +48,25 @@ async function startCompiler(socket: string): Promise<ChildProcessByStdio<Writab
   const [line] = (await Promise.race([once(createInterface({ input: compiler.stdout }), "line"), once(compiler, "exit")])) as [unknown];
   if (line !== "ready") throw new Error(`the suite's compiler did not start (exit ${String(line)})`);
   return compiler;
+}
+
+/** Longer than a run takes on a loaded machine: what a run beside this one writes is left alone. */
+const EARLIER_RUN_MS = 60 * 60_000;
+
+/**
+ * The generated projects of earlier runs (a run writes a hundred megabytes there): each run's stay for a
+ * look until a run an hour later starts. The Rust build cache stays; it makes the next run's builds quick.
+ */
+async function removeEarlierOutputs(): Promise<void> {
+  const outputs = join(ROOT, "test/.output");
+  const entries = await readdir(outputs).catch(() => []);
+  await Promise.all(
+    entries.map(async (name) => {
+      const modified = (await stat(join(outputs, name)).catch(() => undefined))?.mtimeMs;
+      if (name === "cargo-target" || modified === undefined || Date.now() - modified < EARLIER_RUN_MS) return;
+      await rm(join(outputs, name), { recursive: true, force: true });
+    }),
+  );
 }
 
 async function assertBuilt(): Promise<void> {

@@ -3,13 +3,16 @@
 // parsed and bound the same libraries and declarations (ES2022, zod, the SDK, the runtime) again,
 // most of its two to six CPU-seconds; here declaration files parsed once serve every later program
 // compiled with the same options, as the compiler's own watch mode reuses them.
+// Two compilers, each a thread with declarations of its own: with one, a test's compile of a second
+// waited behind another file's corpus of ten, and its worker's core idled meanwhile.
 // Protocol: one JSON line per request on the Unix socket in argv[2], `{ "config": path }`, answered by
 // one JSON line, `{ "output": text }`, in order.
 import { createServer } from "node:net";
 import { createInterface } from "node:readline";
+import { isMainThread, parentPort, Worker } from "node:worker_threads";
 import ts from "typescript";
 
-const socket = process.argv[2];
+const COMPILERS = 2;
 /** Declaration files by name and parse options, kept while their text is unchanged. */
 const declarations = new Map();
 const formatHost = {
@@ -62,20 +65,53 @@ function compile(config) {
   return ts.formatDiagnostics(ts.sortAndDeduplicateDiagnostics(diagnostics), formatHost).trim();
 }
 
-const server = createServer((connection) => {
-  const lines = createInterface({ input: connection, crlfDelay: Number.POSITIVE_INFINITY });
-  lines.on("line", (line) => {
-    let output;
-    try {
-      output = compile(JSON.parse(line).config);
-    } catch (error) {
-      output = `the suite's compiler failed: ${error instanceof Error ? error.stack : String(error)}`;
-    }
-    connection.write(`${JSON.stringify({ output })}\n`);
+if (isMainThread) serve(process.argv[2]);
+else parentPort.on("message", (config) => parentPort.postMessage(compileReporting(config)));
+
+function compileReporting(config) {
+  try {
+    return compile(config);
+  } catch (error) {
+    return `the suite's compiler failed: ${error instanceof Error ? error.stack : String(error)}`;
+  }
+}
+
+/** Hands each request to an idle compiler, or queues it for the first one free. */
+function serve(socket) {
+  const queue = [];
+  const idle = Array.from({ length: COMPILERS }, () => {
+    const compiler = new Worker(new URL(import.meta.url));
+    compiler.unref();
+    return compiler;
   });
-  connection.on("error", () => connection.destroy());
-});
-server.listen(socket, () => process.stdout.write("ready\n"));
-// Ends with the suite: the global setup closes stdin on teardown, or its process exits.
-process.stdin.on("close", () => server.close(() => process.exit(0)));
-process.stdin.resume();
+  const dispatch = () => {
+    while (idle.length > 0 && queue.length > 0) {
+      const { config, answer } = queue.shift();
+      const compiler = idle.pop();
+      compiler.once("message", (output) => {
+        idle.push(compiler);
+        answer(output);
+        dispatch();
+      });
+      compiler.postMessage(config);
+    }
+  };
+  const server = createServer((connection) => {
+    const lines = createInterface({ input: connection, crlfDelay: Number.POSITIVE_INFINITY });
+    // Answers go back in the order the connection asked.
+    let answered = Promise.resolve();
+    lines.on("line", (line) => {
+      const { config } = JSON.parse(line);
+      const output = new Promise((answer) => {
+        queue.push({ config, answer });
+        dispatch();
+      });
+      answered = answered.then(() => output).then((text) => void connection.write(`${JSON.stringify({ output: text })}\n`));
+    });
+    connection.on("error", () => connection.destroy());
+  });
+  server.listen(socket, () => process.stdout.write("ready\n"));
+  // Ends with the suite: the global setup closes stdin on teardown, or its process exits.
+  process.stdin.on("close", () => server.close(() => process.exit(0)));
+  process.stdin.resume();
+}

@@ -1,7 +1,9 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { beforeAll, describe, expect, it } from "vitest";
 import { CLI, FIXTURES, ROOT, runCli, runInProcess } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
@@ -238,6 +240,47 @@ describe("pmcp exec", () => {
     const run = await runInProcess(args);
     expect(run.code).toBe(2);
     expect(run.stderr.split("\n")[0]).toBe(line);
+  });
+});
+
+/** Two calls of one server: 3 and 3. */
+const TWO_ITEMS =
+  'const first = await behaviour.getItem({ id: "a" });\nconst second = await behaviour.getItem({ id: "a" });\nreturn first.count + second.count;';
+
+describe("servers listed for their types, without a bundle", () => {
+  /** A --stdio server that appends a line to `starts` each time it is started. */
+  const counted = (starts: string) => [
+    "--stdio",
+    `sh -c 'echo started >> "$0"; exec "$1" "$2"' ${starts} ${process.execPath} ${join(FIXTURES, "behaviour-server.mjs")}`,
+    "--id",
+    "behaviour",
+  ];
+  const startsIn = async (starts: string) => (await readFile(starts, "utf8")).split("\n").filter(Boolean);
+
+  it("pmcp exec lists a server and runs the program's calls on the one process it started", async () => {
+    const starts = join(dir, "exec-starts.txt");
+    const program = join(dir, "two-items.ts");
+    await writeFile(program, TWO_ITEMS);
+    const run = await runCli(["exec", program, ...counted(starts)]);
+    expect(run).toMatchObject({ code: 0, stdout: "6\n" });
+    expect(await startsIn(starts)).toEqual(["started"]);
+  });
+
+  it("pmcp serve exec lists a server and runs programs' calls on the one process it started", async () => {
+    const starts = join(dir, "serve-starts.txt");
+    const client = new Client({ name: "exec-cli-test", version: "1.0.0" });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [CLI, "serve", "exec", ...counted(starts)], cwd: ROOT }),
+    );
+    try {
+      for (const id of ["a", "b"]) {
+        const answer = await client.callTool({ name: "execute_program", arguments: { code: TWO_ITEMS.replaceAll('"a"', `"${id}"`) } });
+        expect((answer.content as { text: string }[])[0]?.text.split("\n")[0]).toBe("[Script executed successfully]");
+      }
+    } finally {
+      await client.close();
+    }
+    expect(await startsIn(starts)).toEqual(["started"]);
   });
 });
 

@@ -2,7 +2,7 @@ import { access, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CompositionClient } from "@pmcp-codegen/runtime";
-import { strayOutputWarning } from "@pmcp-codegen/runtime/internal/servers";
+import { adoptConnection, strayOutputWarning } from "@pmcp-codegen/runtime/internal/servers";
 import { carryInferred } from "../bundle/carry-inferred.js";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import type { Quality } from "../bundle/quality.js";
@@ -99,14 +99,25 @@ export async function startSession(
       return server === undefined ? [] : [{ id: server.id, source, server, ttlMs: undefined }];
     });
     const unknown = sources.filter((source) => !typed.some((entry) => entry.source === source));
+    // Listed on connections the client then calls on: each server starts once.
     const outcomes =
       unknown.length === 0
         ? []
-        : await exportServers(unknown, { timeoutMs: LISTING_TIMEOUT_MS, concurrency: unknown.length, signal: stopping.signal });
+        : await exportServers(unknown, {
+            timeoutMs: LISTING_TIMEOUT_MS,
+            concurrency: unknown.length,
+            signal: stopping.signal,
+            keepConnections: true,
+          });
+    const kept = outcomes.flatMap((outcome) => (outcome.ok && outcome.connection !== undefined ? [outcome.connection] : []));
+    const abandon = async (error: PmcpError) => {
+      await Promise.all(kept.map((connection) => connection.close()));
+      throw error;
+    };
     const failures = outcomes.flatMap((outcome) =>
       outcome.ok ? [] : [`server "${outcome.source.id ?? outcome.source.label}": ${outcome.message}`],
     );
-    if (failures.length > 0) throw new PmcpError("SERVER_FAILED", failures.join("\n"));
+    if (failures.length > 0) return abandon(new PmcpError("SERVER_FAILED", failures.join("\n")));
     // One warning per server, from its listing here or, typed by --schema, from the client's connection.
     for (const outcome of outcomes) if (outcome.ok && outcome.strayOutput !== undefined) strayTold.add(outcome.server.id);
     for (const line of strayOutputWarnings(outcomes)) warn(output, line);
@@ -117,8 +128,8 @@ export async function startSession(
       ),
     ];
     const repeatedListed = duplicateIdProblem(listed.map((entry) => ({ id: entry.id, label: entry.source.label })));
-    if (repeatedListed !== undefined) throw new PmcpError("INVALID_ARGUMENT", repeatedListed);
-    if (stopping.signal.aborted) throw new PmcpError("SERVER_FAILED", "stopped while the servers were listed");
+    if (repeatedListed !== undefined) return abandon(new PmcpError("INVALID_ARGUMENT", repeatedListed));
+    if (stopping.signal.aborted) return abandon(new PmcpError("SERVER_FAILED", "stopped while the servers were listed"));
 
     const build = (servers: BundleServer[]) => carryInferred(canonicalBundle(servers), given && canonicalBundle(given.servers));
     // Listed under their ids: a source named only by its label is called by the id it was listed as.
@@ -133,6 +144,8 @@ export async function startSession(
         ...(observeDir === undefined ? {} : { observe: { dir: observeDir } }),
       },
     );
+    for (const outcome of outcomes)
+      if (outcome.ok && outcome.connection !== undefined) adoptConnection(client, outcome.server.id, outcome.connection);
     // Servers whose listing says how long it stays good are listed again when it runs out.
     refresh = new ListingRefresh(listed, { timeoutMs: LISTING_TIMEOUT_MS, build, apply: (next) => session.replaceBundle(next) });
     return {

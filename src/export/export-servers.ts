@@ -23,6 +23,8 @@ export type ServerOutcome =
       ttlMs: number | undefined;
       /** What a stdio server wrote to stdout that is not JSON-RPC, skipped: the command warns of it. */
       strayOutput: StrayOutput | undefined;
+      /** With `keepConnections`, the connection it was listed on, still open: the caller's to use and close. */
+      connection: Connection | undefined;
     }
   | { ok: false; source: ServerSource; message: string };
 
@@ -52,6 +54,8 @@ export interface ExportOptions {
   /** Ends every listing under way (each fails), and starts no more. */
   signal?: AbortSignal;
   onProgress?: (index: number, progress: ServerProgress) => void;
+  /** Leave each server listed running, its connection in the outcome, rather than closing it. */
+  keepConnections?: boolean;
 }
 
 /** Exports every source, `concurrency` at a time; one server's failure never stops the others. */
@@ -64,10 +68,10 @@ export async function exportServers(sources: readonly ServerSource[], options: E
       const source = sources[index]!;
       options.onProgress?.(index, { state: "connecting" });
       try {
-        const { server, ttlMs, transport, strayOutput } = await exportOne(source, options.timeoutMs, options.signal, (transport) =>
+        const { server, ttlMs, transport, strayOutput, connection } = await exportOne(source, options, (transport) =>
           options.onProgress?.(index, { state: "listing", transport }),
         );
-        outcomes[index] = { ok: true, source, server, transport, ttlMs, strayOutput };
+        outcomes[index] = { ok: true, source, server, transport, ttlMs, strayOutput, connection };
         options.onProgress?.(index, { state: "done", id: server.id, tools: server.tools.length });
       } catch (error) {
         const message = errorMessage(error);
@@ -90,10 +94,9 @@ export function strayOutputWarnings(outcomes: readonly ServerOutcome[]): string[
 
 async function exportOne(
   source: ServerSource,
-  timeoutMs: number,
-  signal: AbortSignal | undefined,
+  { timeoutMs, signal, keepConnections = false }: ExportOptions,
   onListing: (transport: string) => void,
-): Promise<ServerListing & { transport: string; strayOutput: StrayOutput | undefined }> {
+): Promise<ServerListing & { transport: string; strayOutput: StrayOutput | undefined; connection: Connection | undefined }> {
   if (signal?.aborted) throw new PmcpError("SERVER_FAILED", "aborted");
   const controller = new AbortController();
   let timer: NodeJS.Timeout | undefined;
@@ -121,10 +124,14 @@ async function exportOne(
       if (controller.signal.aborted) throw new PmcpError("SERVER_FAILED", signal?.aborted ? "aborted" : `timed out after ${timeoutMs} ms`);
       onListing(connection.transport);
       listing = await listServer(connection, source, controller.signal);
-    } finally {
+    } catch (error) {
       await connection.close();
+      throw error;
     }
-    return { transport: connection.transport, ...listing, strayOutput };
+    // Listed after the deadline, or once the caller gave up: nobody takes the connection.
+    const kept = keepConnections && !controller.signal.aborted;
+    if (!kept) await connection.close();
+    return { transport: connection.transport, ...listing, strayOutput, connection: kept ? connection : undefined };
   })();
   try {
     return await Promise.race([work, deadline]);

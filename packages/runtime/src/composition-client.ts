@@ -109,6 +109,9 @@ export interface ToolCall<T> extends ResultCall {
 
 const DEFAULT_TIMEOUT_MS = 60_000;
 
+/** adoptConnection's body, which the class's static block sets: it reaches the client's private state. */
+let adopt: (client: CompositionClient, id: string, connection: Connection) => void;
+
 /**
  * Calls tools on other MCP servers for generated clients. Connects lazily, shares one
  * connection per server between concurrent calls, reconnects on the next call after a
@@ -406,11 +409,7 @@ export class CompositionClient {
       const deadline = new AbortController();
       this.#connecting.add(deadline);
       const timer = setTimeout(() => deadline.abort(new DOMException(`no connection within ${timeout} ms`, "TimeoutError")), timeout);
-      const onStrayOutput = (stray: StrayOutput) => {
-        if (this.#strayTold.has(id)) return;
-        this.#strayTold.add(id);
-        this.#onStrayOutput(id, stray);
-      };
+      const onStrayOutput = (stray: StrayOutput) => this.#tellStray(id, stray);
       const options = { signal: deadline.signal, recorded: call.protocol, timeoutMs: timeout, onStrayOutput };
       pending = (typeof source === "function" ? connectTransport(source, options) : connect(source, options))
         .catch((error: unknown) => {
@@ -420,24 +419,7 @@ export class CompositionClient {
           clearTimeout(timer);
           this.#connecting.delete(deadline);
         });
-      this.#connections.set(id, pending);
-      const current = pending;
-      const forget = () => {
-        if (this.#connections.get(id) !== current) return;
-        this.#connections.delete(id);
-        this.#ready.delete(id);
-      };
-      // A failed connect is not cached; a closed or broken connection is replaced on the next call.
-      // Closing a broken one (garbage on stdout) fails its calls in flight at once, as TransportErrors.
-      current.then((connection) => {
-        // close() may have run while this connect was pending: then the connection is not kept.
-        if (this.#connections.get(id) !== current) return void connection.close();
-        this.#ready.set(id, connection);
-        connection.broken.catch(() => {
-          forget();
-          void connection.close();
-        });
-      }, forget);
+      this.#keep(id, pending);
     }
     return pending.catch((error: unknown) => {
       // Re-label a shared connect failure with this call's tool.
@@ -446,6 +428,51 @@ export class CompositionClient {
       throw error;
     });
   }
+
+  /** Makes `pending` the connection of server `id`, until it fails, closes or breaks. */
+  #keep(id: string, pending: Promise<Connection>): void {
+    this.#connections.set(id, pending);
+    const forget = () => {
+      if (this.#connections.get(id) !== pending) return;
+      this.#connections.delete(id);
+      this.#ready.delete(id);
+    };
+    // A failed connect is not cached; a closed or broken connection is replaced on the next call.
+    // Closing a broken one (garbage on stdout) fails its calls in flight at once, as TransportErrors.
+    pending.then((connection) => {
+      // close() may have run while this connect was pending: then the connection is not kept.
+      if (this.#connections.get(id) !== pending) return void connection.close();
+      this.#ready.set(id, connection);
+      connection.broken.catch(() => {
+        forget();
+        void connection.close();
+      });
+    }, forget);
+  }
+
+  #tellStray(id: string, stray: StrayOutput): void {
+    if (this.#strayTold.has(id)) return;
+    this.#strayTold.add(id);
+    this.#onStrayOutput(id, stray);
+  }
+
+  static {
+    adopt = (client, id, connection) => {
+      if (!client.#sources.has(id)) throw new ServerNotFoundError(`no server "${id}" is configured`, id, "connect");
+      if (client.#connections.has(id)) throw new ConfigurationError(`server "${id}" has a connection already`);
+      connection.onStrayOutput = (stray) => client.#tellStray(id, stray);
+      client.#keep(id, Promise.resolve(connection));
+    };
+  }
+}
+
+/**
+ * Gives `client` an open connection to one of its servers, made by its caller (pmcp's exec commands
+ * list a server's tools on it), for its calls: the server is not started a second time. The client
+ * then owns it, as one it opened: it closes it, and replaces it once it breaks.
+ */
+export function adoptConnection(client: CompositionClient, id: string, connection: Connection): void {
+  adopt(client, id, connection);
 }
 
 function aborted(call: ResultCall, signal: AbortSignal): AbortError {

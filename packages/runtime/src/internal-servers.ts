@@ -5,6 +5,7 @@
  */
 
 export { CallResult, observedResult, throwIfError } from "./call-result.js";
+export { adoptConnection } from "./composition-client.js";
 export type { ServerEntry } from "./endpoints/config-file.js";
 export {
   httpTarget,

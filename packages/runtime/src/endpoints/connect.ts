@@ -56,6 +56,11 @@ export interface Connection {
   readonly exceededLimit: number | undefined;
   /** What a call's span records about the connection. */
   readonly facts: ConnectionFacts;
+  /**
+   * Told of what a stdio server wrote to stdout that is not JSON-RPC, once per connection (see
+   * ConnectOptions.onStrayOutput); replaced by whoever takes over a connection another opened.
+   */
+  onStrayOutput: ((stray: StrayOutput) => void) | undefined;
   /** The JSON-RPC id the next request sent on this connection gets. */
   nextRequestId(): number | undefined;
   close(): Promise<void>;
@@ -430,6 +435,12 @@ async function connectInEra(
       },
     },
     nextRequestId: () => (typeof counter._requestMessageId === "number" ? counter._requestMessageId : undefined),
+    get onStrayOutput() {
+      return buffer instanceof StdioReadBuffer ? buffer.onStray : undefined;
+    },
+    set onStrayOutput(tell) {
+      if (buffer instanceof StdioReadBuffer) buffer.onStray = tell;
+    },
     close: async () => {
       client.onclose = () => {};
       closed = true;

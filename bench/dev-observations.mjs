@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { ObservationRecorder } from "../packages/runtime/dist/index.js";
 import { median, now, until, whenWritten } from "./lib.mjs";
 
-const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/bin/pmcp.js", import.meta.url));
 const fixture = fileURLToPath(new URL("../test/fixtures/dev-server.mjs", import.meta.url));
 const TOOLS = 100;
 const ROUNDS = 10;

@@ -13,7 +13,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { median, until, whenWritten } from "./lib.mjs";
 
-const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/bin/pmcp.js", import.meta.url));
 const fixture = fileURLToPath(new URL("../test/fixtures/dev-server.mjs", import.meta.url));
 const SERVERS = 50;
 const TOOLS_EACH = 20;

@@ -47,7 +47,7 @@ async function buildBefore(commit) {
   execFileSync(process.execPath, [tsc, "-b", "packages/runtime"], { cwd: dir });
   execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: dir });
   const runtime = await import(pathToFileURL(join(dir, "packages/runtime/dist/index.js")).href);
-  return { dir, cli: join(dir, "dist/cli/main.js"), CompositionClient: runtime.CompositionClient };
+  return { dir, cli: join(dir, "dist/bin/pmcp.js"), CompositionClient: runtime.CompositionClient };
 }
 
 /** Milliseconds from a new client to the first call's parsed result (a fresh process spawned each time), median of `times`. */
@@ -90,7 +90,7 @@ export async function benchEras() {
   const work = await mkdtemp(join(tmpdir(), "pmcp-bench-eras-work-"));
   try {
     console.log(`\nthe v2 SDK line against ${commit} (the v1 line), in this run`);
-    const ours = referenceExport(join(ROOT, "dist/cli/main.js"), work);
+    const ours = referenceExport(join(ROOT, "dist/bin/pmcp.js"), work);
     const theirs = referenceExport(before.cli, work);
     const env = ours.env;
     line("export of 3 reference servers (2025-only)", timeProcess(ours.args, 7, env), timeProcess(theirs.args, 7, env), "ms");

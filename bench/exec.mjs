@@ -70,7 +70,7 @@ export async function benchExec() {
   await benchServeExec();
 }
 
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/bin/pmcp.js", import.meta.url));
 const fixture = (name) => fileURLToPath(new URL(`../test/fixtures/${name}`, import.meta.url));
 
 /**

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { referenceExport, report, timeProcess } from "./lib.mjs";
 
-const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/bin/pmcp.js", import.meta.url));
 const peer = fileURLToPath(new URL("./sdk-list.mjs", import.meta.url));
 
 export function benchExport() {

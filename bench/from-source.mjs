@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { median } from "./lib.mjs";
 
-const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/bin/pmcp.js", import.meta.url));
 const catalog = fileURLToPath(new URL("../examples/tools/catalog.ts", import.meta.url));
 const tsc = join(createRequire(import.meta.url).resolve("typescript/package.json"), "..", "bin", "tsc");
 const self = fileURLToPath(import.meta.url);

@@ -21,7 +21,7 @@ function timed(fn) {
   return Number(process.hrtime.bigint() - start) / 1e6;
 }
 
-const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/bin/pmcp.js", import.meta.url));
 
 /** Realistic sizes: 5 input properties with a nested filter, an output with $defs, nullables, enums and a record. */
 function tool(i) {

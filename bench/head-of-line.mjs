@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { median, report } from "./lib.mjs";
 
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/bin/pmcp.js", import.meta.url));
 const TYPED_SERVER = fileURLToPath(new URL("../test/fixtures/typed-server.mjs", import.meta.url));
 const CLIENTS = 5;
 const PROGRAMS_PER_CLIENT = 20;

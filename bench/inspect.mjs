@@ -13,7 +13,7 @@ import { readSchemaFiles } from "../dist/bundle/read.js";
 import { createInspectServer } from "../dist/inspect/inspect-server.js";
 
 const require = createRequire(import.meta.url);
-const cli = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const cli = fileURLToPath(new URL("../dist/bin/pmcp.js", import.meta.url));
 const fixture = (name) => fileURLToPath(new URL(`../test/fixtures/${name}`, import.meta.url));
 /** Reference servers run with node from their package, never through npx (which may download). */
 const main = (name) => join(dirname(require.resolve(`@modelcontextprotocol/${name}/package.json`)), "dist/index.js");

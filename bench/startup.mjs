@@ -12,7 +12,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { median, referenceExport } from "./lib.mjs";
 
-const CLI = fileURLToPath(new URL("../dist/cli/main.js", import.meta.url));
+const CLI = fileURLToPath(new URL("../dist/bin/pmcp.js", import.meta.url));
 const BARE = fileURLToPath(new URL("../test/fixtures/typed-server.mjs", import.meta.url));
 /** Rounds measured after a warm-up one; ROUNDS=1 for a quick look. */
 const ROUNDS = Number(process.env.ROUNDS ?? 5);

@@ -11,7 +11,7 @@ import { Client } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const cli = join(root, "dist/cli/main.js");
+const cli = join(root, "dist/bin/pmcp.js");
 const project = resolve(process.argv[2] ?? join(root, ".demo"));
 // The layout of the checkout, so that the examples' relative paths hold: examples/mcp.json, the servers
 // and the domain server (which imports ../../generated/), and the checkout's node_modules.

@@ -373,7 +373,7 @@ describe("serve exec over a modern-only server", () => {
     const upstream = await new Promise<string>((resolve) => createInterface({ input: server.stdout! }).once("line", resolve));
     const exec = spawn(
       process.execPath,
-      [join(FIXTURES, "..", "..", "dist/cli/main.js"), "serve", "exec", "--http", "0", "--json", "--endpoint", upstream, "--id", "inv"],
+      [join(FIXTURES, "..", "..", "dist/bin/pmcp.js"), "serve", "exec", "--http", "0", "--json", "--endpoint", upstream, "--id", "inv"],
       {
         stdio: ["ignore", "ignore", "pipe"],
       },

@@ -73,6 +73,9 @@ async function assertBuilt(): Promise<void> {
   for (const [src, dist] of [
     ["src", "dist"],
     ["packages/runtime/src", "packages/runtime/dist"],
+    // The pmcp binary bundles both (rolldown.config.mjs).
+    ["dist", "dist/bin"],
+    ["packages/runtime/dist", "dist/bin"],
   ]) {
     const source = await newest(join(ROOT, src!));
     const built = await newest(join(ROOT, dist!));

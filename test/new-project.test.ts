@@ -162,7 +162,7 @@ function compileSnippets(): Promise<{ byFile: Record<string, string[]>; declarat
     ];
     expect(servers.map((server) => server.id)).toEqual(["inventory", "mcp-servers-everything"]);
     await writeFile(join(dir, "bundle.json"), JSON.stringify({ version: reference.version, servers }));
-    const pmcp = join(project, "node_modules/pmcp-codegen/dist/cli/main.js");
+    const pmcp = join(project, "node_modules/pmcp-codegen/dist/bin/pmcp.js");
     await exec(process.execPath, [pmcp, "generate", "--schema", "bundle.json", "-o", "generated", "--quiet"], { cwd: dir });
     // The module registerFunctions' block serves, from the package's own examples.
     await copyFile(join(project, "node_modules/pmcp-codegen/examples/tools/catalog.ts"), join(dir, "catalog.ts"));

@@ -67,7 +67,7 @@ const bundlePath = join(work, "bundle.json");
 const exported = run(
   process.execPath,
   [
-    join(ROOT, "dist/cli/main.js"),
+    join(ROOT, "dist/bin/pmcp.js"),
     "schema",
     "export",
     "--config",

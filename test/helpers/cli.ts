@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 const require = createRequire(import.meta.url);
 
 export const ROOT = fileURLToPath(new URL("../..", import.meta.url));
-export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
+export const CLI = fileURLToPath(new URL("../../dist/bin/pmcp.js", import.meta.url));
 export const FIXTURES = fileURLToPath(new URL("../fixtures/", import.meta.url));
 
 export interface CliResult {

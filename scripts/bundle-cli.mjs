@@ -1,6 +1,7 @@
-// Bundles the `pmcp` binary (dist/bin/pmcp.js), after tsc's emit (npm run build): dist/cli/main.js and
-// what it imports, its dependencies among them, in chunks loaded as its commands need them. Node loaded some 300 modules for a `schema export`, a third of the CLI's
-// start-up; the library entries stay unbundled.
+// Bundles the `pmcp` binary (dist/bin/pmcp.js) after tsc's emit, for npm run build and npm run emit:
+// dist/cli/main.js and what it imports, its dependencies among them, in chunks loaded as its commands need
+// them. Unbundled, a `schema export` loaded some 300 modules, a third of its start-up. The library entries
+// stay unbundled.
 import { rmSync } from "node:fs";
 import { relative } from "node:path";
 import { fileURLToPath } from "node:url";

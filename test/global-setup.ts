@@ -73,7 +73,7 @@ async function assertBuilt(): Promise<void> {
   for (const [src, dist] of [
     ["src", "dist"],
     ["packages/runtime/src", "packages/runtime/dist"],
-    // The pmcp binary bundles both (rolldown.config.mjs).
+    // The pmcp binary bundles both (scripts/bundle-cli.mjs).
     ["dist", "dist/bin"],
     ["packages/runtime/dist", "dist/bin"],
   ]) {

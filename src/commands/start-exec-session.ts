@@ -109,9 +109,11 @@ export async function startSession(
             signal: stopping.signal,
             keepConnections: true,
           });
-    const kept = outcomes.flatMap((outcome) => (outcome.ok && outcome.connection !== undefined ? [outcome.connection] : []));
+    const kept = outcomes.flatMap((outcome) =>
+      outcome.ok && outcome.connection !== undefined ? [{ id: outcome.server.id, connection: outcome.connection }] : [],
+    );
     const abandon = async (error: PmcpError) => {
-      await Promise.all(kept.map((connection) => connection.close()));
+      await Promise.all(kept.map(({ connection }) => connection.close()));
       throw error;
     };
     const failures = outcomes.flatMap((outcome) =>
@@ -144,8 +146,7 @@ export async function startSession(
         ...(observeDir === undefined ? {} : { observe: { dir: observeDir } }),
       },
     );
-    for (const outcome of outcomes)
-      if (outcome.ok && outcome.connection !== undefined) adoptConnection(client, outcome.server.id, outcome.connection);
+    for (const { id, connection } of kept) adoptConnection(client, id, connection);
     // Servers whose listing says how long it stays good are listed again when it runs out.
     refresh = new ListingRefresh(listed, { timeoutMs: LISTING_TIMEOUT_MS, build, apply: (next) => session.replaceBundle(next) });
     return {

@@ -104,6 +104,32 @@ describe("a program's results, logs, calls and errors", () => {
     expect(outcome.calls.map(({ ok, code }) => ({ ok, code }))).toEqual([{ ok: false, code: "TOOL_CALL_FAILED" }]);
   });
 
+  it("gets arguments JSON cannot carry as an ArgumentError naming where, and nothing is sent (JSON.stringify would send null)", async () => {
+    const { host, seen } = bridge();
+    const outcome = await run(
+      `const tries = [{ xs: [1, 1 / 0] }, { "a/b": { n: NaN } }, { at: { toJSON: () => -Infinity } }, { n: 10n }, () => 1];
+       const errors = [];
+       for (const args of tries) {
+         try { await inventory.getStock(args); } catch (e) { errors.push([e.name, e.code, e.serverId, e.toolName, e.message]); }
+       }
+       return errors;`,
+      {},
+      host,
+    );
+    const prefix = "inventory/get_stock: the arguments cannot be sent as JSON: ";
+    expect(tagged(outcome)).toEqual({
+      ok: true,
+      result: [
+        "/xs/1: Infinity is not a number JSON can carry",
+        "/a~1b/n: NaN is not a number JSON can carry",
+        "/at: -Infinity is not a number JSON can carry",
+        "/n: a BigInt is not a number JSON can carry",
+        "a function has no JSON text",
+      ].map((reason) => ["ArgumentError", "INVALID_ARGUMENTS", "inventory", "get_stock", prefix + reason]),
+    });
+    expect(seen).toEqual([]);
+  });
+
   it("gets a tool without an output schema as a ToolResult: content, text, images, json(), require()", async () => {
     const outcome = await run(`
       const page = await inventory.page();

@@ -1,10 +1,13 @@
 import { describe, expect, it } from "vitest";
+import { findDrift } from "../src/infer/drift.js";
 import { isDraft07OrOlder, isKnownDialect } from "../src/json-schema/dialect.js";
 import { childrenOf, itemSchema, mapChildren, type Schema, shapeOf } from "../src/json-schema/keywords.js";
 import { escapePointer, joinPointer, pointerKeys, resolvePointer, unescapePointer } from "../src/json-schema/pointer.js";
 import { describesObject, isBareNull, isNullTyped, typeIncludes } from "../src/json-schema/predicates.js";
 import { followRefs, resolveRef } from "../src/json-schema/refs.js";
 import { mapSchemas, walkSchemas } from "../src/json-schema/traverse.js";
+import { compileSchema } from "../src/json-schema/validator.js";
+import { RestoreError, restoreArguments } from "../src/normalize/restore.js";
 
 describe("the subschema keyword table", () => {
   it.each([
@@ -286,5 +289,33 @@ describe("dialects", () => {
 
   it("reads a schema without $schema as 2020-12", () => {
     expect([isDraft07OrOlder({ type: "object" }), isDraft07OrOlder({ $schema: 7 }), isDraft07OrOlder(true)]).toEqual([false, false, false]);
+  });
+});
+
+describe("validators built from server schemas read own properties only", () => {
+  // Parsed, as a server's schema is: "__proto__" is then a key, not the literal's prototype.
+  const schema: unknown = JSON.parse(
+    '{"type":"object","properties":{"constructor":{"type":"string"},"toString":{"type":"string"},"__proto__":{"type":"string"}},"required":["constructor"]}',
+  );
+
+  it("a name on Object.prototype is missing from {} and may be left out when optional", () => {
+    const validate = compileSchema(schema);
+    expect([validate({}), validate.errors?.map(({ keyword, params }) => [keyword, params])]).toEqual([
+      false,
+      [["required", { missingProperty: "constructor" }]],
+    ]);
+    expect(validate({ constructor: "c" })).toBe(true);
+  });
+
+  it("restoreArguments refuses {} and drift reports nothing for a result that leaves the optional ones out", () => {
+    let error: unknown;
+    try {
+      restoreArguments(schema, {}, { profile: "openai" });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(error).toBeInstanceOf(RestoreError);
+    expect([(error as RestoreError).code, (error as RestoreError).pointer]).toEqual(["INVALID_ARGUMENTS", "/constructor"]);
+    expect(findDrift({ type: "object", properties: { toString: { type: "string" } } }, [{}, { toString: "t" }])).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@ import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CompositionClient, ToolCallError } from "@pmcp-codegen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Tool } from "../src/bundle/types.js";
+import type { Bundle, Tool } from "../src/bundle/types.js";
 import { toolsForModel } from "../src/model/index.js";
 import { normalizeBundle } from "../src/normalize/bundle.js";
 import { ROOT } from "./helpers/cli.js";
@@ -203,6 +203,27 @@ describe("toolsForModel: the program's mistakes throw, the servers' failures are
       const bundle = { version: "1.0", servers: [{ id: "bridge", tools: (await client.listTools("bridge")) as Tool[] }] };
       const offline = await toolsForModel(bundle, { profile: "gemini" });
       await expect(offline.call("get_weather", {})).rejects.toThrow("nothing can call them");
+      // Arguments are never sent unchecked: a tool none of whose input schema compiles is not offered.
+      const unchecked = { $schema: "https://example.com/no-such-meta-schema", type: "object" };
+      const partly = { type: "object", properties: { id: { type: "string", pattern: "^[\\w-.]+$" } } };
+      const odd = {
+        version: "1.0",
+        servers: [
+          {
+            id: "odd",
+            tools: [
+              { name: "unchecked", inputSchema: unchecked },
+              { name: "partly", inputSchema: partly },
+            ],
+          },
+        ],
+      };
+      const checked = await toolsForModel(odd as unknown as Bundle, { profile: "openai" });
+      expect(checked.declared.map((tool) => tool.name)).toEqual(["partly"]);
+      expect(checked.skipped).toEqual([
+        { server: "odd", tool: "unchecked", reason: expect.stringMatching(/^inputSchema: the schema cannot be compiled: /) },
+      ]);
+      expect(() => checked.restore("partly", { id: "a b" })).toThrow("/id");
       const normalized = { version: "1.0", servers: normalizeBundle(bundle, "gemini").servers };
       await expect(toolsForModel(normalized, { profile: "gemini" })).rejects.toThrow(
         'server "bridge" tool "get_weather" was normalized already',

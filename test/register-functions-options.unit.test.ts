@@ -297,3 +297,34 @@ describe("registerFunctions options it cannot take", () => {
     expect(register).toThrow(expect.objectContaining({ code: "INVALID_OPTIONS", message: `registerFunctions: ${message}` }));
   });
 });
+
+describe("registerFunctions checks own properties only", () => {
+  it('a required "constructor" is not met by {}, and an optional "toString" left out of a result is left out', async () => {
+    const server = new McpServer({ name: "keys", version: "1.0.0" });
+    const keys: ToolManifest = {
+      version: 1,
+      source: "keys.ts",
+      tools: [
+        {
+          name: "named",
+          function: "named",
+          inputSchema: { type: "object", properties: { constructor: { type: "string" } }, required: ["constructor"] },
+          outputSchema: { type: "object", properties: { toString: { type: "string" }, n: { type: "number" } } },
+        },
+      ],
+    };
+    registerFunctions(server, { named: async () => ({ n: 1 }) }, keys);
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await Promise.all([server.connect(serverTransport), client.connect(clientTransport)]);
+    opened.push(client);
+    expect(await client.callTool({ name: "named", arguments: {} })).toEqual({
+      ...text("Invalid arguments for tool named: constructor: is required"),
+      isError: true,
+    });
+    expect(await client.callTool({ name: "named", arguments: { constructor: "x" } })).toEqual({
+      ...text('{"n":1}'),
+      structuredContent: { n: 1 },
+    });
+  });
+});

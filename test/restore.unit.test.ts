@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Tool } from "../src/bundle/types.js";
-import { compileSchema } from "../src/json-schema/validator.js";
+import { compileSchema, validatorFor } from "../src/json-schema/validator.js";
 import { RestoreError, restoreArguments } from "../src/normalize/restore.js";
 import { readCorpus } from "./helpers/corpus.js";
 
@@ -137,6 +137,76 @@ describe("restoreArguments undoes only what the encoding did", () => {
     };
     for (const profile of ["openai", "openai-strict", "gemini", "anthropic-strict"] as const)
       expect(restoreArguments(hostile, { q: "123" }, { profile }), profile).toEqual({ q: "123" });
+  });
+
+  it("refuses a number JSON cannot carry, sent or in JSON text, at its pointer: 1e400 reads as Infinity, which would be sent as null", () => {
+    const schema = {
+      type: "object",
+      properties: { xs: { type: "array", items: { type: "integer" } }, n: { type: "number", exclusiveMinimum: 0 }, data: {} },
+      required: ["xs", "n"],
+    };
+    const cases: [string, string, string][] = [
+      ["openai", '{"xs":[1e400],"n":1e400}', "/xs/0"],
+      ["anthropic-strict", '{"xs":[1],"n":-1e400}', "/n"],
+      ["gemini", '{"xs":[1],"n":1,"data":"{\\"deep\\":[0,1e999]}"}', "/data/deep/1"],
+    ];
+    for (const [profile, answer, pointer] of cases) {
+      const error = restoreError(() => restoreArguments(schema, JSON.parse(answer), { profile: profile as "openai" }));
+      expect([error.code, error.pointer, error.message], answer).toEqual([
+        "NOT_FINITE",
+        pointer,
+        `${pointer}: ${answer.includes("-1e400") ? "-" : ""}Infinity is not a number JSON can carry; send a finite number`,
+      ]);
+    }
+    expect(restoreArguments(schema, JSON.parse('{"xs":[1],"n":1e300}'), { profile: "openai" })).toEqual({ xs: [1], n: 1e300 });
+  });
+
+  it("checks what of a schema compiles: a pattern valid only without the u flag, a dangling $ref, enum [], a misspelt type", () => {
+    const schema = {
+      type: "object",
+      properties: {
+        id: { type: "string", pattern: "^[\\w-.]+$" },
+        free: { $ref: "#/$defs/missing" },
+        mode: { enum: [] },
+        odd: { type: "integr" },
+        n: { type: "integer" },
+      },
+      required: ["n"],
+    };
+    const refused = (args: unknown) => {
+      const error = restoreError(() => restoreArguments(schema, args, { profile: "openai" }));
+      return [error.code, error.pointer];
+    };
+    expect(refused({ n: "; rm -rf ~" })).toEqual(["INVALID_ARGUMENTS", "/n"]);
+    expect(refused({ n: 1, id: "a b" })).toEqual(["INVALID_ARGUMENTS", "/id"]);
+    expect(refused({ n: 1, mode: "any" })).toEqual(["INVALID_ARGUMENTS", "/mode"]);
+    const args = { n: 1, id: "a-b.c_d", free: { any: ["thing"] }, odd: "x" };
+    expect(restoreArguments(schema, args, { profile: "openai" })).toEqual(args);
+    expect(validatorFor(schema).unchecked).toEqual([
+      "/: a pattern is valid only without the u flag; the patterns are read without it",
+      '/properties/free: $ref "#/$defs/missing" does not resolve; not checked',
+      "/properties/mode: enum [] admits no value",
+      '/properties/odd/type: "integr" is not a value of "type"; not checked',
+    ]);
+  });
+
+  it("reads a pattern that needs the u flag with it, leaving out only one that is valid with neither", () => {
+    const schema = {
+      type: "object",
+      properties: { name: { type: "string", pattern: "^\\p{L}+$" }, code: { type: "string", pattern: "^[\\w-.]+$" } },
+    };
+    expect(validatorFor(schema).unchecked).toEqual([
+      '/properties/code/pattern: "^[\\\\w-.]+$" is not a regular expression with the u flag; not checked',
+    ]);
+    expect(restoreArguments(schema, { name: "Émile", code: "a b" }, { profile: "openai" })).toEqual({ name: "Émile", code: "a b" });
+    expect(restoreError(() => restoreArguments(schema, { name: "p{L}" }, { profile: "openai" })).pointer).toBe("/name");
+  });
+
+  it("refuses every call when nothing of the schema can be checked", () => {
+    const schema = { $schema: "https://example.com/no-such-meta-schema", type: "object" };
+    const error = restoreError(() => restoreArguments(schema, {}, { profile: "openai" }));
+    expect([error.code, error.pointer]).toEqual(["UNUSABLE_SCHEMA", "/"]);
+    expect(error.message).toMatch(/^the tool's input schema cannot be checked, so no arguments are sent: the schema cannot be compiled: /);
   });
 
   it("refuses arguments or JSON text nested deeper than 256 levels, without overflowing the stack", () => {

@@ -89,6 +89,7 @@ function sampleCases(): Case[] {
     { server: "behave", tool: "get_item", args: { id: "a" } },
     { server: "behave", tool: "bad_output", args: {} },
     ...["right", "missing", "wrong"].map((answer) => ({ server: "proto", tool: "get_record", args: { answer } })),
+    ...["bare", "own", "wrong"].map((answer) => ({ server: "proto", tool: "get_named", args: { answer } })),
   ];
   for (const server of bundle.servers.filter((entry) => entry.id === "inventory" || entry.id === "memory")) {
     for (const tool of server.tools) {
@@ -193,6 +194,12 @@ describe("code mode and generated clients", () => {
       expect(["right", "missing", "wrong"].map((answer) => verdict("proto", "get_record", answer))).toEqual([
         { ok: JSON.parse('{"name":"a","__proto__":"kept"}') },
         { code: "OUTPUT_VALIDATION" },
+        { code: "OUTPUT_VALIDATION" },
+      ]);
+      // Properties are read as own: the inherited constructor and toString are not the result's.
+      expect(["bare", "own", "wrong"].map((answer) => verdict("proto", "get_named", answer))).toEqual([
+        { ok: JSON.parse('{"name":"a"}') },
+        { ok: JSON.parse('{"name":"a","constructor":"c","toString":"t"}') },
         { code: "OUTPUT_VALIDATION" },
       ]);
       // A server adding a field to a closed object (each of the 11 tools of the repo's bundle) breaks no program unless strict.

@@ -166,6 +166,9 @@ function objectParser(node: ObjectNode, options: ParserOptions, uses: Uses): Par
     const record = zod("record", zod("string"), zod("union", list(distinct(all))));
     parser = node.properties.length === 0 ? record : zod("intersection", zod("looseObject", shape), record);
   }
+  // zod reads the prototype chain: a key named as one of Object.prototype's is read as own only by the runtime.
+  if (node.properties.some((property) => property.name !== "__proto__" && property.name in Object.prototype))
+    parser = runtime("ownProperties", parser);
   if (patterns.length > 0 || (typeof node.additional === "object" && node.properties.length > 0)) {
     const matchers = patterns.map((pattern) => list([{ kind: "regex", source: pattern.pattern }, parserOf(pattern.node, options, uses)]));
     // Lenient parsers keep keys that `additionalProperties: false` forbids.

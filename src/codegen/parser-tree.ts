@@ -56,6 +56,7 @@ export type RuntimeHelper =
   | "multipleOf"
   | "isOneOfValues"
   | "otherKeysMatch"
+  | "ownProperties"
   | "propertyCount"
   | "not"
   | "conditional"

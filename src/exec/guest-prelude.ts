@@ -21,6 +21,8 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
   const PromiseType = Promise;
   const toText = String;
   const ErrorType = Error;
+  const MapType = Map;
+  const isFinite = Number.isFinite;
   const globals = globalThis;
 
   function callError(data, error = new ErrorType()) {
@@ -156,12 +158,37 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
     });
   }
 
+  // As the runtime's notJsonAt (packages/runtime/src/json-value.ts) refuses them: JSON.stringify would send a
+  // number that is not finite as null, a value the program did not give.
+  function argumentsJson(binding, args, site) {
+    const pointers = new MapType();
+    let root = true;
+    function check(key, item) {
+      const pointer = root ? "" : pointers.get(this) + "/" + key.replaceAll("~", "~0").replaceAll("/", "~1");
+      root = false;
+      if (typeof item === "number" && !isFinite(item)) throw { pointer, reason: item + " is not a number JSON can carry" };
+      if (typeof item === "bigint") throw { pointer, reason: "a BigInt is not a number JSON can carry" };
+      if (typeof item === "object" && item !== null) pointers.set(item, pointer);
+      return item;
+    }
+    let problem;
+    try {
+      const json = stringify(args, check);
+      if (typeof json === "string") return json;
+      problem = { pointer: "", reason: "a " + typeof args + " has no JSON text" };
+    } catch (error) {
+      problem = isRecord(error) && typeof error.reason === "string" ? error : { pointer: "", reason: toText(error instanceof ErrorType ? error.message : error) };
+    }
+    const at = problem.pointer === "" ? "" : problem.pointer + ": ";
+    const message = binding.server + "/" + binding.tool + ": the arguments cannot be sent as JSON: " + at + problem.reason;
+    throw callError({ name: "ArgumentError", code: "INVALID_ARGUMENTS", serverId: binding.server, toolName: binding.tool, message }, site);
+  }
+
   function method(binding) {
     return async function (args) {
       // Made before the await, while the program's own frame is on the stack: a failed call names the line that made it.
       const site = new ErrorType();
-      const json = stringify(args === undefined ? {} : args);
-      if (typeof json !== "string") throw new TypeError(binding.server + "/" + binding.tool + ": the arguments are not JSON");
+      const json = argumentsJson(binding, args === undefined ? {} : args, site);
       const reply = parse(await callTool(binding.index, json));
       if (!reply.ok) throw callError(reply.error, site);
       if (binding.returns === "content") return new ToolResult(binding.server, binding.tool, reply.value);

@@ -36,6 +36,7 @@ const HELPERS: Record<RuntimeHelper, Callable> = {
   multipleOf: rt.multipleOf,
   isOneOfValues: rt.isOneOfValues,
   otherKeysMatch: rt.otherKeysMatch,
+  ownProperties: rt.ownProperties,
   propertyCount: rt.propertyCount,
   not: rt.not,
   conditional: rt.conditional,

@@ -1,5 +1,5 @@
 import type { Drift } from "../bundle/types.js";
-import { compileSchema, type ValidateFunction } from "../json-schema/validator.js";
+import { type ValidateFunction, validatorFor } from "../json-schema/validator.js";
 
 /** Enough to see the pattern; a server that breaks its schema everywhere would otherwise fill the bundle. */
 const MAX_DRIFTS = 20;
@@ -10,14 +10,14 @@ const STRUCTURAL = new Set(["type", "required", "additionalProperties"]);
 /**
  * Observed results that break the tool's declared schema, grouped by where and how
  * (array indexes folded to `*`), most frequent first. These are server bugs that
- * generated clients would hit as OutputValidationError. Undefined when the declared
- * schema cannot be compiled (a remote `$ref`, say): nothing can be said then.
+ * generated clients would hit as OutputValidationError. Undefined when nothing of the
+ * declared schema can be checked; the parts that cannot are not (validatorFor).
  * `structureOnly` is for redacted observations.
  */
 export function findDrift(declared: unknown, values: readonly unknown[], structureOnly = false): Drift[] | undefined {
   let validate: ValidateFunction;
   try {
-    validate = compileSchema(declared);
+    validate = validatorFor(declared).validate;
   } catch {
     return undefined;
   }

@@ -4,6 +4,7 @@ import { checkTool } from "../bundle/check-tool.js";
 import { requiresTask } from "../bundle/task-support.js";
 import { BUNDLE_VERSION, type Bundle, type Tool } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
+import { UnusableSchemaError, validatorFor } from "../json-schema/validator.js";
 import { NORMALIZED_META, normalizeBundle } from "../normalize/bundle.js";
 import type { NormalizeNote } from "../normalize/normalize.js";
 import { RestoreError, restoreArguments } from "../normalize/restore.js";
@@ -85,7 +86,10 @@ export interface ModelToolset<P extends Profile, A extends OpenAiApi> {
   readonly tools: ProviderShapes<P, A>["tools"];
   /** Per declared tool, in order: its model name, where it goes, and what the model sees changed. */
   readonly declared: readonly ModelTool[];
-  /** Tools left out: their schema could not be normalized (nested too deep), or the listing sent a malformed tool. */
+  /**
+   * Tools left out: their schema could not be normalized (nested too deep), nothing of their input
+   * schema can be checked, or the listing sent a malformed tool.
+   */
   readonly skipped: readonly Skipped[];
   /** The tool a model name stands for, and the arguments restored; throws a RestoreError the model can read. */
   restore(name: string, modelArgs: unknown): RestoredCall;
@@ -150,6 +154,14 @@ export async function toolsForModel<P extends Profile, A extends OpenAiApi = "re
     const tool = normalized[index] as Tool;
     if (outcome.failure !== undefined) {
       skipped.push({ server: outcome.server, tool: outcome.tool, reason: outcome.failure });
+      return;
+    }
+    // Arguments are never sent unchecked: a tool none of whose input schema can be checked is not offered.
+    try {
+      validatorFor(original.inputSchema ?? {});
+    } catch (error) {
+      if (!(error instanceof UnusableSchemaError)) throw error;
+      skipped.push({ server: outcome.server, tool: outcome.tool, reason: `inputSchema: ${error.message}` });
       return;
     }
     // A copy: the normalized schema is remembered for restoring, and the caller may change what it sends.

@@ -1,10 +1,11 @@
+import { notJsonAt } from "@pmcp-codegen/runtime/internal/json";
 import { describeErrors } from "../json-schema/error-text.js";
 import type { Schema } from "../json-schema/keywords.js";
 import { isObject, joinPointer, pointerKeys } from "../json-schema/pointer.js";
 import { valueDeeperThan } from "../json-schema/predicates.js";
 import { followRefs } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
-import { compileSchema, type ErrorObject, type ValidateFunction } from "../json-schema/validator.js";
+import { type ErrorObject, UnusableSchemaError, type ValidateFunction, validatorFor } from "../json-schema/validator.js";
 import type { Profile } from "../providers/facts.js";
 import type { Encoding } from "./encoding.js";
 import { normalizedFor } from "./normalize.js";
@@ -27,7 +28,14 @@ export type RestoreErrorCode =
   /** After restoring, the arguments still do not match the tool's schema. */
   | "INVALID_ARGUMENTS"
   /** The arguments, or a JSON-text value, nest deeper than any tool's arguments do. */
-  | "TOO_DEEP";
+  | "TOO_DEEP"
+  /**
+   * A number JSON cannot carry: `1e400` parses as `Infinity`, which schemas count as a number and
+   * JSON.stringify sends as `null`.
+   */
+  | "NOT_FINITE"
+  /** Nothing of the tool's own input schema can be checked, so no arguments are restored for it. */
+  | "UNUSABLE_SCHEMA";
 
 /**
  * Arguments that cannot be restored. The message names the JSON pointer and says what is wrong
@@ -56,8 +64,8 @@ interface Prepared {
   encoding: Encoding;
   /** The nodes of the normalized schema with an encoded node at or below them: the walk goes only there. */
   encodedBelow: ReadonlySet<Schema>;
-  /** Undefined when the original does not compile (a remote `$ref`): the arguments are then only decoded. */
-  validate: ValidateFunction | undefined;
+  /** The original's validator, or why nothing of the original can be checked. */
+  validate: ValidateFunction | UnusableSchemaError;
   members: WeakMap<Schema, ValidateFunction>;
 }
 
@@ -67,16 +75,23 @@ interface Prepared {
  */
 export function restoreArguments(schema: unknown, modelArgs: unknown, options: RestoreOptions): unknown {
   const prepared = prepare(schema, options.profile);
+  if (prepared.validate instanceof UnusableSchemaError)
+    throw new RestoreError(
+      "UNUSABLE_SCHEMA",
+      "/",
+      `the tool's input schema cannot be checked, so no arguments are sent: ${prepared.validate.message}`,
+    );
+  const { validate } = prepared;
   checkDepth(modelArgs, "");
+  checkFinite(modelArgs, "");
   const found: Found = { nulls: new Set(), enums: new Set() };
   const decoded = prepared.encodedBelow.size === 0 ? modelArgs : decode(modelArgs, prepared.normalized, prepared, "", found);
   const { wrapped } = prepared.encoding;
   const unwrapped = unwrap(decoded, wrapped);
-  if (prepared.validate === undefined) return unwrapped;
-  if (wrapped === undefined) return repaired(unwrapped, prepared.validate, found);
+  if (wrapped === undefined) return repaired(unwrapped, validate, found);
   // Where the walk found them, in the unwrapped value.
   const shift = (pointers: Set<string>) => new Set([...pointers].map((pointer) => pointer.slice(wrapped.length + 1)));
-  return repaired(unwrapped, prepared.validate, { nulls: shift(found.nulls), enums: shift(found.enums) });
+  return repaired(unwrapped, validate, { nulls: shift(found.nulls), enums: shift(found.enums) });
 }
 
 /** Where the model's value holds what an encoding made: a `null` for "not given", a string for an enum value. */
@@ -96,7 +111,15 @@ function checkDepth(value: unknown, pointer: string): void {
     throw new RestoreError("TOO_DEEP", pointer || "/", `${pointer || "/"}: nested deeper than ${MAX_ARGUMENT_DEPTH} levels`);
 }
 
-/** What restoring `schema` under `profile` needs, once per schema object and profile (the validator is compileSchema's, once per schema). */
+/** Refuses what would reach the server as another value: a number that is not finite is sent as `null`. */
+function checkFinite(value: unknown, pointer: string): void {
+  const notJson = notJsonAt(value);
+  if (notJson === undefined) return;
+  const at = `${pointer}${notJson.pointer}` || "/";
+  throw new RestoreError("NOT_FINITE", at, `${at}: ${notJson.reason}; send a finite number`);
+}
+
+/** What restoring `schema` under `profile` needs, once per schema object and profile (the validator is validatorFor's, once per schema). */
 const preparedFor = perProfile((schema: Schema, profile): Prepared => {
   const { schema: normalized, encoding } = normalizedFor(schema, profile);
   const encoded = new Set([...encoding.jsonText, ...encoding.enumStrings, ...encoding.madeRequired.keys()]);
@@ -112,12 +135,16 @@ const preparedFor = perProfile((schema: Schema, profile): Prepared => {
 const prepare = (schema: unknown, profile: Profile): Prepared =>
   preparedFor(isObject(schema) ? schema : schema === false ? NOTHING : EVERYTHING, profile);
 
-/** The original's validator; undefined when it does not compile (a remote `$ref`): the arguments are then only decoded. */
-function compiled(schema: unknown): ValidateFunction | undefined {
+/**
+ * The original's validator, for all of it that can be checked (validatorFor): arguments never pass
+ * unchecked. A schema nothing of which can be checked is kept as the reason every call is refused.
+ */
+function compiled(schema: unknown): ValidateFunction | UnusableSchemaError {
   try {
-    return compileSchema(schema);
-  } catch {
-    return undefined;
+    return validatorFor(schema).validate;
+  } catch (error) {
+    if (error instanceof UnusableSchemaError) return error;
+    throw error;
   }
 }
 
@@ -196,7 +223,8 @@ function memberAccepts(member: Schema, value: unknown, prepared: Prepared): bool
     const context = Object.fromEntries(
       Object.entries(prepared.normalized).filter(([key]) => ["$schema", "$defs", "definitions"].includes(key)),
     );
-    validate = compileSchema({ ...context, ...member });
+    // Only picks the member to decode along; the original's validator checks the result.
+    validate = validatorFor({ ...context, ...member }).validate;
     prepared.members.set(member, validate);
   }
   return validate(value) as boolean;
@@ -215,6 +243,7 @@ function parsed(text: string, pointer: string): unknown {
     );
   }
   checkDepth(value, pointer);
+  checkFinite(value, pointer);
   return value;
 }
 

@@ -49,6 +49,7 @@ export {
   observationPath,
   oneOf,
   otherKeysMatch,
+  ownProperties,
   ParsedResult,
   parseObservationLog,
   propertyCount,

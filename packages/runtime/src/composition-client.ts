@@ -20,6 +20,7 @@ import {
   ToolCallError,
   TransportError,
 } from "./errors.js";
+import { notJsonAt } from "./json-value.js";
 import { timeoutProblem, wholeNumberProblem } from "./number-rules.js";
 import { ObservationRecorder, type ObserveOptions } from "./observer.js";
 import { safeParseDeep } from "./schema-helpers.js";
@@ -263,11 +264,12 @@ export class CompositionClient {
           call.tool,
         );
       }
-      // The SDK would fail on them while sending, which looks like a broken connection.
-      try {
-        JSON.stringify(call.args);
-      } catch (error) {
-        throw new ArgumentError(`the arguments cannot be sent as JSON: ${errorMessage(error)}`, call.server, call.tool, { cause: error });
+      // The SDK would fail on a BigInt or a cycle while sending, which looks like a broken connection, and
+      // send a number that is not finite as null, a value the caller did not give.
+      const notJson = notJsonAt(call.args);
+      if (notJson !== undefined) {
+        const at = notJson.pointer === "" ? "" : `${notJson.pointer}: `;
+        throw new ArgumentError(`the arguments cannot be sent as JSON: ${at}${notJson.reason}`, call.server, call.tool);
       }
       const attempts = call.retryable ? 1 + this.#retries : 1;
       for (let attempt = 1; ; attempt++) {

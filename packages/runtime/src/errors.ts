@@ -53,7 +53,7 @@ export class ConnectionError extends CompositionCallError {
   override readonly name = "ConnectionError";
 }
 
-/** The call's arguments cannot be sent as JSON (a BigInt, a cycle): nothing was sent, the connection is untouched. */
+/** The call's arguments cannot be sent as JSON (a number that is not finite, a BigInt, a cycle): nothing was sent, the connection is untouched. */
 export class ArgumentError extends CompositionCallError {
   readonly code = "INVALID_ARGUMENTS";
   override readonly name = "ArgumentError";

@@ -52,6 +52,7 @@ export {
   not,
   oneOf,
   otherKeysMatch,
+  ownProperties,
   propertyCount,
   propertyNames,
   protoProperty,

@@ -66,3 +66,46 @@ export function jsonDepth(text: string): number {
   }
   return deepest;
 }
+
+/** Where a value stops being JSON, and why (see notJsonAt). */
+export interface NotJson {
+  /** The JSON pointer of the part that is not JSON; "" for the value itself, or where the place is not known (a cycle). */
+  pointer: string;
+  reason: string;
+}
+
+/**
+ * Where a value has no JSON text that says what it says, as JSON.stringify would write it (after each
+ * `toJSON`): a number that is not finite, which JSON.stringify writes as `null` without a word (JSON.parse
+ * gives `Infinity` for `1e400`), a BigInt, a cycle. Undefined when the value's JSON text is exactly it.
+ */
+export function notJsonAt(value: unknown): NotJson | undefined {
+  // Each object's pointer, set as the stringifier reaches it: its members come next, with it as `this`.
+  const pointers = new Map<unknown, string>();
+  let root = true;
+  function check(this: unknown, key: string, item: unknown): unknown {
+    const pointer = root ? "" : `${pointers.get(this) ?? ""}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+    root = false;
+    const number = item instanceof Number ? item.valueOf() : item;
+    if (typeof number === "number" && !Number.isFinite(number)) throw new NotJsonValue(pointer, `${number} is not a number JSON can carry`);
+    if (typeof item === "bigint") throw new NotJsonValue(pointer, "a BigInt is not a number JSON can carry");
+    if (typeof item === "object" && item !== null) pointers.set(item, pointer);
+    return item;
+  }
+  try {
+    JSON.stringify(value, check);
+    return undefined;
+  } catch (error) {
+    if (error instanceof NotJsonValue) return { pointer: error.pointer, reason: error.message };
+    return { pointer: "", reason: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+class NotJsonValue extends Error {
+  constructor(
+    readonly pointer: string,
+    reason: string,
+  ) {
+    super(reason);
+  }
+}

@@ -142,6 +142,20 @@ export function otherKeysMatch(
 }
 
 /**
+ * An object parser for a schema that declares a property named as one of Object.prototype's
+ * (`constructor`, `toString`). zod reads the prototype chain, as Ajv does by default: a value
+ * without that key would be read as holding the inherited function, so an optional `toString`
+ * could never be left out. The parser reads a copy without a prototype, so only own properties;
+ * what it returns is zod's own new object, with `Object.prototype`.
+ */
+export function ownProperties<T extends z.ZodType>(object: T): z.ZodType<z.output<T>> {
+  return z.preprocess(
+    (input) => (isPlainObject(input) && Object.getPrototypeOf(input) !== null ? Object.assign(Object.create(null), input) : input),
+    object,
+  ) as unknown as z.ZodType<z.output<T>>;
+}
+
+/**
  * An object parser for a schema that declares a `__proto__` property. zod neither checks nor
  * keeps that key (assigning it to a plain object would set the prototype instead), so it is
  * checked here against `value` and defined as an own property of the parsed object: the data it

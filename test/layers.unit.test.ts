@@ -27,6 +27,7 @@ const RUNTIME_WITHOUT_CLIENT = new Set([
   "@pmcp-codegen/runtime/internal",
   "@pmcp-codegen/runtime/internal/json",
   "@pmcp-codegen/runtime/internal/numbers",
+  "@pmcp-codegen/runtime/internal/patterns",
   "@pmcp-codegen/runtime/internal/files",
 ]);
 

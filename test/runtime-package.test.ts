@@ -52,10 +52,17 @@ describe("@pmcp-codegen/runtime, the package generated clients import", () => {
       "@opentelemetry/api",
       "cross-spawn",
       "proper-lockfile",
+      "re2js",
       "signal-exit",
       "zod",
     ]);
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(["@modelcontextprotocol/client", "cross-spawn", "signal-exit", "zod"]);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual([
+      "@modelcontextprotocol/client",
+      "cross-spawn",
+      "re2js",
+      "signal-exit",
+      "zod",
+    ]);
     // Loaded only if the application has them: an OpenTelemetry setup installs the API, observing needs the lock.
     expect(manifest.peerDependenciesMeta).toEqual({ "@opentelemetry/api": { optional: true }, "proper-lockfile": { optional: true } });
   });

@@ -88,7 +88,8 @@ function stringParser(node: StringNode): ParserTree {
     parser = refined(parser, runtime("minCodePoints", value(node.minLength)), `at least ${count(node.minLength, "character")}`);
   if (node.maxLength !== undefined)
     parser = refined(parser, runtime("maxCodePoints", value(node.maxLength)), `at most ${count(node.maxLength, "character")}`);
-  if (node.pattern !== undefined) parser = method(parser, "regex", { kind: "regex", source: node.pattern });
+  // Matched in linear time: a server's pattern must not cost time exponential in a result's length.
+  if (node.pattern !== undefined) parser = refined(parser, runtime("matches", value(node.pattern)), `must match pattern ${node.pattern}`);
   if (node.format !== undefined) parser = refined(parser, runtime("format", value(node.format)), `expected format ${node.format}`);
   return parser;
 }

@@ -19,7 +19,7 @@ export type ParserTree =
   | { kind: "value"; value: string | number | boolean | null | readonly string[] }
   /** A JSON value of any shape, written as `JSON.parse` of its text: a literal would read a `"__proto__"` key as the prototype. */
   | { kind: "data"; value: unknown }
-  /** `new RegExp(source, "u")`. */
+  /** `rt.pattern(source)`: a schema's pattern, matched in linear time. */
   | { kind: "regex"; source: string }
   | { kind: "list"; items: ParserTree[]; asConst?: boolean }
   /** A zod shape: one line per key, keys from the schema. */
@@ -56,6 +56,7 @@ export type RuntimeHelper =
   | "multipleOf"
   | "isOneOfValues"
   | "otherKeysMatch"
+  | "matches"
   | "ownProperties"
   | "propertyCount"
   | "not"
@@ -69,7 +70,7 @@ export type RuntimeHelper =
 
 export type Callee = { of: "z"; name: ZodFactory } | { of: "rt"; name: RuntimeHelper };
 
-export type ZodMethod = "refine" | "regex" | "gte" | "lte" | "gt" | "lt" | "min" | "max" | "exactOptional";
+export type ZodMethod = "refine" | "gte" | "lte" | "gt" | "lt" | "min" | "max" | "exactOptional";
 
 /** Values parsers use without calling them. */
 export type KnownName = "JsonValueSchema" | "uniqueItems" | "Number.isInteger";
@@ -116,7 +117,7 @@ export function printParser(code: ParserTree, indent = ""): string {
     case "data":
       return `JSON.parse(${literal(JSON.stringify(code.value))})`;
     case "regex":
-      return `new RegExp(${literal(code.source)}, "u")`;
+      return `${RUNTIME}.pattern(${literal(code.source)})`;
     case "list":
       return `[${args(code.items)}]${code.asConst ? " as const" : ""}`;
     case "shape": {

@@ -36,6 +36,7 @@ const HELPERS: Record<RuntimeHelper, Callable> = {
   multipleOf: rt.multipleOf,
   isOneOfValues: rt.isOneOfValues,
   otherKeysMatch: rt.otherKeysMatch,
+  matches: rt.matches,
   ownProperties: rt.ownProperties,
   propertyCount: rt.propertyCount,
   not: rt.not,
@@ -94,7 +95,7 @@ export class LiveParsers {
         // A copy, as the printed `JSON.parse` makes one.
         return JSON.parse(JSON.stringify(tree.value));
       case "regex":
-        return new RegExp(tree.source, "u");
+        return rt.pattern(tree.source);
       case "list":
         return all(tree.items);
       case "shape":

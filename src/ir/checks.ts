@@ -1,3 +1,4 @@
+import { pattern, UnsupportedPatternError } from "@pmcp-codegen/runtime/internal/patterns";
 import { escapePointer, isObject } from "../json-schema/pointer.js";
 import type { Check, Evaluation, EvaluationBranch, IRNode } from "./ir.js";
 
@@ -159,12 +160,25 @@ function isEmpty(evaluation: Evaluation): boolean {
   );
 }
 
-/** Whether a pattern compiles as Ajv compiles it (with the `u` flag). */
-export function compiles(pattern: string): boolean {
+/** Whether a pattern is checked: an ECMAScript regular expression (with the `u` flag) that the linear engine takes. */
+export function compiles(source: string): boolean {
+  return patternProblem(source) === undefined;
+}
+
+/**
+ * Why a pattern is left unchecked, in a warning's words: not a regular expression Ajv would read
+ * (with the `u` flag), or one that cannot be matched in linear time (lookaround, a backreference).
+ */
+export function patternProblem(source: string): string | undefined {
   try {
-    new RegExp(pattern, "u");
-    return true;
-  } catch {
-    return false;
+    pattern(source);
+    return undefined;
+  } catch (error) {
+    try {
+      new RegExp(source, "u");
+    } catch {
+      return "pattern is not a valid ECMA-262 (unicode) regular expression; not checked";
+    }
+    return `pattern cannot be matched in linear time: ${error instanceof UnsupportedPatternError ? error.reason : String(error)}; not checked`;
   }
 }

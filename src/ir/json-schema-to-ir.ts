@@ -1,4 +1,5 @@
 import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
+import { pattern as linearPattern } from "@pmcp-codegen/runtime/internal/patterns";
 import { jsonText } from "../bundle/serialize.js";
 import { isDraft07OrOlder } from "../json-schema/dialect.js";
 import { escapePointer, isObject, unescapePointer } from "../json-schema/pointer.js";
@@ -6,7 +7,7 @@ import { valueDeeperThan } from "../json-schema/predicates.js";
 import { isSingleResource, resolveRef } from "../json-schema/refs.js";
 import { walkSchemas } from "../json-schema/traverse.js";
 import { intersect } from "./algebra.js";
-import { checksOf, compiles } from "./checks.js";
+import { checksOf, patternProblem } from "./checks.js";
 import type { IRNode, JsonValue, NamedDefinition, NumberNode, ObjectNode, PatternNode, PropertyNode, StringNode } from "./ir.js";
 import { type NameScope, pascalCase } from "./naming.js";
 
@@ -249,8 +250,9 @@ export class IRBuilder {
     if (isCount(schema.maxLength)) node.maxLength = schema.maxLength;
     if (typeof schema.format === "string") node.format = schema.format;
     if (typeof schema.pattern === "string") {
-      if (compiles(schema.pattern)) node.pattern = schema.pattern;
-      else this.warn(`${pointer}/pattern`, "pattern is not a valid ECMA-262 (unicode) regular expression; not checked");
+      const problem = patternProblem(schema.pattern);
+      if (problem === undefined) node.pattern = schema.pattern;
+      else this.warn(`${pointer}/pattern`, problem);
     }
     return node;
   }
@@ -301,8 +303,9 @@ export class IRBuilder {
     const patterns: PatternNode[] = Object.entries(isObject(schema.patternProperties) ? schema.patternProperties : {}).flatMap(
       ([pattern, value]) => {
         const at = `${pointer}/patternProperties/${escapePointer(pattern)}`;
-        if (!compiles(pattern)) {
-          this.warn(at, "pattern is not a valid ECMA-262 (unicode) regular expression; not checked");
+        const problem = patternProblem(pattern);
+        if (problem !== undefined) {
+          this.warn(at, problem);
           return [];
         }
         return [{ pattern, node: this.node(value, at, base, depth + 1) }];
@@ -312,7 +315,7 @@ export class IRBuilder {
     // beside the shape) or `additionalProperties` allows: none when that is `false`.
     for (const name of required) {
       if (Object.hasOwn(declared, name)) continue;
-      const matched = patterns.some((pattern) => new RegExp(pattern.pattern, "u").test(name));
+      const matched = patterns.some((entry) => linearPattern(entry.pattern).test(name));
       const node: IRNode = matched || additional === true ? { kind: "unknown" } : additional === false ? { kind: "never" } : additional;
       properties.push({ name, node, required: true });
     }

@@ -1,3 +1,4 @@
+import { pattern } from "@pmcp-codegen/runtime/internal/patterns";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv, MissingRefError, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -11,10 +12,26 @@ import { walkSchemas } from "./traverse.js";
 export type { ErrorObject, ValidateFunction };
 
 /**
+ * Patterns from schemas are matched in linear time (the runtime's `pattern`, RE2's engine): with
+ * RegExp, a server's `^(a+)+$` would block the thread for minutes on 31 characters. `rx.toString()`
+ * is Ajv's key for a compiled pattern; `code` is for standalone code, which is never generated here.
+ */
+const linearPatterns = Object.assign((source: string, flags: string) => pattern(source, flags.includes("u")), {
+  code: "pattern",
+});
+
+/**
  * `ownProperties`: a value's own properties only. By default Ajv reads the prototype chain, so
  * `required: ["constructor"]` is met by `{}` and an optional `constructor` can never be left out.
  */
-const OPTIONS: Options = { strict: false, allErrors: true, logger: false, validateFormats: true, ownProperties: true };
+const OPTIONS: Options = {
+  strict: false,
+  allErrors: true,
+  logger: false,
+  validateFormats: true,
+  ownProperties: true,
+  code: { regExp: linearPatterns },
+};
 
 type Dialect = "draft-07" | "2020-12";
 
@@ -50,7 +67,8 @@ const compiled = new WeakMap<object, ValidateFunction>();
 
 /**
  * A validator for one JSON Schema, in its own dialect: draft-07 and older by `$schema`,
- * else 2020-12 (MCP's default). Remote `$ref`s are never fetched; such a schema fails to compile.
+ * else 2020-12 (MCP's default). Remote `$ref`s are never fetched; such a schema fails to compile,
+ * as does one with a pattern that cannot be matched in linear time (validatorFor checks the rest).
  */
 export function compileSchema(schema: unknown): ValidateFunction {
   const known = typeof schema === "object" && schema !== null ? compiled.get(schema) : undefined;
@@ -121,7 +139,8 @@ export function validatorFor(schema: unknown): Validator {
     if (repairs === MAX_REPAIRS || !isObject(candidate)) throw unusable(failure);
     if (candidate === schema) candidate = structuredClone(schema);
     // Read without the u flag, `\p{L}` would be other text: then only the patterns that need it are left out.
-    if (failure instanceof SyntaxError && unicode && !patternsOf(candidate as Schema).some(({ source }) => UNICODE_ONLY.test(source))) {
+    const patterns = failure instanceof SyntaxError && unicode ? patternsOf(candidate as Schema) : [];
+    if (patterns.some(({ source }) => onlyWithoutU(source)) && !patterns.some(({ source }) => UNICODE_ONLY.test(source))) {
       unicode = false;
       unchecked.push("/: a pattern is valid only without the u flag; the patterns are read without it");
       continue;
@@ -166,7 +185,9 @@ function repair(root: Schema, ajv: Ajv, unicode: boolean, failure: unknown): str
   if (failure instanceof SyntaxError) {
     for (const { source, pointer, remove } of patternsOf(root)) {
       if (regExpCompiles(source, unicode)) continue;
-      done.push(`${pointer}: ${JSON.stringify(source)} is not a regular expression${unicode ? " with the u flag" : ""}; not checked`);
+      done.push(
+        `${pointer}: ${JSON.stringify(source)} is not a regular expression that can be matched in linear time${unicode ? " with the u flag" : ""}; not checked`,
+      );
       remove();
     }
     return done;
@@ -210,11 +231,25 @@ function patternsOf(root: Schema): { source: string; pointer: string; remove: ()
   return found;
 }
 
+/** Whether the linear engine takes a pattern (an ECMAScript regular expression it can match). */
 function regExpCompiles(source: string, unicode: boolean): boolean {
   try {
-    new RegExp(source, unicode ? "u" : "");
+    pattern(source, unicode);
     return true;
   } catch {
     return false;
   }
+}
+
+/** A pattern that is an ECMAScript regular expression only without the u flag (`^[\w-.]+$`). RegExp only parses it. */
+function onlyWithoutU(source: string): boolean {
+  const parses = (flags: string) => {
+    try {
+      new RegExp(source, flags);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return !parses("u") && parses("");
 }

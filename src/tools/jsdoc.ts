@@ -1,4 +1,5 @@
 import { TOOL_TAG_KEYS } from "../bundle/tool-tags.js";
+import { compiles } from "../ir/checks.js";
 import { knownFormats } from "../json-schema/validator.js";
 import ts from "./typescript.cjs";
 
@@ -302,7 +303,11 @@ export function constraintsOf(symbol: ts.Symbol, checker: ts.TypeChecker, proble
 /** What a constraint tag takes, said when its value is not that; the closest format only then computed. */
 function expectation(kind: (typeof CONSTRAINTS)[string], text: string): string {
   if (kind === "format") return `validation checks strings against no such format${suggestion(text, stringFormats(), "")}`;
-  const expected = { number: "a number", count: "a whole number from 0", pattern: "a regular expression" }[kind];
+  const expected = {
+    number: "a number",
+    count: "a whole number from 0",
+    pattern: "a regular expression that can be matched in linear time (no lookaround, no backreference)",
+  }[kind];
   return `${expected} is expected`;
 }
 
@@ -313,13 +318,4 @@ function expectation(kind: (typeof CONSTRAINTS)[string], text: string): string {
 function stringFormats(): string[] {
   const unchecked = ["password", "binary", "int32", "int64", "float", "double"];
   return knownFormats().filter((format) => !unchecked.includes(format));
-}
-
-function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern, "u");
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -3,7 +3,7 @@ import { expect } from "vitest";
 import { isObject } from "../../src/json-schema/pointer.js";
 import { followRefs } from "../../src/json-schema/refs.js";
 import { mapSchemas } from "../../src/json-schema/traverse.js";
-import { compileSchema } from "../../src/json-schema/validator.js";
+import { validatorFor } from "../../src/json-schema/validator.js";
 import { lintSchema } from "../../src/lint/lint.js";
 import type { Encoding } from "../../src/normalize/encoding.js";
 import { normalizedFor, normalizeSchemaWithNotes, type Profile } from "../../src/normalize/normalize.js";
@@ -131,7 +131,8 @@ const compiled = new WeakMap<Schema, (value: unknown) => boolean>();
 function validator(schema: Schema): (value: unknown) => boolean {
   const known = compiled.get(schema);
   if (known !== undefined) return known;
-  const validate = compileSchema(schema);
+  // What restoreArguments checks: all of the schema that compiles (a lookahead pattern is not checked).
+  const { validate } = validatorFor(schema);
   const check = (value: unknown) => validate(value) as boolean;
   compiled.set(schema, check);
   return check;

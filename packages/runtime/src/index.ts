@@ -1,5 +1,5 @@
 /**
- * @pmcp-codegen/runtime: what generated clients import. Only the MCP client package and zod
+ * @pmcp-codegen/runtime: what generated clients import. Only the MCP client package, zod and re2js
  * (cross-spawn and signal-exit once a stdio server is started), plus @opentelemetry/api when the
  * application has it and proper-lockfile once observing; never generator or CLI code, and no
  * child_process until a stdio server is connected (a test checks the built import graph).
@@ -34,6 +34,8 @@ export type { ObservationHeader, ObservationLog, Sample } from "./observation-lo
 export { observationPath, parseObservationLog } from "./observation-log.js";
 export type { ObserveOptions } from "./observer.js";
 export { ObservationRecorder, redactValue } from "./observer.js";
+export type { Pattern } from "./pattern.js";
+export { matches, pattern, UnsupportedPatternError } from "./pattern.js";
 export type { Evaluation, EvaluationBranch } from "./schema-helpers.js";
 export {
   allOf,

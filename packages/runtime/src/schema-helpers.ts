@@ -1,6 +1,7 @@
 import { addFormats } from "@modelcontextprotocol/client/validators/ajv";
 import { z } from "zod";
 import { isJsonValue, type JsonValue, jsonEquals } from "./json-value.js";
+import type { Pattern } from "./pattern.js";
 
 /**
  * Checks used by generated parsers where zod's built-ins mean something else than
@@ -129,7 +130,7 @@ export function propertyCount(min: number, max: number): (value: object) => bool
  */
 export function otherKeysMatch(
   declared: readonly string[],
-  patterns: readonly (readonly [RegExp, z.ZodType])[],
+  patterns: readonly (readonly [Pattern, z.ZodType])[],
   additional: z.ZodType | boolean,
 ): (value: object) => boolean {
   return (value) =>
@@ -227,7 +228,7 @@ export function propertyNames(schema: z.ZodType): (value: unknown) => boolean {
 /** What a schema evaluates of an instance (2020-12 annotations, as Ajv collects them); written by the generator. */
 export interface Evaluation {
   properties: readonly string[];
-  patterns: readonly RegExp[];
+  patterns: readonly Pattern[];
   items: number;
   allProperties: boolean;
   allItems: boolean;
@@ -240,7 +241,7 @@ export type EvaluationBranch = ({ when: "always" } | { when: "valid" | "invalid"
 
 interface Evaluated {
   keys: Set<string>;
-  patterns: RegExp[];
+  patterns: Pattern[];
   items: number;
   allProperties: boolean;
   allItems: boolean;

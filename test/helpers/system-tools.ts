@@ -7,7 +7,7 @@ import { readdir } from "node:fs/promises";
  * them all (INSTALL); under REQUIRE=1 (`.ci/run` sets it) a missing tool fails the test files that need
  * it instead of skipping their tests, so that CI never passes by testing less.
  */
-export type SystemTool = "nginx" | "rust" | "git";
+export type SystemTool = "nginx" | "rust" | "git" | "pid-namespace";
 
 /** The one command that installs every tool below, from Debian's packages. */
 export const INSTALL = "scripts/install-system-tools.sh";
@@ -45,6 +45,18 @@ const CHECKS: Record<SystemTool, () => Promise<string | undefined>> = {
   async git() {
     return (await output("git", ["--version"])) === undefined ? "git is not installed" : undefined;
   },
+  async "pid-namespace"() {
+    // util-linux's unshare, as root: a namespace of its own, whose next pid can be set.
+    const made = await output("unshare", [
+      "--pid",
+      "--fork",
+      "--mount-proc",
+      "sh",
+      "-c",
+      "echo 9 > /proc/sys/kernel/ns_last_pid && echo ok",
+    ]);
+    return made?.trim() === "ok" ? undefined : "unshare cannot make a pid namespace whose next pid can be set (it needs root)";
+  },
 };
 
 /** What each tool is for, said beside why it is missing. */
@@ -52,6 +64,7 @@ const NEEDED_FOR: Record<SystemTool, string> = {
   nginx: "the reverse proxy in front of two replicas",
   rust: "cargo and rustc ≥ 1.75 with Debian's serde crates build the generated Rust offline",
   git: "the working tree's status",
+  "pid-namespace": "a pid reused by another process group, made to happen",
 };
 
 /**

@@ -10,11 +10,19 @@ const GROUPS = process.platform !== "win32";
 
 /** How long a server may take to exit once its input ends, and again after SIGTERM, before SIGKILL. */
 const STOP_GRACE_MS = 2000;
-/** How often a group whose leader has exited is looked at until its other processes are gone. */
+/** How often a group whose leader has exited is looked at until its other processes are gone, while stopping it. */
 const POLL_MS = 50;
+/** How often, without a stop under way, until then: once empty, its id may be another group's. */
+const WATCH_MS = 250;
 
 /** Servers started and not yet known to be gone, each with the stop under way, if any. */
 const running = new Map<ChildProcess, Promise<void> | undefined>();
+/**
+ * Servers whose group was seen empty: never signalled again, since the kernel may give the
+ * leader's pid, and so the group's id, to another process (a supervisor's rule: a pid is only
+ * ours while we know the process lives).
+ */
+const ended = new WeakSet<ChildProcess>();
 let stopTracking: (() => void) | undefined;
 
 /**
@@ -34,7 +42,35 @@ export function spawnServer(command: string, args: readonly string[], options: S
   });
   // The leader's streams closed: whatever of the group is left (a grandchild that closed its stdio) is stopped too.
   child.once("close", () => void stopServer(child));
+  // The leader exited: its streams may stay open for ever (a process of another session holds
+  // them), so the group is watched until it is empty, and then forgotten.
+  child.once("exit", () => watchGroup(child));
   return child;
+}
+
+function watchGroup(child: ChildProcess): void {
+  if (!running.has(child) || ended.has(child)) return;
+  if (!alive(child)) {
+    forget(child);
+    return;
+  }
+  setTimeout(() => watchGroup(child), WATCH_MS).unref();
+}
+
+/** The group is gone: it is not signalled again, and no longer stopped at exit. */
+function forget(child: ChildProcess): void {
+  ended.add(child);
+  // A stop under way ends on its own, its next look finding the group gone.
+  if (running.get(child) !== undefined) return;
+  untrack(child);
+}
+
+function untrack(child: ChildProcess): void {
+  running.delete(child);
+  if (running.size === 0) {
+    stopTracking?.();
+    stopTracking = undefined;
+  }
 }
 
 /**
@@ -54,11 +90,7 @@ export function stopServer(child: ChildProcess): Promise<void> {
       }
       // SIGKILL cannot be refused: the wait is for the kernel to end the processes.
       await gone(child);
-      running.delete(child);
-      if (running.size === 0) {
-        stopTracking?.();
-        stopTracking = undefined;
-      }
+      untrack(child);
     })();
     running.set(child, stopping);
   }
@@ -66,6 +98,7 @@ export function stopServer(child: ChildProcess): Promise<void> {
 }
 
 function signal(child: ChildProcess, name: NodeJS.Signals): void {
+  if (ended.has(child)) return;
   try {
     if (GROUPS && child.pid !== undefined) process.kill(-child.pid, name);
     else child.kill(name);
@@ -74,13 +107,17 @@ function signal(child: ChildProcess, name: NodeJS.Signals): void {
   }
 }
 
+/** Whether any process of the group is left; once it was seen empty, never again. */
 function alive(child: ChildProcess): boolean {
+  if (ended.has(child)) return false;
   if (!GROUPS || child.pid === undefined) return child.exitCode === null && child.signalCode === null;
   try {
     process.kill(-child.pid, 0);
     return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
+    if ((error as NodeJS.ErrnoException).code === "EPERM") return true;
+    ended.add(child);
+    return false;
   }
 }
 

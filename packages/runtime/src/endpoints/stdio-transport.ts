@@ -5,6 +5,12 @@ import { getDefaultEnvironment } from "@modelcontextprotocol/client/stdio";
 import { spawnServer, stopServer } from "./process-group.js";
 import { StdioReadBuffer } from "./stdio-read-buffer.js";
 
+/**
+ * How long after the server's exit its output is still read, when its pipes do not close: what it
+ * wrote before exiting is in the pipe, and arrives within a few turns of the event loop.
+ */
+const EXIT_READ_MS = 200;
+
 export interface StdioServerParams {
   command: string;
   args: readonly string[];
@@ -56,15 +62,23 @@ export class StdioTransport implements Transport {
         this.onerror?.(error);
       });
       child.on("spawn", () => resolve());
-      child.on("close", () => {
-        this.#child = undefined;
-        this.onclose?.();
-      });
+      child.on("close", () => this.#ended(child));
+      // A process of another session may hold the server's stdout for ever, and then 'close' never
+      // comes: the server's exit ends the connection, once what it wrote before has been read.
+      child.on("exit", () => setTimeout(() => this.#ended(child), EXIT_READ_MS).unref());
       child.stdin?.on("error", (error) => this.onerror?.(error));
       child.stdout?.on("error", (error) => this.onerror?.(error));
       child.stdout?.on("data", (chunk: Buffer) => this.#read(chunk));
       child.stderr?.pipe(this.stderr);
     });
+  }
+
+  /** The connection is over: calls in flight fail (the SDK's onclose), the next call starts the server again. */
+  #ended(child: ChildProcess): void {
+    if (this.#child !== child) return;
+    this.#child = undefined;
+    for (const stream of [child.stdin, child.stdout, child.stderr]) stream?.destroy();
+    this.onclose?.();
   }
 
   #read(chunk: Buffer): void {

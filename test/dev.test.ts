@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { InferredTool } from "../src/bundle/types.js";
 import { CLI, FIXTURES, ROOT, runCli, runInProcess } from "./helpers/cli.js";
 import { serveHttp } from "./helpers/http-server.js";
+import { observationLogText } from "./helpers/observation-log.js";
 import { alive } from "./helpers/processes.js";
 
 /** The runtime's built entry, by path: the generated clients of these projects import it from outside node_modules. */
@@ -705,17 +706,7 @@ describe("pmcp dev --observations", () => {
     const writeLog = async (logs: string, tool: string, values: unknown[]) => {
       const path = observationPath(join(project, logs), "learning", tool);
       await mkdir(dirname(path), { recursive: true });
-      const at = "2026-01-01T00:00:00.000Z";
-      const header = {
-        format: "pmcp-observations/1" as const,
-        server: "learning",
-        tool,
-        seen: values.length,
-        firstSeen: at,
-        lastSeen: at,
-        redacted: false,
-      };
-      await saveWhole(path, formatObservationLog({ header, samples: values.map((value) => ({ at, value })) }));
+      await saveWhole(path, observationLogText("learning", tool, values));
     };
     await writeConfig("../logs");
     const dev = startDev(project, ["--json"]);

@@ -166,9 +166,16 @@ const CRATE_NAMED = ["serde", "serde_json", "std"].map((id) => ({ id, tools: [to
 /** A result type named like the client's type parameter `C`. */
 const NAMED_C = tool("c", { type: "object", title: "C", properties: { a: { type: "string" } } });
 
+/** A result object of 6,000 properties: serde's derive of such a struct overflows rustc's stack. */
+const WIDE = tool("wide", {
+  type: "object",
+  properties: Object.fromEntries(Array.from({ length: 6_000 }, (_, index) => [`field_${index}`, { type: "integer" }])),
+});
+
 const HOSTILE: Bundle = {
   version: "1.0",
   servers: [
+    { id: "wide", tools: [WIDE] },
     { id: "hostile", instructions: RUST_PAYLOADS.join("\n"), tools: [...PAYLOADS, ...RUST_PAYLOADS].map(hostileTool) },
     ...CRATE_NAMED,
     { id: "generic", tools: [NAMED_C] },
@@ -414,7 +421,7 @@ describe.skipIf(rustSkipped !== undefined)(
 
     it("names no module like a crate mod.rs names (the crate build above proves mod.rs still finds them)", () => {
       const { files, warnings } = renderRust(HOSTILE, OPTIONS);
-      expect(files.map((file) => file.path).filter((path) => path !== "hostile.rs" && path !== "generic.rs")).toEqual([
+      expect(files.map((file) => file.path).filter((path) => !["hostile.rs", "generic.rs", "wide.rs"].includes(path))).toEqual([
         "serde2.rs",
         "serde_json2.rs",
         "std2.rs",
@@ -425,6 +432,24 @@ describe.skipIf(rustSkipped !== undefined)(
         "serde_json: its Rust module is serde_json2.rs",
         "std: its Rust module is std2.rs",
       ]);
+    });
+
+    it("types an object of more properties than a struct may have as a map, with a note and a warning (the crate above builds)", () => {
+      const rendered = renderRust({ version: "1.0", servers: [{ id: "wide", tools: [WIDE] }] }, OPTIONS);
+      const code = rendered.files.find((file) => file.path === "wide.rs")!.content;
+      expect(code.split("\n").filter((line) => line.startsWith("pub type WideResult"))).toEqual([
+        "pub type WideResult = serde_json::Map<String, serde_json::Value>;",
+      ]);
+      expect(rendered.warnings).toEqual([
+        {
+          server: "wide",
+          tool: "wide",
+          pointer: "/outputSchema",
+          message:
+            "WideResult: An object of 6000 properties, more than a Rust struct here may have (2000): a map of its keys' JSON values.",
+        },
+      ]);
+      expect(build.code, build.stderr).toBe(0);
     });
 
     it("names no type C, the client's type parameter, which would stand for it in the signatures", () => {

@@ -93,6 +93,30 @@ describe("restoreArguments", () => {
     expect([error.code, error.pointer]).toEqual(["INVALID_JSON_TEXT", "/labels"]);
   });
 
+  it("takes text that is not JSON as the string it can only mean, where the original takes a string there", () => {
+    const union = {
+      type: "object",
+      properties: {
+        query: { anyOf: [{ type: "string" }, { type: "object", properties: { q: { type: "string" } } }] },
+        free: {},
+        labels: { type: "object", additionalProperties: { type: "string" } },
+      },
+    };
+    for (const profile of ["gemini", "portable", "openai-strict"] as const) {
+      // Unquoted, as models send a plain string; quoted, and an object, as JSON text.
+      const sent = { query: "shoes size 42", free: "plain words", labels: '{"k":"v"}' };
+      expect(restoreArguments(union, sent, { profile }), profile).toEqual({
+        query: "shoes size 42",
+        free: "plain words",
+        labels: { k: "v" },
+      });
+      expect(restoreArguments(union, { free: '"quoted"' }, { profile })).toEqual({ free: "quoted" });
+      // Where the original takes no string, the model is told the text is not JSON.
+      const error = restoreError(() => restoreArguments(union, { labels: "{k: v}" }, { profile }));
+      expect([error.code, error.pointer], profile).toEqual(["INVALID_JSON_TEXT", "/labels"]);
+    }
+  });
+
   it("unwraps a root that is not an object, and says when the model did not wrap it", () => {
     const list = { type: "array", items: { type: "integer", enum: [1, 2] } };
     expect(restoreArguments(list, { value: ["1", "2"] }, { profile: "gemini" })).toEqual([1, 2]);

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
-import { REPLACE_LOCK } from "@pmcp-codegen/runtime/internal/files";
 import { z } from "zod";
 import { PmcpError } from "../errors.js";
 import { parseJsonText } from "../files/read-json.js";
 import { systemReason } from "../files/system-reason.js";
 import { writeOutput } from "../files/write-output.js";
+import { withBundleLock } from "./bundle-lock.js";
 import { carryInferred } from "./carry-inferred.js";
 import { parseSchemaFile } from "./read.js";
 import { toJsonText } from "./serialize.js";
@@ -17,19 +17,11 @@ import type { Bundle } from "./types.js";
  * Locked against other writers of learned blocks, and replaced atomically; not written when no
  * block changes. Returns whether the file was written; `flag` names the path in failures.
  */
-export async function writeInferred(path: string, learned: Bundle, flag: string): Promise<boolean> {
-  const { lock } = await import("proper-lockfile");
-  const release = await lock(path, {
-    // As the observation logs are locked: the same waits, the same stale locks.
-    ...REPLACE_LOCK,
-    // A lock lost mid-write costs at most one round of learned blocks, which the next round writes again.
-    onCompromised: () => {},
-  }).catch((error: NodeJS.ErrnoException) => {
-    const reason = error.code === "ELOCKED" ? "another process held its lock throughout" : systemReason(error);
-    throw new PmcpError(error.code === "ENOENT" ? "NOT_FOUND" : "IO_FAILED", `${path}: ${reason}`, { cause: error });
-  });
-  try {
-    const text = await readFile(path, "utf8");
+export function writeInferred(path: string, learned: Bundle, flag: string): Promise<boolean> {
+  return withBundleLock(path, async () => {
+    const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+      throw new PmcpError(error.code === "ENOENT" ? "NOT_FOUND" : "IO_FAILED", `${path}: ${systemReason(error)}`, { cause: error });
+    });
     if (parseSchemaFile(path, text).format !== "bundle") throw new PmcpError("INVALID_INPUT", `${path}: no longer a bundle file`);
     const onDisk = parseJsonText(text, path, z.unknown()) as Bundle;
     const next = carryInferred(onDisk, learned);
@@ -37,7 +29,5 @@ export async function writeInferred(path: string, learned: Bundle, flag: string)
     if (next === onDisk) return false;
     await writeOutput(flag, [{ path, content: toJsonText(next) }]);
     return true;
-  } finally {
-    await release();
-  }
+  });
 }

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
+import { withBundleLock } from "../bundle/bundle-lock.js";
 import type { QualityChange } from "../bundle/quality-changes.js";
 import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
@@ -200,42 +201,47 @@ export class DevSession {
     const renderAnyway = this.renderAnyway;
     this.renderAnyway = false;
     try {
-      await this.readCurrent();
-      const servers = this.servers(links);
-      const assembled = assembleBundle(servers, this.current.servers);
-      const learned =
-        this.follower === undefined ? { bundle: assembled.bundle, problems: [] } : await this.follower.learn(assembled.bundle);
-      for (const line of learned.problems) this.warnOnce(line);
-      const bundle = learned.bundle;
-      const text = toJsonText(bundle);
-      if (!renderAnyway && text === this.currentText) return;
-      const run = await renderRun(bundle, settings, await ReuseCache.open());
-      for (const line of [...assembled.warnings, ...run.warnings.map(warningLine)]) this.warnOnce(line);
-      const bundleFile = text === this.currentText ? [] : [{ path: bundlePath, content: text }];
-      if (bundleFile.length + run.changed.length + run.leftover.length === 0) return;
-      const listed = new Map(servers.map((server) => [server.id, server]));
-      const changes = diffBundles(this.only(this.current, listed), this.only(bundle, listed));
-      // What changed since the generation index.ts records: the last one dev (or generate) wrote.
-      const quality = (run.generation.changes ?? []).filter(
-        (change) => change.from !== undefined && change.to !== undefined && change.from.quality !== change.to.quality,
-      );
-      await writeRun(run, settings, bundleFile);
-      this.current = bundle;
-      this.currentText = text;
-      this.written = listed;
-      const written = [...bundleFile.map((file) => file.path), ...run.changed.map((file) => join(settings.outDir, file.path))];
-      this.options.output.regenerated(
-        changes,
-        quality,
-        written,
-        run.leftover.map((path) => join(settings.outDir, path)),
-      );
+      // Under the bundle's lock, from the file as it is then: what another writer added stays.
+      await withBundleLock(bundlePath, () => this.writeRegeneration(links, renderAnyway));
     } catch (error) {
       // The next regeneration tries again, whatever asks for it.
       this.renderAnyway ||= renderAnyway;
       if (!this.stopping)
         this.options.output.warn(`cannot update ${bundlePath} and ${settings.outDir} (${bundleFlag}): ${errorMessage(error)}`);
     }
+  }
+
+  private async writeRegeneration(links: ServerLink[], renderAnyway: boolean): Promise<void> {
+    const { bundlePath, settings } = this.inputs;
+    await this.readCurrent();
+    const servers = this.servers(links);
+    const assembled = assembleBundle(servers, this.current.servers);
+    const learned = this.follower === undefined ? { bundle: assembled.bundle, problems: [] } : await this.follower.learn(assembled.bundle);
+    for (const line of learned.problems) this.warnOnce(line);
+    const bundle = learned.bundle;
+    const text = toJsonText(bundle);
+    if (!renderAnyway && text === this.currentText) return;
+    const run = await renderRun(bundle, settings, await ReuseCache.open());
+    for (const line of [...assembled.warnings, ...run.warnings.map(warningLine)]) this.warnOnce(line);
+    const bundleFile = text === this.currentText ? [] : [{ path: bundlePath, content: text }];
+    if (bundleFile.length + run.changed.length + run.leftover.length === 0) return;
+    const listed = new Map(servers.map((server) => [server.id, server]));
+    const changes = diffBundles(this.only(this.current, listed), this.only(bundle, listed));
+    // What changed since the generation index.ts records: the last one dev (or generate) wrote.
+    const quality = (run.generation.changes ?? []).filter(
+      (change) => change.from !== undefined && change.to !== undefined && change.from.quality !== change.to.quality,
+    );
+    await writeRun(run, settings, bundleFile);
+    this.current = bundle;
+    this.currentText = text;
+    this.written = listed;
+    const written = [...bundleFile.map((file) => file.path), ...run.changed.map((file) => join(settings.outDir, file.path))];
+    this.options.output.regenerated(
+      changes,
+      quality,
+      written,
+      run.leftover.map((path) => join(settings.outDir, path)),
+    );
   }
 
   /**

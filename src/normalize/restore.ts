@@ -84,20 +84,26 @@ export function restoreArguments(schema: unknown, modelArgs: unknown, options: R
   const { validate } = prepared;
   checkDepth(modelArgs, "");
   checkFinite(modelArgs, "");
-  const found: Found = { nulls: new Set(), enums: new Set() };
+  const found: Found = { nulls: new Set(), enums: new Set(), texts: new Map() };
   const decoded = prepared.encodedBelow.size === 0 ? modelArgs : decode(modelArgs, prepared.normalized, prepared, "", found);
   const { wrapped } = prepared.encoding;
   const unwrapped = unwrap(decoded, wrapped);
   if (wrapped === undefined) return repaired(unwrapped, validate, found);
   // Where the walk found them, in the unwrapped value.
   const shift = (pointers: Set<string>) => new Set([...pointers].map((pointer) => pointer.slice(wrapped.length + 1)));
-  return repaired(unwrapped, validate, { nulls: shift(found.nulls), enums: shift(found.enums) });
+  const texts = new Map([...found.texts].map(([pointer, error]) => [pointer.slice(wrapped.length + 1), error]));
+  return repaired(unwrapped, validate, { nulls: shift(found.nulls), enums: shift(found.enums), texts });
 }
 
 /** Where the model's value holds what an encoding made: a `null` for "not given", a string for an enum value. */
 interface Found {
   nulls: Set<string>;
   enums: Set<string>;
+  /**
+   * Text sent where JSON text was asked for that does not parse: kept as the string it can only
+   * mean, and, where the original rejects a string there, the error that says it is not JSON.
+   */
+  texts: Map<string, RestoreError>;
 }
 
 /**
@@ -185,7 +191,7 @@ function decode(value: unknown, node: unknown, prepared: Prepared, pointer: stri
   const schema = followRefs(prepared.normalized, node);
   if (!isObject(schema) || !prepared.encodedBelow.has(schema)) return value;
   const { jsonText, enumStrings, madeRequired } = prepared.encoding;
-  if (jsonText.has(schema)) return typeof value === "string" ? parsed(value, pointer) : value;
+  if (jsonText.has(schema)) return typeof value === "string" ? parsed(value, pointer, found) : value;
   if (enumStrings.has(schema) && typeof value === "string") found.enums.add(pointer);
   if (Array.isArray(schema.anyOf)) {
     // The member the model's value was written for: one that accepts it as sent, plain values before JSON text.
@@ -230,17 +236,26 @@ function memberAccepts(member: Schema, value: unknown, prepared: Prepared): bool
   return validate(value) as boolean;
 }
 
-function parsed(text: string, pointer: string): unknown {
+/**
+ * The value JSON text stands for. Text that does not parse can only mean itself: a model that means a
+ * plain string very often sends it unquoted. It is kept as that string, and the original's validation
+ * decides (`texts` holds the error to give where the original takes no string there).
+ */
+function parsed(text: string, pointer: string, found: Found): unknown {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
     const preview = text.length > 40 ? `${JSON.stringify(text.slice(0, 40))}…` : JSON.stringify(text);
-    throw new RestoreError(
-      "INVALID_JSON_TEXT",
-      pointer || "/",
-      `${pointer || "/"}: expected the value written as JSON text, got ${preview} (${error instanceof Error ? error.message : String(error)})`,
+    found.texts.set(
+      pointer,
+      new RestoreError(
+        "INVALID_JSON_TEXT",
+        pointer || "/",
+        `${pointer || "/"}: expected the value written as JSON text, got ${preview} (${error instanceof Error ? error.message : String(error)})`,
+      ),
     );
+    return text;
   }
   checkDepth(value, pointer);
   checkFinite(value, pointer);
@@ -286,7 +301,13 @@ function repaired(value: unknown, validate: ValidateFunction, found: Found): unk
     if (validate(current.value)) return current.value;
   }
   validate(current.value);
-  throw invalid(validate.errors ?? []);
+  const errors = validate.errors ?? [];
+  // Text that was not JSON, where the original takes no string: the model's mistake is the JSON.
+  for (const error of errors) {
+    const notJson = found.texts.get(error.instancePath);
+    if (notJson !== undefined) throw notJson;
+  }
+  throw invalid(errors);
 }
 
 /** The property an error says is missing (`required`, `dependentRequired`, draft-07 `dependencies`). */

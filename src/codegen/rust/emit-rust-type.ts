@@ -28,6 +28,11 @@ const DERIVE_EMPTY_STRUCT = "#[derive(Debug, Clone, Copy, Default, PartialEq, Eq
 const DERIVE_UNIT_ENUM = "#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]\n";
 /** The serde helper in `mod.rs` that tells an absent field (`None`) from a null one (`Some(null)`). */
 const PRESENT = "super::present";
+/**
+ * The most properties an object is a struct of. serde's derive of a struct of about 6,000 fields
+ * overflows rustc's stack (3,000 build); past this an object is a map, with a note and a warning.
+ */
+export const MAX_STRUCT_FIELDS = 2_000;
 
 /**
  * IR → Rust items for one module: structs for objects, enums for string enums and unions (tagged
@@ -52,6 +57,8 @@ export class RustItems {
   private read = true;
   /** Helper types made once per module when first needed, by the name they asked for. */
   private readonly helpers = new Map<string, string>();
+  /** What Rust could not type as the schema says, since the caller last took them (takeWarnings). */
+  private warnings: string[] = [];
 
   constructor(
     private readonly scope: NameScope,
@@ -79,6 +86,13 @@ export class RustItems {
     this.read = false;
     this.declare(name, node, doc);
     this.read = true;
+  }
+
+  /** The warnings of the declarations since the last call, each naming the type. */
+  takeWarnings(): string[] {
+    const taken = this.warnings;
+    this.warnings = [];
+    return taken;
   }
 
   /** The items, one blank line apart. */
@@ -197,6 +211,11 @@ export class RustItems {
   private objectType(node: ObjectNode, hint: Hint): RustType {
     const patterns = node.patterns ?? [];
     const notes = [...propertyCountNotes(node), ...patternNotes(node)];
+    if (node.properties.length > MAX_STRUCT_FIELDS) {
+      const note = `An object of ${node.properties.length} properties, more than a Rust struct here may have (${MAX_STRUCT_FIELDS}): a map of its keys' JSON values.`;
+      this.warnings.push(`${hint.name}: ${note}`);
+      return plain(JSON_MAP, [note, ...notes]);
+    }
     // An object of no declared keys is a map; one only `additionalProperties: false` closes is an empty struct.
     if (node.properties.length === 0 && (patterns.length > 0 || node.additional !== false)) {
       if (patterns.length > 0 || node.additional === true) return plain(JSON_MAP, notes);

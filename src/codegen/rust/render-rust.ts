@@ -146,10 +146,15 @@ function renderServer(server: BundleServer, options: RenderOptions): { content: 
     if (input === undefined || input.kind === "unknown")
       items.declareArgs(args, { kind: "object", properties: [], additional: true }, argsDoc);
     else items.declareArgs(args, input, argsDoc);
+    for (const message of items.takeWarnings()) warn(tool.name, "/inputSchema", message);
     if (result !== undefined && output !== undefined) items.declare(claims.result.name, result, resultDoc(tool, output));
+    for (const message of items.takeWarnings()) warn(tool.name, output?.pointer ?? "", message);
     return method(tool, claims.method.name, args, result === undefined ? undefined : claims.result.name, output);
   });
-  for (const definition of builder.definitions) items.declareDefinition(definition);
+  for (const definition of builder.definitions) {
+    items.declareDefinition(definition);
+    for (const message of items.takeWarnings()) warn("", "", message);
+  }
 
   const classDoc = [
     `Typed client for the "${server.id}" MCP server${server.serverInfo ? ` (${server.serverInfo.name} ${server.serverInfo.version})` : ""}.`,

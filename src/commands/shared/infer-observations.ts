@@ -15,6 +15,8 @@ export interface Inferred {
   outputFlag: string;
   /** The bundle as written: canonical JSON text. */
   text: string;
+  /** The bundle as read, in the same form: whether another writer changed the file since. */
+  readText: string;
 }
 
 /**
@@ -62,6 +64,7 @@ export async function inferObservations(
     output: output ?? file!,
     outputFlag: output === undefined ? "--schema" : "-o",
     text: toJsonText(result.bundle),
+    readText: toJsonText(bundle),
   };
 }
 
@@ -70,9 +73,37 @@ export async function upToDate(inferred: Inferred): Promise<boolean> {
   return (await readFile(inferred.output, "utf8").catch(() => undefined)) === inferred.text;
 }
 
-/** Writes the inferred bundle, atomically, unless the file holds these bytes already. */
+/**
+ * Writes the inferred bundle, atomically, unless the file holds these bytes already. Over the bundle
+ * read, under its lock and into the file as it is then (writeInferred): blocks another process wrote
+ * since it was read (`serve exec --learn`, `dev`) stay.
+ */
 export async function saveLearnedBundle(inferred: Inferred): Promise<void> {
-  if (!(await upToDate(inferred))) await writeOutput(inferred.outputFlag, [{ path: inferred.output, content: inferred.text }]);
+  if (await upToDate(inferred)) return;
+  const { output, outputFlag, text } = inferred;
+  if (outputFlag !== "--schema") {
+    await writeOutput(outputFlag, [{ path: output, content: text }]);
+    return;
+  }
+  const { withBundleLock } = await import("../../bundle/bundle-lock.js");
+  const merge = await withBundleLock(output, async () => {
+    if (await changedSinceRead(inferred)) return true;
+    await writeOutput(outputFlag, [{ path: output, content: text }]);
+    return false;
+  });
+  if (!merge) return;
+  // Written since it was read: the blocks learned go into the file as it is now, under the lock again.
+  const { writeInferred } = await import("../../bundle/write-inferred.js");
+  await writeInferred(output, inferred.result.bundle, outputFlag);
+}
+
+/** Whether the bundle file holds another bundle than the one inferred from (another writer's blocks). */
+async function changedSinceRead(inferred: Inferred): Promise<boolean> {
+  const { parseSchemaFile } = await import("../../bundle/read.js");
+  const { canonicalBundle, toJsonText } = await import("../../bundle/serialize.js");
+  const now = await readFile(inferred.output, "utf8").catch(() => undefined);
+  if (now === undefined) return true;
+  return toJsonText(canonicalBundle(parseSchemaFile(inferred.output, now).bundle.servers)) !== inferred.readText;
 }
 
 /** The tools whose blocks were learned again, as `server/tool`: what `--json` lists. */

@@ -230,6 +230,18 @@ describe("escapes end in a tagged outcome or a harmless value, and the next prog
       { ok: true, result: ["undefined", "undefined"] },
     ],
     [
+      // Call sites' getFunction() would hand the program the prelude's own closures.
+      "Error.prepareStackTrace",
+      `const seen = [];
+       try { Error.prepareStackTrace = (e, sites) => { for (const site of sites) seen.push(typeof site.getFunction()); return ""; }; } catch {}
+       const call = inventory.getStock({});
+       try { null.x; } catch (e) { e.stack; }
+       new Error("here").stack;
+       await call;
+       return [seen, typeof Error.prepareStackTrace];`,
+      { ok: true, result: [[], "undefined"] },
+    ],
+    [
       "the constructor chain of a returned value",
       "const stock = await inventory.getStock({}); return stock.constructor.constructor('return typeof process')();",
       { ok: true, result: "undefined" },

@@ -233,6 +233,17 @@ describe("restoreArguments undoes only what the encoding did", () => {
     expect(error.message).toMatch(/^the tool's input schema cannot be checked, so no arguments are sent: the schema cannot be compiled: /);
   });
 
+  it("refuses every call for a schema nested 5,000 deep, as a RestoreError, without overflowing the stack", () => {
+    let schema: Record<string, unknown> = { type: "string" };
+    for (let level = 0; level < 5_000; level++) schema = { type: "object", properties: { a: schema } };
+    const error = restoreError(() => restoreArguments(schema, { a: {} }, { profile: "openai" }));
+    expect([error.code, error.pointer, error.message.split(" (at")[0]]).toEqual([
+      "UNUSABLE_SCHEMA",
+      "/",
+      "the tool's input schema nests deeper than 256 levels",
+    ]);
+  });
+
   it("refuses arguments or JSON text nested deeper than 256 levels, without overflowing the stack", () => {
     const deep = `${'{"a":'.repeat(20_000)}1${"}".repeat(20_000)}`;
     const error = restoreError(() => restoreArguments({ type: "object", properties: { data: {} } }, { data: deep }, { profile: "gemini" }));

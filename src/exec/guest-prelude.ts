@@ -24,6 +24,9 @@ export const GUEST_PRELUDE = String.raw`(function (bridgeCall, bridgeLog, bridge
   const MapType = Map;
   const isFinite = Number.isFinite;
   const globals = globalThis;
+  // A program's Error.prepareStackTrace would get call sites whose getFunction() hands it this
+  // prelude's own closures (the answer of a call among them): there is none, and there can be none.
+  defineProperty(ErrorType, "prepareStackTrace", { value: undefined, writable: false, configurable: false });
 
   function callError(data, error = new ErrorType()) {
     error.message = data.message;

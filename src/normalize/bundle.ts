@@ -3,7 +3,7 @@ import { isObject } from "../json-schema/pointer.js";
 import { nestedBeyond } from "../json-schema/traverse.js";
 import { ANTHROPIC_STRICT_LIMITS, type Profile, STRICT_FALLBACK } from "../providers/facts.js";
 import { anthropicStrictCounts, openAiStrictLimits } from "../providers/strict-limits.js";
-import { type NormalizeNote, normalizedFor, normalizeSchemaWithNotes } from "./normalize.js";
+import { MAX_NORMALIZE_DEPTH, type NormalizeNote, normalizedFor, normalizeSchemaWithNotes } from "./normalize.js";
 import { type ModelName, modelToolNames } from "./tool-names.js";
 
 /** What normalizing did to one tool: its notes (pointers from the tool, e.g. `/inputSchema/…`), or why it failed. */
@@ -23,12 +23,6 @@ export interface ToolOutcome {
 
 /** Where a normalized bundle records, per tool, what the model sees changed. */
 export const NORMALIZED_META = "pmcp/normalized";
-
-/**
- * The passes recurse, and overflow the stack near a thousand levels; a schema deeper than this is
- * left as exported, with the pointer where it goes too deep. No provider accepts nesting near it.
- */
-const MAX_NORMALIZE_DEPTH = 256;
 
 /**
  * Every input and output schema of `bundle` rewritten for `profile`, tool by tool, each tool named

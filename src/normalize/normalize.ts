@@ -166,6 +166,13 @@ const STEPS: Record<Profile, Step[]> = {
  * `normalizeSchemaWithNotes`, remembered per schema object and profile: declaring a tool to a
  * model and restoring each of its calls read the same normalization. The result must not be changed.
  */
+/**
+ * The passes recurse, and overflow the stack near a thousand levels; a schema deeper than this is
+ * left as exported (a tool of it not offered, its arguments not restored), with the pointer where it
+ * goes too deep. No provider accepts nesting near it.
+ */
+export const MAX_NORMALIZE_DEPTH = 256;
+
 export const normalizedFor = perProfile((schema: Schema, profile) => normalizeSchemaWithNotes(schema, { profile }));
 
 /** Rewrites a tool schema so that `profile`'s provider accepts it and reads it the same way. */

@@ -4,11 +4,11 @@ import type { Schema } from "../json-schema/keywords.js";
 import { isObject, joinPointer, pointerKeys } from "../json-schema/pointer.js";
 import { valueDeeperThan } from "../json-schema/predicates.js";
 import { followRefs } from "../json-schema/refs.js";
-import { walkSchemas } from "../json-schema/traverse.js";
+import { nestedBeyond, walkSchemas } from "../json-schema/traverse.js";
 import { type ErrorObject, UnusableSchemaError, type ValidateFunction, validatorFor } from "../json-schema/validator.js";
 import type { Profile } from "../providers/facts.js";
 import type { Encoding } from "./encoding.js";
-import { normalizedFor } from "./normalize.js";
+import { MAX_NORMALIZE_DEPTH, normalizedFor } from "./normalize.js";
 import { perProfile } from "./per-profile.js";
 
 /**
@@ -34,7 +34,7 @@ export type RestoreErrorCode =
    * JSON.stringify sends as `null`.
    */
   | "NOT_FINITE"
-  /** Nothing of the tool's own input schema can be checked, so no arguments are restored for it. */
+  /** Nothing of the tool's own input schema can be checked, or it nests too deep to follow: no arguments are restored for it. */
   | "UNUSABLE_SCHEMA";
 
 /**
@@ -74,6 +74,13 @@ interface Prepared {
  * it under `options.profile`. Throws a RestoreError naming the JSON pointer when they cannot be.
  */
 export function restoreArguments(schema: unknown, modelArgs: unknown, options: RestoreOptions): unknown {
+  const deep = tooDeep(schema);
+  if (deep !== undefined)
+    throw new RestoreError(
+      "UNUSABLE_SCHEMA",
+      "/",
+      `the tool's input schema nests deeper than ${MAX_NORMALIZE_DEPTH} levels (at ${deep}), so no arguments are sent`,
+    );
   const prepared = prepare(schema, options.profile);
   if (prepared.validate instanceof UnusableSchemaError)
     throw new RestoreError(
@@ -93,6 +100,14 @@ export function restoreArguments(schema: unknown, modelArgs: unknown, options: R
   const shift = (pointers: Set<string>) => new Set([...pointers].map((pointer) => pointer.slice(wrapped.length + 1)));
   const texts = new Map([...found.texts].map(([pointer, error]) => [pointer.slice(wrapped.length + 1), error]));
   return repaired(unwrapped, validate, { nulls: shift(found.nulls), enums: shift(found.enums), texts });
+}
+
+/** Where a schema nests deeper than normalizing can follow, once per schema object. */
+const depths = new WeakMap<object, string | undefined>();
+function tooDeep(schema: unknown): string | undefined {
+  if (!isObject(schema)) return undefined;
+  if (!depths.has(schema)) depths.set(schema, nestedBeyond(schema, MAX_NORMALIZE_DEPTH));
+  return depths.get(schema);
 }
 
 /** Where the model's value holds what an encoding made: a `null` for "not given", a string for an enum value. */

@@ -388,9 +388,13 @@ export class CompositionClient {
           ? callAsTask(connection.client, params, { timeoutMs: timeout, signal: cancel?.signal })
           : connection.client.request({ method: "tools/call", params }, CallResult, {
               timeout,
+              // Handed back, not fulfilled: pmcp has no input to give (see inputRequired in connect.ts).
+              allowInputRequired: true,
               ...(cancel === undefined ? {} : { signal: cancel.signal }),
             }),
       );
+      const asked = inputRequested(result);
+      if (asked !== undefined) throw new ToolCallError(call.server, call.tool, asked);
       return [result, connection.era];
     } catch (error) {
       if (signal?.aborted) throw aborted(call, signal);
@@ -529,6 +533,27 @@ function unwrapped(result: CallResult): CallResult {
   if (typeof structured !== "object" || structured === null || Array.isArray(structured)) return result;
   const keys = Object.keys(structured);
   return keys.length === 1 && keys[0] === "result" ? { ...result, structuredContent: (structured as { result: unknown }).result } : result;
+}
+
+/**
+ * What a 2026-07-28 server asked for when it answered the call with `input_required` (elicitation,
+ * sampling, roots), in a tool error's words; undefined for a result.
+ */
+function inputRequested(result: unknown): string | undefined {
+  if (typeof result !== "object" || result === null || (result as { resultType?: unknown }).resultType !== "input_required")
+    return undefined;
+  const requests = (result as { inputRequests?: unknown }).inputRequests;
+  const methods =
+    typeof requests === "object" && requests !== null
+      ? [
+          ...new Set(
+            Object.values(requests)
+              .map((request) => (request as { method?: unknown })?.method)
+              .filter((method) => typeof method === "string"),
+          ),
+        ]
+      : [];
+  return `the server asked for input (input_required${methods.length > 0 ? `: ${methods.join(", ")}` : ""}), which pmcp does not provide`;
 }
 
 /**

@@ -343,7 +343,13 @@ async function connectInEra(
 ): Promise<Connection> {
   // The probe's own timeout never decides the era: the connect's limit ends the wait (see PingBehindDiscover).
   const probe = options.timeoutMs === undefined ? {} : { probe: { timeoutMs: Math.max(1, options.timeoutMs) } };
-  const client = new Client(CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: era.mode, ...probe } });
+  // No input to give: a server's input_required is the call's answer, reported once, not fulfilled
+  // and the call sent again (the SDK's default, up to ten rounds, and each a run of the tool).
+  const client = new Client(CLIENT_INFO, {
+    capabilities: {},
+    versionNegotiation: { mode: era.mode, ...probe },
+    inputRequired: { autoFulfill: false },
+  });
   let fail: (error: Error) => void = () => {};
   const broken = new Promise<never>((_resolve, reject) => {
     fail = reject;

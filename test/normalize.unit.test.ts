@@ -5,6 +5,9 @@ import addFormats from "ajv-formats";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { inlineRefs } from "../src/json-schema/inline-refs.js";
+import { typeIncludes } from "../src/json-schema/predicates.js";
+import { walkSchemas } from "../src/json-schema/traverse.js";
+import { normalizeBundle } from "../src/normalize/bundle.js";
 import { collectEncoding } from "../src/normalize/encoding.js";
 import { normalizeSchema, normalizeSchemaWithNotes, PROFILES } from "../src/normalize/normalize.js";
 import {
@@ -25,6 +28,7 @@ import {
   strictObjects,
   tuplesToArrays,
 } from "../src/normalize/passes.js";
+import { runs } from "./helpers/full-run.js";
 import { samples } from "./helpers/samples.js";
 
 const quiet = { note: () => {} };
@@ -519,5 +523,55 @@ describe("semantics", () => {
       const { schema: out } = normalizeSchemaWithNotes(schema, { profile: "gemini" });
       expect(JSON.stringify(out)).not.toMatch(/"\$ref":"#/);
     }
+  });
+});
+
+describe("openai-strict closes every object, however deep", () => {
+  it("no object of a tool declared strict lacks additionalProperties: false: nested arrays, tuples, unions, references (property-based)", () => {
+    const props = (schema: fc.Arbitrary<unknown>) => fc.dictionary(fc.constantFrom("a", "b", "c"), schema, { maxKeys: 3 });
+    const { schema } = fc.letrec<{ schema: unknown }>((tie) => ({
+      schema: fc.oneof(
+        { depthSize: "small", withCrossShrink: true },
+        fc.constantFrom({ type: "string" }, {}, { type: "object" }, { type: "array" }, { $ref: "#/$defs/D" }),
+        fc.record(
+          {
+            type: fc.constant("object"),
+            properties: props(tie("schema")),
+            additionalProperties: fc.constantFrom(true, false, {}, { type: "string" }),
+          },
+          { requiredKeys: ["type", "properties"] },
+        ),
+        fc.record({ type: fc.constant(["object", "null"]), properties: props(tie("schema")), required: fc.constant(["a"]) }),
+        fc.record({ type: fc.constant("array"), items: tie("schema") }),
+        fc.record({ type: fc.constant(["array", "null"]), items: tie("schema") }),
+        fc.record({
+          type: fc.constant("array"),
+          prefixItems: fc.array(tie("schema"), { minLength: 1, maxLength: 2 }),
+          items: fc.constantFrom(false, { type: "object", properties: { z: {} } }),
+        }),
+        fc.record({ anyOf: fc.array(tie("schema"), { minLength: 1, maxLength: 3 }) }),
+        fc.record({ oneOf: fc.array(tie("schema"), { minLength: 1, maxLength: 3 }) }),
+        fc.record({ allOf: fc.array(tie("schema"), { minLength: 1, maxLength: 2 }) }),
+        fc.record({ type: fc.constant("object"), additionalProperties: tie("schema") }),
+      ),
+    }));
+    const definition = { type: "object", properties: { n: { type: "array", items: { type: "array", items: { $ref: "#/$defs/D" } } } } };
+    const open = (root: unknown) =>
+      [...walkSchemas(root)]
+        .filter(
+          ({ node }) =>
+            (typeIncludes(node, "object") || (node.type === undefined && node.properties !== undefined)) &&
+            node.additionalProperties !== false,
+        )
+        .map(({ pointer }) => pointer);
+    fc.assert(
+      fc.property(schema, (inner) => {
+        const input = { type: "object", properties: { root: inner }, $defs: { D: definition } };
+        const bundle = { version: "1.0", servers: [{ id: "s", tools: [{ name: "t", inputSchema: input }] }] };
+        const { servers, outcomes } = normalizeBundle(bundle, "openai-strict");
+        if (outcomes[0]?.strict) expect(open(servers[0]?.tools[0]?.inputSchema), JSON.stringify(input)).toEqual([]);
+      }),
+      { numRuns: runs(20_000, 1_000), seed: 20261203 },
+    );
   });
 });

@@ -37,6 +37,23 @@ describe("pmcp schema normalize", () => {
     expect(JSON.stringify(bundle)).not.toContain('"$defs"');
     const wrong = await runCli(["schema", "normalize", "--profile", "bogus", "--schema", join(dir, "b.json")]);
     expect(wrong.code).toBe(2);
+    // Normalized again, it would lose the first run's notes: refused in one line, and nothing written.
+    const again = await runCli([
+      "schema",
+      "normalize",
+      "--profile",
+      "openai-strict",
+      "--schema",
+      join(dir, "n.json"),
+      "-o",
+      join(dir, "n2.json"),
+    ]);
+    expect([again.code, again.stdout, again.stderr]).toEqual([
+      1,
+      "",
+      `pmcp: ${join(dir, "n.json")}: server "listing" tool "class" was normalized already (it has _meta["pmcp/normalized"]): normalize the bundle as exported\n`,
+    ]);
+    await expect(readFile(join(dir, "n2.json"))).rejects.toThrow("ENOENT");
     // What the model sees changed is kept beside each tool, and --json prints the summary on stdout.
     const meta = bundle.servers[0].tools.map((tool: { name: string; _meta?: Record<string, { name: string; strict: boolean }> }) => [
       tool.name,

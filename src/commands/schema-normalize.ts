@@ -28,10 +28,11 @@ export const schemaNormalizeCommand = defineCommand({
 async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
-  const { normalizeBundle, normalizeSummary, summarizeNotes } = await import("../normalize/bundle.js");
+  const { normalizeBundle, normalizeSummary, refuseNormalized, summarizeNotes } = await import("../normalize/bundle.js");
   if (args.bundle !== undefined) deprecated(args, "pmcp schema normalize <bundle>", "pmcp schema normalize --schema <bundle>");
   const { schema } = await resolveInputs(args.bundle === undefined ? args.schema : [args.bundle, ...args.schema]);
   const { bundle } = await readSchemaFiles(schema);
+  refuseNormalized(bundle, schema.join(", "), "normalize the bundle as exported");
   const { servers, outcomes } = normalizeBundle(bundle, args.profile);
   // One line per tool: a server with recursive definitions can produce thousands of notes per tool.
   for (const { server, tool, notes, failure } of outcomes) {

@@ -5,7 +5,7 @@ import { requiresTask } from "../bundle/task-support.js";
 import { BUNDLE_VERSION, type Bundle, type Tool } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
 import { UnusableSchemaError, validatorFor } from "../json-schema/validator.js";
-import { NORMALIZED_META, normalizeBundle } from "../normalize/bundle.js";
+import { normalizeBundle, refuseNormalized } from "../normalize/bundle.js";
 import type { NormalizeNote } from "../normalize/normalize.js";
 import { RestoreError, restoreArguments } from "../normalize/restore.js";
 import { PROFILES, type Profile } from "../providers/facts.js";
@@ -140,7 +140,8 @@ export async function toolsForModel<P extends Profile, A extends OpenAiApi = "re
       "INVALID_ARGUMENT",
       `toolsForModel: no server ${unknown.map((id) => JSON.stringify(id)).join(", ")} (have: ${ids.join(", ")})`,
     );
-  if (!live) refuseNormalized(source);
+  // Restoring against schemas rewritten for a model would send its encodings (a `null` for "not given") to the servers.
+  if (!live) refuseNormalized(source, "toolsForModel", "pass the bundle as exported, toolsForModel normalizes it");
   const { bundle: listed, skipped } = live ? await bundleOf(source, options.servers) : { bundle: source, skipped: [] };
   const client = live ? source : options.client;
   const wanted = options.servers === undefined ? undefined : new Set(options.servers);
@@ -288,18 +289,4 @@ function argumentsText(text: string): unknown {
   } catch {
     throw new RestoreError("INVALID_JSON_TEXT", "/", "/: the arguments are not JSON: send them as a JSON object");
   }
-}
-
-/**
- * A bundle `pmcp schema normalize` wrote holds schemas rewritten for a model: restoring against
- * them would send the model's encodings (a `null` for "not given") to the servers as they are.
- */
-function refuseNormalized(bundle: Bundle): void {
-  for (const server of bundle.servers)
-    for (const tool of server.tools)
-      if (tool._meta !== undefined && Object.hasOwn(tool._meta, NORMALIZED_META))
-        throw new PmcpError(
-          "INVALID_INPUT",
-          `toolsForModel: server "${server.id}" tool "${tool.name}" was normalized already (it has _meta["${NORMALIZED_META}"]): pass the bundle as exported, toolsForModel normalizes it`,
-        );
 }

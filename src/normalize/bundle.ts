@@ -1,4 +1,5 @@
 import type { Bundle, BundleServer, Tool } from "../bundle/types.js";
+import { PmcpError } from "../errors.js";
 import { isObject } from "../json-schema/pointer.js";
 import { nestedBeyond } from "../json-schema/traverse.js";
 import { ANTHROPIC_STRICT_LIMITS, type Profile, STRICT_FALLBACK } from "../providers/facts.js";
@@ -23,6 +24,21 @@ export interface ToolOutcome {
 
 /** Where a normalized bundle records, per tool, what the model sees changed. */
 export const NORMALIZED_META = "pmcp/normalized";
+
+/**
+ * Throws when a tool of `bundle` was normalized already: normalizing it again would rewrite what
+ * the first run wrote (its notes replaced by fewer), and its schemas are no longer the tool's own.
+ * `who` begins the message (the command or function), `remedy` ends it.
+ */
+export function refuseNormalized(bundle: Bundle, who: string, remedy: string): void {
+  for (const server of bundle.servers)
+    for (const tool of server.tools)
+      if (tool._meta !== undefined && Object.hasOwn(tool._meta, NORMALIZED_META))
+        throw new PmcpError(
+          "INVALID_INPUT",
+          `${who}: server "${server.id}" tool "${tool.name}" was normalized already (it has _meta["${NORMALIZED_META}"]): ${remedy}`,
+        );
+}
 
 /**
  * Every input and output schema of `bundle` rewritten for `profile`, tool by tool, each tool named

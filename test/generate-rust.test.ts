@@ -452,6 +452,20 @@ describe.skipIf(rustSkipped !== undefined)(
       expect(build.code, build.stderr).toBe(0);
     });
 
+    it("leaves out a property whose key holds a lone surrogate, with a warning: no Rust string can name it", () => {
+      const schema = { type: "object", properties: { "a\ud800": { type: "string" }, ok: { type: "string" } } };
+      const rendered = renderRust({ version: "1.0", servers: [{ id: "keys", tools: [tool("keys", schema)] }] }, OPTIONS);
+      const code = rendered.files.find((file) => file.path === "keys.rs")!.content;
+      expect(
+        item(code, "KeysResult")
+          .split("\n")
+          .filter((line) => line.trimStart().startsWith("pub ")),
+      ).toEqual(["pub struct KeysResult {", "    pub ok: Option<String>,", "    pub extra: serde_json::Map<String, serde_json::Value>,"]);
+      expect(rendered.warnings.map((warning) => warning.message)).toEqual([
+        'KeysResult: property "a\\ud800" holds a lone surrogate, which serde_json neither reads nor writes: left out',
+      ]);
+    });
+
     it("names no type C, the client's type parameter, which would stand for it in the signatures", () => {
       const generic = renderRust(HOSTILE, OPTIONS).files.find((file) => file.path === "generic.rs")!.content;
       expect(generic.match(/pub (struct|async fn) [^{]*/g)).toEqual([

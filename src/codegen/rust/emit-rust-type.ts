@@ -232,6 +232,13 @@ export class RustItems {
     const lines: string[] = [];
     for (const property of node.properties) {
       if (property.name === tag) continue;
+      // A Rust string holds no lone surrogate: a rename to U+FFFD would be a field that never matches.
+      if (/\p{Cs}/u.test(property.name)) {
+        this.warnings.push(
+          `${name}: property ${JSON.stringify(property.name)} holds a lone surrogate, which serde_json neither reads nor writes: left out`,
+        );
+        continue;
+      }
       const field = fields.claim(rustFieldName(property.name)).name;
       const type = this.typeOf(property.node, child({ name, exact: false }, pascalCase(property.name, "Field")), true);
       const attributes = field.replace(/^r#/, "") === property.name ? [] : [`rename = ${rustString(property.name)}`];

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { findDrift } from "../src/infer/drift.js";
 import { isDraft07OrOlder, isKnownDialect } from "../src/json-schema/dialect.js";
+import { describeErrors } from "../src/json-schema/error-text.js";
 import { childrenOf, itemSchema, mapChildren, type Schema, shapeOf } from "../src/json-schema/keywords.js";
 import { escapePointer, joinPointer, pointerKeys, resolvePointer, unescapePointer } from "../src/json-schema/pointer.js";
 import { describesObject, isBareNull, isNullTyped, typeIncludes } from "../src/json-schema/predicates.js";
@@ -317,5 +318,23 @@ describe("validators built from server schemas read own properties only", () => 
     expect(error).toBeInstanceOf(RestoreError);
     expect([(error as RestoreError).code, (error as RestoreError).pointer]).toEqual(["INVALID_ARGUMENTS", "/constructor"]);
     expect(findDrift({ type: "object", properties: { toString: { type: "string" } } }, [{}, { toString: "t" }])).toEqual([]);
+  });
+});
+
+describe("describeErrors", () => {
+  it("reads only the errors it shows: a million of them cost what a few do", () => {
+    let read = 0;
+    const errors = Array.from({ length: 1_000_000 }, (_, index) => ({
+      get instancePath() {
+        read++;
+        return `/xs/${index % 2_000}`;
+      },
+      schemaPath: "#/items/type",
+      keyword: "type",
+      params: { type: "integer" },
+      message: "must be integer",
+    }));
+    expect(describeErrors(errors)).toBe("xs[0]: must be integer; xs[1]: must be integer; xs[2]: must be integer");
+    expect(read).toBe(3);
   });
 });

@@ -2,18 +2,28 @@ import { formatJsonPath } from "@pmcp-codegen/runtime/internal";
 import { pointerKeys } from "./pointer.js";
 import type { ErrorObject } from "./validator.js";
 
+/** The most errors a description reads, however many there are. */
+const MAX_READ = 1_000;
+
 /** `lines[0].quantity: must be number`: each error names the field it is about. */
 export function describeErrors(errors: readonly ErrorObject[] | null | undefined, max = 3): string {
-  const messages = (errors ?? []).map((error) => {
-    const field = fieldOf(error);
-    if (error.keyword === "required") return `${field}: is required`;
-    if (error.keyword === "additionalProperties") return `${field}: is not allowed`;
-    // The allowed values let whoever called (often a model) correct the call at once.
-    if (error.keyword === "enum" && Array.isArray(error.params.allowedValues))
-      return `${field}: must be one of ${allowed(error.params.allowedValues)}`;
-    return `${field}: ${error.message ?? error.keyword}`;
-  });
-  return [...new Set(messages)].slice(0, max).join("; ");
+  // Formatted only until `max` differ, or a thousand were read: a value of a million wrong items costs what a few do.
+  const messages = new Set<string>();
+  for (const error of (errors ?? []).slice(0, MAX_READ)) {
+    if (messages.size === max) break;
+    messages.add(describeError(error));
+  }
+  return [...messages].join("; ");
+}
+
+function describeError(error: ErrorObject): string {
+  const field = fieldOf(error);
+  if (error.keyword === "required") return `${field}: is required`;
+  if (error.keyword === "additionalProperties") return `${field}: is not allowed`;
+  // The allowed values let whoever called (often a model) correct the call at once.
+  if (error.keyword === "enum" && Array.isArray(error.params.allowedValues))
+    return `${field}: must be one of ${allowed(error.params.allowedValues)}`;
+  return `${field}: ${error.message ?? error.keyword}`;
 }
 
 function fieldOf(error: ErrorObject): string {

@@ -296,6 +296,8 @@ type Edit = { kind: "drop" } | { kind: "set"; value: unknown };
  */
 function repaired(value: unknown, validate: ValidateFunction, found: Found): unknown {
   if (validate(value)) return value;
+  // Nothing the encoding made is there to repair: the errors stand (validated once, however many).
+  if (found.nulls.size === 0 && found.enums.size === 0) throw refusal(validate.errors ?? [], found);
   const current = { value: structuredClone(value) };
   const kept = new Set<string>();
   for (let round = 0; round < MAX_ROUNDS; round++) {
@@ -316,13 +318,18 @@ function repaired(value: unknown, validate: ValidateFunction, found: Found): unk
     if (validate(current.value)) return current.value;
   }
   validate(current.value);
-  const errors = validate.errors ?? [];
+  throw refusal(validate.errors ?? [], found);
+}
+
+/** The error for arguments the original rejects. */
+function refusal(errors: readonly ErrorObject[], found: Found): RestoreError {
   // Text that was not JSON, where the original takes no string: the model's mistake is the JSON.
-  for (const error of errors) {
-    const notJson = found.texts.get(error.instancePath);
-    if (notJson !== undefined) throw notJson;
-  }
-  throw invalid(errors);
+  if (found.texts.size > 0)
+    for (const error of errors) {
+      const notJson = found.texts.get(error.instancePath);
+      if (notJson !== undefined) return notJson;
+    }
+  return invalid(errors);
 }
 
 /** The property an error says is missing (`required`, `dependentRequired`, draft-07 `dependencies`). */

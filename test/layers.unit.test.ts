@@ -29,6 +29,7 @@ const RUNTIME_WITHOUT_CLIENT = new Set([
   "@pmcp-codegen/runtime/internal/numbers",
   "@pmcp-codegen/runtime/internal/patterns",
   "@pmcp-codegen/runtime/internal/files",
+  "@pmcp-codegen/runtime/internal/lock",
 ]);
 
 interface Import {

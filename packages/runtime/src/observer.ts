@@ -2,8 +2,9 @@ import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Observed } from "./call-result.js";
 import { ConfigurationError } from "./errors.js";
-import { REPLACE_LOCK, writeFilesAtomically } from "./fs/atomic-write.js";
+import { writeFilesAtomically } from "./fs/atomic-write.js";
 import { makeFolders } from "./fs/make-folders.js";
+import { lockForReplace } from "./fs/replace-lock.js";
 import { DEFAULT_MAX_SAMPLES, wholeNumberProblem } from "./number-rules.js";
 import { OBSERVATION_FORMAT, type ObservationHeader, observationPath, parseObservationLog } from "./observation-log.js";
 import { boundSample, MAX_LOG_BYTES, type SampleCut } from "./sample-bounds.js";
@@ -121,12 +122,9 @@ export class ObservationRecorder {
    */
   async #append(path: string, state: ToolLog, batch: Recorded[]): Promise<void> {
     await makeFolders(dirname(path));
-    const { lock } = await loadLockfile();
-    const release = await lock(path, {
-      ...REPLACE_LOCK,
-      realpath: false,
-      onCompromised: (error) => this.#onError(new Error(`observations of ${state.server}/${state.tool}: lock lost (${error.message})`)),
-    });
+    const release = await lockForReplace(await loadLockfile(), path, (error) =>
+      this.#onError(new Error(`observations of ${state.server}/${state.tool}: lock lost (${error.message})`)),
+    );
     try {
       let log: LoadedLog;
       try {

@@ -10,13 +10,6 @@ import { chmod, lstat, readdir, readlink, realpath, rm, stat, writeFile } from "
 import { basename, dirname, join, resolve } from "node:path";
 import { makeFolders } from "./make-folders.js";
 
-/**
- * How a file that several processes replace in turn is locked (proper-lockfile's options): a lock
- * older than 10 s belongs to a process that died holding it (proper-lockfile refreshes live ones),
- * and a writer waits up to about 15 s for its turn.
- */
-export const REPLACE_LOCK = { stale: 10_000, retries: { retries: 60, minTimeout: 5, maxTimeout: 250, factor: 1.5 } };
-
 export interface FileToWrite {
   path: string;
   content: string;

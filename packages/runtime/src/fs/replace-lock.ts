@@ -6,7 +6,16 @@
 import { readFile, rm, stat, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 
-type Lockfile = typeof import("proper-lockfile");
+/**
+ * What is used of proper-lockfile, an optional peer of the runtime: its types are not the runtime's
+ * published declarations' to require.
+ */
+interface Lockfile {
+  lock(
+    path: string,
+    options: { stale: number; retries: number; realpath: boolean; lockfilePath: string; onCompromised: (error: Error) => void },
+  ): Promise<() => Promise<void>>;
+}
 
 /**
  * A lock older than 10 s belongs to a process that died holding it (proper-lockfile refreshes live

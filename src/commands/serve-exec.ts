@@ -1,7 +1,7 @@
 import { errorMessage } from "@pmcp-codegen/runtime/internal/text";
 import type { Argv } from "yargs";
 import { execOptions } from "./exec.js";
-import { httpOption, serveHttp, serveStdio } from "./serve-inspect.js";
+import { httpOption, httpSettings, serveHttp, serveStdio } from "./serve-inspect.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { modelProfileOption } from "./shared/options.js";
 import { printable } from "./shared/output.js";
@@ -29,6 +29,8 @@ export const serveExecCommand = defineCommand({
  * fails is one stderr line and the answer to every program.
  */
 async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
+  // Checked before anything starts: a token's variable, an address beyond loopback only with one.
+  const http = args.http === undefined ? undefined : httpSettings(args);
   const { startSession } = await import("./start-exec-session.js");
   const { createExecServer } = await import("../exec/exec-server.js");
   const { startTelemetry } = await import("./shared/telemetry-sdk.js");
@@ -49,8 +51,8 @@ async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
     });
     const create = () => createExecServer(started.session, args.profile, started.serverIds);
     try {
-      if (args.http === undefined) await serveStdio(create, serving);
-      else await serveHttp(create, "exec", { port: args.http, allowedHosts: args.allowedHost }, args, serving);
+      if (http === undefined) await serveStdio(create, serving);
+      else await serveHttp(create, "exec", http, args, serving);
     } finally {
       stopped = true;
       // A server that failed to serve never started the session's start, which close waits for.

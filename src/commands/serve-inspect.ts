@@ -9,18 +9,59 @@ import { resolveInputs, schemaOption } from "./shared/inputs.js";
 import { modelProfileOption, wholeNumberOption } from "./shared/options.js";
 import { type OutputOptions, printJson } from "./shared/output.js";
 
-/** `--http <port>` and `--allowed-host`, shared by every `pmcp serve` server. */
+/** `--http <port>`, `--allowed-host`, `--host` and `--auth-token-env`, shared by every `pmcp serve` server. */
 export function httpOption<T>(yargs: Argv<T>) {
   return wholeNumberOption(yargs, "http", {
     min: 0,
     max: 65535,
-    describe: "Serve Streamable HTTP on 127.0.0.1 at this port (0: any free port) instead of stdio",
-  }).option("allowed-host", {
-    type: "string",
-    array: true,
-    default: [] as string[],
-    describe: "Also answer requests for this Host (host:port), e.g. a reverse proxy's in front of replicas; repeatable",
-  });
+    describe: "Serve Streamable HTTP on 127.0.0.1 (or --host) at this port (0: any free port) instead of stdio",
+  })
+    .option("allowed-host", {
+      type: "string",
+      array: true,
+      default: [] as string[],
+      describe: "Also answer requests for this Host (host:port), e.g. a reverse proxy's in front of replicas; repeatable",
+    })
+    .option("host", {
+      type: "string",
+      default: LOOPBACK,
+      describe: "Listen on this address with --http; one other than a loopback address needs --auth-token-env",
+    })
+    .option("auth-token-env", {
+      type: "string",
+      describe:
+        "With --http, answer only requests with Authorization: Bearer <the value of this environment variable>; others get 401 and where the protected resource's metadata is",
+    });
+}
+
+const LOOPBACK = "127.0.0.1";
+/** Addresses only this machine reaches. */
+const LOOPBACKS = new Set([LOOPBACK, "::1", "localhost"]);
+
+/** The HTTP settings of a `pmcp serve` command, checked: a token's variable set, and an address beyond loopback only with one. */
+export function httpSettings(args: {
+  http?: number | undefined;
+  allowedHost: string[];
+  host: string;
+  authTokenEnv?: string | undefined;
+}): HttpSettings {
+  const token = args.authTokenEnv === undefined ? undefined : process.env[args.authTokenEnv];
+  if (args.authTokenEnv !== undefined && (token === undefined || token === ""))
+    throw new PmcpError("INVALID_ARGUMENT", `--auth-token-env ${args.authTokenEnv}: the environment variable is not set`);
+  if (!LOOPBACKS.has(args.host) && token === undefined)
+    throw new PmcpError(
+      "INVALID_ARGUMENT",
+      `--host ${args.host} is reached from other machines: give --auth-token-env, so that only callers with the token are answered`,
+    );
+  return { port: args.http ?? 0, allowedHosts: args.allowedHost, host: args.host, token };
+}
+
+export interface HttpSettings {
+  port: number;
+  allowedHosts: readonly string[];
+  host: string;
+  /** The bearer token every request must carry; undefined: none is asked for (loopback only). */
+  token: string | undefined;
 }
 
 const builder = (yargs: Argv<GlobalArgs>) => modelProfileOption(httpOption(schemaOption(yargs)));
@@ -40,7 +81,7 @@ async function serveInspect(args: ArgsOf<typeof builder>): Promise<void> {
   const { bundle } = await readSchemaFiles(schema);
   const create = () => createInspectServer(bundle, args.profile);
   if (args.http === undefined) return serveStdio(create);
-  return serveHttp(create, "inspect", { port: args.http, allowedHosts: args.allowedHost }, args);
+  return serveHttp(create, "inspect", httpSettings(args), args);
 }
 
 /**
@@ -74,19 +115,21 @@ export async function serveStdio(create: () => McpServer, onServing?: () => void
 export async function serveHttp(
   create: () => McpServer,
   name: string,
-  http: { port: number; allowedHosts: readonly string[] },
+  http: HttpSettings,
   output: OutputOptions,
   onServing?: () => void,
 ): Promise<void> {
   const { createMcpHandler } = await import("@modelcontextprotocol/server");
   const { toNodeHandler } = await import("@modelcontextprotocol/node");
   const { createServer } = await import("node:http");
+  const { bearerGate } = await import("./shared/bearer-auth.js");
   const mcp = createMcpHandler(create);
   const serve = toNodeHandler(mcp);
   const allowed = http.allowedHosts.map((host) => host.toLowerCase());
-  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+  const gate = http.token === undefined ? undefined : bearerGate(http.token);
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { port: bound } = listener.address() as AddressInfo;
-    const local = [`127.0.0.1:${bound}`, `localhost:${bound}`, ...allowed];
+    const local = [`127.0.0.1:${bound}`, `localhost:${bound}`, ...(LOOPBACKS.has(http.host) ? [] : [`${http.host}:${bound}`]), ...allowed];
     // Pages of this server itself, or of a proxy in front of it, which may well serve https.
     const origins = [...local.map((host) => `http://${host}`), ...allowed.map((host) => `https://${host}`)];
     // Host names are case-insensitive; an Origin other than our own MUST get 403 (MCP transport spec).
@@ -97,20 +140,26 @@ export async function serveHttp(
     if (origin !== undefined && !origins.includes(origin)) {
       return void res.writeHead(403, { "content-type": "text/plain" }).end("forbidden origin");
     }
-    if (new URL(req.url ?? "/", "http://127.0.0.1").pathname !== "/mcp") return void res.writeHead(404).end();
+    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    // The resource is named as its caller reached it: through a proxy, the proxy's host.
+    const resource = new URL(`http://${req.headers.host}/mcp`);
+    if (gate !== undefined && path === gate.metadataPath) return gate.metadata(resource, res);
+    if (path !== "/mcp") return void res.writeHead(404).end();
+    if (gate !== undefined && !(await gate.admits(req, resource, res))) return;
     // Node types `method` and `url` as optional on any IncomingMessage; a server's requests always have both.
     void serve(req as IncomingMessage & { method: string; url: string }, res);
   };
-  const listener = createServer(handle);
+  const listener = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve, reject) => {
     listener.once("error", (error: NodeJS.ErrnoException) =>
-      reject(new PmcpError("IO_FAILED", `cannot listen on 127.0.0.1:${http.port}: ${error.code ?? error.message}`)),
+      reject(new PmcpError("IO_FAILED", `cannot listen on ${http.host}:${http.port}: ${error.code ?? error.message}`)),
     );
-    listener.listen(http.port, "127.0.0.1", resolve);
+    listener.listen(http.port, http.host, resolve);
   });
   // Before the line that tells a supervisor it may signal us: a SIGINT that came first would kill the process outright.
   const stop = watchSignals();
-  const url = `http://127.0.0.1:${(listener.address() as AddressInfo).port}/mcp`;
+  const shown = http.host === "::1" ? "[::1]" : LOOPBACKS.has(http.host) ? LOOPBACK : http.host;
+  const url = `http://${shown}:${(listener.address() as AddressInfo).port}/mcp`;
   if (!output.quiet) process.stderr.write(`Serving ${name} on ${url}\n`);
   if (output.json) printJson({ url });
   onServing?.();

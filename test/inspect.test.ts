@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import { join } from "node:path";
@@ -12,7 +12,7 @@ import type { Bundle, InferredTool } from "../src/bundle/types.js";
 import { formatInspection } from "../src/commands/inspect.js";
 import { inspectTool, NO_OUTPUT_SCHEMA_NOTE, type ToolInspection } from "../src/inspect/describe-tool.js";
 import { listTools } from "../src/inspect/list-tools.js";
-import { CLI, FIXTURES, ROOT, runCli } from "./helpers/cli.js";
+import { CLI, FIXTURES, ROOT, runCli, serveOverHttp } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
 
 let dir: string;
@@ -304,16 +304,7 @@ describe("pmcp serve inspect --http", () => {
   let url: string;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [CLI, "serve", "inspect", "--http", "0", "--profile", "gemini", "--schema", ...schemas], { cwd: ROOT });
-    url = await new Promise<string>((resolve, reject) => {
-      let stderr = "";
-      child.stderr.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /^Serving inspect on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(stderr);
-        if (match) resolve(match[1]!);
-      });
-      child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-    });
+    ({ child, url } = await serveOverHttp(["inspect", "--http", "0", "--profile", "gemini", "--schema", ...schemas]));
   });
   afterAll(() => {
     if (child.exitCode === null) child.kill("SIGKILL");

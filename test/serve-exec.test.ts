@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { walkSchemas } from "../src/json-schema/traverse.js";
 import { createTypedServer } from "./fixtures/typed-server.mjs";
-import { CLI, FIXTURES, ROOT } from "./helpers/cli.js";
+import { CLI, FIXTURES, ROOT, serveOverHttp } from "./helpers/cli.js";
 import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
 import { observedPid } from "./helpers/observed-pid.js";
 import { outputDir } from "./helpers/typescript.js";
@@ -312,16 +312,7 @@ describe("pmcp serve exec --http", () => {
   let url: string;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [CLI, "serve", "exec", "--http", "0", "--config", config, "--profile", "openai-strict"], { cwd: ROOT });
-    url = await new Promise<string>((resolve, reject) => {
-      let stderr = "";
-      child.stderr.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /^Serving exec on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(stderr);
-        if (match) resolve(match[1]!);
-      });
-      child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-    });
+    ({ child, url } = await serveOverHttp(["exec", "--http", "0", "--config", config, "--profile", "openai-strict"]));
   }, 120_000);
   afterAll(() => {
     if (child.exitCode === null) child.kill("SIGKILL");

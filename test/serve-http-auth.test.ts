@@ -1,10 +1,10 @@
-import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdtemp, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, ROOT, runCli } from "./helpers/cli.js";
+import { runCli, serveOverHttp } from "./helpers/cli.js";
 
 const TOKEN = "s3cret-token-for-the-test";
 const BUNDLE = { version: "1.0", servers: [{ id: "inv", tools: [{ name: "get_stock", inputSchema: { type: "object" } }] }] };
@@ -17,19 +17,10 @@ describe("pmcp serve --http --auth-token-env: a protected resource", () => {
   beforeAll(async () => {
     bundle = join(await mkdtemp(join(tmpdir(), "pmcp-auth-")), "bundle.json");
     await writeFile(bundle, JSON.stringify(BUNDLE));
-    child = spawn(process.execPath, [CLI, "serve", "inspect", "--http", "0", "--auth-token-env", "PMCP_TEST_TOKEN", "--schema", bundle], {
-      cwd: ROOT,
-      env: { ...process.env, PMCP_TEST_TOKEN: TOKEN },
-    });
-    url = await new Promise<string>((resolve, reject) => {
-      let stderr = "";
-      child.stderr.on("data", (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /^Serving inspect on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(stderr);
-        if (match) resolve(match[1]!);
-      });
-      child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-    });
+    ({ child, url } = await serveOverHttp(["inspect", "--http", "0", "--auth-token-env", "PMCP_TEST_TOKEN", "--schema", bundle], {
+      ...process.env,
+      PMCP_TEST_TOKEN: TOKEN,
+    }));
   });
   afterAll(() => {
     if (child.exitCode === null) child.kill("SIGKILL");

@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, execFile, spawn } from "node:child_process";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -115,4 +115,21 @@ export async function exportAllServers(dir: string, bundle: string): Promise<Cli
     ],
     { env: { MEMORY_FILE_PATH: join(dir, "memory.jsonl") } },
   );
+}
+
+/** `pmcp serve <args>` over HTTP, once it says where it serves: the process and its URL (`http://127.0.0.1:<port>/mcp`). */
+export function serveOverHttp(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
+  const child = spawn(process.execPath, [CLI, "serve", ...args], { cwd: ROOT, env });
+  return new Promise((resolve, reject) => {
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /^Serving \w+ on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(stderr);
+      if (match) resolve({ child, url: match[1]! });
+    });
+    child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));
+  });
 }

@@ -18,16 +18,19 @@ import type { Bundle } from "./types.js";
  * block changes. Returns whether the file was written; `flag` names the path in failures.
  */
 export function writeInferred(path: string, learned: Bundle, flag: string): Promise<boolean> {
-  return withBundleLock(path, async () => {
-    const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
-      throw new PmcpError(error.code === "ENOENT" ? "NOT_FOUND" : "IO_FAILED", `${path}: ${systemReason(error)}`, { cause: error });
-    });
-    if (parseSchemaFile(path, text).format !== "bundle") throw new PmcpError("INVALID_INPUT", `${path}: no longer a bundle file`);
-    const onDisk = parseJsonText(text, path, z.unknown()) as Bundle;
-    const next = carryInferred(onDisk, learned);
-    // Compared as objects, not as text: a file indented otherwise is not rewritten for nothing.
-    if (next === onDisk) return false;
-    await writeOutput(flag, [{ path, content: toJsonText(next) }]);
-    return true;
+  return withBundleLock(path, () => mergeInferred(path, learned, flag));
+}
+
+/** writeInferred's work, for a caller that holds the bundle's lock already. */
+export async function mergeInferred(path: string, learned: Bundle, flag: string): Promise<boolean> {
+  const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    throw new PmcpError(error.code === "ENOENT" ? "NOT_FOUND" : "IO_FAILED", `${path}: ${systemReason(error)}`, { cause: error });
   });
+  if (parseSchemaFile(path, text).format !== "bundle") throw new PmcpError("INVALID_INPUT", `${path}: no longer a bundle file`);
+  const onDisk = parseJsonText(text, path, z.unknown()) as Bundle;
+  const next = carryInferred(onDisk, learned);
+  // Compared as objects, not as text: a file indented otherwise is not rewritten for nothing.
+  if (next === onDisk) return false;
+  await writeOutput(flag, [{ path, content: toJsonText(next) }]);
+  return true;
 }

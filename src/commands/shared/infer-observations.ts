@@ -86,15 +86,12 @@ export async function saveLearnedBundle(inferred: Inferred): Promise<void> {
     return;
   }
   const { withBundleLock } = await import("../../bundle/bundle-lock.js");
-  const merge = await withBundleLock(output, async () => {
-    if (await changedSinceRead(inferred)) return true;
-    await writeOutput(outputFlag, [{ path: output, content: text }]);
-    return false;
+  const { mergeInferred } = await import("../../bundle/write-inferred.js");
+  await withBundleLock(output, async () => {
+    // Written since it was read: the blocks learned go into the file as it is now.
+    if (await changedSinceRead(inferred)) await mergeInferred(output, inferred.result.bundle, outputFlag);
+    else await writeOutput(outputFlag, [{ path: output, content: text }]);
   });
-  if (!merge) return;
-  // Written since it was read: the blocks learned go into the file as it is now, under the lock again.
-  const { writeInferred } = await import("../../bundle/write-inferred.js");
-  await writeInferred(output, inferred.result.bundle, outputFlag);
 }
 
 /** Whether the bundle file holds another bundle than the one inferred from (another writer's blocks). */

@@ -1,7 +1,8 @@
-// Head-of-line blocking in the type-checker, as the issue's repro: five clients of one
+// Head-of-line blocking in the type-checker. As the issue's repro: five clients of one
 // `pmcp serve exec --http` each run `return 1` in turn, with no other load and then while a
-// sixth client keeps sending a type bomb (types that take TypeScript seconds and gigabytes).
-// The figure is the median latency of the five with the bomb against without it.
+// sixth client keeps sending a type bomb (types that take TypeScript seconds and gigabytes); the
+// figure is the median latency of the five with the bomb against without it. And between two
+// callers told apart by their tokens, one of them sending bombs with a short timeout_ms.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -19,15 +20,23 @@ const ROUNDS = 3;
 const union = Array.from({ length: 100 }, (_, i) => i).join(" | ");
 const TYPE_BOMB = `type N = ${union};\ntype Trip = { [A in N]: { [B in N]: { [C in N]: [A, B, C] }[N] }[N] }[N];\nreturn [1, 2, 3] as Trip;`;
 
-export async function benchHeadOfLine() {
+/** `pmcp serve exec --http` over the typed fixture, with `pmcp.config.mjs` text if given; its URL, and how to stop it. */
+async function serveExec(configModule) {
   const dir = await mkdtemp(join(tmpdir(), "pmcp-bench-head-of-line-"));
   const config = join(dir, "mcp.json");
   await writeFile(config, JSON.stringify({ mcpServers: { inventory: { command: process.execPath, args: [TYPED_SERVER] } } }));
+  if (configModule !== undefined) await writeFile(join(dir, "pmcp.config.mjs"), configModule);
   const served = spawn(process.execPath, [CLI, "serve", "exec", "--http", "0", "--config", config], {
     cwd: dir,
     stdio: ["ignore", "ignore", "pipe"],
   });
-  // Stopped however the bench ends: a failure midway left serve exec and its server running.
+  const stop = async () => {
+    if (served.exitCode === null && served.signalCode === null) {
+      served.kill("SIGTERM");
+      await new Promise((resolve) => served.once("exit", resolve));
+    }
+    await rm(dir, { recursive: true, force: true });
+  };
   try {
     const url = await new Promise((resolve, reject) => {
       let stderr = "";
@@ -38,15 +47,33 @@ export async function benchHeadOfLine() {
       });
       served.once("exit", (code) => reject(new Error(`serve exec exited ${code}: ${stderr}`)));
     });
-    const connect = async () => {
-      const client = new Client({ name: "bench", version: "1.0.0" });
-      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-      return client;
-    };
+    return { url, pid: served.pid, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** A client of `url`, sending `token` if given. */
+async function connectTo(url, token) {
+  const client = new Client({ name: "bench", version: "1.0.0" });
+  const requestInit = token === undefined ? undefined : { headers: { authorization: `Bearer ${token}` } };
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), requestInit === undefined ? {} : { requestInit }));
+  return client;
+}
+
+const execute = (client, code, timeoutMs) =>
+  client.callTool({ name: "execute_program", arguments: timeoutMs === undefined ? { code } : { code, timeout_ms: timeoutMs } }, undefined, {
+    timeout: 120_000,
+  });
+
+export async function benchHeadOfLine() {
+  const { url, pid, stop } = await serveExec();
+  // Stopped however the bench ends: a failure midway left serve exec and its server running.
+  try {
+    const connect = () => connectTo(url);
     const clients = await Promise.all(Array.from({ length: CLIENTS }, connect));
     const bomber = await connect();
-    const execute = (client, code) => client.callTool({ name: "execute_program", arguments: { code } }, undefined, { timeout: 120_000 });
-
     let failures = 0;
     /** Every client runs its programs one after the other; the latency of each program, all clients together. */
     const latencies = async () => {
@@ -84,7 +111,7 @@ export async function benchHeadOfLine() {
     // Warm: every checker and sandbox thread has checked and run a few programs.
     await latencies();
     failures = 0;
-    const status = `/proc/${served.pid}/status`;
+    const status = `/proc/${pid}/status`;
     const warmRss = existsSync(status) ? rss(readFileSync(status, "utf8"), "VmRSS") : undefined;
     const calm = [];
     const bombed = [];
@@ -111,12 +138,88 @@ export async function benchHeadOfLine() {
 
     await Promise.all([...clients, bomber].map((client) => client.close()));
   } finally {
-    if (served.exitCode === null && served.signalCode === null) {
-      served.kill("SIGTERM");
-      await new Promise((resolve) => served.once("exit", resolve));
-    }
-    await rm(dir, { recursive: true, force: true });
+    await stop();
   }
+}
+
+/** Two tokens; `shared`: both the same client's, so the pool sees one caller. */
+const twoCallersConfig = (shared) => `const RESOURCE = "http://mcp.bench/mcp";
+const CLIENTS = { "token-a": "client-a", "token-b": ${shared ? '"client-a"' : '"client-b"'} };
+export default {
+  serve: {
+    auth: {
+      authorizationServers: ["https://auth.example.com"],
+      resource: RESOURCE,
+      verifier: {
+        async verifyAccessToken(token) {
+          const clientId = CLIENTS[token];
+          if (clientId === undefined) throw new Error("unknown token");
+          return { token, clientId, scopes: [], resource: new URL(RESOURCE), expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+        },
+      },
+    },
+  },
+};
+`;
+
+const BOMB_TIMEOUT_MS = 300;
+const TWO_CALLER_PROGRAMS = 40;
+
+/**
+ * The type-checkers shared between callers: one caller runs `return 1` in turn, with no other load
+ * and then while a second caller sends type bombs back to back, each with timeout_ms 300 (given up on
+ * at once, its checker busy a grace longer, then replaced). Both callers known by their tokens, and
+ * then, for comparison, both tokens one client's.
+ */
+export async function benchTwoCallers() {
+  const measure = async (shared) => {
+    const { url, stop } = await serveExec(twoCallersConfig(shared));
+    try {
+      const [caller, bomber] = await Promise.all([connectTo(url, "token-a"), connectTo(url, "token-b")]);
+      const latencies = async () => {
+        const samples = [];
+        for (let i = 0; i < TWO_CALLER_PROGRAMS; i++) {
+          const start = performance.now();
+          const outcome = await execute(caller, "return 1;");
+          samples.push(performance.now() - start);
+          if (outcome.isError) throw new Error(`return 1 failed: ${JSON.stringify(outcome.content)}`);
+        }
+        return samples;
+      };
+      await latencies();
+      const calm = [];
+      const bombed = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        calm.push(median(await latencies()));
+        let measuring = true;
+        const bombing = (async () => {
+          while (measuring) await execute(bomber, TYPE_BOMB, BOMB_TIMEOUT_MS);
+        })();
+        bombed.push(median(await latencies()));
+        measuring = false;
+        await bombing;
+        // The last bomb's checker is replaced before the next round's calm figure.
+        await new Promise((resolve) => setTimeout(resolve, 4_000));
+      }
+      await Promise.all([caller.close(), bomber.close()]);
+      return { calm: median(calm), bombed: median(bombed) };
+    } finally {
+      await stop();
+    }
+  };
+  const fair = await measure(false);
+  const one = await measure(true);
+  report(
+    `head-of-line, two callers: median \`return 1\` of one caller of serve exec --http while the other sends type bombs (timeout_ms ${BOMB_TIMEOUT_MS}) back to back`,
+    fair.bombed,
+    fair.calm,
+    "with no bomb",
+    1.5,
+    "ms",
+  );
+  console.log(
+    `  (both tokens one client's, the pool seeing one caller: ${one.bombed.toFixed(1)} ms against ${one.calm.toFixed(1)} ms, ${(one.bombed / one.calm).toFixed(2)}x)`,
+  );
 }
 
 function rss(status, field) {
@@ -124,4 +227,7 @@ function rss(status, field) {
   return Math.round(kb / 1024);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) await benchHeadOfLine();
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await benchHeadOfLine();
+  await benchTwoCallers();
+}

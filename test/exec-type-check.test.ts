@@ -577,5 +577,27 @@ describe("the checker's processes", () => {
       );
       expect(after).toEqual([before[1], standing[2]]);
     });
+
+    // Two bombs from one caller took both processes: another caller's `return 1` waited for the first to be given up on.
+    it("holds a caller to its share of the processes while another is present: the other's program is checked before its bombs end", async () => {
+      await worker.check("return x;", X, within(60_000), "caller b");
+      const order: string[] = [];
+      const settled = <T>(name: string, pending: Promise<T>) => pending.finally(() => order.push(name));
+      const [first, second, other] = await Promise.all([
+        settled("bomb", worker.check(TYPE_BOMB, X, within(1_000), "caller a")),
+        settled("bomb", worker.check(TYPE_BOMB, X, within(1_000), "caller a")),
+        settled("other", worker.check("return x + 1;", X, within(60_000), "caller b")),
+      ]);
+      expect(order).toEqual(["other", "bomb", "bomb"]);
+      expect(other).toEqual({ ok: true, program: expect.objectContaining({ code: emitted("    return x + 1;\n") }) });
+      expect([first, second]).toEqual([
+        { ok: false, kind: "timeout", message: "the program's time limit of 1000 ms ran out during its type-check; nothing was run" },
+        {
+          ok: false,
+          kind: "timeout",
+          message: "the program's time limit of 1000 ms ran out while it waited for a free type-checker; nothing was run",
+        },
+      ]);
+    });
   });
 });

@@ -29,8 +29,8 @@ export const serveExecCommand = defineCommand({
  * fails is one stderr line and the answer to every program.
  */
 async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
-  // Checked before anything starts: a token's variable, an address beyond loopback only with one.
-  const http = args.http === undefined ? undefined : httpSettings(args);
+  // Checked before anything starts: who may call, an address beyond loopback only with a check of it.
+  const http = args.http === undefined ? undefined : await httpSettings(args);
   const { startSession } = await import("./start-exec-session.js");
   const { createExecServer } = await import("../exec/exec-server.js");
   const { startTelemetry } = await import("./shared/telemetry-sdk.js");

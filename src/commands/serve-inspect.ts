@@ -1,13 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { McpServer } from "@modelcontextprotocol/server";
+import type { AuthInfo, McpServer } from "@modelcontextprotocol/server";
 import type { Argv } from "yargs";
 import { PmcpError } from "../errors.js";
 import { watchSignals } from "../signals.js";
+import type { BearerAuth } from "./shared/bearer-auth.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { resolveInputs, schemaOption } from "./shared/inputs.js";
 import { modelProfileOption, wholeNumberOption } from "./shared/options.js";
-import { type OutputOptions, printJson } from "./shared/output.js";
+import { type OutputOptions, printJson, warn } from "./shared/output.js";
 
 /** `--http <port>`, `--allowed-host`, `--host` and `--auth-token-env`, shared by every `pmcp serve` server. */
 export function httpOption<T>(yargs: Argv<T>) {
@@ -25,7 +26,7 @@ export function httpOption<T>(yargs: Argv<T>) {
     .option("host", {
       type: "string",
       default: LOOPBACK,
-      describe: "Listen on this address with --http; one other than a loopback address needs --auth-token-env",
+      describe: "Listen on this address with --http; one other than a loopback address needs --auth-token-env or pmcp.config's serve.auth",
     })
     .option("auth-token-env", {
       type: "string",
@@ -38,30 +39,41 @@ const LOOPBACK = "127.0.0.1";
 /** Addresses only this machine reaches. */
 const LOOPBACKS = new Set([LOOPBACK, "::1", "localhost"]);
 
-/** The HTTP settings of a `pmcp serve` command, checked: a token's variable set, and an address beyond loopback only with one. */
-export function httpSettings(args: {
+/**
+ * The HTTP settings of a `pmcp serve` command, checked: a token's variable set, not both it and
+ * `pmcp.config`'s `serve.auth`, and an address beyond loopback only with one of them.
+ */
+export async function httpSettings(args: {
   http?: number | undefined;
   allowedHost: string[];
   host: string;
   authTokenEnv?: string | undefined;
-}): HttpSettings {
+}): Promise<HttpSettings> {
   const token = args.authTokenEnv === undefined ? undefined : process.env[args.authTokenEnv];
   if (args.authTokenEnv !== undefined && (token === undefined || token === ""))
     throw new PmcpError("INVALID_ARGUMENT", `--auth-token-env ${args.authTokenEnv}: the environment variable is not set`);
-  if (!LOOPBACKS.has(args.host) && token === undefined)
+  const [{ loadPmcpConfig }, { staticTokenAuth, verifierAuth }] = await Promise.all([
+    import("../config/pmcp-config.js"),
+    import("./shared/bearer-auth.js"),
+  ]);
+  const configured = (await loadPmcpConfig())?.config.serve?.auth;
+  if (token !== undefined && configured !== undefined)
+    throw new PmcpError("INVALID_ARGUMENT", "--auth-token-env and pmcp.config's serve.auth both say who may call: give one");
+  const auth = token !== undefined ? staticTokenAuth(token) : configured === undefined ? undefined : verifierAuth(configured);
+  if (!LOOPBACKS.has(args.host) && auth === undefined)
     throw new PmcpError(
       "INVALID_ARGUMENT",
-      `--host ${args.host} is reached from other machines: give --auth-token-env, so that only callers with the token are answered`,
+      `--host ${args.host} is reached from other machines: give --auth-token-env or pmcp.config's serve.auth, so that only callers with a token are answered`,
     );
-  return { port: args.http ?? 0, allowedHosts: args.allowedHost, host: args.host, token };
+  return { port: args.http ?? 0, allowedHosts: args.allowedHost, host: args.host, auth };
 }
 
 export interface HttpSettings {
   port: number;
   allowedHosts: readonly string[];
   host: string;
-  /** The bearer token every request must carry; undefined: none is asked for (loopback only). */
-  token: string | undefined;
+  /** Who may call: undefined, anyone who reaches the address (loopback only). */
+  auth: BearerAuth | undefined;
 }
 
 const builder = (yargs: Argv<GlobalArgs>) => modelProfileOption(httpOption(schemaOption(yargs)));
@@ -81,7 +93,7 @@ async function serveInspect(args: ArgsOf<typeof builder>): Promise<void> {
   const { bundle } = await readSchemaFiles(schema);
   const create = () => createInspectServer(bundle, args.profile);
   if (args.http === undefined) return serveStdio(create);
-  return serveHttp(create, "inspect", httpSettings(args), args);
+  return serveHttp(create, "inspect", await httpSettings(args), args);
 }
 
 /**
@@ -126,28 +138,36 @@ export async function serveHttp(
   const mcp = createMcpHandler(create);
   const serve = toNodeHandler(mcp);
   const allowed = http.allowedHosts.map((host) => host.toLowerCase());
-  const gate = http.token === undefined ? undefined : bearerGate(http.token);
+  const gate = http.auth === undefined ? undefined : bearerGate(http.auth, (message) => warn(output, message));
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const { port: bound } = listener.address() as AddressInfo;
     const local = [`127.0.0.1:${bound}`, `localhost:${bound}`, ...(LOOPBACKS.has(http.host) ? [] : [`${http.host}:${bound}`]), ...allowed];
     // Pages of this server itself, or of a proxy in front of it, which may well serve https.
     const origins = [...local.map((host) => `http://${host}`), ...allowed.map((host) => `https://${host}`)];
-    // Host names are case-insensitive; an Origin other than our own MUST get 403 (MCP transport spec).
+    // Host names are case-insensitive.
     if (!local.includes(req.headers.host?.toLowerCase() ?? "")) {
       return void res.writeHead(403, { "content-type": "text/plain" }).end("forbidden host");
     }
+    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    // The resource is named as its caller reached it: through a proxy, the proxy's host.
+    const reached = new URL(`http://${req.headers.host}/mcp`);
+    // Public, and read by browser clients of any origin before they have a token.
+    if (gate?.isMetadataPath(path, reached)) return gate.metadata(reached, res);
+    // An Origin other than our own MUST get 403 (MCP transport spec).
     const origin = req.headers.origin?.toLowerCase();
     if (origin !== undefined && !origins.includes(origin)) {
       return void res.writeHead(403, { "content-type": "text/plain" }).end("forbidden origin");
     }
-    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-    // The resource is named as its caller reached it: through a proxy, the proxy's host.
-    const resource = new URL(`http://${req.headers.host}/mcp`);
-    if (gate !== undefined && path === gate.metadataPath) return gate.metadata(resource, res);
     if (path !== "/mcp") return void res.writeHead(404).end();
-    if (gate !== undefined && !(await gate.admits(req, resource, res))) return;
+    // The SDK's handler passes `auth` on to tools as the caller's (ctx.http.authInfo).
+    const caller: IncomingMessage & { auth?: AuthInfo } = req;
+    if (gate !== undefined) {
+      const auth = await gate.admits(req, reached, res);
+      if (auth === undefined) return;
+      caller.auth = auth;
+    }
     // Node types `method` and `url` as optional on any IncomingMessage; a server's requests always have both.
-    void serve(req as IncomingMessage & { method: string; url: string }, res);
+    void serve(caller as typeof caller & { method: string; url: string }, res);
   };
   const listener = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,7 @@
 import { access, stat } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import type { WholeNumberRange } from "@pmcp-codegen/runtime/internal/numbers";
 import type { ServerEntry } from "@pmcp-codegen/runtime/internal/servers";
 import { PmcpError } from "../errors.js";
@@ -26,6 +27,40 @@ export interface PmcpConfig {
   exec?: Partial<ExecSettings>;
   /** `dir`: the folder of observation logs `pmcp dev` learns result types from as they are written, relative to the config file. */
   observe?: { dir: string };
+  /** `pmcp serve exec` and `serve inspect` over HTTP. */
+  serve?: { auth?: ServeAuth };
+}
+
+/**
+ * `pmcp serve --http` as an OAuth protected resource (the MCP authorization model): every request
+ * carries a bearer token from one of `authorizationServers`, which `verifier` checks.
+ */
+export interface ServeAuth {
+  /**
+   * Says whose a token is, or throws (`new OAuthError(OAuthErrorCode.InvalidToken, why)` from
+   * `@modelcontextprotocol/server` for a token refused; anything else answers 500): its
+   * `clientId` tells callers apart for the type-checkers' fair shares, `expiresAt` must be given,
+   * and `resource` must name this server (the token's audience).
+   */
+  verifier: OAuthTokenVerifier;
+  /** The issuers tokens come from, published in the resource's metadata: https, or http on loopback. */
+  authorizationServers: string[];
+  /** Scopes every token must hold (403 `insufficient_scope` otherwise), published as `scopes_supported`. */
+  scopes?: string[];
+  /** The server's URL as clients reach it, and the audience its tokens must name (default: `http://<Host>/mcp` of each request). */
+  resource?: string;
+}
+
+function isVerifier(value: unknown): value is OAuthTokenVerifier {
+  return typeof (value as { verifyAccessToken?: unknown } | null)?.verifyAccessToken === "function";
+}
+
+/** An issuer a client may trust: https, or http on this machine (a local authorization server while developing). */
+function isIssuer(value: string): boolean {
+  const url = URL.parse(value);
+  return (
+    url !== null && (url.protocol === "https:" || (url.protocol === "http:" && ["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)))
+  );
 }
 
 export interface RustOutput {
@@ -68,6 +103,20 @@ async function configSchema() {
     templates: z.string().optional(),
     exec: z.strictObject(Object.fromEntries(Object.entries(EXEC_SETTINGS).map(([key, setting]) => [key, wholeNumber(setting)]))).optional(),
     observe: z.strictObject({ dir: z.string() }).optional(),
+    serve: z
+      .strictObject({
+        auth: z
+          .strictObject({
+            verifier: z.custom<OAuthTokenVerifier>(isVerifier, { error: "expected an object with a verifyAccessToken(token) method" }),
+            authorizationServers: z
+              .array(z.string().refine(isIssuer, { error: "expected an issuer URL: https, or http on localhost" }))
+              .min(1),
+            scopes: z.array(z.string()).optional(),
+            resource: z.url().optional(),
+          })
+          .optional(),
+      })
+      .optional(),
   });
 }
 

@@ -53,6 +53,12 @@ const STANDBY_LEAD_MS = 3_000;
  * for nothing, as a loop of `timeout_ms: 1` type bombs did.
  */
 export const MIN_CHECK_MS = 50;
+/**
+ * How long a caller counts as present after its last program arrived or was answered. A caller
+ * present holds back its share of the checkers from the others: its next program, sent a moment
+ * after the last one's answer, finds one free however many bombs another caller queues.
+ */
+const CALLER_PRESENT_MS = 30_000;
 /** What of a checker process's stderr is kept: enough for V8's last words. */
 const STDERR_TAIL_CHARS = 4096;
 
@@ -66,6 +72,8 @@ interface Job {
   time: ProgramTime | undefined;
   /** Set while it waits for a checker: its program's time running out there. */
   waiting: NodeJS.Timeout | undefined;
+  /** Who sent the program; undefined for an update, the pool's own job, which waits for no share. */
+  caller: string | undefined;
   settle(reply: CheckReply | Stopped): void;
 }
 
@@ -91,6 +99,11 @@ interface Checker {
  * time; then its program is answered, and a checker still busy with it after a grace is ended
  * and a fresh one takes its place. Time spent waiting for a free checker counts only against the
  * program's own limit. The server's own process never runs TypeScript.
+ *
+ * The checkers are shared fairly between callers: while several are present (see
+ * CALLER_PRESENT_MS), each holds at most its share of the pool, a checker busy with a program
+ * given up on counted against the caller who sent it. One caller's type bombs then wait behind
+ * each other, and the others' programs find a checker free.
  */
 export class CheckerHost {
   readonly #heapMb: number;
@@ -102,6 +115,10 @@ export class CheckerHost {
   #declarations: string;
   readonly #checkers = new Set<Checker>();
   readonly #queue: Job[] = [];
+  /** When each caller's last program arrived or was answered. */
+  readonly #seen = new Map<string, number>();
+  /** Set while a free checker waits for a present caller to go, so that another's job may have it. */
+  #recount: NodeJS.Timeout | undefined;
   #nextId = 0;
   #closed = false;
   #closing: Promise<void> | undefined;
@@ -141,14 +158,16 @@ export class CheckerHost {
   /**
    * Checks a program within its time, which runs from its arrival, against `declarations`: those
    * given to `create` or to an `updateDeclarations` that succeeded (they are not compiled again).
+   * `caller` names who sent it, for the pool's fair shares; programs of no named caller share one.
    */
-  check(code: string, declarations: string, time: ProgramTime): Promise<CheckOutcome> {
+  check(code: string, declarations: string, time: ProgramTime, caller = ""): Promise<CheckOutcome> {
     return new Promise((resolve) => {
       this.#enqueue({
         request: { type: "check", id: this.#nextId++, code },
         declarations,
         time,
         waiting: undefined,
+        caller,
         settle: (reply) => {
           if (reply.type === "stopped") resolve({ ok: false, kind: reply.kind, message: reply.message });
           else if (reply.type === "failed") resolve({ ok: false, kind: "invalid_input", message: reply.message });
@@ -171,6 +190,7 @@ export class CheckerHost {
         declarations: text,
         time: undefined,
         waiting: undefined,
+        caller: undefined,
         settle: (reply) => {
           if (reply.type === "updated") {
             this.#declarations = text;
@@ -189,6 +209,7 @@ export class CheckerHost {
 
   async #end(): Promise<void> {
     this.#closed = true;
+    clearTimeout(this.#recount);
     const closed = (job: Job) => job.settle({ type: "failed", id: job.request.id, message: "the checker was closed" });
     for (const job of this.#queue.splice(0)) closed(job);
     const checkers = [...this.#checkers];
@@ -274,8 +295,10 @@ export class CheckerHost {
       if (settled) return;
       settled = true;
       clearTimeout(job.waiting);
+      if (job.caller !== undefined) this.#seen.set(job.caller, performance.now());
       settle(reply);
     };
+    if (job.caller !== undefined) this.#seen.set(job.caller, performance.now());
     if (this.#closed) {
       job.settle({ type: "failed", id: job.request.id, message: "the checker was closed" });
       return;
@@ -294,14 +317,53 @@ export class CheckerHost {
     this.#dispatch();
   }
 
-  /** Gives waiting jobs to free checkers, oldest job first; starts a checker when none is left. */
+  /** Gives waiting jobs to free checkers, oldest first of those whose caller is within its share; starts a checker when none is left. */
   #dispatch(): void {
+    clearTimeout(this.#recount);
+    this.#recount = undefined;
     for (const checker of this.#checkers) {
       if (this.#queue.length === 0) return;
-      if (checker.ready && checker.job === undefined) this.#post(checker, this.#queue.shift()!);
+      if (!checker.ready || checker.job !== undefined) continue;
+      const next = this.#nextJob();
+      if (next < 0) {
+        this.#recountWhenOneGoes();
+        break;
+      }
+      this.#post(checker, this.#queue.splice(next, 1)[0]!);
     }
     // After checkers that failed to start: each failure answers one waiting job, so this ends.
     if (this.#queue.length > 0 && this.#checkers.size === 0 && !this.#closed) this.#start().catch(() => undefined);
+  }
+
+  /** The index of the oldest waiting job whose caller holds fewer checkers than its share, or -1. */
+  #nextJob(): number {
+    const held = new Map<string, number>();
+    for (const checker of this.#checkers) {
+      const caller = checker.job?.caller;
+      if (caller !== undefined) held.set(caller, (held.get(caller) ?? 0) + 1);
+    }
+    const share = Math.max(1, Math.floor(this.#size / this.#present().size));
+    return this.#queue.findIndex((job) => job.caller === undefined || (held.get(job.caller) ?? 0) < share);
+  }
+
+  /** Callers with a job in the pool, or seen within CALLER_PRESENT_MS; those seen before are forgotten. */
+  #present(): Set<string> {
+    const now = performance.now();
+    const present = new Set<string>();
+    for (const [caller, seen] of this.#seen) {
+      if (now - seen < CALLER_PRESENT_MS) present.add(caller);
+      else this.#seen.delete(caller);
+    }
+    for (const job of this.#queue) if (job.caller !== undefined) present.add(job.caller);
+    for (const checker of this.#checkers) if (checker.job?.caller !== undefined) present.add(checker.job.caller);
+    return present;
+  }
+
+  /** A free checker is held back for callers present only by their last visit: look again when the first of them goes. */
+  #recountWhenOneGoes(): void {
+    const first = Math.min(...this.#seen.values());
+    if (Number.isFinite(first))
+      this.#recount = setTimeout(() => this.#dispatch(), Math.max(0, first + CALLER_PRESENT_MS - performance.now()));
   }
 
   #post(checker: Checker, job: Job): void {

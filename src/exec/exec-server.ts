@@ -85,7 +85,9 @@ export function createExecServer(session: ExecSession, profile?: Profile, server
     },
     ({ code, timeout_ms }, ctx) =>
       tracedToolCall(server.server, "execute_program", ctx, async () => {
-        return programAnswer(await session.execute(code, timeout_ms), session.limits.maxOutputBytes);
+        // Over HTTP with a verifier, each client its own share of the type-checkers.
+        const caller = ctx.http?.authInfo?.clientId;
+        return programAnswer(await session.execute(code, timeout_ms, caller), session.limits.maxOutputBytes);
       }),
   );
   declareFixedToolList(server);

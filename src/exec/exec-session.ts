@@ -198,15 +198,16 @@ export class ExecSession {
    * Type-checks and runs one program; `timeoutMs` is capped by the session's limit. One span
    * covers it, with the limits and the outcome; its tool calls are the span's children. Both
    * arguments come from an agent as they are: anything else than a string and a whole number
-   * is an `invalid_input` outcome.
+   * is an `invalid_input` outcome. `caller` names who sent it (an authenticated client), for
+   * the type-checkers' fair shares.
    */
-  execute(code: unknown, timeoutMs?: unknown): Promise<ExecOutcome> {
+  execute(code: unknown, timeoutMs?: unknown, caller?: string): Promise<ExecOutcome> {
     return trace
       .getTracer(INSTRUMENTATION.name, INSTRUMENTATION.version)
       .startActiveSpan("execute_program", { kind: SpanKind.INTERNAL }, async (span) => {
         // Ended also when the run throws (a sandbox that cannot start), or the trace would keep it open.
         try {
-          const outcome = await this.#execute(code, timeoutMs, span);
+          const outcome = await this.#execute(code, timeoutMs, span, caller);
           if (span.isRecording()) {
             span.setAttributes({ "pmcp.program.outcome": outcome.ok ? "ok" : outcome.kind, "pmcp.program.calls": outcome.calls.length });
             if (!outcome.ok)
@@ -219,7 +220,7 @@ export class ExecSession {
       });
   }
 
-  async #execute(code: unknown, timeoutMs: unknown, span: Span): Promise<ExecOutcome> {
+  async #execute(code: unknown, timeoutMs: unknown, span: Span, caller: string | undefined): Promise<ExecOutcome> {
     // The time limit counts from here: waiting for a checker, the check, waiting for a sandbox and the run.
     const arrived = performance.now();
     const limits = this.#options.limits;
@@ -241,7 +242,7 @@ export class ExecSession {
     if (unready !== undefined) return unready;
     const state = this.#state as SessionState;
     const servers = this.#servers as SessionServers;
-    const checked = await (this.#checker as CheckerHost).check(code, state.declarations.text, { limitMs: timeout, arrived });
+    const checked = await (this.#checker as CheckerHost).check(code, state.declarations.text, { limitMs: timeout, arrived }, caller);
     if (!checked.ok) {
       const durationMs = performance.now() - arrived;
       if (checked.kind !== "type_error")

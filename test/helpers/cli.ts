@@ -120,14 +120,14 @@ export async function exportAllServers(dir: string, bundle: string): Promise<Cli
 /** `pmcp serve <args>` over HTTP, once it says where it serves: the process and its URL (`http://127.0.0.1:<port>/mcp`). */
 export function serveOverHttp(
   args: readonly string[],
-  env: NodeJS.ProcessEnv = process.env,
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<{ child: ChildProcessWithoutNullStreams; url: string }> {
-  const child = spawn(process.execPath, [CLI, "serve", ...args], { cwd: ROOT, env });
+  const child = spawn(process.execPath, [CLI, "serve", ...args], { cwd: options.cwd ?? ROOT, env: options.env ?? process.env });
   return new Promise((resolve, reject) => {
     let stderr = "";
     child.stderr.on("data", (chunk: Buffer) => {
       stderr += chunk.toString();
-      const match = /^Serving \w+ on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/m.exec(stderr);
+      const match = /^Serving \w+ on (http:\/\/\S+:\d+\/mcp)$/m.exec(stderr);
       if (match) resolve({ child, url: match[1]! });
     });
     child.once("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)));

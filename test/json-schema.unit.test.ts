@@ -319,6 +319,29 @@ describe("validators built from server schemas read own properties only", () => 
     expect([(error as RestoreError).code, (error as RestoreError).pointer]).toEqual(["INVALID_ARGUMENTS", "/constructor"]);
     expect(findDrift({ type: "object", properties: { toString: { type: "string" } } }, [{}, { toString: "t" }])).toEqual([]);
   });
+
+  // Ajv leaves `__proto__` out of `properties`: its value passed unchecked, and additionalProperties: false refused it.
+  it("checks an own __proto__ property against its subschema, nested and beside patternProperties", () => {
+    const validate = compileSchema(
+      JSON.parse(
+        '{"type":"object","additionalProperties":false,"properties":{"__proto__":{"type":"integer"},"inner":{"type":"object","properties":{"__proto__":{"enum":["a"]}},"patternProperties":{"^__":{"maxLength":1}}}}}',
+      ),
+    );
+    const verdicts = [
+      '{"__proto__": 3}',
+      '{"__proto__": "; rm -rf ~"}',
+      '{"inner": {"__proto__": "a"}}',
+      '{"inner": {"__proto__": "b"}}',
+      '{"inner": {"__x": "ab"}}',
+    ].map((text) => [validate(JSON.parse(text)), validate.errors?.map(({ instancePath, keyword }) => `${instancePath} ${keyword}`) ?? []]);
+    expect(verdicts).toEqual([
+      [true, []],
+      [false, ["/__proto__ type"]],
+      [true, []],
+      [false, ["/inner/__proto__ enum"]],
+      [false, ["/inner/__x maxLength"]],
+    ]);
+  });
 });
 
 describe("describeErrors", () => {

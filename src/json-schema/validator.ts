@@ -81,13 +81,38 @@ export function compileSchema(schema: unknown): ValidateFunction {
 const dialectOf = (schema: unknown): Dialect => (isDraft07OrOlder(schema) ? "draft-07" : "2020-12");
 
 function compileWith(ajv: Ajv, schema: unknown): ValidateFunction {
+  const checked = withProtoChecked(schema);
   try {
-    return ajv.compile(schema as object);
+    return ajv.compile(checked as object);
   } finally {
     // The validator keeps what it needs. Forgetting the schema lets another with the same `$id`
     // compile (a tool listed again, a normalized copy) and a long session not hold every schema.
-    if (typeof schema === "object" && schema !== null) ajv.removeSchema(schema);
+    if (typeof checked === "object" && checked !== null) ajv.removeSchema(checked);
   }
+}
+
+/**
+ * Ajv leaves a property named `__proto__` out of `properties` (its guard against prototype
+ * pollution), so that property's value went unchecked: `{"__proto__": "; rm -rf ~"}` passed a
+ * schema saying `integer`. A copy checks the same subschema as the pattern property
+ * `^__proto__$`, which Ajv applies to the own property of that name.
+ */
+function withProtoChecked(schema: unknown): unknown {
+  const names = (node: Schema) => isObject(node.properties) && Object.hasOwn(node.properties, "__proto__");
+  if (![...walkSchemas(schema)].some(({ node }) => names(node))) return schema;
+  const copy = structuredClone(schema);
+  // Parents before children: a `__proto__` property inside the one moved is met where it moved to.
+  for (const { node } of walkSchemas(copy)) {
+    if (!names(node)) continue;
+    const properties = node.properties as Schema;
+    const own: unknown = Object.getOwnPropertyDescriptor(properties, "__proto__")?.value;
+    delete properties.__proto__;
+    const patterns: Schema = isObject(node.patternProperties) ? node.patternProperties : {};
+    const KEY = "^__proto__$";
+    patterns[KEY] = Object.hasOwn(patterns, KEY) ? { allOf: [patterns[KEY], own] } : own;
+    node.patternProperties = patterns;
+  }
+  return copy;
 }
 
 /** A validator for what of a schema can be checked, and the parts that cannot (see validatorFor). */

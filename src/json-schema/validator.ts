@@ -106,7 +106,7 @@ function withProtoChecked(schema: unknown): unknown {
     if (!names(node)) continue;
     const properties = node.properties as Schema;
     const own: unknown = Object.getOwnPropertyDescriptor(properties, "__proto__")?.value;
-    delete properties.__proto__;
+    Reflect.deleteProperty(properties, "__proto__");
     const patterns: Schema = isObject(node.patternProperties) ? node.patternProperties : {};
     const KEY = "^__proto__$";
     patterns[KEY] = Object.hasOwn(patterns, KEY) ? { allOf: [patterns[KEY], own] } : own;

@@ -174,11 +174,8 @@ export function patternProblem(source: string): string | undefined {
     pattern(source);
     return undefined;
   } catch (error) {
-    try {
-      new RegExp(source, "u");
-    } catch {
-      return "pattern is not a valid ECMA-262 (unicode) regular expression; not checked";
-    }
-    return `pattern cannot be matched in linear time: ${error instanceof UnsupportedPatternError ? error.reason : String(error)}; not checked`;
+    if (!(error instanceof UnsupportedPatternError)) throw error;
+    if (error.invalid) return "pattern is not a valid ECMA-262 (unicode) regular expression; not checked";
+    return `pattern cannot be matched in linear time: ${error.reason}; not checked`;
   }
 }

@@ -1,4 +1,4 @@
-import { pattern } from "@pmcp-codegen/runtime/internal/patterns";
+import { pattern, regExpSyntaxProblem } from "@pmcp-codegen/runtime/internal/patterns";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv, MissingRefError, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
@@ -266,15 +266,7 @@ function regExpCompiles(source: string, unicode: boolean): boolean {
   }
 }
 
-/** A pattern that is an ECMAScript regular expression only without the u flag (`^[\w-.]+$`). RegExp only parses it. */
+/** A pattern that is an ECMAScript regular expression only without the u flag (`^[\w-.]+$`). */
 function onlyWithoutU(source: string): boolean {
-  const parses = (flags: string) => {
-    try {
-      new RegExp(source, flags);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  return !parses("u") && parses("");
+  return regExpSyntaxProblem(source, true) !== undefined && regExpSyntaxProblem(source, false) === undefined;
 }

@@ -26,8 +26,12 @@ export class UnsupportedPatternError extends SyntaxError {
     readonly source: string,
     /** What in it cannot be matched: "a lookaround", "a backreference", or the parser's words. */
     readonly reason: string,
+    /** Whether it is not an ECMAScript regular expression at all (RegExp refuses it too). */
+    readonly invalid = false,
   ) {
-    super(`${JSON.stringify(source)} cannot be matched in linear time: ${reason}`);
+    super(
+      `${JSON.stringify(source)} ${invalid ? "is not an ECMAScript regular expression" : "cannot be matched in linear time"}: ${reason}`,
+    );
   }
 }
 
@@ -44,7 +48,8 @@ export function pattern(source: string, unicode = true): Pattern {
   const key = `${unicode ? "u" : "-"}${source}`;
   let found = compiled.get(key);
   if (found === undefined) {
-    if (unicode) checkSyntax(source);
+    const problem = regExpSyntaxProblem(source, unicode);
+    if (problem !== undefined) throw new UnsupportedPatternError(source, problem, true);
     const translated = toRe2(source, unicode);
     let engine: RE2JS;
     try {
@@ -65,12 +70,16 @@ export function matches(source: string): (text: string) => boolean {
   return (text) => compiledPattern.test(text);
 }
 
-/** RegExp is the judge of ECMAScript syntax: constructing one runs nothing. */
-function checkSyntax(source: string): void {
+/**
+ * Why `source` is not an ECMAScript regular expression (with the `u` flag, or without it), or
+ * undefined when it is one. RegExp is the judge of the syntax: constructing one runs nothing.
+ */
+export function regExpSyntaxProblem(source: string, unicode = true): string | undefined {
   try {
-    new RegExp(source, "u");
+    new RegExp(source, unicode ? "u" : "");
+    return undefined;
   } catch (error) {
-    throw new UnsupportedPatternError(source, error instanceof Error ? error.message : String(error));
+    return error instanceof Error ? error.message : String(error);
   }
 }
 

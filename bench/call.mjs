@@ -1,8 +1,8 @@
 // A call through a generated client against a raw SDK callTool over InMemoryTransport, and
 // the generated parser on a ~1 KB result against JSON.parse of its text.
 import { Client } from "@modelcontextprotocol/client";
+import { CompositionClient } from "@pmcp-codegen/runtime";
 import { createJiti } from "jiti";
-import { CompositionClient } from "../dist/runtime/index.js";
 import { comparePerCall, inMemoryInventory, report } from "./lib.mjs";
 
 const jiti = createJiti(import.meta.url);

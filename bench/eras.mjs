@@ -8,8 +8,8 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { CompositionClient } from "@pmcp-codegen/runtime";
 import { z } from "zod";
-import { CompositionClient } from "../dist/runtime/index.js";
 import { median, referenceExport, timeProcess } from "./lib.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -17,7 +17,7 @@ const fixture = fileURLToPath(new URL("../test/fixtures/large-message-server.mjs
 
 /** In a fresh process: one side's 1,000 calls; prints its milliseconds, peak RSS and the characters read. */
 async function child(side) {
-  const { CompositionClient } = await import("../dist/runtime/index.js");
+  const { CompositionClient } = await import("@pmcp-codegen/runtime");
   const client = new CompositionClient({ servers: { large: { command: process.execPath, args: [fixture] } }, timeoutMs: 60_000 });
   const call = async (signal) => client.callToolForResult({ server: "large", tool: "big", args: { mb: MB } }, { signal });
   // Connected and warm before the clock starts, on both sides.

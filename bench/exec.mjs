@@ -14,9 +14,9 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { CompositionClient } from "@pmcp-codegen/runtime";
 import { z } from "zod";
 import { QuickJsExecutor } from "../dist/exec/quickjs-executor.js";
-import { CompositionClient } from "../dist/runtime/index.js";
 import { comparePerCall, inMemoryInventory, report, timeAsync } from "./lib.mjs";
 
 export async function benchExec() {

@@ -9,8 +9,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { context, metrics, propagation, trace } from "@opentelemetry/api";
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { NodeTracerProvider, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-node";
+import { CompositionClient } from "@pmcp-codegen/runtime";
 import { z } from "zod";
-import { CompositionClient } from "../dist/runtime/index.js";
 import { inMemoryInventory, median, report } from "./lib.mjs";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

@@ -1,3 +1,5 @@
+import { BrandedError } from "@pmcp-codegen/runtime/internal/errors";
+
 export type PmcpErrorCode =
   /** An option or argument is wrong: a flag value, a server id, a command line. */
   | "INVALID_ARGUMENT"
@@ -21,15 +23,17 @@ export type PmcpErrorCode =
   | "IO_FAILED";
 
 /**
- * What a pmcp-codegen library function throws when it cannot do its job. The code says
- * why, in words a caller can switch on and log; it is stable across releases. Exit codes
- * are the CLI's business alone (`src/cli/exit-code.ts`).
+ * What a pmcp-codegen library function throws when it cannot do its job, and the base of the
+ * package's other errors (RestoreError, UnknownToolError, ToolDefinitionError), each with codes
+ * of its own. The code says why, in words a caller can switch on and log; it is stable across
+ * releases. `instanceof` holds across two copies of the package (BrandedError). Exit codes are
+ * the CLI's business alone (`src/cli/exit-code.ts`).
  */
-export class PmcpError extends Error {
-  override readonly name = "PmcpError";
+export class PmcpError<Code extends string = PmcpErrorCode> extends BrandedError {
+  override readonly name: string = "PmcpError";
 
   constructor(
-    readonly code: PmcpErrorCode,
+    readonly code: Code,
     message: string,
     options?: { cause?: unknown },
   ) {

@@ -36,7 +36,7 @@ beforeAll(async () => {
   dir = await outputDir("corpus");
   // The fixture and reference servers, exported once per run by the global setup; read only.
   entries = await corpusEntries(inject("referenceBundle"));
-  const options = { source: "corpus", runtimeImport: "pmcp-codegen/runtime", generatorVersion: "test" };
+  const options = { source: "corpus", runtimeImport: "@pmcp-codegen/runtime", generatorVersion: "test" };
   const write = async (folder: string, files: readonly { path: string; content: string }[]) => {
     await mkdir(join(dir, folder), { recursive: true });
     for (const file of files) await writeFile(join(dir, folder, file.path), file.content);

@@ -34,7 +34,7 @@ describe("the corpus of real servers", () => {
         },
       ],
     };
-    const options = { source: "real", runtimeImport: "pmcp-codegen/runtime", generatorVersion: "test", strictObjects: true };
+    const options = { source: "real", runtimeImport: "@pmcp-codegen/runtime", generatorVersion: "test", strictObjects: true };
     const result = renderClients(bundle, options, templates);
     const folder = await outputDir("corpus-real");
     for (const file of result.files) await writeFile(join(folder, file.path), file.content);

@@ -1,9 +1,9 @@
 import { mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CompositionClient, JsonValueSchema, OutputValidationError } from "@pmcp-codegen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonText } from "../src/bundle/serialize.js";
-import { CompositionClient, JsonValueSchema, OutputValidationError } from "../src/runtime/index.js";
 import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
 import { deepBundle, deepSchema, deepValue } from "./helpers/deep-schemas.js";
 import { COMPILE_BUDGET_MS, outputDir, typecheck } from "./helpers/typescript.js";

@@ -4,9 +4,9 @@ import { createRequire } from "node:module";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { CompositionClient } from "@pmcp-codegen/runtime";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CompositionClient } from "../src/runtime/index.js";
 import { FIXTURES, fixtureCommand, runCli, runInProcess } from "./helpers/cli.js";
 import { once } from "./helpers/once.js";
 import { COMPILE_BUDGET_MS, outputDir, typecheck } from "./helpers/typescript.js";
@@ -296,7 +296,7 @@ describe("generated clients connect in the era the bundle recorded", () => {
       await writeFile(
         usage,
         [
-          'import type { CompositionClient } from "pmcp-codegen/runtime";',
+          'import type { CompositionClient } from "@pmcp-codegen/runtime";',
           'import { InvClient } from "./generated/index.js";',
           "export async function next(client: CompositionClient): Promise<number> {",
           "  const inv = new InvClient(client);",

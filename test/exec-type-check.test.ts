@@ -154,7 +154,7 @@ describe("declarations", () => {
       await writeFile(
         proof,
         [
-          'import type { CompositionError, ParsedResult, ToolResult } from "pmcp-codegen/runtime";',
+          'import type { CompositionError, ParsedResult, ToolResult } from "@pmcp-codegen/runtime";',
           "export function proof(",
           "  result: ToolResult,",
           "  error: CompositionError & { serverId: string; toolName: string },",

@@ -2,7 +2,6 @@ import { execFile } from "node:child_process";
 import { appendFile, cp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   AbortError,
   CompositionClient,
@@ -14,7 +13,8 @@ import {
   TimeoutError,
   ToolCallError,
   TransportError,
-} from "../src/runtime/index.js";
+} from "@pmcp-codegen/runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBehaviourServer } from "./fixtures/behaviour-server.mjs";
 import { FIXTURES, fixtureCommand, ROOT, runCli, runInProcess } from "./helpers/cli.js";
 import { type HttpFixture, serveHttp } from "./helpers/http-server.js";
@@ -73,7 +73,7 @@ describe("generated clients", () => {
       await writeFile(
         usage,
         [
-          'import { CompositionClient } from "pmcp-codegen/runtime";',
+          'import { CompositionClient } from "@pmcp-codegen/runtime";',
           'import { BehaveClient, behave as behaveTypes } from "./lenient/index.js";',
           'import type { Item } from "./lenient/behave.js";',
           "export async function use(client: CompositionClient): Promise<number> {",

@@ -110,7 +110,7 @@ describe("pmcp generate options and guarantees", () => {
         bundle,
         {
           source: "b",
-          runtimeImport: "pmcp-codegen/runtime",
+          runtimeImport: "@pmcp-codegen/runtime",
           strictObjects,
           generatorVersion: "test",
         },
@@ -135,7 +135,7 @@ describe("pmcp generate options and guarantees", () => {
       bundle,
       {
         source: "b",
-        runtimeImport: "pmcp-codegen/runtime",
+        runtimeImport: "@pmcp-codegen/runtime",
         strictObjects: false,
         generatorVersion: "test",
       },
@@ -147,7 +147,7 @@ describe("pmcp generate options and guarantees", () => {
   }, 120_000);
 
   it("a server's module does not change when other servers join the bundle", async () => {
-    const options = { source: "b.json", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
+    const options = { source: "b.json", runtimeImport: "@pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
     const listing: BundleServer = {
       id: "listing",
       tools: [...LISTED_TOOLS].sort((a, b) => (a.name < b.name ? -1 : 1)) as BundleServer["tools"],

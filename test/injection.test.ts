@@ -1,13 +1,13 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { CompositionClient } from "@pmcp-codegen/runtime";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { BundleServer, Tool } from "../src/bundle/types.js";
 import { renderClients } from "../src/codegen/render.js";
 import { loadTemplates } from "../src/codegen/templates.js";
-import { CompositionClient } from "../src/runtime/index.js";
 import { runs } from "./helpers/full-run.js";
 import { PAYLOADS } from "./helpers/hostile-strings.js";
 import { outputDir, typecheckCases } from "./helpers/typescript.js";
@@ -21,7 +21,7 @@ declare global {
 
 const options = {
   source: "hostile */ bundle\n.json",
-  runtimeImport: "pmcp-codegen/runtime",
+  runtimeImport: "@pmcp-codegen/runtime",
   strictObjects: false,
   generatorVersion: "test",
 };

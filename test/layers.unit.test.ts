@@ -17,7 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // Pure layers: data in, data (or files) out; no servers, no settings, no CLI.
   ["bundle", "ir", "codegen", "normalize", "lint", "diff", "infer", "report"],
   // Services: reach servers, run programs, load settings.
-  ["config", "export", "discover", "server", "tools", "inspect", "exec", "dev", "runtime", "model"],
+  ["config", "export", "discover", "server", "tools", "inspect", "exec", "dev", "model"],
   // The top: the CLI and the library's entry.
   ["cli", "commands", "index.ts"],
 ];
@@ -25,6 +25,7 @@ const LAYERS: readonly (readonly string[])[] = [
 /** What a pure layer or a leaf may load from the runtime: none of these loads the MCP client. */
 const RUNTIME_WITHOUT_CLIENT = new Set([
   "@pmcp-codegen/runtime/internal",
+  "@pmcp-codegen/runtime/internal/errors",
   "@pmcp-codegen/runtime/internal/json",
   "@pmcp-codegen/runtime/internal/numbers",
   "@pmcp-codegen/runtime/internal/patterns",

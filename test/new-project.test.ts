@@ -173,7 +173,7 @@ function compileSnippets(): Promise<{ byFile: Record<string, string[]>; declarat
         'import type { Bundle } from "pmcp-codegen";',
         'import * as codegen from "pmcp-codegen";',
         'import * as model from "pmcp-codegen/model";',
-        'import * as runtimeEntry from "pmcp-codegen/runtime";',
+        'import * as runtimeEntry from "@pmcp-codegen/runtime";',
         'import * as server from "pmcp-codegen/server";',
         'import * as runtime from "@pmcp-codegen/runtime";',
         "export type Read = Bundle;",

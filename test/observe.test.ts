@@ -58,7 +58,7 @@ describe("observation logs", () => {
     const logs = join(dir, "concurrent");
     // Each writer yields between records, so its drains interleave with the other processes' drains.
     const writer = `
-      import { ObservationRecorder } from ${JSON.stringify(pathToFileURL(join(ROOT, "dist/runtime/index.js")).href)};
+      import { ObservationRecorder } from ${JSON.stringify(pathToFileURL(join(ROOT, "packages/runtime/dist/index.js")).href)};
       const recorder = new ObservationRecorder({ dir: process.argv[1], maxSamples: 1000, onError: (error) => { console.error(error.message); process.exitCode = 1; } });
       for (let index = 0; index < 150; index++) {
         recorder.record("s", "t", { writer: process.argv[2], index });
@@ -431,7 +431,7 @@ describe("infer, generate and report from the command line", () => {
       await writeFile(
         usage,
         [
-          'import type { CompositionClient, ToolResult } from "pmcp-codegen/runtime";',
+          'import type { CompositionClient, ToolResult } from "@pmcp-codegen/runtime";',
           'import { WeatherClient } from "./generated/index.js";',
           "export async function use(client: CompositionClient): Promise<string> {",
           '  const result = await new WeatherClient(client).getWeather({ city: "Oslo" });',

@@ -23,7 +23,7 @@ function bundleText(servers: number, marker: string, ids?: readonly string[]): s
   });
 }
 
-const GENERATE = ["generate", "--runtime-import", "pmcp-codegen/runtime"];
+const GENERATE = ["generate", "--runtime-import", "@pmcp-codegen/runtime"];
 
 function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   let stderr = "";

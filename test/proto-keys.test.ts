@@ -1,7 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { CompositionClient, OutputValidationError } from "@pmcp-codegen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CompositionClient, OutputValidationError } from "../src/runtime/index.js";
 import { FIXTURES, fixtureCommand, runCli } from "./helpers/cli.js";
 import { outputDir, typecheck } from "./helpers/typescript.js";
 

@@ -1,11 +1,11 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { observationPath } from "@pmcp-codegen/runtime";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bundle } from "../src/bundle/types.js";
 import { inferBundle } from "../src/infer/infer-bundle.js";
 import { inferSchema } from "../src/infer/infer-schema.js";
 import { normalizeSchema, PROFILES } from "../src/normalize/normalize.js";
-import { observationPath } from "../src/runtime/index.js";
 import { toolsFromSource } from "../src/tools/from-source.js";
 import { outputDir } from "./helpers/typescript.js";
 

@@ -68,7 +68,7 @@ describe("the generation record", () => {
       { id: "empty", tools: [] },
     );
     const templates = await loadTemplates();
-    const options = { source: "test", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
+    const options = { source: "test", runtimeImport: "@pmcp-codegen/runtime", strictObjects: false, generatorVersion: "test" };
     const previous = nextGeneration(bundleOf({ id: "a", tools: [{ name: hostile }] }), undefined).record;
     const index = (previousRecord = previous) =>
       renderClients(bundle, options, templates, previousRecord).files.find((file) => file.path === "index.ts")!.content;

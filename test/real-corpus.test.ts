@@ -33,7 +33,7 @@ describe("the corpus of real servers", () => {
       bundle,
       {
         source: "servers.bundle.json.gz",
-        runtimeImport: "pmcp-codegen/runtime",
+        runtimeImport: "@pmcp-codegen/runtime",
         strictObjects: false,
         generatorVersion: "test",
         // Checked against their types in a full run; by default as users compile them.

@@ -1,8 +1,9 @@
-import { pattern, regExpSyntaxProblem } from "@pmcp-codegen/runtime/internal/patterns";
+import { pattern, regExpSyntaxProblem, UnsupportedPatternError } from "@pmcp-codegen/runtime/internal/patterns";
 import type { ErrorObject, ValidateFunction } from "ajv";
 import { Ajv, MissingRefError, type Options } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { PmcpError } from "../errors.js";
 import { isDraft07OrOlder } from "./dialect.js";
 import type { Schema } from "./keywords.js";
 import { isObject, joinPointer, pointerKeys } from "./pointer.js";
@@ -123,8 +124,12 @@ export interface Validator {
 }
 
 /** Nothing of the schema can be checked: it is not a schema Ajv can compile, even in part. */
-export class UnusableSchemaError extends Error {
+export class UnusableSchemaError extends PmcpError<"UNUSABLE_SCHEMA"> {
   override readonly name = "UnusableSchemaError";
+
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("UNUSABLE_SCHEMA", message, options);
+  }
 }
 
 /** Repairs a schema may need, each removing one unusable part: more means the schema is not one. */
@@ -164,7 +169,7 @@ export function validatorFor(schema: unknown): Validator {
     if (repairs === MAX_REPAIRS || !isObject(candidate)) throw unusable(failure);
     if (candidate === schema) candidate = structuredClone(schema);
     // Read without the u flag, `\p{L}` would be other text: then only the patterns that need it are left out.
-    const patterns = failure instanceof SyntaxError && unicode ? patternsOf(candidate as Schema) : [];
+    const patterns = failure instanceof UnsupportedPatternError && unicode ? patternsOf(candidate as Schema) : [];
     if (patterns.some(({ source }) => onlyWithoutU(source)) && !patterns.some(({ source }) => UNICODE_ONLY.test(source))) {
       unicode = false;
       unchecked.push("/: a pattern is valid only without the u flag; the patterns are read without it");
@@ -207,7 +212,7 @@ function repair(root: Schema, ajv: Ajv, unicode: boolean, failure: unknown): str
     done.push(`${pointer || "/"}: enum [] admits no value`);
   }
   if (done.length > 0) return done;
-  if (failure instanceof SyntaxError) {
+  if (failure instanceof UnsupportedPatternError) {
     for (const { source, pointer, remove } of patternsOf(root)) {
       if (regExpCompiles(source, unicode)) continue;
       done.push(

@@ -110,8 +110,12 @@ export interface Skipped {
 }
 
 /** A model name that no declared tool has; the message lists some that exist. */
-export class UnknownToolError extends Error {
+export class UnknownToolError extends PmcpError<"UNKNOWN_TOOL"> {
   override readonly name = "UnknownToolError";
+
+  constructor(message: string) {
+    super("UNKNOWN_TOOL", message);
+  }
 }
 
 /** How many names an unknown-tool message lists, so that a model sees some without a thousand-tool list. */

@@ -1,4 +1,5 @@
 import { notJsonAt } from "@pmcp-codegen/runtime/internal/json";
+import { PmcpError } from "../errors.js";
 import { describeErrors } from "../json-schema/error-text.js";
 import type { Schema } from "../json-schema/keywords.js";
 import { isObject, joinPointer, pointerKeys } from "../json-schema/pointer.js";
@@ -41,15 +42,15 @@ export type RestoreErrorCode =
  * Arguments that cannot be restored. The message names the JSON pointer and says what is wrong
  * in words a model can act on; `pointer` is the first place it is wrong.
  */
-export class RestoreError extends Error {
+export class RestoreError extends PmcpError<RestoreErrorCode> {
   override readonly name = "RestoreError";
 
   constructor(
-    readonly code: RestoreErrorCode,
+    code: RestoreErrorCode,
     readonly pointer: string,
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

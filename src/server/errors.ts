@@ -1,3 +1,5 @@
+import { PmcpError } from "../errors.js";
+
 export type ToolDefinitionErrorCode =
   /** The manifest is not JSON or not a tool manifest (two tools of one name among its faults). */
   | "INVALID_MANIFEST"
@@ -18,14 +20,6 @@ export type ToolDefinitionErrorCode =
  * What `typedTool`, `registerFunctions` and `parseToolManifest` throw when a tool cannot be
  * served as defined, with a stable code; the message names the manifest and the tool.
  */
-export class ToolDefinitionError extends Error {
+export class ToolDefinitionError extends PmcpError<ToolDefinitionErrorCode> {
   override readonly name = "ToolDefinitionError";
-
-  constructor(
-    readonly code: ToolDefinitionErrorCode,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
-    super(message, options);
-  }
 }

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { inject } from "vitest";
 import { ROOT } from "./cli.js";
 
-/** Generated code must live inside the repo so that "zod" and "pmcp-codegen/runtime" resolve. */
+/** Generated code must live inside the repo so that "zod" and "@pmcp-codegen/runtime" resolve. */
 export const OUTPUT_ROOT = fileURLToPath(new URL("../.output/", import.meta.url));
 
 export async function outputDir(name: string): Promise<string> {

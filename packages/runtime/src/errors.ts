@@ -1,13 +1,15 @@
 import type { z } from "zod";
+import { BrandedError } from "./branded-error.js";
 import { formatIssues } from "./issues.js";
 
 /**
  * Every failure the runtime reports, mirroring PMCP's CompositionError variants, each with
  * a stable `code` for logs and switches. Failures of a call name its server and tool (see
- * CompositionCallError); a ConfigurationError happens before any call and names what it can.
+ * CompositionCallError), and are of one of two families, as the MCP SDK's errors are: this side
+ * failed (LocalCallError) or the server's answer says so (ProtocolCallError). A
+ * ConfigurationError happens before any call and names what it can.
  */
-export abstract class CompositionError extends Error {
-  abstract readonly code: string;
+export abstract class CompositionError extends BrandedError {
   readonly serverId: string | undefined;
   readonly toolName: string | undefined;
 
@@ -41,44 +43,50 @@ export abstract class CompositionCallError extends CompositionError {
   }
 }
 
+/** The call failed on this side: it was not sent, or no answer came (as the SDK's `SdkError`). */
+export abstract class LocalCallError extends CompositionCallError {}
+
+/** The server answered, and its answer is the failure: an error, or one that breaks the protocol or the tool's schema (as the SDK's `ProtocolError`). */
+export abstract class ProtocolCallError extends CompositionCallError {}
+
 /** The server id is not in the CompositionClient's configuration. */
-export class ServerNotFoundError extends CompositionCallError {
+export class ServerNotFoundError extends LocalCallError {
   readonly code = "SERVER_NOT_FOUND";
   override readonly name = "ServerNotFoundError";
 }
 
 /** The server could not be started, reached or initialized. */
-export class ConnectionError extends CompositionCallError {
+export class ConnectionError extends LocalCallError {
   readonly code = "CONNECTION_FAILED";
   override readonly name = "ConnectionError";
 }
 
 /** The call's arguments cannot be sent as JSON (a number that is not finite, a BigInt, a cycle): nothing was sent, the connection is untouched. */
-export class ArgumentError extends CompositionCallError {
+export class ArgumentError extends LocalCallError {
   readonly code = "INVALID_ARGUMENTS";
   override readonly name = "ArgumentError";
 }
 
 /** The connection broke while the call was in flight. */
-export class TransportError extends CompositionCallError {
+export class TransportError extends LocalCallError {
   readonly code = "TRANSPORT";
   override readonly name = "TransportError";
 }
 
 /** The caller's AbortSignal ended the call, or the wait for its connection; `cause` is the signal's reason. */
-export class AbortError extends CompositionCallError {
+export class AbortError extends LocalCallError {
   readonly code = "ABORTED";
   override readonly name = "AbortError";
 }
 
 /** The call took longer than its timeout. */
-export class TimeoutError extends CompositionCallError {
+export class TimeoutError extends LocalCallError {
   readonly code = "TIMEOUT";
   override readonly name = "TimeoutError";
 }
 
 /** The tool ran and reported failure (`isError`), or the server answered with a JSON-RPC error. */
-export class ToolCallError extends CompositionCallError {
+export class ToolCallError extends ProtocolCallError {
   readonly code = "TOOL_CALL_FAILED";
   override readonly name = "ToolCallError";
 
@@ -98,7 +106,7 @@ export class ToolCallError extends CompositionCallError {
 }
 
 /** Neither `structuredContent` nor JSON text came back. */
-export class InvalidResponseError extends CompositionCallError {
+export class InvalidResponseError extends ProtocolCallError {
   readonly code = "INVALID_RESPONSE";
   override readonly name = "InvalidResponseError";
 
@@ -113,7 +121,7 @@ export class InvalidResponseError extends CompositionCallError {
 }
 
 /** The result did not match the tool's output schema. */
-export class OutputValidationError extends CompositionCallError {
+export class OutputValidationError extends ProtocolCallError {
   readonly code = "OUTPUT_VALIDATION";
   override readonly name = "OutputValidationError";
 

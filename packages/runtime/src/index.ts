@@ -10,6 +10,7 @@
  * their parsers were written for whatever zod the application itself has at its top level.
  */
 export { z } from "zod";
+export { BrandedError } from "./branded-error.js";
 export type { Observed } from "./call-result.js";
 export type { CallOptions, CompositionClientOptions, ResultCall, ServerEntry, ToolCall, WithResult } from "./composition-client.js";
 export { CompositionClient } from "./composition-client.js";
@@ -22,7 +23,9 @@ export {
   ConfigurationError,
   ConnectionError,
   InvalidResponseError,
+  LocalCallError,
   OutputValidationError,
+  ProtocolCallError,
   ServerNotFoundError,
   TimeoutError,
   ToolCallError,

@@ -1,12 +1,13 @@
 import { readFile } from "node:fs/promises";
 import type { z } from "zod";
+import { BrandedError } from "./branded-error.js";
 import { type FormatIssuesOptions, formatIssues } from "./issues.js";
 
 /** Why a JSON file could not be used; stable, for switches. */
 export type JsonFileErrorCode = "FILE_NOT_FOUND" | "FILE_UNREADABLE" | "NOT_JSON" | "INVALID";
 
 /** A JSON file that is missing, unreadable, not JSON, or not what the schema expects; the message names the file. */
-export class JsonFileError extends Error {
+export class JsonFileError extends BrandedError {
   override readonly name = "JsonFileError";
 
   constructor(

@@ -1,4 +1,5 @@
 import { RE2JS } from "re2js";
+import { BrandedError } from "./branded-error.js";
 
 /**
  * The `pattern`s of schemas, matched in time linear in the text. They come from servers, and
@@ -19,7 +20,8 @@ export interface Pattern {
 }
 
 /** A pattern that is not an ECMAScript regular expression, or one that linear matching cannot take. */
-export class UnsupportedPatternError extends SyntaxError {
+export class UnsupportedPatternError extends BrandedError {
+  readonly code = "UNSUPPORTED_PATTERN";
   override readonly name = "UnsupportedPatternError";
 
   constructor(

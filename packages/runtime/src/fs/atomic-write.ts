@@ -1,6 +1,6 @@
 /**
  * @pmcp-codegen/runtime/internal/files: all-or-nothing writes, shared with pmcp-codegen; its own
- * subpath because it imports nothing but Node's modules, and a re-run with nothing to write only
+ * subpath because it imports nothing but Node's modules and the errors' base, and a re-run with nothing to write only
  * needs removeStaleTempFiles.
  */
 
@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { renameSync, rmSync } from "node:fs";
 import { chmod, lstat, readdir, readlink, realpath, rm, stat, writeFile } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import { BrandedError } from "../branded-error.js";
 import { makeFolders } from "./make-folders.js";
 
 export interface FileToWrite {
@@ -21,7 +22,7 @@ export interface WriteOptions {
 }
 
 /** A path that cannot take a file: a folder, a socket, a file where a folder must be. */
-export class OutputPathError extends Error {
+export class OutputPathError extends BrandedError {
   override readonly name = "OutputPathError";
   readonly code = "OUTPUT_PATH";
 

@@ -1,5 +1,3 @@
-export type { ServerSource } from "@pmcp-codegen/runtime/internal";
-export { readConfigFile } from "@pmcp-codegen/runtime/internal/servers";
 export { FOUNDATION_SCHEMA_URL, toFoundationFile } from "./bundle/foundation.js";
 export type { Quality, SchemaSource } from "./bundle/quality.js";
 export { qualityOf, schemaSourceOf } from "./bundle/quality.js";
@@ -14,8 +12,6 @@ export type { RenderedFile, RenderOptions, RenderResult } from "./codegen/render
 export { renderClients } from "./codegen/render.js";
 export type { CompiledTemplates } from "./codegen/templates.js";
 export { loadTemplates } from "./codegen/templates.js";
-export type { PmcpConfig } from "./config/pmcp-config.js";
-export { defineConfig } from "./config/pmcp-config.js";
 export type { BundleChange } from "./diff/bundle-diff.js";
 export { diffBundles } from "./diff/bundle-diff.js";
 export type { ChangeLevel, Direction, SchemaChange } from "./diff/schema-diff.js";
@@ -27,8 +23,6 @@ export { exportServers } from "./export/export-servers.js";
 export type { InferResult } from "./infer/infer-bundle.js";
 export { inferBundle } from "./infer/infer-bundle.js";
 export { inferSchema } from "./infer/infer-schema.js";
-export type { ModelCallOptions, ModelTool, ModelToolset, ProviderShapes, RestoredCall, ToolsForModelOptions } from "./model/index.js";
-export { providerResult, providerTools, RestoreError, restoreArguments, toolsForModel, UnknownToolError } from "./model/index.js";
 export type { NormalizeNote, Profile } from "./normalize/normalize.js";
 export { normalizeSchema, normalizeSchemaWithNotes, PROFILES } from "./normalize/normalize.js";
 export type { QualityReport } from "./report/quality-report.js";

@@ -1,16 +1,21 @@
-import { cp } from "node:fs/promises";
+import { cp, rm } from "node:fs/promises";
 import { join } from "node:path";
 import * as runtime from "@pmcp-codegen/runtime";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import * as root from "../src/index.js";
 import * as model from "../src/model/index.js";
 import * as server from "../src/server/index.js";
 import { ROOT } from "./helpers/cli.js";
 import { outputDir } from "./helpers/typescript.js";
 
+const copies: string[] = [];
+afterAll(() => Promise.all(copies.map((copy) => rm(copy, { recursive: true, force: true }))));
+
 /** A second copy of a package's sources, as a project with two installs of it has: its classes are others. */
 async function copyOf<T>(sources: string, entry: string): Promise<T> {
-  const copy = join(await outputDir("second-copy"), "src");
+  const folder = await outputDir("second-copy");
+  copies.push(folder);
+  const copy = join(folder, "src");
   await cp(join(ROOT, sources), copy, { recursive: true });
   return import(/* @vite-ignore */ join(copy, entry));
 }
@@ -50,15 +55,15 @@ describe("errors: one base per package, with a code, and instanceof across copie
   });
 
   it("holds it for pmcp-codegen's errors made by a second copy", async () => {
-    const other = await copyOf<typeof root>("src", "index.ts");
-    expect(other.RestoreError).not.toBe(root.RestoreError);
+    const other = await copyOf<typeof model>("src", "model/index.ts");
+    expect(other.RestoreError).not.toBe(model.RestoreError);
     const refused = new other.RestoreError("INVALID_ARGUMENTS", "/n", "n must be an integer");
-    expect([refused instanceof root.RestoreError, refused instanceof root.PmcpError, refused instanceof runtime.BrandedError]).toEqual([
+    expect([refused instanceof model.RestoreError, refused instanceof root.PmcpError, refused instanceof runtime.BrandedError]).toEqual([
       true,
       true,
       true,
     ]);
-    expect(new other.UnknownToolError("no tool get_stok") instanceof root.UnknownToolError).toBe(true);
+    expect(new other.UnknownToolError("no tool get_stok") instanceof model.UnknownToolError).toBe(true);
   });
 
   it("gives every error class the entries export the base of its package, and a code", () => {
@@ -95,7 +100,7 @@ describe("errors: one base per package, with a code, and instanceof across copie
         "ToolDefinitionError",
       ]),
     );
-    expect([new root.UnknownToolError("x").code, new server.ToolDefinitionError("INVALID_SCHEMA", "x").code]).toEqual([
+    expect([new model.UnknownToolError("x").code, new server.ToolDefinitionError("INVALID_SCHEMA", "x").code]).toEqual([
       "UNKNOWN_TOOL",
       "INVALID_SCHEMA",
     ]);

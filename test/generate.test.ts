@@ -288,7 +288,7 @@ describe("pmcp.config", () => {
     await writeFile(
       join(dir, "pmcp.config.ts"),
       [
-        'import { defineConfig } from "pmcp-codegen";',
+        'import { defineConfig } from "pmcp-codegen/config";',
         "export default defineConfig({",
         `  servers: { typed: { command: ${JSON.stringify(process.execPath)}, args: [${JSON.stringify(join(ROOT, "test/fixtures/typed-server.mjs"))}] } },`,
         '  runtimeImport: "@acme/pmcp-runtime",',

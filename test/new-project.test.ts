@@ -172,12 +172,13 @@ function compileSnippets(): Promise<{ byFile: Record<string, string[]>; declarat
       [
         'import type { Bundle } from "pmcp-codegen";',
         'import * as codegen from "pmcp-codegen";',
+        'import * as config from "pmcp-codegen/config";',
         'import * as model from "pmcp-codegen/model";',
         'import * as runtimeEntry from "@pmcp-codegen/runtime";',
         'import * as server from "pmcp-codegen/server";',
         'import * as runtime from "@pmcp-codegen/runtime";',
         "export type Read = Bundle;",
-        "export const entries = [codegen, model, runtimeEntry, server, runtime];",
+        "export const entries = [codegen, config, model, runtimeEntry, server, runtime];",
         "",
       ].join("\n"),
     );

@@ -73,7 +73,7 @@ describe("pmcp serve --http --auth-token-env: a protected resource", () => {
 
 /** A verifier as users write one: tokens of an authorization server, here a table. */
 const VERIFIER_CONFIG = `import { OAuthError, OAuthErrorCode } from "@modelcontextprotocol/server";
-import { defineConfig } from "pmcp-codegen";
+import { defineConfig } from "pmcp-codegen/config";
 
 const RESOURCE = "http://mcp.test/mcp";
 const hour = () => Math.floor(Date.now() / 1000) + 3600;

@@ -11,7 +11,7 @@ import {
   verifyBearerToken,
 } from "@modelcontextprotocol/server";
 import { errorMessage } from "@pmcp-codegen/runtime/internal/text";
-import type { ServeAuth } from "../../config/pmcp-config.js";
+import type { ServeAuth } from "../../config/define-config.js";
 
 /** How long a static token's AuthInfo says it holds: the SDK refuses one without an expiry, and the next request is verified again. */
 const STATIC_TOKEN_TTL_S = 3600;

@@ -1,6 +1,6 @@
 import { DEFAULT_MIN_QUALITY, type Quality } from "../bundle/quality.js";
-import { type Bundle, type BundleServer, ServerIdSchema } from "../bundle/types.js";
-import { PmcpError } from "../errors.js";
+import { checkServerIds } from "../bundle/server-ids.js";
+import type { Bundle, BundleServer } from "../bundle/types.js";
 import { camelCase, clientClassName, NameScope } from "../ir/naming.js";
 import { commentText, literal } from "./code.js";
 import { encodeGeneration, type GenerationRecord, type NextGeneration, nextGeneration } from "./generation-record.js";
@@ -82,11 +82,7 @@ export function renderClients(
  * Names are resolved here, so each file is made on its own.
  */
 export function renderSteps(bundle: Bundle, options: RenderOptions, previous?: GenerationRecord): RenderSteps {
-  // The id becomes a file name and a module path: only ids the bundle schema allows get that far.
-  for (const server of bundle.servers) {
-    if (!ServerIdSchema.safeParse(server.id).success)
-      throw new PmcpError("INVALID_INPUT", `server id ${JSON.stringify(server.id)} is not a valid server id`);
-  }
+  checkServerIds(bundle.servers);
   const plan = { strictObjects: options.strictObjects, minQuality: options.minQuality ?? DEFAULT_MIN_QUALITY };
   const checkParsers = options.checkParsers === true;
   const settings = [options.generatorVersion, options.runtimeImport, plan.strictObjects, plan.minQuality, options.source, checkParsers];

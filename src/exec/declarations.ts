@@ -1,8 +1,8 @@
 import { DEFAULT_MIN_QUALITY, type Quality } from "../bundle/quality.js";
-import { type Bundle, ServerIdSchema } from "../bundle/types.js";
+import { checkServerIds } from "../bundle/server-ids.js";
+import type { Bundle } from "../bundle/types.js";
 import type { ParserTree } from "../codegen/parser-tree.js";
 import { planServerModule } from "../codegen/plan.js";
-import { PmcpError } from "../errors.js";
 import { helperTypes } from "../inspect/result-type.js";
 import { camelCase, NameScope } from "../ir/naming.js";
 import type { Returns } from "./executor.js";
@@ -177,9 +177,8 @@ export function buildDeclarations(bundle: Bundle, options: DeclarationOptions = 
   const globals = new NameScope(RESERVED_GLOBALS);
   const parts = [PRELUDE];
   const servers: ServerGlobal[] = [];
+  checkServerIds(bundle.servers);
   for (const server of bundle.servers) {
-    if (!ServerIdSchema.safeParse(server.id).success)
-      throw new PmcpError("INVALID_INPUT", `server id ${JSON.stringify(server.id)} is not a valid server id`);
     const plan = planServerModule(server, {
       strictObjects: options.strictObjects ?? false,
       minQuality: options.minQuality ?? DEFAULT_MIN_QUALITY,

@@ -1,3 +1,4 @@
+import { jsonTypeOf } from "@pmcp-codegen/runtime/internal/json";
 import { isObject } from "../json-schema/pointer.js";
 
 /** One place in the observed values: a path of actual keys and array indexes, never folded. */
@@ -55,7 +56,5 @@ function entries(value: unknown): Iterable<[string | number, unknown]> {
 
 /** A value's JSON type with integer counted as number, and null as no type: an optional value is not a varying one. */
 export function kindOf(value: unknown): string | undefined {
-  if (value === null) return undefined;
-  if (Array.isArray(value)) return "array";
-  return typeof value;
+  return value === null ? undefined : jsonTypeOf(value);
 }

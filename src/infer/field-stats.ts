@@ -1,3 +1,4 @@
+import { jsonTypeOf } from "@pmcp-codegen/runtime/internal/json";
 import { escapePointer, isObject } from "../json-schema/pointer.js";
 import { followRefs } from "../json-schema/refs.js";
 
@@ -37,7 +38,7 @@ class Field {
   ) {}
 
   note(value: unknown): void {
-    const type = jsonType(value);
+    const type = jsonTypeOf(value, { integers: true });
     this.types.set(type, (this.types.get(type) ?? 0) + 1);
   }
 
@@ -132,11 +133,4 @@ function walk(field: Field, value: unknown): void {
   const additional = field.additional();
   if (additional === undefined) return;
   for (const [name, item] of Object.entries(value)) if (field.property(name) === undefined) walk(additional, item);
-}
-
-function jsonType(value: unknown): string {
-  if (value === null) return "null";
-  if (Array.isArray(value)) return "array";
-  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
-  return typeof value;
 }

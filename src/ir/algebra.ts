@@ -1,3 +1,4 @@
+import { jsonTypeOf } from "@pmcp-codegen/runtime/internal/json";
 import type { IRNode, ObjectNode, PropertyNode } from "./ir.js";
 
 /**
@@ -82,9 +83,7 @@ function jsonTypes(nodes: IRNode[]): Set<string> {
       case "never":
         return [];
       case "literals":
-        return node.values.map((value) =>
-          value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "object" ? "object" : typeof value,
-        );
+        return node.values.map((value) => jsonTypeOf(value));
       case "union":
         return node.members.flatMap(of);
       case "intersection":

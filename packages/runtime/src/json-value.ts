@@ -7,6 +7,18 @@
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
+/**
+ * A value's JSON type, as a schema's `type` names it: `null`, `array` and `object` told apart
+ * (typeof says "object" for all three), `integer` for whole numbers when `integers` asks for it
+ * (else they are `number`, as JSON itself has only numbers).
+ */
+export function jsonTypeOf(value: unknown, options: { integers?: boolean } = {}): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (options.integers === true && Number.isInteger(value)) return "integer";
+  return typeof value;
+}
+
 /** A plain JSON value all the way down: finite numbers, plain objects and arrays. An explicit stack: values may nest thousands deep. */
 export function isJsonValue(value: unknown): boolean {
   const pending: unknown[] = [value];

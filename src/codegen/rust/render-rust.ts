@@ -1,8 +1,8 @@
 import { isNonObjectOutput } from "../../bundle/output-schema.js";
 import { DEFAULT_MIN_QUALITY } from "../../bundle/quality.js";
 import { jsonText } from "../../bundle/serialize.js";
-import { type Bundle, type BundleServer, ServerIdSchema, type Tool } from "../../bundle/types.js";
-import { PmcpError } from "../../errors.js";
+import { checkServerIds } from "../../bundle/server-ids.js";
+import type { Bundle, BundleServer, Tool } from "../../bundle/types.js";
 import { IRBuilder } from "../../ir/json-schema-to-ir.js";
 import { clientClassName, NameScope, pascalCase, resultTypeName } from "../../ir/naming.js";
 import { commentText } from "../code.js";
@@ -67,10 +67,7 @@ interface RustSteps extends Omit<RenderSteps, "steps"> {
  * gives TypeScript's to the reuse cache; `mod.rs` records the generation as `index.ts` does.
  */
 export function renderRustSteps(bundle: Bundle, options: RenderOptions, previous?: GenerationRecord): RustSteps {
-  for (const server of bundle.servers) {
-    if (!ServerIdSchema.safeParse(server.id).success)
-      throw new PmcpError("INVALID_INPUT", `server id ${JSON.stringify(server.id)} is not a valid server id`);
-  }
+  checkServerIds(bundle.servers);
   const minQuality = options.minQuality ?? DEFAULT_MIN_QUALITY;
   // What a module's text depends on besides its server; "rust" keeps its cache keys apart from TypeScript's.
   const settings = ["rust", options.generatorVersion, minQuality, options.source];

@@ -290,34 +290,26 @@ describe("one way to name the bundle and to ask for JSON", () => {
     expect(fallback.stderr.split("\n")[0]).toMatch(/^pmcp: .*pmcp\.config\.json is not valid JSON: /);
   });
 
-  it("the old spellings still work for one release, each with one deprecation line", async () => {
+  it("the spellings removed before the first release are usage errors", async () => {
     const dir = await project();
     const run = (...args: string[]) => runInProcess(args, { cwd: dir });
+    const help = "pmcp: run 'pmcp --help' for usage\n";
+    const unknown = (word: string) => `pmcp: Unknown argument: ${word}\n${help}`;
+    const choices = (given: string) => `pmcp: Invalid values:\npmcp:   Argument: format, Given: "json", Choices: ${given}\n${help}`;
     const cases: [string[], string][] = [
-      [
-        ["schema", "validate", "api/bundle.json"],
-        "pmcp schema validate <files..> is deprecated and goes in the next release; use pmcp schema validate --schema <files..>",
-      ],
-      [
-        ["schema", "lint", "api/bundle.json", "--profile", "openai"],
-        "pmcp schema lint <bundle> is deprecated and goes in the next release; use pmcp schema lint --schema <bundle>",
-      ],
-      [
-        ["schema", "normalize", "api/bundle.json", "--profile", "openai", "-o", "n.json"],
-        "pmcp schema normalize <bundle> is deprecated and goes in the next release; use pmcp schema normalize --schema <bundle>",
-      ],
-      [
-        ["schema", "diff", "api/bundle.json", "api/bundle.json"],
-        "pmcp schema diff <old> <new> is deprecated and goes in the next release; use pmcp schema diff <old> --schema <new>",
-      ],
-      [["report", "--format", "json"], "--format json is deprecated and goes in the next release; use --json"],
+      [["schema", "validate", "api/bundle.json"], unknown("api/bundle.json")],
+      [["schema", "lint", "api/bundle.json", "--profile", "openai"], unknown("api/bundle.json")],
+      [["schema", "lint", "--profile", "openai", "--format", "json"], choices('"text", "github"')],
+      [["schema", "normalize", "api/bundle.json", "--profile", "openai", "-o", "n.json"], unknown("api/bundle.json")],
+      [["schema", "diff", "old.json", "api/bundle.json"], unknown("api/bundle.json")],
+      [["schema", "diff", "old.json", "--format", "json"], choices('"text", "github", "junit"')],
+      [["report", "--format", "json"], choices('"table", "markdown"')],
     ];
-    for (const [args, line] of cases) {
+    for (const [args, stderr] of cases) {
       const result = await run(...args);
-      expect(result.code, args.join(" ")).toBe(0);
-      expect(result.stderr, args.join(" ")).toBe(`warning: ${line}\n`);
+      expect(result.code, args.join(" ")).toBe(2);
+      expect(result.stderr, args.join(" ")).toBe(stderr);
+      expect(result.stdout, args.join(" ")).toBe("");
     }
-    const report = await run("report", "--format", "json");
-    expect(JSON.parse(report.stdout).total.tools).toBe(1);
   });
 });

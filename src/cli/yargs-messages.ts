@@ -14,7 +14,7 @@ export function yargsMessage(message: string, argv: readonly string[], usageLine
   }
   const missing = /^Not enough non-option arguments: got (\d+), need at least \d+$/.exec(message);
   if (missing?.[1] !== undefined) {
-    // "pmcp schema diff <old> [new]": the command is the words between the script's name and the first positional.
+    // "pmcp schema diff <old>": the command is the words between the script's name and the first positional.
     const command = usageLine.split(/ [<[]/)[0]?.split(" ").slice(1).join(" ");
     const absent = (usageLine.match(/<[^>]+>/g) ?? []).slice(Number(missing[1]));
     if (absent.length > 0) return `${command}: missing ${absent.join(" ")}`;

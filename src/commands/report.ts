@@ -1,7 +1,7 @@
 import type { Argv } from "yargs";
 import { PmcpError } from "../errors.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { deprecated, resolveInputs, schemaOption } from "./shared/inputs.js";
+import { resolveInputs, schemaOption } from "./shared/inputs.js";
 import { printable, printJson, warn } from "./shared/output.js";
 import { DEFAULT_OUTPUT, outputSetting, projectPath } from "./shared/settings.js";
 
@@ -18,9 +18,9 @@ const builder = (yargs: Argv<GlobalArgs>) =>
         "Folder of observation logs each learned tool's counts are taken from (default: pmcp.config observe.dir, else observations/ when there is one)",
     })
     .option("format", {
-      choices: ["table", "markdown", "json"] as const,
+      choices: ["table", "markdown"] as const,
       default: "table" as const,
-      describe: "Output: a terminal table or Markdown (json: deprecated, use --json)",
+      describe: "Output: a terminal table or Markdown (--json for JSON)",
     });
 
 export const reportCommand = defineCommand({
@@ -38,7 +38,6 @@ async function report(args: ArgsOf<typeof builder>): Promise<void> {
   const { recordedGeneration } = await import("../codegen/generation-record.js");
   const { formatMarkdown, formatTable } = await import("../report/format.js");
   const { qualityReport } = await import("../report/quality-report.js");
-  if (args.format === "json") deprecated(args, "--format json", "--json");
   const { project, schema } = await resolveInputs(args.schema, args.output === undefined ? { project: "always" } : {});
   const index = await readFile(join(outputSetting(args.output, project).value, "index.ts"), "utf8").catch(() => "");
   const observations = projectPath(project, project?.config.observe?.dir);
@@ -48,7 +47,7 @@ async function report(args: ArgsOf<typeof builder>): Promise<void> {
     configured: new Set(Object.keys(project?.config.servers ?? {})),
     logs: await observationLogs(args, args.observations ?? observations),
   });
-  if (args.format === "json" || args.json) return printJson(result);
+  if (args.json) return printJson(result);
   process.stdout.write(printable(args.format === "markdown" ? formatMarkdown(result) : formatTable(result)));
 }
 

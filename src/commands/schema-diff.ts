@@ -2,27 +2,26 @@ import type { Argv } from "yargs";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { deprecated, resolveInputs, schemaOption } from "./shared/inputs.js";
+import { resolveInputs, schemaOption } from "./shared/inputs.js";
 import { printable } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   schemaOption(yargs, "The bundle (or PMCP files) after")
     .positional("old", { type: "string", demandOption: true, describe: "The bundle (or PMCP files) before" })
-    .positional("new", { type: "string", describe: "Deprecated: use --schema" })
     .option("fail-on", {
       choices: ["breaking", "dangerous"] as const,
       default: "breaking" as const,
       describe: "Exit 1 when a change at or above this level is found",
     })
     .option("format", {
-      choices: ["text", "github", "junit", "json"] as const,
+      choices: ["text", "github", "junit"] as const,
       default: "text" as const,
-      describe: "Output: text, GitHub annotations or JUnit XML (json: deprecated, use --json)",
+      describe: "Output: text, GitHub annotations or JUnit XML (--json for JSON)",
     })
     .example("$0 schema diff main.json --format github", "Annotate a pull request with what changed since main.json");
 
 export const schemaDiffCommand = defineCommand({
-  command: "diff <old> [new]",
+  command: "diff <old>",
   describe: "Compare a bundle with an older one; each change is breaking, dangerous or safe for callers",
   builder,
   handler: schemaDiff,
@@ -33,9 +32,7 @@ async function schemaDiff(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { diffBundles } = await import("../diff/bundle-diff.js");
   const { formatGithub, formatJson, formatJunit, formatText } = await import("../diff/format.js");
-  if (args.new !== undefined) deprecated(args, "pmcp schema diff <old> <new>", "pmcp schema diff <old> --schema <new>");
-  if (args.format === "json") deprecated(args, "--format json", "--json");
-  const { schema } = await resolveInputs(args.new === undefined ? args.schema : [args.new, ...args.schema]);
+  const { schema } = await resolveInputs(args.schema);
   const [before, after] = await Promise.all([readSchemaFiles([args.old]), readSchemaFiles(schema)]);
   const changes = diffBundles(before.bundle, after.bundle);
   const format = args.json ? "json" : args.format;

@@ -5,17 +5,16 @@ import type { LintFinding } from "../lint/lint.js";
 import type { ModelChanges } from "../lint/model-changes.js";
 import { PROFILES, type Profile } from "../providers/facts.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { deprecated, resolveInputs, schemaOption } from "./shared/inputs.js";
+import { resolveInputs, schemaOption } from "./shared/inputs.js";
 import { printable } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   schemaOption(yargs)
-    .positional("bundle", { type: "string", describe: "Deprecated: use --schema" })
     .option("profile", { type: "string", demandOption: true, describe: `Providers to check, comma-separated: ${PROFILES.join(", ")}` })
     .option("format", {
-      choices: ["text", "github", "json"] as const,
+      choices: ["text", "github"] as const,
       default: "text" as const,
-      describe: "Output: text or GitHub annotations (json: deprecated, use --json)",
+      describe: "Output: text or GitHub annotations (--json for JSON)",
     })
     .check((args) => {
       const unknown = args.profile.split(",").filter((name) => !(PROFILES as readonly string[]).includes(name));
@@ -25,7 +24,7 @@ const builder = (yargs: Argv<GlobalArgs>) =>
     });
 
 export const schemaLintCommand = defineCommand({
-  command: "lint [bundle]",
+  command: "lint",
   describe: "Report what LLM providers would reject or misread in a bundle's schemas, and what each tool's model sees changed",
   builder,
   handler: schemaLint,
@@ -42,10 +41,8 @@ async function schemaLint(args: ArgsOf<typeof builder>): Promise<void> {
   const { lintSchema } = await import("../lint/lint.js");
   const { appliedProfile } = await import("../normalize/bundle.js");
   const { describeModelChanges, modelChanges } = await import("../lint/model-changes.js");
-  if (args.bundle !== undefined) deprecated(args, "pmcp schema lint <bundle>", "pmcp schema lint --schema <bundle>");
-  if (args.format === "json") deprecated(args, "--format json", "--json");
   const profiles = args.profile.split(",") as Profile[];
-  const { schema } = await resolveInputs(args.bundle === undefined ? args.schema : [args.bundle, ...args.schema]);
+  const { schema } = await resolveInputs(args.schema);
   const { bundle } = await readSchemaFiles(schema);
   const changes = modelChanges(bundle, profiles);
   // Per tool, in bundle order: what its providers reject or misread, then what its model sees changed.

@@ -4,12 +4,11 @@ import { PmcpError } from "../errors.js";
 import { writeOutput } from "../files/write-output.js";
 import { PROFILES } from "../providers/facts.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { deprecated, resolveInputs, schemaOption } from "./shared/inputs.js";
+import { resolveInputs, schemaOption } from "./shared/inputs.js";
 import { say, warn } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
   schemaOption(yargs)
-    .positional("bundle", { type: "string", describe: "Deprecated: use --schema" })
     .option("profile", { choices: PROFILES, demandOption: true, describe: "The provider whose rules to apply" })
     .option("output", {
       alias: "o",
@@ -18,7 +17,7 @@ const builder = (yargs: Argv<GlobalArgs>) =>
     });
 
 export const schemaNormalizeCommand = defineCommand({
-  command: "normalize [bundle]",
+  command: "normalize",
   describe: "Rewrite a bundle's schemas so an LLM provider accepts them and reads them the same way",
   builder,
   handler: schemaNormalize,
@@ -29,8 +28,7 @@ async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
   const { normalizeBundle, normalizeSummary, refuseNormalized, summarizeNotes } = await import("../normalize/bundle.js");
-  if (args.bundle !== undefined) deprecated(args, "pmcp schema normalize <bundle>", "pmcp schema normalize --schema <bundle>");
-  const { schema } = await resolveInputs(args.bundle === undefined ? args.schema : [args.bundle, ...args.schema]);
+  const { schema } = await resolveInputs(args.schema);
   const { bundle } = await readSchemaFiles(schema);
   refuseNormalized(bundle, schema.join(", "), "normalize the bundle as exported");
   const { servers, outcomes } = normalizeBundle(bundle, args.profile);

@@ -1,14 +1,13 @@
 import type { Argv } from "yargs";
 import { count } from "../count.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { deprecated, resolveInputs, schemaOption } from "./shared/inputs.js";
+import { resolveInputs, schemaOption } from "./shared/inputs.js";
 import { printJson, say, warn } from "./shared/output.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  schemaOption(yargs).positional("files", { type: "string", array: true, default: [] as string[], describe: "Deprecated: use --schema" });
+const builder = (yargs: Argv<GlobalArgs>) => schemaOption(yargs);
 
 export const schemaValidateCommand = defineCommand({
-  command: "validate [files..]",
+  command: "validate",
   describe: "Check bundle or PMCP schema files; broken tool schemas are reported as warnings",
   builder,
   handler: schemaValidate,
@@ -18,8 +17,7 @@ export const schemaValidateCommand = defineCommand({
 async function schemaValidate(args: ArgsOf<typeof builder>): Promise<void> {
   const { readSchemaFiles } = await import("../bundle/read.js");
   const { findSchemaWarnings, formatWarning } = await import("../bundle/schema-warnings.js");
-  if (args.files.length > 0) deprecated(args, "pmcp schema validate <files..>", "pmcp schema validate --schema <files..>");
-  const { schema } = await resolveInputs([...args.schema, ...args.files]);
+  const { schema } = await resolveInputs(args.schema);
   const { bundle, files } = await readSchemaFiles(schema);
   const warnings = bundle.servers.flatMap(findSchemaWarnings).map(formatWarning);
   const tools = bundle.servers.reduce((sum, server) => sum + server.tools.length, 0);

@@ -1,7 +1,6 @@
 import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../../bundle/defaults.js";
 import type { LoadedConfig } from "../../config/pmcp-config.js";
-import { type OutputOptions, warn } from "./output.js";
 import { resolvePathSetting } from "./settings.js";
 
 export interface Inputs {
@@ -19,11 +18,6 @@ export async function resolveInputs(schema: readonly string[], options: { projec
   const project = await loadPmcpConfig();
   const bundle = resolvePathSetting({ name: "--schema", value: undefined }, project, "bundle", DEFAULT_BUNDLE_PATH);
   return { project, schema: schema.length > 0 ? [...schema] : [bundle.value] };
-}
-
-/** An old spelling still accepted for one release: one warning line saying what to write instead. */
-export function deprecated(output: OutputOptions, old: string, replacement: string): void {
-  warn(output, `${old} is deprecated and goes in the next release; use ${replacement}`);
 }
 
 /**

@@ -61,7 +61,19 @@ describe("the packed packages", () => {
     [
       PACKAGES.codegen,
       "pmcp-codegen",
-      ["ARCHITECTURE.md", "CHANGELOG.md", "LICENSE", "README.md", "dist", "examples", "generated", "package.json", "schemas", "src", "templates"],
+      [
+        "ARCHITECTURE.md",
+        "CHANGELOG.md",
+        "LICENSE",
+        "README.md",
+        "dist",
+        "examples",
+        "generated",
+        "package.json",
+        "schemas",
+        "src",
+        "templates",
+      ],
     ],
     [PACKAGES.runtime, "@pmcp-codegen/runtime", ["LICENSE", "README.md", "dist", "package.json", "src"]],
   ])(

@@ -176,8 +176,8 @@ describe("pmcp command line", () => {
     [["schema", "diff"], /^pmcp: schema diff: missing <old>$/],
     [["schema", "lint", "--schema", "/no/such.json", "--profile", "gpt"], /--profile: unknown gpt/],
     [["schema", "infer", "--observations", "o", "--bogus"], /^pmcp: Unknown argument: --bogus$/],
-    [["report", "--format", "html"], /Invalid values:/],
-    [["generate", "--min-quality", "great"], /Invalid values:/],
+    [["report", "--format", "html"], /^pmcp: --format must be one of "table", "markdown", got "html"$/],
+    [["generate", "--min-quality", "great"], /^pmcp: --min-quality must be one of "none", "low", "medium", "high", got "great"$/],
     [
       ["generate", "--schema", "schemas/mcp-bundle.json", "--templates", "/no/such/folder", "-o", "/tmp/pmcp-never"],
       /templates folder \/no\/such\/folder: no such folder/,
@@ -295,7 +295,7 @@ describe("one way to name the bundle and to ask for JSON", () => {
     const run = (...args: string[]) => runInProcess(args, { cwd: dir });
     const help = "pmcp: run 'pmcp --help' for usage\n";
     const unknown = (word: string) => `pmcp: Unknown argument: ${word}\n${help}`;
-    const choices = (given: string) => `pmcp: Invalid values:\npmcp:   Argument: format, Given: "json", Choices: ${given}\n${help}`;
+    const choices = (given: string) => `pmcp: --format must be one of ${given}, got "json"\n${help}`;
     const cases: [string[], string][] = [
       [["schema", "validate", "api/bundle.json"], unknown("api/bundle.json")],
       [["schema", "lint", "api/bundle.json", "--profile", "openai"], unknown("api/bundle.json")],

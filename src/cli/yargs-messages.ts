@@ -1,7 +1,8 @@
 /**
  * yargs' own failure messages, said as the user typed the command: an unknown flag once and with
  * its dashes (yargs lists both `bogus-flag` and its camelCase twin `bogusFlag`), and a missing
- * positional by name instead of "Not enough non-option arguments: got 0, need at least 1".
+ * positional by name instead of "Not enough non-option arguments: got 0, need at least 1", and a
+ * value outside a flag's choices on one line, as the CLI's own checks say it (`--x must be …, got …`).
  * `usageLine` is the first line of the failing command's help (`pmcp exec <file>`). The patterns
  * are yargs' English strings: program.ts fixes its locale.
  */
@@ -18,6 +19,11 @@ export function yargsMessage(message: string, argv: readonly string[], usageLine
     const command = usageLine.split(/ [<[]/)[0]?.split(" ").slice(1).join(" ");
     const absent = (usageLine.match(/<[^>]+>/g) ?? []).slice(Number(missing[1]));
     if (absent.length > 0) return `${command}: missing ${absent.join(" ")}`;
+  }
+  if (message.startsWith("Invalid values:")) {
+    const wrong = [...message.matchAll(/^\s*Argument: (\S+), Given: (.*), Choices: (.*)$/gm)];
+    if (wrong.length > 0)
+      return wrong.map(([, name, given, choices]) => `${asTyped(name ?? "", argv)} must be one of ${choices}, got ${given}`).join("; ");
   }
   return message;
 }

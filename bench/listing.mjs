@@ -1,4 +1,4 @@
-// The seed's smaller first listing: the bytes of the first tools/list of examples/tools served by
+// The basic-first listing: the bytes of the first tools/list of examples/tools served by
 // registerFunctions with `listing: "basic"`, against the full listing (`"all"`), as JSON.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

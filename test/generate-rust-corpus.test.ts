@@ -44,7 +44,7 @@ type Verdict = "valid" | "structural" | "unchecked";
 /** What the Rust program did with a sample: read it into the type and wrote it back, or not. */
 type Outcome = { kind: "ok"; json: unknown } | { kind: "rejected" | "unreadable"; error: string };
 
-/** The seed's result type, and an integer written as JSON Schema allows and as serde_json reads it. */
+/** The typed fixture server's get_stock result type, and an integer written as JSON Schema allows and as serde_json reads it. */
 const INTEGER_ENTRY = "typed-fixture-server/get_stock/output";
 const INTEGER_TEXTS = ['{"sku":"a","quantity":1,"location":null}', '{"sku":"a","quantity":1.0,"location":null}'];
 

@@ -14,7 +14,7 @@ const tool = (name: string, outputSchema?: Tool["outputSchema"], rest: Partial<T
   ...rest,
 });
 
-/** Seed 003's shapes and the constructs serde must hold exactly, one server each for cycles and names. */
+/** The typed fixture server's results and the constructs serde must hold exactly, one server each for cycles and names. */
 const BUNDLE: Bundle = {
   version: "1.0",
   servers: [
@@ -264,7 +264,7 @@ describe.skipIf(rustSkipped !== undefined)(
       ]);
     });
 
-    it("types the seed's result exactly: required, optional, null, integers, tuples, closed objects, enums", async () => {
+    it("types the typed fixture server's results exactly: required, optional, null, integers, tuples, closed objects, enums", async () => {
       const code = await readFile(join(crate, "src/generated/typed_fixture_server.rs"), "utf8");
       expect(item(code, "StockLevel")).toBe(
         [

@@ -59,7 +59,7 @@ function hostileTool(payload: string, index: number): Tool[] {
       inputSchema: schema,
       outputSchema: schema,
       annotations: { "pmcp:outputTypeName": `${payload}${index}`, title: payload, readOnlyHint: true },
-      // Seed 002's tags reach the method's doc as a Tags line.
+      // Tool tags reach the method's doc as a Tags line.
       _meta: { "pmcp/category": payload, "pmcp/phase": payload, "pmcp/popularity": index, "pmcp/rateLimit": payload },
     },
   ];

@@ -33,7 +33,7 @@ import { samples } from "./helpers/samples.js";
 
 const quiet = { note: () => {} };
 
-/** The OpenWeather shapes from the schema-issue report (seed 004). */
+/** The OpenWeather shapes of the weather example (`city` and `coordinate`, each an anyOf with null). */
 const openWeather: Schema = {
   type: "object",
   properties: {
@@ -42,8 +42,8 @@ const openWeather: Schema = {
   },
 };
 
-describe("golden: the seed's OpenWeather cases", () => {
-  // Updated: `title` is a field of Gemini's Schema (GAPI v1beta reference), so it stays rather than becoming the description.
+describe("golden: the weather example's OpenWeather cases", () => {
+  // `title` is a field of Gemini's Schema (GAPI v1beta reference), so it stays rather than becoming the description.
   it("gemini: anyOf with null becomes nullable, default and title kept", () => {
     expect(normalizeSchema(openWeather, { profile: "gemini" })).toEqual({
       type: "object",

@@ -18,8 +18,8 @@ const replay =
 const WEATHER = { city: "Lisbon", temperature: 18.5, units: "metric", conditions: "clear sky" };
 
 /**
- * The README's seed-004 walk-through, run: the orchestrator example against a real stdio server
- * (seed 004's weather tool, its city an `anyOf` with null), the model's side played by answers
+ * The README's `toolsForModel` walk-through, run: the orchestrator example against a real stdio server
+ * (the weather example's tool, its city an `anyOf` with null), the model's side played by answers
  * written in each provider's response shape. What matters is the second request: the model reads
  * the weather, so it has no reason to say it could not get it.
  */
@@ -37,7 +37,7 @@ describe("examples/model-bridge/orchestrator.ts", () => {
     const ai = { models: { generateContent: replay(turns.gemini, requests) } } as unknown as Pick<GoogleGenAI, "models">;
     expect(await askGemini(ai, client, "What is the weather in Lisbon?")).toBe("It is 18.5 °C with a clear sky in Lisbon.");
     const declared = requests[0]!.config.tools[0]!.functionDeclarations.find((tool) => tool.name === "get_weather");
-    // Seed 004's anyOf-with-null city, as Gemini's parameters take it.
+    // The weather example's anyOf-with-null city, as Gemini's parameters take it.
     expect(declared?.parameters).toEqual({
       type: "object",
       properties: {

@@ -3,7 +3,7 @@ import { type CallToolResult, InMemoryTransport, McpServer } from "@modelcontext
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type ManifestTool, type RegisterFunctionsOptions, registerFunctions, type ToolManifest } from "../src/server/index.js";
 
-/** A tool of the test manifest: one string argument, `q`, and the seed's tags. */
+/** A tool of the test manifest: one string argument, `q`, and tool tags. */
 function tool(name: string, tags: { category?: string; phase?: string; popularity?: number; rateLimit?: string }): ManifestTool {
   const meta = Object.fromEntries(Object.entries(tags).map(([key, value]) => [`pmcp/${key}`, value]));
   return {

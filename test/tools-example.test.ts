@@ -8,7 +8,7 @@ import { z } from "zod";
 import { ROOT } from "./helpers/cli.js";
 
 /**
- * Seed 002 whole, over stdio with the SDK: examples/tools/server.ts serves the catalogue's functions
+ * The tools example whole, over stdio with the SDK: examples/tools/server.ts serves the catalogue's functions
  * and classes with `listing: "basic"` and the `supplier` bucket (2 calls in 3 s).
  */
 const eras = [

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ManifestTool, registerFunctions, ToolDefinitionError, type ToolManifest } from "../src/server/index.js";
 import { fromSource, type ReadModule } from "./helpers/from-source.js";
 
-/** Seed 002's shapes: positional parameters with defaults, `@returns`, its tags, and tools as methods of a class. */
+/** Signatures as written: positional parameters with defaults, `@returns`, tool tags, and tools as methods of a class. */
 const text = [
   `const DEFAULT_LIMIT = 20;`,
   `/**`,
@@ -74,7 +74,7 @@ describe("tools from signatures as written", () => {
     read = await fromSource("signatures.ts", text);
   });
 
-  it("reads positional parameters, defaults, @returns, the seed's tags and class methods, with no problems", () => {
+  it("reads positional parameters, defaults, @returns, tool tags and class methods, with no problems", () => {
     expect(read.problems).toEqual([]);
     expect(read.manifest.tools).toEqual([
       {

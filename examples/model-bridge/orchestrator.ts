@@ -1,4 +1,4 @@
-// Seed 004's orchestrator, done with pmcp-codegen/model: MCP tools handed to Gemini or OpenAI, the
+// An orchestrator, done with pmcp-codegen/model: MCP tools handed to Gemini or OpenAI, the
 // calls the model makes run against the MCP servers, and what they returned given back in a form the
 // model reads. The model client is a parameter: a real `GoogleGenAI` or `OpenAI` in production, recorded
 // answers in the test (test/orchestrator-example.test.ts).

@@ -2,7 +2,7 @@ import type { InferredTool } from "./types.js";
 
 type FieldStats = InferredTool["fields"][number];
 
-/** Below this share of values of one type a field is named as of low consistency (seed §2.2). */
+/** Below this share of values of one type a field is named as of low consistency (in an inferred result type's JSDoc). */
 export const LOW_CONSISTENCY = 0.7;
 
 /** How steady one field's type was across the observations. */

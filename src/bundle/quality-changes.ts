@@ -92,8 +92,9 @@ function rank(entry: Pick<ToolQuality, "source" | "quality">): number {
 }
 
 /**
- * One change as a line, the seed's way: `gauntlet/free_form: low → medium (12 observations)`. A
- * state is its quality while the type is inferred or unknown, and its source once the server declares one.
+ * One change as a line, as generate, dev and the report's recent improvements print it:
+ * `gauntlet/free_form: low → medium (12 observations)`. A state is its quality while the type is
+ * inferred or unknown, and its source once the server declares one.
  */
 export function qualityChangeLine(change: QualityChange): string {
   const name = toolLabel(change.server, change.tool);

@@ -1,5 +1,5 @@
 /**
- * Seed 002's tool tags (`@category`, `@phase`, `@popularity`, `@rateLimit` in a tool function's
+ * The tool tags (`@category`, `@phase`, `@popularity`, `@rateLimit` in a tool function's
  * JSDoc). They travel in the tool's `_meta`, MCP's extension point, under the `pmcp/` prefix, so
  * export keeps them in the bundle and clients and inspect can show them.
  */

@@ -23,7 +23,7 @@ export interface ToolInspection {
   note?: string;
   /** Set when the server requires the tool to run as a task (`execution.taskSupport: "required"`). */
   task?: string;
-  /** The seed's tags the server gave the tool in `_meta` (`pmcp/category`, …), when it gave any. */
+  /** The tool tags the server gave the tool in `_meta` (`pmcp/category`, …), when it gave any. */
   tags?: ToolTags;
   inferredOutputSchema?: { schema: unknown; observations: number; quality: Quality; drift?: Drift[] };
   /** Observed results that held no JSON, by content block type: the tool answers in text, images or links. */

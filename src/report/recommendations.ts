@@ -15,7 +15,7 @@ export interface ToolName {
   tool: string;
 }
 
-/** What would make the clients' types better, tool by tool (the seed's §7). */
+/** What would make the clients' types better, tool by tool (the report's recommendations). */
 export interface Recommendations {
   /** Unknown tools that are safe to call for observations: read-only, no required arguments. */
   discover: DiscoverRecommendation[];

@@ -12,7 +12,7 @@ const ObjectRootSchema = z.looseObject({
 
 const Name = z.string().min(1);
 
-/** The seed's tags; other `_meta` keys pass through to tools/list untouched. */
+/** The tool tags; other `_meta` keys pass through to tools/list untouched. */
 const ToolMetaSchema = z.looseObject({
   [TOOL_TAG_KEYS.category]: Name.optional(),
   [TOOL_TAG_KEYS.phase]: Name.optional(),

@@ -24,7 +24,7 @@ interface ToolSource {
   symbol: ts.Symbol;
   declaration: ts.SignatureDeclaration;
   owner?: ManifestTool["class"];
-  /** What the class's JSDoc tags give each of its methods: hints (unless the method gives its own) and seed tags. */
+  /** What the class's JSDoc tags give each of its methods: hints (unless the method gives its own) and tool tags. */
   fromClass?: { annotations: Record<string, unknown> | undefined; meta: Record<string, unknown> | undefined };
 }
 

@@ -107,7 +107,7 @@ export function returnsText(tags: readonly ts.JSDocTag[]): string {
   return tag === undefined ? "" : commentText(tag);
 }
 
-/** Seed 002's tags and the `_meta` key each is kept under; `@popularity` takes a number, the others a name. */
+/** The tool tags and the `_meta` key each is kept under; `@popularity` takes a number, the others a name. */
 const META_TAGS: Readonly<Record<string, { key: string; number: boolean }>> = {
   category: { key: TOOL_TAG_KEYS.category, number: false },
   phase: { key: TOOL_TAG_KEYS.phase, number: false },
@@ -116,7 +116,7 @@ const META_TAGS: Readonly<Record<string, { key: string; number: boolean }>> = {
 };
 
 /**
- * The `_meta` of a tool's seed tags; undefined without any. A value the tag cannot take (not one
+ * The `_meta` a tool's tool tags give; undefined without any. A value the tag cannot take (not one
  * name, not a number, the tag twice) is `problem`'s; `@phase Basic` is a warning, since only
  * `basic` marks the first listing.
  */

@@ -1,9 +1,10 @@
+/** The built-in templates, or a folder's replacements for them; Handlebars loads only to compile. */
+
 import { readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
 import { PmcpError } from "../errors.js";
 import { hash } from "./hash.js";
 
-/** The built-in templates, or a folder's replacements for them; Handlebars loads only to compile. */
 const TEMPLATE_NAMES = ["server.ts.hbs", "index.ts.hbs"] as const;
 const BUILTIN_TEMPLATES = new URL("../../templates/", import.meta.url);
 

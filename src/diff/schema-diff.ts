@@ -1,10 +1,3 @@
-import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
-import { count } from "../count.js";
-import type { IRNode, NamedDefinition, ObjectNode } from "../ir/ir.js";
-import { IRBuilder } from "../ir/json-schema-to-ir.js";
-import { NameScope } from "../ir/naming.js";
-import { escapePointer, resolvePointer } from "../json-schema/pointer.js";
-
 /**
  * Compares two versions of one tool schema through the generator's IR (so `$ref`s,
  * nullables and dialects are resolved the same way) and judges each difference by
@@ -12,6 +5,14 @@ import { escapePointer, resolvePointer } from "../json-schema/pointer.js";
  * responses callers parse. Levels follow graphql-inspector and oasdiff.
  */
 
+import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
+import { count } from "../count.js";
+import type { IRNode, NamedDefinition, ObjectNode } from "../ir/ir.js";
+import { IRBuilder } from "../ir/json-schema-to-ir.js";
+import { NameScope } from "../ir/naming.js";
+import { escapePointer, resolvePointer } from "../json-schema/pointer.js";
+
+/** How a change affects callers: `breaking` breaks them, `dangerous` may change what their calls do, `safe` neither. */
 export type ChangeLevel = "breaking" | "dangerous" | "safe";
 export type Direction = "request" | "response";
 

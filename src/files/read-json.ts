@@ -1,3 +1,8 @@
+/**
+ * The runtime's one JSON-file reader (and its one issue formatter), with its failures turned
+ * into the errors of whoever reads: a PmcpError with the caller's code by default.
+ */
+
 import {
   parseJsonValue as checkWithRuntime,
   JsonFileError,
@@ -8,10 +13,7 @@ import {
 import type { z } from "zod";
 import { PmcpError, type PmcpErrorCode } from "../errors.js";
 
-/**
- * The runtime's one JSON-file reader (and its one issue formatter), with its failures turned
- * into the errors of whoever reads: a PmcpError with the caller's code by default.
- */
+/** The runtime reader's options, and the error a failure becomes. */
 export interface ReadOptions extends JsonFileOptions {
   /** The code of a malformed or invalid file (default INVALID_INPUT); a missing one is NOT_FOUND unless this is INVALID_ARGUMENT. */
   code?: PmcpErrorCode;

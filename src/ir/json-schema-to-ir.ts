@@ -1,3 +1,12 @@
+/**
+ * JSON Schema (draft-07, 2019-09, 2020-12, with OpenAPI's `nullable`) to the IR.
+ * Local `$ref`s become named definitions, hoisted once per module (recursion is a
+ * reference to a name). Keywords checked only at run time become `check` nodes beside
+ * the typed part. Unknown keywords are ignored, as Ajv does when not strict; whatever the
+ * IR cannot express exactly is left out (wider, never narrower), with a warning naming the
+ * JSON pointer.
+ */
+
 import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
 import { pattern as linearPattern } from "@pmcp-codegen/runtime/internal/patterns";
 import { jsonText } from "../bundle/serialize.js";
@@ -11,15 +20,7 @@ import { checksOf, patternProblem } from "./checks.js";
 import type { IRNode, JsonValue, NamedDefinition, NumberNode, ObjectNode, PatternNode, PropertyNode, StringNode } from "./ir.js";
 import { type NameScope, pascalCase } from "./naming.js";
 
-/**
- * JSON Schema (draft-07, 2019-09, 2020-12, with OpenAPI's `nullable`) to the IR.
- * Local `$ref`s become named definitions, hoisted once per module (recursion is a
- * reference to a name). Keywords checked only at run time become `check` nodes beside
- * the typed part. Unknown keywords are ignored, as Ajv does when not strict; whatever the
- * IR cannot express exactly is left out (wider, never narrower), with a warning naming the
- * JSON pointer.
- */
-
+/** A part of a schema the IR could not take as written, named by tool and JSON pointer, with what was done instead. */
 export interface IRWarning {
   tool: string;
   pointer: string;

@@ -1,11 +1,12 @@
-import { isObject } from "./pointer.js";
-
 /**
  * Where subschemas live, for every dialect a tool schema may be written in (draft-04 to
  * 2020-12). Every walker goes through this table, so that none enters data (`enum`,
  * `const`, `default`, `examples`), unknown keywords, or the name maps as if they were schemas.
  */
 
+import { isObject } from "./pointer.js";
+
+/** A JSON Schema object, of any dialect. */
 export type Schema = Record<string, unknown>;
 
 /** How a keyword holds its subschemas: one, an array of them, or a map from names to them. */

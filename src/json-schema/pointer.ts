@@ -1,5 +1,6 @@
 /** JSON pointers (RFC 6901) over any JSON value. */
 
+/** Whether `value` is a JSON object: an object that is neither null nor an array. */
 export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,3 +1,9 @@
+/**
+ * What each LLM provider rejects or silently misreads in a tool schema, from the table
+ * on the facts page. A finding says whether `pmcp schema normalize` fixes it: decided by
+ * normalizing for the same profile and linting again, not by a hand-kept list.
+ */
+
 import type { Schema } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
 import { isNullTyped, typeIncludes } from "../json-schema/predicates.js";
@@ -16,12 +22,7 @@ import {
 } from "../providers/facts.js";
 import { STRICT_LIMITS, subschemas } from "../providers/strict-limits.js";
 
-/**
- * What each LLM provider rejects or silently misreads in a tool schema, from the table
- * on the facts page. A finding says whether `pmcp schema normalize` fixes it: decided by
- * normalizing for the same profile and linting again, not by a hand-kept list.
- */
-
+/** One thing a provider rejects or misreads, where it is, and whether normalizing for the profile fixes it. */
 export interface LintFinding {
   profile: Profile;
   rule: LintRule;

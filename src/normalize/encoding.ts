@@ -1,7 +1,3 @@
-import { randomUUID } from "node:crypto";
-import type { Schema } from "../json-schema/keywords.js";
-import { mapSchemas } from "../json-schema/traverse.js";
-
 /**
  * What the model is asked to send differently from what the tool takes, recorded while the passes
  * run so that `restoreArguments` undoes it exactly there and nowhere else. A pass marks the node it
@@ -10,6 +6,11 @@ import { mapSchemas } from "../json-schema/traverse.js";
  * loads: no schema a server sends can hold one, so no server decides what is restored.
  */
 
+import { randomUUID } from "node:crypto";
+import type { Schema } from "../json-schema/keywords.js";
+import { mapSchemas } from "../json-schema/traverse.js";
+
+/** The marks' random suffix, made when this module loads. */
 const suffix = randomUUID();
 /** A node whose value the model writes as JSON text. */
 const JSON_TEXT = `x-pmcp-json-text-${suffix}`;

@@ -1,3 +1,9 @@
+/**
+ * Schema rewrites for LLM providers, each a small pure function: it returns a new
+ * schema and never mutates its input. A pass that cannot keep the meaning exactly
+ * says so through `note`, and moves what a reader needs into `description`.
+ */
+
 import { ANNOTATIONS, appendText } from "../json-schema/annotations.js";
 import { DRAFT_2020_12, isDraft07OrOlder } from "../json-schema/dialect.js";
 import type { InlineNoteKind } from "../json-schema/inline-refs.js";
@@ -8,12 +14,6 @@ import { isSingleResource, resolveRef } from "../json-schema/refs.js";
 import { mapSchemas, walkSchemas } from "../json-schema/traverse.js";
 import { markEnumStrings, markMadeRequired, WRAPPED_ROOT } from "./encoding.js";
 import { asJsonText, isRecord } from "./json-text.js";
-
-/**
- * Schema rewrites for LLM providers, each a small pure function: it returns a new
- * schema and never mutates its input. A pass that cannot keep the meaning exactly
- * says so through `note`, and moves what a reader needs into `description`.
- */
 
 export type { Schema } from "../json-schema/keywords.js";
 

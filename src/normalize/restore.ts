@@ -1,3 +1,12 @@
+/**
+ * What a model sent under a profile, turned back into the arguments the tool's own schema
+ * accepts. Each step undoes one encoding normalize recorded (`encoding.ts`), and only where it
+ * recorded it: the model's value is walked along the normalized schema, JSON text is parsed at the
+ * nodes made JSON text, a wrapped root is unwrapped, and, led by the original schema's own errors,
+ * a `null` on a property the encoding made required is dropped where the original rejects `null`,
+ * and a string at a node whose enum became strings is turned back into the enum's value.
+ */
+
 import { notJsonAt } from "@pmcp-codegen/runtime/internal/json";
 import { PmcpError } from "../errors.js";
 import { describeErrors } from "../json-schema/error-text.js";
@@ -12,15 +21,7 @@ import type { Encoding } from "./encoding.js";
 import { MAX_NORMALIZE_DEPTH, normalizedFor } from "./normalize.js";
 import { perProfile } from "./per-profile.js";
 
-/**
- * What a model sent under a profile, turned back into the arguments the tool's own schema
- * accepts. Each step undoes one encoding normalize recorded (`encoding.ts`), and only where it
- * recorded it: the model's value is walked along the normalized schema, JSON text is parsed at the
- * nodes made JSON text, a wrapped root is unwrapped, and, led by the original schema's own errors,
- * a `null` on a property the encoding made required is dropped where the original rejects `null`,
- * and a string at a node whose enum became strings is turned back into the enum's value.
- */
-
+/** Why a model's arguments could not be restored; stable, for switches. */
 export type RestoreErrorCode =
   /** A value the encoding sends as JSON text is not JSON. */
   | "INVALID_JSON_TEXT"

@@ -1,12 +1,12 @@
-import type { ManifestTool } from "../server/manifest.js";
-import { constraintsOf, documentation, paramDocs, parameterDocumentation, paramTags, suggestion } from "./jsdoc.js";
-import { problemAt, type SourceProblem } from "./source-problems.js";
-import ts from "./typescript.cjs";
-
 /**
  * TypeScript types as JSON Schemas, inlined: the input and output schemas of a tool function.
  * A type without a JSON Schema form is a problem located at its declaration, and becomes `{}`.
  */
+
+import type { ManifestTool } from "../server/manifest.js";
+import { constraintsOf, documentation, paramDocs, parameterDocumentation, paramTags, suggestion } from "./jsdoc.js";
+import { problemAt, type SourceProblem } from "./source-problems.js";
+import ts from "./typescript.cjs";
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,7 +1,3 @@
-import type { z } from "zod";
-import { BrandedError } from "./branded-error.js";
-import { formatIssues } from "./issues.js";
-
 /**
  * Every failure the runtime reports, mirroring PMCP's CompositionError variants, each with
  * a stable `code` for logs and switches. Failures of a call name its server and tool (see
@@ -9,6 +5,12 @@ import { formatIssues } from "./issues.js";
  * failed (LocalCallError) or the server's answer says so (ProtocolCallError). A
  * ConfigurationError happens before any call and names what it can.
  */
+
+import type { z } from "zod";
+import { BrandedError } from "./branded-error.js";
+import { formatIssues } from "./issues.js";
+
+/** The base of the runtime's errors: `serverId` and `toolName` name the server and tool, when known. */
 export abstract class CompositionError extends BrandedError {
   readonly serverId: string | undefined;
   readonly toolName: string | undefined;

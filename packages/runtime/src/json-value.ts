@@ -1,10 +1,10 @@
 /**
  * JSON values: their type, the check that a value is one, equality, and the depth of a JSON
- * text. A leaf: it imports
- * nothing, so that pmcp-codegen's pure layers (the IR, diff) can use it without loading zod or
- * the MCP client (`@pmcp-codegen/runtime/internal/json`).
+ * text. A leaf: it imports nothing, so that pmcp-codegen's pure layers (the IR, diff) can use it
+ * without loading zod or the MCP client (`@pmcp-codegen/runtime/internal/json`).
  */
 
+/** A value JSON can carry: what `JSON.parse` returns. */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
 /**

@@ -1,6 +1,3 @@
-import type { Attributes, Context, Histogram, Link, MeterProvider, Span, TextMapGetter } from "@opentelemetry/api";
-import { CompositionError, ToolCallError } from "./errors.js";
-
 /**
  * OpenTelemetry for tool calls, by the semantic conventions for MCP (semantic-conventions-genai,
  * docs/gen-ai/mcp.md, development status). Only the API, an optional peer dependency: whoever
@@ -8,6 +5,11 @@ import { CompositionError, ToolCallError } from "./errors.js";
  * no SDK registered, every span is a non-recording one and the histograms are no-ops, so a call
  * pays for next to nothing.
  */
+
+import type { Attributes, Context, Histogram, Link, MeterProvider, Span, TextMapGetter } from "@opentelemetry/api";
+import { CompositionError, ToolCallError } from "./errors.js";
+
+/** The OpenTelemetry API, when installed; undefined otherwise. */
 const api = await import("@opentelemetry/api").catch(() => undefined);
 
 export const INSTRUMENTATION = { name: "pmcp-codegen", version: "0.1.0" } as const;

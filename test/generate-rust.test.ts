@@ -478,7 +478,7 @@ describe.skipIf(rustSkipped !== undefined)(
     it("takes only typescript or rust, and no TypeScript-only flag with rust", async () => {
       const result = await runInProcess(["generate", "--lang", "go"]);
       expect(result.code).toBe(2);
-      expect(result.stderr).toContain('Argument: lang, Given: "go", Choices: "typescript", "rust"');
+      expect(result.stderr).toBe('pmcp: --lang must be one of "typescript", "rust", got "go"\npmcp: run \'pmcp --help\' for usage\n');
       const templates = await runInProcess(["generate", "--lang", "rust", "--templates", "t", "--runtime-import", "x"]);
       expect([templates.code, templates.stderr.split("\n")[0]]).toEqual([
         2,

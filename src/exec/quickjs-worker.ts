@@ -1,11 +1,11 @@
 // A sandbox worker: runs one program at a time, each in a fresh QuickJS VM (WASM, its own
 // linear memory) that is disposed when the program ends, however it ends.
+import { readFileSync } from "node:fs";
 import { parentPort, workerData } from "node:worker_threads";
 import { jsonDepth } from "@pmcp-codegen/runtime/internal/json";
 import { type JSValueHandle, MAX_STACK_SIZE, QuickJS, type QuickJSOptions } from "quickjs-wasi";
 import { count } from "../count.js";
 import type { FailureKind, ProgramPosition } from "./executor.js";
-import { GUEST_PRELUDE } from "./guest-prelude.js";
 import type { Limits } from "./limits.js";
 import { type FromWorker, msUntil, stopKind, type ToWorker, type WorkerDone } from "./protocol.js";
 import { MAX_RESULT_DEPTH, truncateJson } from "./result-json.js";
@@ -13,6 +13,9 @@ import { MAX_RESULT_DEPTH, truncateJson } from "./result-json.js";
 const { module, stop, heapBytes } = workerData as { module: QuickJSOptions["wasm"]; stop: Int32Array; heapBytes: number };
 const port = parentPort;
 if (port === null) throw new Error("quickjs-worker runs only as a worker thread");
+
+/** The prelude as a VM evaluates it: guest/prelude.ts and the rules it imports, bundled by scripts/bundle-guest.mjs. */
+const GUEST_PRELUDE = readFileSync(new URL("./guest/prelude.vm.js", import.meta.url), "utf8");
 
 const MESSAGE_LIMIT = 2000;
 const PROGRAM_START = "(async function () {";

@@ -92,24 +92,36 @@ export interface NotJson {
  * gives `Infinity` for `1e400`), a BigInt, a cycle. Undefined when the value's JSON text is exactly it.
  */
 export function notJsonAt(value: unknown): NotJson | undefined {
+  const written = jsonTextOf(value);
+  return "problem" in written ? written.problem : undefined;
+}
+
+// Taken when the module is evaluated: in code mode's sandbox (which bundles this module) that is before
+// the program runs, so a program that replaces them changes nothing here.
+const stringify = JSON.stringify;
+const isFiniteNumber = Number.isFinite;
+const MapType = Map;
+const NumberType = Number;
+
+/** The JSON text of a value as JSON.stringify writes it (undefined for a value it writes nothing for), or where it is not JSON (notJsonAt). */
+export function jsonTextOf(value: unknown): { text: string | undefined } | { problem: NotJson } {
   // Each object's pointer, set as the stringifier reaches it: its members come next, with it as `this`.
-  const pointers = new Map<unknown, string>();
+  const pointers = new MapType<unknown, string>();
   let root = true;
   function check(this: unknown, key: string, item: unknown): unknown {
     const pointer = root ? "" : `${pointers.get(this) ?? ""}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
     root = false;
-    const number = item instanceof Number ? item.valueOf() : item;
-    if (typeof number === "number" && !Number.isFinite(number)) throw new NotJsonValue(pointer, `${number} is not a number JSON can carry`);
+    const number = item instanceof NumberType ? item.valueOf() : item;
+    if (typeof number === "number" && !isFiniteNumber(number)) throw new NotJsonValue(pointer, `${number} is not a number JSON can carry`);
     if (typeof item === "bigint") throw new NotJsonValue(pointer, "a BigInt is not a number JSON can carry");
     if (typeof item === "object" && item !== null) pointers.set(item, pointer);
     return item;
   }
   try {
-    JSON.stringify(value, check);
-    return undefined;
+    return { text: stringify(value, check) as string | undefined };
   } catch (error) {
-    if (error instanceof NotJsonValue) return { pointer: error.pointer, reason: error.message };
-    return { pointer: "", reason: error instanceof Error ? error.message : String(error) };
+    if (error instanceof NotJsonValue) return { problem: { pointer: error.pointer, reason: error.message } };
+    return { problem: { pointer: "", reason: error instanceof Error ? error.message : String(error) } };
   }
 }
 

@@ -12,7 +12,7 @@ import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js
 import { resolveInputs, schemaOption } from "./shared/inputs.js";
 import { minQualityOption, strictObjectsOption } from "./shared/options.js";
 import { printJson, say, warn } from "./shared/output.js";
-import { DEFAULT_OUTPUT, outputSetting, projectPath, resolvePathSetting, resolveSetting } from "./shared/settings.js";
+import { DEFAULT_OUTPUT, outputSetting, projectPath, resolvePathSetting, resolveSetting, strictObjectsSetting } from "./shared/settings.js";
 
 const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
 
@@ -214,11 +214,7 @@ export function generateSettings(
         { key: "runtimeImport", value: config?.runtimeImport },
         DEFAULT_RUNTIME_IMPORT,
       ).value,
-      strictObjects: resolveSetting(
-        { name: "--strict-objects", value: flags.strictObjects },
-        { key: "strictObjects", value: config?.strictObjects },
-        false,
-      ).value,
+      strictObjects: strictObjectsSetting(flags.strictObjects, config).value,
       minQuality: flags.minQuality,
       generatorVersion: version,
     },

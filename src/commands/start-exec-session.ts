@@ -18,8 +18,9 @@ import { EXEC_SETTINGS, type ExecSettingKey, type ExecSettings, limitsOf } from 
 import { type ListedServer, ListingRefresh } from "../exec/listing-refresh.js";
 import { QuickJsExecutor } from "../exec/quickjs-executor.js";
 import { exportServers, strayOutputWarnings } from "../export/export-servers.js";
+import { flagOf } from "./shared/options.js";
 import { warn } from "./shared/output.js";
-import { resolvePathSetting, resolveSetting } from "./shared/settings.js";
+import { resolvePathSetting, resolveSetting, strictObjectsSetting } from "./shared/settings.js";
 import { resolveSources, type SourceFlags } from "./shared/source-flags.js";
 
 /** The flags of `pmcp serve exec` and `pmcp exec`, as parsed. */
@@ -67,16 +68,12 @@ export async function startSession(
   const settings = Object.fromEntries(
     (Object.keys(EXEC_SETTINGS) as ExecSettingKey[]).map((key) => [
       key,
-      resolveSetting({ name: key, value: flags[key] }, { key: `exec.${key}`, value: config[key] }, EXEC_SETTINGS[key].default).value,
+      resolveSetting({ name: flagOf(key), value: flags[key] }, { key: `exec.${key}`, value: config[key] }, EXEC_SETTINGS[key].default)
+        .value,
     ]),
   ) as ExecSettings;
   const limits = limitsOf(settings);
-  // As for pmcp generate, so that a program judges results as the project's generated clients do.
-  const strictObjects = resolveSetting(
-    { name: "--strict-objects", value: flags.strictObjects },
-    { key: "strictObjects", value: project?.config.strictObjects },
-    false,
-  ).value;
+  const strictObjects = strictObjectsSetting(flags.strictObjects, project?.config).value;
   // Learning needs the observations: without --observe they go to a folder removed at the end.
   const scratch = flags.learn && flags.observe === undefined ? await mkdtemp(join(tmpdir(), "pmcp-learn-")) : undefined;
   const observeDir = flags.observe ?? scratch;

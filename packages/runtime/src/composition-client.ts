@@ -108,6 +108,7 @@ export interface ToolCall<T> extends ResultCall {
   nonObject?: boolean;
 }
 
+/** A call's time by default: a tool's work (a search, a build) takes longer than the 30 s the CLI gives a server to connect and list its tools. */
 const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** adoptConnection's body, which the class's static block sets: it reaches the client's private state. */

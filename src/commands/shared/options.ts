@@ -13,7 +13,11 @@ import { PmcpError } from "../../errors.js";
 import { EXEC_SETTINGS, type ExecSettingKey } from "../../exec/limits.js";
 import { PROFILES } from "../../providers/facts.js";
 
-/** The default of `--timeout` wherever it appears. */
+/**
+ * The default of `--timeout` wherever it appears: how long a command waits for a server to connect
+ * and list its tools. A call of the runtime (CompositionClient's `timeoutMs`) has 60 s by default,
+ * since a tool's work takes longer than a listing; a server that does not list within 30 s is stuck.
+ */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** The flags that name live servers, for every command that talks to them (export, discover). */
@@ -126,10 +130,11 @@ function asNumber(value: unknown): unknown {
  */
 export function execSettingOptions<T>(yargs: Argv<T>): Argv<T & Partial<Record<ExecSettingKey, number | undefined>>> {
   let built: Argv<unknown> = yargs;
-  for (const [key, setting] of Object.entries(EXEC_SETTINGS)) built = wholeNumberOption(built, kebab(key), setting);
+  for (const [key, setting] of Object.entries(EXEC_SETTINGS)) built = wholeNumberOption(built, flagOf(key).slice(2), setting);
   return built as Argv<T & Partial<Record<ExecSettingKey, number | undefined>>>;
 }
 
-function kebab(name: string): string {
-  return name.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+/** The flag of a setting's config key: `maxTimeMs` → `--max-time-ms`. */
+export function flagOf(key: string): string {
+  return `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }

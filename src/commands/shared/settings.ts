@@ -1,4 +1,5 @@
 import { relative, resolve } from "node:path";
+import type { PmcpConfig } from "../../config/define-config.js";
 import type { LoadedConfig } from "../../config/pmcp-config.js";
 
 /** Where a setting's value came from: what `--json` reports and what error messages name. */
@@ -58,4 +59,12 @@ export const DEFAULT_OUTPUT = "generated";
 /** The folder of the generated clients: `-o`, else `pmcp.config` `output`, else `generated/`. */
 export function outputSetting(flag: string | undefined, project: LoadedConfig | undefined): Setting<string> {
   return resolvePathSetting({ name: "-o", value: flag }, project, "output", DEFAULT_OUTPUT);
+}
+
+/**
+ * `--strict-objects`, else `pmcp.config` `strictObjects`, else off: `pmcp generate` and code mode
+ * resolve it alike, so that a program judges results as the project's generated clients do.
+ */
+export function strictObjectsSetting(flag: boolean | undefined, config: PmcpConfig | undefined): Setting<boolean> {
+  return resolveSetting({ name: "--strict-objects", value: flag }, { key: "strictObjects", value: config?.strictObjects }, false);
 }

@@ -10,6 +10,8 @@ export type { Bundle, BundleServer, Drift, Endpoint, InferredTool, Tool } from "
 export { BUNDLE_VERSION, BundleSchema, EndpointSchema, ServerSchema, ToolSchema } from "./bundle/types.js";
 export type { RenderedFile, RenderOptions, RenderResult } from "./codegen/render.js";
 export { renderClients } from "./codegen/render.js";
+export type { DefinitionView, IndexTemplateView, ServerTemplateView, ToolView } from "./codegen/template-view.js";
+export { TEMPLATE_VIEW_VERSION } from "./codegen/template-view.js";
 export type { CompiledTemplates } from "./codegen/templates.js";
 export { loadTemplates } from "./codegen/templates.js";
 export type { BundleChange } from "./diff/bundle-diff.js";

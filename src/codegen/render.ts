@@ -6,6 +6,7 @@ import { commentText, literal } from "./code.js";
 import { encodeGeneration, type GenerationRecord, type NextGeneration, nextGeneration } from "./generation-record.js";
 import { BANNER_PREFIX, withRecord } from "./module-record.js";
 import { type GenerateWarning, planModuleFiles, planServerModule } from "./plan.js";
+import { type IndexTemplateView, serverView, TEMPLATE_VIEW_VERSION } from "./template-view.js";
 import type { CompiledTemplates } from "./templates.js";
 
 export interface RenderOptions {
@@ -88,7 +89,7 @@ export function renderSteps(bundle: Bundle, options: RenderOptions, previous?: G
   const settings = [options.generatorVersion, options.runtimeImport, plan.strictObjects, plan.minQuality, options.source, checkParsers];
   const moduleFiles = planModuleFiles(bundle.servers.map((server) => server.id));
   const index = new NameScope(["z", "rt"]);
-  const modules: { namespace: string; importPath: string; className: string; alias: string }[] = [];
+  const modules: IndexTemplateView["modules"] = [];
   const steps: RenderStep[] = [];
   for (const server of bundle.servers) {
     const moduleName = moduleFiles.files.get(server.id)!;
@@ -98,7 +99,9 @@ export function renderSteps(bundle: Bundle, options: RenderOptions, previous?: G
       inputs: [settings, server],
       make: ({ server: template }) => {
         const module = planServerModule(server, plan);
-        const code = template({ ...module, banner: banner(options, server), runtimeImport: literal(options.runtimeImport), checkParsers });
+        const code = template(
+          serverView(module, { banner: banner(options, server), runtimeImport: literal(options.runtimeImport), checkParsers }),
+        );
         return { content: withRecord(code, module.typeDigests), warnings: module.warnings };
       },
     });
@@ -117,7 +120,7 @@ export function renderSteps(bundle: Bundle, options: RenderOptions, previous?: G
     server: undefined,
     inputs: [settings, modules, generation.record],
     make: ({ index: template }) => ({
-      content: withRecord(template({ banner: banner(options), modules }), [], encodeGeneration(generation.record)),
+      content: withRecord(template(indexView(banner(options), modules)), [], encodeGeneration(generation.record)),
       warnings: [],
     }),
   });
@@ -127,4 +130,8 @@ export function renderSteps(bundle: Bundle, options: RenderOptions, previous?: G
 function banner(options: RenderOptions, server?: BundleServer): string {
   const what = server === undefined ? "" : ` (server "${server.id}")`;
   return `${BANNER_PREFIX}${options.generatorVersion} from ${commentText(options.source)}${what}. Do not edit: run pmcp generate.`;
+}
+
+function indexView(banner: string, modules: IndexTemplateView["modules"]): IndexTemplateView {
+  return { viewVersion: TEMPLATE_VIEW_VERSION, banner, modules };
 }

@@ -1,7 +1,7 @@
 // npm test, after the lint and the unchecked emit of dist/ (npm run emit): the type checks run beside the
 // test suite rather than before it. tsc works on one core for half a minute, while the suite keeps both
 // busy only part of the time; run in turn, the other core idled through the checks.
-// Arguments go to vitest (`npm test -- test/cli.test.ts`). The exit code is vitest's, or the checks' when
+// Arguments go to vitest (`npm test -- test/integration/cli.test.ts`). The exit code is vitest's, or the checks' when
 // the suite passed and a check did not; a check's diagnostics are printed after the suite's summary.
 import { spawn } from "node:child_process";
 import { once } from "node:events";

@@ -17,12 +17,40 @@ declare module "vitest" {
   }
 }
 
+/** What the setup starts: the reference servers' bundle and the suite's compiler, with the way to stop them. */
+interface Suite {
+  bundle: string;
+  socket: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * The suite, once for every project that names this file (integration and toolchains): vitest runs a
+ * project's global setup for each project, in this one process, and a second export of the reference
+ * servers and a second compiler would only repeat the first. The last project's teardown stops it.
+ */
+const shared = globalThis as typeof globalThis & { pmcpSuite?: { started: Promise<Suite>; projects: number } | undefined };
+
 /**
  * Runs once before all the test files: fails fast when `dist/` is older than its sources (the CLI
  * tests run `dist/`, and would test yesterday's code), then exports the reference servers once and
  * starts the suite's compiler.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  shared.pmcpSuite ??= { started: startSuite(), projects: 0 };
+  const suite = shared.pmcpSuite;
+  suite.projects++;
+  const { bundle, socket } = await suite.started;
+  project.provide("referenceBundle", bundle);
+  project.provide("compileService", socket);
+  return async () => {
+    if (--suite.projects > 0) return;
+    shared.pmcpSuite = undefined;
+    await (await suite.started).stop();
+  };
+}
+
+async function startSuite(): Promise<Suite> {
   await assertBuilt();
   await removeEarlierOutputs();
   const dir = await mkdtemp(join(tmpdir(), "pmcp-reference-"));
@@ -30,12 +58,14 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const socket = join(dir, "compile.sock");
   const [exported, compiler] = await Promise.all([exportAllServers(dir, bundle), startCompiler(socket)]);
   if (exported.code !== 0) throw new Error(`exporting the reference servers failed: ${exported.stderr}`);
-  project.provide("referenceBundle", bundle);
-  project.provide("compileService", socket);
-  return async () => {
-    compiler.stdin.end();
-    if (compiler.exitCode === null) await once(compiler, "exit");
-    await rm(dir, { recursive: true, force: true });
+  return {
+    bundle,
+    socket,
+    async stop() {
+      compiler.stdin.end();
+      if (compiler.exitCode === null) await once(compiler, "exit");
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }
 

@@ -1,7 +1,7 @@
 // An orchestrator, done with pmcp-codegen/model: MCP tools handed to Gemini or OpenAI, the
 // calls the model makes run against the MCP servers, and what they returned given back in a form the
 // model reads. The model client is a parameter: a real `GoogleGenAI` or `OpenAI` in production, recorded
-// answers in the test (test/orchestrator-example.test.ts).
+// answers in the test (test/integration/orchestrator-example.test.ts).
 
 import type { Content, GoogleGenAI, Part } from "@google/genai";
 import type { CompositionClient } from "@pmcp-codegen/runtime";

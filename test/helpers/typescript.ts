@@ -57,7 +57,8 @@ export async function typecheck(dir: string, files: readonly string[], mode: Mod
 /** `tsc -p config --pretty false`'s output, from the suite's compiler (compile-server.mjs). */
 function compileWithService(config: string): Promise<string> {
   const socket = inject("compileService");
-  if (socket === undefined) throw new Error("the suite's compiler runs only in the integration project, whose global setup starts it");
+  if (socket === undefined)
+    throw new Error("the suite's compiler runs only in the integration and toolchains projects, whose global setup starts it");
   return new Promise((done, fail) => {
     const connection = createConnection(socket);
     const lines = createInterface({ input: connection, crlfDelay: Number.POSITIVE_INFINITY });

@@ -1,0 +1,227 @@
+import { readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { Bundle } from "../../src/bundle/types.js";
+import { runCli, runInProcess } from "../helpers/cli.js";
+import { outputDir } from "../helpers/typescript.js";
+
+/** Two servers, so that a change to one shows what is kept of the other; no cargo here (generate-rust.test.ts compiles). */
+const BUNDLE: Bundle = {
+  version: "1.0",
+  servers: [
+    {
+      id: "alpha",
+      tools: [
+        {
+          name: "get",
+          inputSchema: { type: "object", properties: { id: { type: "string" } } },
+          outputSchema: { type: "object", properties: { n: { type: "integer" } }, required: ["n"] },
+        },
+      ],
+    },
+    { id: "beta", tools: [{ name: "list", outputSchema: { type: "array", items: { type: "string" } } }] },
+  ],
+};
+
+/** BUNDLE with beta's result changed from strings to integers. */
+const CHANGED: Bundle = {
+  ...BUNDLE,
+  servers: [BUNDLE.servers[0]!, { id: "beta", tools: [{ name: "list", outputSchema: { type: "array", items: { type: "integer" } } }] }],
+};
+
+interface Summary {
+  lang: string;
+  output: string;
+  reused: string[];
+  changed: string[];
+  typesChanged: string[];
+  removed: string[];
+  qualityChanges: unknown[] | null;
+  upToDate?: boolean;
+}
+
+/** The summary without its quality counts (quality-history.test.ts checks those). */
+function summary(stdout: string): Omit<Summary, "quality"> {
+  const { quality: _, ...rest } = JSON.parse(stdout) as Summary & { quality: unknown };
+  return rest;
+}
+
+/** Each file's identity on disk: a file rewritten, even with the same bytes, has another. */
+async function stamps(dir: string): Promise<Record<string, string>> {
+  const names = (await readdir(dir)).sort();
+  const entries = await Promise.all(
+    names.map(async (name) => {
+      const info = await stat(join(dir, name));
+      return [name, `${info.ino}:${info.mtimeMs}`] as const;
+    }),
+  );
+  return Object.fromEntries(entries);
+}
+
+describe("pmcp generate --lang rust: the run record, the reuse cache and --check", () => {
+  it("an unchanged re-run rewrites nothing and says so; a changed server re-renders only its module; --check names both", async () => {
+    const dir = await outputDir("rust-cache");
+    const bundle = join(dir, "bundle.json");
+    const out = join(dir, "rs");
+    await writeFile(bundle, JSON.stringify(BUNDLE));
+    const args = ["generate", "--lang", "rust", "--schema", bundle, "-o", out];
+    // The first run in a process of its own, the rest in this one: their claims are the files and lines each writes.
+    const generate = (...extra: string[]) => runInProcess([...args, ...extra]);
+
+    const first = await runCli([...args, "--json"]);
+    expect(first.code, first.stderr).toBe(0);
+    expect(summary(first.stdout)).toMatchObject({
+      lang: "rust",
+      output: out,
+      reused: [],
+      changed: ["alpha.rs", "beta.rs", "mod.rs"].map((file) => join(out, file)),
+      qualityChanges: null,
+    });
+    const written = await stamps(out);
+
+    const again = await generate();
+    expect([again.code, again.stdout.split("\n")[0]]).toEqual([0, `Generated Rust clients in ${out}: 2 servers, 2 unchanged, 2 tools`]);
+    // mod.rs recorded the generation: the re-run had one to compare with, and found no change.
+    expect(summary((await generate("--json")).stdout)).toMatchObject({ reused: ["alpha", "beta"], changed: [], qualityChanges: [] });
+    // The same bytes written anew (a fresh checkout) are no change either.
+    await writeFile(bundle, JSON.stringify(BUNDLE));
+    expect(summary((await generate("--json")).stdout)).toMatchObject({ reused: ["alpha", "beta"], changed: [] });
+    expect(await stamps(out)).toEqual(written);
+
+    await writeFile(bundle, JSON.stringify(CHANGED));
+    const check = await generate("--check");
+    expect([check.code, check.stdout, check.stderr]).toEqual([
+      1,
+      `stale: ${join(out, "beta.rs")} (types changed: list)\n`,
+      "pmcp: 1 generated file out of date; run pmcp generate\n",
+    ]);
+    const changed = await generate("--json");
+    expect(summary(changed.stdout)).toMatchObject({
+      reused: ["alpha"],
+      changed: [join(out, "beta.rs")],
+      typesChanged: ["beta/list"],
+      removed: [],
+    });
+    const after = await stamps(out);
+    expect([after["alpha.rs"], after["mod.rs"]]).toEqual([written["alpha.rs"], written["mod.rs"]]);
+    expect(after["beta.rs"]).not.toBe(written["beta.rs"]);
+    expect(await readFile(join(out, "beta.rs"), "utf8")).toContain("pub type ListResult = Vec<i64>;");
+
+    // A hand-edited module is not vouched for: made again, and --check says so first.
+    const alpha = await readFile(join(out, "alpha.rs"), "utf8");
+    await writeFile(join(out, "alpha.rs"), `${alpha}// hand edit\n`);
+    await writeFile(join(out, "gone.rs"), "// Generated by pmcp-codegen 0.0.1 from x. Do not edit: run pmcp generate --lang rust.\n");
+    const edited = await generate("--check", "--json");
+    expect([edited.code, summary(edited.stdout)]).toMatchObject([
+      1,
+      { changed: [join(out, "alpha.rs")], typesChanged: [], removed: [join(out, "gone.rs")], upToDate: false },
+    ]);
+    expect(summary((await generate("--json")).stdout)).toMatchObject({
+      reused: ["beta"],
+      changed: [join(out, "alpha.rs")],
+      removed: [join(out, "gone.rs")],
+    });
+    expect(await readFile(join(out, "alpha.rs"), "utf8")).toBe(alpha);
+  });
+
+  it("mod.rs records the generation: the next one lists what changed in quality, as index.ts does", async () => {
+    const dir = await outputDir("rust-quality");
+    const bundle = join(dir, "bundle.json");
+    const out = join(dir, "rs");
+    await writeFile(bundle, JSON.stringify(BUNDLE));
+    expect((await runInProcess(["generate", "--lang", "rust", "--schema", bundle, "-o", out])).code).toBe(0);
+    const untyped = { ...BUNDLE, servers: [BUNDLE.servers[0]!, { id: "beta", tools: [{ name: "list" }] }] };
+    await writeFile(bundle, JSON.stringify(untyped));
+    const next = await runInProcess(["generate", "--lang", "rust", "--schema", bundle, "-o", out]);
+    expect(next.code, next.stderr).toBe(0);
+    const lines = next.stdout.split("\n");
+    expect(lines.slice(lines.indexOf("Changes since the previous generation:"))).toEqual([
+      "Changes since the previous generation:",
+      "  beta/list: declared → none",
+      "",
+    ]);
+  });
+});
+
+describe("pmcp.config rust: { output }", () => {
+  /** A project whose pmcp.config.json names the bundle and both outputs. */
+  async function project(config: object): Promise<string> {
+    const dir = await outputDir("rust-config");
+    await writeFile(join(dir, "bundle.json"), JSON.stringify(BUNDLE));
+    await writeFile(join(dir, "pmcp.config.json"), JSON.stringify({ bundle: "bundle.json", ...config }));
+    return dir;
+  }
+
+  it("one pmcp generate writes both outputs, --check checks both, and --lang picks one", async () => {
+    const dir = await project({ output: "ts", rust: { output: "crate/src/clients" } });
+    const rust = join("crate", "src", "clients");
+    const generated = await runCli(["generate"], { cwd: dir });
+    expect(generated.code, generated.stderr).toBe(0);
+    expect(generated.stdout.split("\n").slice(0, 2)).toEqual([
+      "Generated clients in ts: 2 servers, 2 tools",
+      `Generated Rust clients in ${rust}: 2 servers, 2 tools`,
+    ]);
+    expect((await readdir(join(dir, "ts"))).sort()).toEqual(["alpha.ts", "beta.ts", "index.ts"]);
+    expect((await readdir(join(dir, rust))).sort()).toEqual(["alpha.rs", "beta.rs", "mod.rs"]);
+
+    const fresh = await runInProcess(["generate", "--check"], { cwd: dir });
+    expect([fresh.code, fresh.stdout]).toEqual([0, `ts is up to date\n${rust} is up to date\n`]);
+    const json = await runInProcess(["generate", "--json"], { cwd: dir });
+    const { outputs } = JSON.parse(json.stdout) as { outputs: Summary[] };
+    expect(outputs.map(({ lang, output, reused, changed }) => ({ lang, output, reused, changed }))).toEqual([
+      { lang: "typescript", output: "ts", reused: ["alpha", "beta"], changed: [] },
+      { lang: "rust", output: rust, reused: ["alpha", "beta"], changed: [] },
+    ]);
+
+    await writeFile(join(dir, "bundle.json"), JSON.stringify(CHANGED));
+    const stale = await runInProcess(["generate", "--check"], { cwd: dir });
+    expect([stale.code, stale.stdout, stale.stderr]).toEqual([
+      1,
+      `stale: ${join("ts", "beta.ts")} (types changed: list)\nstale: ${join(rust, "beta.rs")} (types changed: list)\n`,
+      "pmcp: 2 generated files out of date; run pmcp generate\n",
+    ]);
+    const staleJson = await runInProcess(["generate", "--check", "--json"], { cwd: dir });
+    const checked = JSON.parse(staleJson.stdout) as { outputs: Summary[]; upToDate: boolean };
+    expect([checked.upToDate, checked.outputs.map(({ lang, changed }) => ({ lang, changed }))]).toEqual([
+      false,
+      [
+        { lang: "typescript", changed: [join("ts", "beta.ts")] },
+        { lang: "rust", changed: [join(rust, "beta.rs")] },
+      ],
+    ]);
+
+    const rustOnly = await runInProcess(["generate", "--lang", "rust"], { cwd: dir });
+    expect([rustOnly.code, rustOnly.stdout.split("\n")[0]]).toEqual([
+      0,
+      `Generated Rust clients in ${rust}: 2 servers, 1 unchanged, 2 tools`,
+    ]);
+    const afterRust = await runInProcess(["generate", "--check"], { cwd: dir });
+    expect([afterRust.code, afterRust.stdout]).toEqual([
+      1,
+      `stale: ${join("ts", "beta.ts")} (types changed: list)\n${rust} is up to date\n`,
+    ]);
+    expect((await runInProcess(["generate", "--lang", "typescript", "--check"], { cwd: dir })).code).toBe(1);
+    expect((await runInProcess(["generate", "--lang", "rust", "--check"], { cwd: dir })).stdout).toBe(`${rust} is up to date\n`);
+  });
+
+  it.each([
+    [{ rust: "crate/src/clients" }, 'at rust: expected { "output": "<folder for the Rust clients>" }'],
+    [{ rust: { out: "crate/src/clients" } }, 'at rust: expected { "output": "<folder for the Rust clients>" }'],
+    [{ rust: { output: 1 } }, 'at rust: expected { "output": "<folder for the Rust clients>" }'],
+    [{ rust: { output: "rs", lang: "rust" } }, 'at rust: expected { "output": "<folder for the Rust clients>" }'],
+  ])("a rust entry of another shape (%j) is one line naming the file and the entry, exit 2", async (config, problem) => {
+    const dir = await project(config);
+    const result = await runInProcess(["generate"], { cwd: dir });
+    expect([result.code, result.stderr.split("\n")[0]]).toEqual([2, `pmcp: ${join(dir, "pmcp.config.json")} ${problem}`]);
+  });
+
+  it("one -o cannot name both outputs: a usage error that says how to pick one", async () => {
+    const dir = await project({ rust: { output: "rs" } });
+    const result = await runInProcess(["generate", "-o", "out"], { cwd: dir });
+    expect([result.code, result.stderr.split("\n")[0]]).toEqual([
+      2,
+      "pmcp: -o names one folder, but pmcp.config's rust entry makes generate write two: add --lang typescript or --lang rust",
+    ]);
+    expect(await readdir(dir)).toEqual(["bundle.json", "pmcp.config.json"]);
+  });
+});

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import manifest from "../package.json" with { type: "json" };
 
 /** This package's version; the same relative path from `src/` and `dist/`. */
-export const { version } = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as { version: string };
+export const { version } = manifest;

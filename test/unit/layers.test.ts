@@ -33,6 +33,37 @@ const RUNTIME_WITHOUT_CLIENT = new Set([
   "@pmcp-codegen/runtime/internal/lock",
 ]);
 
+/**
+ * What reaches the disk, holds a lock, watches files or waits on time. A pure layer holds only
+ * functions of their inputs, and a leaf too, but `files/`, whose job it is (ARCHITECTURE.md): the
+ * services around them do the I/O.
+ */
+const EFFECTS = [
+  /^(node:)?fs(\/promises)?$/,
+  /^(node:)?timers(\/promises)?$/,
+  /^proper-lockfile$/,
+  /^chokidar$/,
+  /^@pmcp-codegen\/runtime\/internal\/(files|lock)$/,
+];
+const TIMERS = /\b(setTimeout|setInterval|setImmediate)\(/;
+/** The leaf whose job is reading and writing files. */
+const EFFECTS_ALLOWED = new Set(["files"]);
+/**
+ * Pure-layer files that still do I/O, each to move into a service (generating, learning, reading
+ * bundles from disk): the list only shrinks. A file not on it that does I/O fails the test.
+ */
+const NOT_YET_PURE = new Set([
+  "bundle/bundle-lock.ts",
+  "bundle/read.ts",
+  "bundle/schema-files.ts",
+  "bundle/write-inferred.ts",
+  "codegen/generate-pipeline.ts",
+  "codegen/reuse-cache.ts",
+  "codegen/run-record.ts",
+  "codegen/templates.ts",
+  "infer/observation-logs.ts",
+]);
+
 interface Import {
   from: string;
   /** A file of src/ for a relative import, else the package specifier. */
@@ -116,6 +147,14 @@ describe("the layers of src/", () => {
     expect(cyclesOf(edges)).toEqual([]);
   });
 
+  it("does no I/O in a pure layer or a leaf but files/: no disk, lock, watcher or timer", () => {
+    expect(impureFiles(files, imports).filter((file) => !NOT_YET_PURE.has(file))).toEqual([]);
+  });
+
+  it("lists as not yet pure only files that still are not", () => {
+    expect([...NOT_YET_PURE].filter((file) => !impureFiles(files, imports).includes(file))).toEqual([]);
+  });
+
   it("loads no MCP client from a leaf or a pure layer", () => {
     const low = imports.filter((entry) => layerOf(nodeOf(entry.from)) <= 1 && !entry.typeOnly && !entry.to.startsWith("/"));
     const client = low
@@ -164,7 +203,40 @@ describe("the import scan itself", () => {
     ];
     expect(upwardImports(planted)).toEqual(["codegen/a.ts → cli/b.ts"]);
   });
+
+  it("finds planted I/O in a pure layer and a leaf, by import and by timer, and none in files/ or a service", () => {
+    const planted = [
+      { from: join(SRC, "ir/a.ts"), to: "node:fs/promises", typeOnly: false },
+      { from: join(SRC, "json-schema/b.ts"), to: "proper-lockfile", typeOnly: false },
+      { from: join(SRC, "files/c.ts"), to: "node:fs", typeOnly: false },
+      { from: join(SRC, "dev/d.ts"), to: "chokidar", typeOnly: false },
+      { from: join(SRC, "normalize/e.ts"), to: "node:fs", typeOnly: true },
+      { from: join(SRC, "report/g.ts"), to: join(SRC, "files/write-output.ts"), typeOnly: false },
+    ];
+    const texts = new Map([[join(SRC, "diff/f.ts"), "export const later = () => setTimeout(() => {}, 10);"]]);
+    expect(impureFiles([...planted.map((entry) => entry.from), ...texts.keys()], planted, (file) => texts.get(file) ?? "")).toEqual([
+      "diff/f.ts",
+      "ir/a.ts",
+      "json-schema/b.ts",
+      "report/g.ts",
+    ]);
+  });
 });
+
+/** The files of pure layers and leaves (but files/) that import an effect or start a timer, relative to src/. */
+function impureFiles(
+  all: readonly string[],
+  entries: readonly Import[],
+  textOf: (file: string) => string = (file) => readFileSync(file, "utf8"),
+): string[] {
+  const held = (file: string) => layerOf(nodeOf(file)) <= 1 && !EFFECTS_ALLOWED.has(nodeOf(file));
+  // files/ itself is I/O to whoever imports it.
+  const effect = (to: string) =>
+    EFFECTS.some((pattern) => pattern.test(to)) || EFFECTS_ALLOWED.has(to.startsWith(`${SRC}/`) ? nodeOf(to) : "");
+  const byImport = entries.filter((entry) => !entry.typeOnly && held(entry.from) && effect(entry.to));
+  const byTimer = all.filter((file) => held(file) && TIMERS.test(textOf(file)));
+  return [...new Set([...byImport.map((entry) => entry.from), ...byTimer].map((file) => relative(SRC, file)))].sort();
+}
 
 function upwardImports(entries: readonly Import[]): string[] {
   return entries

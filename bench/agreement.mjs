@@ -17,8 +17,8 @@ import { z } from "zod";
 import { z as z3 } from "zod/v3";
 import { planServerModule } from "../dist/codegen/plan.js";
 import { renderClients } from "../dist/codegen/render.js";
-import { loadTemplates } from "../dist/codegen/templates.js";
 import { LiveParsers } from "../dist/exec/live-parser.js";
+import { loadTemplates } from "../dist/generate/template-files.js";
 import { walkSchemas } from "../dist/json-schema/traverse.js";
 
 const templates = await loadTemplates();

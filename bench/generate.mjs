@@ -9,8 +9,8 @@ import $RefParser from "@apidevtools/json-schema-ref-parser";
 import { compile } from "json-schema-to-typescript";
 import { jsonSchemaToZod } from "json-schema-to-zod";
 import { renderClients } from "../dist/codegen/render.js";
-import { loadTemplates } from "../dist/codegen/templates.js";
 import { diffSchemas } from "../dist/diff/schema-diff.js";
+import { loadTemplates } from "../dist/generate/template-files.js";
 import { median, report, timeAsync, timeProcess } from "./lib.mjs";
 
 const templates = await loadTemplates();

@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/client";
 import { InMemoryTransport } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { readSchemaFiles } from "../dist/bundle/read.js";
+import { readSchemaFiles } from "../dist/bundle-files/read.js";
 import { createInspectServer } from "../dist/inspect/inspect-server.js";
 
 const require = createRequire(import.meta.url);

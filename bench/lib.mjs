@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { InMemoryTransport, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
-import { parseSchemaFile } from "../dist/bundle/read.js";
+import { parseSchemaFile } from "../dist/bundle-files/read.js";
 
 const require = createRequire(import.meta.url);
 

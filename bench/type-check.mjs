@@ -4,7 +4,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { parseSchemaFile } from "../dist/bundle/read.js";
+import { parseSchemaFile } from "../dist/bundle-files/read.js";
 import { buildDeclarations } from "../dist/exec/declarations.js";
 import { median } from "./lib.mjs";
 

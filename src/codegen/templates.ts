@@ -1,13 +1,6 @@
-/** The built-in templates, or a folder's replacements for them; Handlebars loads only to compile. */
+/** Templates compiled from their text; Handlebars loads only to compile. Reading them from disk is generate/template-files.ts's. */
 
-import { readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
-import { PmcpError } from "../errors.js";
-import { hash } from "./hash.js";
-
-const TEMPLATE_NAMES = ["server.ts.hbs", "index.ts.hbs"] as const;
-const BUILTIN_TEMPLATES = new URL("../../templates/", import.meta.url);
-
+/** The texts of both templates, and a digest of them: a cache's key. */
 export interface TemplateSources {
   server: string;
   index: string;
@@ -23,37 +16,6 @@ export type Template = (context: unknown) => string;
 export interface CompiledTemplates {
   server: Template;
   index: Template;
-}
-
-/** A digest of the templates a run would use, built-in or from `dir`. */
-export async function templatesDigest(dir: string | undefined): Promise<string> {
-  return (await templateSources(dir)).hash;
-}
-
-export async function templateSources(dir: string | undefined): Promise<TemplateSources> {
-  const custom = await Promise.all(
-    TEMPLATE_NAMES.map((name) => (dir === undefined ? undefined : readFile(join(dir, name), "utf8").catch(() => undefined))),
-  );
-  // A mistyped folder would otherwise give the built-in templates without a word.
-  if (dir !== undefined && custom.every((text) => text === undefined)) {
-    const isFolder = await stat(dir).then(
-      (info) => info.isDirectory(),
-      () => false,
-    );
-    throw new PmcpError(
-      "INVALID_ARGUMENT",
-      isFolder ? `templates folder ${dir} has neither ${TEMPLATE_NAMES.join(" nor ")}` : `templates folder ${dir}: no such folder`,
-    );
-  }
-  const [server, index] = await Promise.all(
-    TEMPLATE_NAMES.map(async (name, at) => custom[at] ?? (await readFile(new URL(name, BUILTIN_TEMPLATES), "utf8"))),
-  );
-  return { server: server!, index: index!, hash: hash(`${server}\0${index}`) };
-}
-
-/** The templates a render uses, built-in or from `dir`, compiled. */
-export async function loadTemplates(dir?: string): Promise<CompiledTemplates> {
-  return compile(await templateSources(dir));
 }
 
 /** Compiled once per template text and process: rendering many bundles reuses them. */

@@ -110,7 +110,7 @@ async function dev(args: Args): Promise<void> {
 async function loadInputs(args: Args): Promise<DevInputs> {
   const { loadPmcpConfig } = await import("../config/pmcp-config.js");
   const { resolveSources } = await import("./shared/source-flags.js");
-  const { expectFolder } = await import("../codegen/generate-pipeline.js");
+  const { expectFolder } = await import("../generate/generate-pipeline.js");
   const project = await loadPmcpConfig();
   const sources = await resolveSources(args, project, "watch");
   const bundle = resolvePathSetting({ name: "--bundle", value: args.bundle }, project, "bundle", DEFAULT_BUNDLE_PATH);
@@ -131,7 +131,7 @@ async function loadInputs(args: Args): Promise<DevInputs> {
  * misses what is written into it once it does, and the first client to observe would make it anyway.
  */
 async function logsFolder(dir: string, flag: string): Promise<void> {
-  const { expectFolder } = await import("../codegen/generate-pipeline.js");
+  const { expectFolder } = await import("../generate/generate-pipeline.js");
   await expectFolder(dir, flag);
   await mkdir(dir, { recursive: true }).catch((error: unknown) => {
     throw new PmcpError("IO_FAILED", `${flag} ${dir}: ${systemReason(error)}`);

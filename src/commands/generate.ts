@@ -3,10 +3,10 @@ import type { Argv } from "yargs";
 import type { Quality } from "../bundle/quality.js";
 import type { QualityChange } from "../bundle/quality-changes.js";
 import type { QualitySummary } from "../bundle/quality-summary.js";
-import type { GenerateOutcome, GenerateSettings, Lang } from "../codegen/generate-pipeline.js";
 import type { LoadedConfig } from "../config/pmcp-config.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
+import type { GenerateOutcome, GenerateSettings, Lang } from "../generate/generate-pipeline.js";
 import { version } from "../version.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
 import { resolveInputs, schemaOption } from "./shared/inputs.js";
@@ -72,7 +72,7 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
       "INVALID_ARGUMENT",
       `${typescriptOnly.filter(Boolean).join(" and ")} apply to TypeScript output only, not --lang rust`,
     );
-  const { generateClients, warningLine } = await import("../codegen/generate-pipeline.js");
+  const { generateClients, warningLine } = await import("../generate/generate-pipeline.js");
   const learning = await import("./shared/infer-observations.js");
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
   const langs = outputLangs(args, project);

@@ -23,7 +23,7 @@ export const inspectCommand = defineCommand({
 
 /** `pmcp inspect <server/tool>`: a tool's description, schemas and generated result type. */
 async function inspect(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { readSchemaFiles } = await import("../bundle-files/read.js");
   const { inspectTool, serversWithTool } = await import("../inspect/describe-tool.js");
   const { schema } = await resolveInputs(args.schema);
   const { bundle } = await readSchemaFiles(schema);

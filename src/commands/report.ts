@@ -34,7 +34,7 @@ export const reportCommand = defineCommand({
 async function report(args: ArgsOf<typeof builder>): Promise<void> {
   const { readFile } = await import("node:fs/promises");
   const { join } = await import("node:path");
-  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { readSchemaFiles } = await import("../bundle-files/read.js");
   const { recordedGeneration } = await import("../codegen/generation-record.js");
   const { formatMarkdown, formatTable } = await import("../report/format.js");
   const { qualityReport } = await import("../report/quality-report.js");

@@ -29,7 +29,7 @@ export const schemaDiffCommand = defineCommand({
 
 /** `pmcp schema diff`: every change between two bundles with its level; exit 1 at or above --fail-on. */
 async function schemaDiff(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { readSchemaFiles } = await import("../bundle-files/read.js");
   const { diffBundles } = await import("../diff/bundle-diff.js");
   const { formatGithub, formatJson, formatJunit, formatText } = await import("../diff/format.js");
   const { schema } = await resolveInputs(args.schema);

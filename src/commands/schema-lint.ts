@@ -37,7 +37,7 @@ interface Located extends LintFinding {
 
 /** `pmcp schema lint`: what each provider would reject or misread, per server, tool and pointer; exit 1 on errors. */
 async function schemaLint(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { readSchemaFiles } = await import("../bundle-files/read.js");
   const { lintSchema } = await import("../lint/lint.js");
   const { appliedProfile } = await import("../normalize/bundle.js");
   const { describeModelChanges, modelChanges } = await import("../lint/model-changes.js");

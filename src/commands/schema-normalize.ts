@@ -25,7 +25,7 @@ export const schemaNormalizeCommand = defineCommand({
 
 /** `pmcp schema normalize`: the bundle with every input and output schema rewritten for a provider; exit 1 when a tool could not be. */
 async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { readSchemaFiles } = await import("../bundle-files/read.js");
   const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
   const { normalizeBundle, normalizeSummary, refuseNormalized, summarizeNotes } = await import("../normalize/bundle.js");
   const { schema } = await resolveInputs(args.schema);

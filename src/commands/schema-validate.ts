@@ -15,7 +15,7 @@ export const schemaValidateCommand = defineCommand({
 
 /** `pmcp schema validate`: check bundle or PMCP files against the bundle schema; broken tool schemas are warnings. */
 async function schemaValidate(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { readSchemaFiles } = await import("../bundle-files/read.js");
   const { findSchemaWarnings, formatWarning } = await import("../bundle/schema-warnings.js");
   const { schema } = await resolveInputs(args.schema);
   const { bundle, files } = await readSchemaFiles(schema);

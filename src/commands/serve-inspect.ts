@@ -87,7 +87,7 @@ export const serveInspectCommand = defineCommand({
 
 /** `pmcp serve inspect`: list_tools and inspect_tool over a bundle, on stdio or local HTTP, until stopped. */
 async function serveInspect(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { readSchemaFiles } = await import("../bundle-files/read.js");
   const { createInspectServer } = await import("../inspect/inspect-server.js");
   const { schema } = await resolveInputs(args.schema);
   const { bundle } = await readSchemaFiles(schema);

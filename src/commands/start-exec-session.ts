@@ -6,10 +6,10 @@ import { adoptConnection, strayOutputWarning } from "@pmcp-codegen/runtime/inter
 import { carryInferred } from "../bundle/carry-inferred.js";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import type { Quality } from "../bundle/quality.js";
-import { type ReadResult, readSchemaFiles, singleBundleFile } from "../bundle/read.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { BundleServer } from "../bundle/types.js";
+import { type ReadResult, readSchemaFiles, singleBundleFile } from "../bundle-files/read.js";
 import { type LoadedConfig, loadPmcpConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
 import type { CheckerHostOptions } from "../exec/checker-host.js";

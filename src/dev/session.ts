@@ -1,15 +1,15 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { errorMessage, type ServerSource } from "@pmcp-codegen/runtime/internal";
-import { withBundleLock } from "../bundle/bundle-lock.js";
 import type { QualityChange } from "../bundle/quality-changes.js";
 import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
-import { type GenerateSettings, renderRun, warningLine, writeRun } from "../codegen/generate-pipeline.js";
-import { ReuseCache } from "../codegen/reuse-cache.js";
+import { ReuseCache } from "../cache/reuse-cache.js";
 import { type BundleChange, diffBundles } from "../diff/bundle-diff.js";
 import { assembleBundle, serversIn } from "../export/assemble.js";
+import { type GenerateSettings, renderRun, warningLine, writeRun } from "../generate/generate-pipeline.js";
+import { withBundleLock } from "../learn/bundle-lock.js";
 import { Coalescer } from "./coalescer.js";
 import { ObservationFollower } from "./follow-observations.js";
 import { ServerLink } from "./server-link.js";

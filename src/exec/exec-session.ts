@@ -328,7 +328,7 @@ export class ExecSession {
   /** A bundle that cannot take the blocks leaves them in memory, for this session: a warning, and the next round tries again. */
   async #keep(path: string, learned: Bundle): Promise<void> {
     try {
-      const { writeInferred } = await import("../bundle/write-inferred.js");
+      const { writeInferred } = await import("../learn/write-inferred.js");
       await writeInferred(path, learned, "--schema");
     } catch (error) {
       this.#warnOnce(`learned types stay in memory: ${errorMessage(error)}`);

@@ -1,10 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { carryInferred } from "../bundle/carry-inferred.js";
-import { parseSchemaFile } from "../bundle/read.js";
 import { findSchemaWarnings, formatWarning } from "../bundle/schema-warnings.js";
 import { canonicalBundle } from "../bundle/serialize.js";
 import { unlistedToolsOf } from "../bundle/tool-tags.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
+import { parseSchemaFile } from "../bundle-files/read.js";
 import { count } from "../count.js";
 
 /**

@@ -3,7 +3,7 @@
  * generator code (no TypeScript compiler, templates or quicktype): an orchestrator imports it at run time.
  */
 
-export { readBundle } from "../bundle/read.js";
+export { readBundle } from "../bundle-files/read.js";
 export type { RestoreErrorCode, RestoreOptions } from "../normalize/restore.js";
 export { RestoreError, restoreArguments } from "../normalize/restore.js";
 export type { Profile } from "../providers/facts.js";

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { resolve } from "node:path";
 import { z } from "zod";
-import { ReuseCache } from "../codegen/reuse-cache.js";
+import { ReuseCache } from "../cache/reuse-cache.js";
 import { ToolManifestSchema } from "../server/manifest.js";
 import type { FromSourceResult } from "./from-source.js";
 import { ObservationsSchema, observationsHold } from "./observations.js";

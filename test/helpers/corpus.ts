@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
-import { parseSchemaFile } from "../../src/bundle/read.js";
 import type { Bundle } from "../../src/bundle/types.js";
+import { parseSchemaFile } from "../../src/bundle-files/read.js";
 
 /** The `tools/list` of real MCP servers from npm, captured by `npm run corpus:rebuild`. */
 export const CORPUS_BUNDLE = fileURLToPath(new URL("../corpus/servers.bundle.json.gz", import.meta.url));

@@ -3,8 +3,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { observationPath } from "@pmcp-codegen/runtime";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { writeInferred } from "../../dist/bundle/write-inferred.js";
 import { inferObservations, saveLearnedBundle } from "../../dist/commands/shared/infer-observations.js";
+import { writeInferred } from "../../dist/learn/write-inferred.js";
 import { observationLogText } from "../helpers/observation-log.js";
 
 // Every writer of a bundle (serve exec --learn, schema infer, dev) takes its one lock, and merges what it

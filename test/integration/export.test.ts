@@ -165,7 +165,7 @@ describe("schema export over stdio, Streamable HTTP and SSE", () => {
     const validated = await runInProcess(["schema", "validate", "--schema", folder, "--json"]);
     expect(validated.code).toBe(0);
     expect(JSON.parse(validated.stdout)).toMatchObject({ valid: true, servers: 1, tools: LISTED_TOOLS.length });
-    const { parseSchemaFile } = await import("../../src/bundle/read.js");
+    const { parseSchemaFile } = await import("../../src/bundle-files/read.js");
     const fromFoundation = parseSchemaFile("f", await readFile(join(folder, "listing-fixture.json"), "utf8")).bundle;
     const direct = parseSchemaFile("b", await readFile(out, "utf8")).bundle;
     expect(fromFoundation).toEqual(direct);

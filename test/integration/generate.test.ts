@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Bundle } from "../../src/bundle/types.js";
 import { planServerModule } from "../../src/codegen/plan.js";
 import { renderClients } from "../../src/codegen/render.js";
-import { loadTemplates } from "../../src/codegen/templates.js";
+import { loadTemplates } from "../../src/generate/template-files.js";
 import { LISTED_TOOLS } from "../fixtures/listing-server.mjs";
 import { PROTOTYPE_NAMES } from "../fixtures/prototype-names-server.mjs";
 import { FIXTURES, ROOT, runCli, runInProcess } from "../helpers/cli.js";
@@ -169,7 +169,7 @@ describe("pmcp generate options and guarantees", () => {
     await mkdir(join(dir, "tpl"), { recursive: true });
     await writeFile(
       join(dir, "tpl/index.ts.hbs"),
-      builtIn.replace("{{{banner}}}", "{{{banner}}}\n// house style: reviewed by the platform team"),
+      builtIn.replace("{{banner}}", "{{banner}}\n// house style: reviewed by the platform team"),
     );
     const result = await runCli(["generate", "--schema", bundle, "-o", join(dir, "out"), "--templates", join(dir, "tpl")]);
     expect(result.code).toBe(0);

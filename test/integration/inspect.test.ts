@@ -7,8 +7,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { readSchemaFiles } from "../../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../../src/bundle/types.js";
+import { readSchemaFiles } from "../../src/bundle-files/read.js";
 import { formatInspection } from "../../src/commands/inspect.js";
 import { inspectTool, NO_OUTPUT_SCHEMA_NOTE, type ToolInspection } from "../../src/inspect/describe-tool.js";
 import { listTools } from "../../src/inspect/list-tools.js";

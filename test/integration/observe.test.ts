@@ -7,8 +7,8 @@ import { CompositionClient, ObservationRecorder, OutputValidationError, observat
 import { beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { qualityOf, schemaSourceOf } from "../../src/bundle/quality.js";
-import { readSchemaFiles } from "../../src/bundle/read.js";
 import type { Bundle, InferredTool } from "../../src/bundle/types.js";
+import { readSchemaFiles } from "../../src/bundle-files/read.js";
 import { inferBundle } from "../../src/infer/infer-bundle.js";
 import { FIXTURES, fixtureCommand, ROOT, runCli, runInProcess } from "../helpers/cli.js";
 import { COMPILE_BUDGET_MS, outputDir } from "../helpers/typescript.js";

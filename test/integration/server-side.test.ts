@@ -1,7 +1,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { readSchemaFiles } from "../../src/bundle/read.js";
+import { readSchemaFiles } from "../../src/bundle-files/read.js";
 import { parseToolManifest } from "../../src/server/read-manifest.js";
 import { ROOT, runCli, runInProcess } from "../helpers/cli.js";
 import { COMPILE_BUDGET_MS, outputDir, typecheck } from "../helpers/typescript.js";

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { ReuseCache } from "../../src/codegen/reuse-cache.js";
+import { ReuseCache } from "../../src/cache/reuse-cache.js";
 import { type CliResult, runCli } from "../helpers/cli.js";
 
 const projects: string[] = [];

@@ -48,7 +48,7 @@ describe("pmcp schema validate", () => {
   });
 
   it("reads snake_case keys in a bundle and a foundation file written by cargo pmcp", async () => {
-    const { parseSchemaFile } = await import("../../src/bundle/read.js");
+    const { parseSchemaFile } = await import("../../src/bundle-files/read.js");
     const foundation = {
       $schema: "https://pmcp.run/schemas/mcp-foundation-v1.json",
       server_id: "sqlite-explorer",

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { Bundle } from "../../src/bundle/types.js";
 import { renderClients } from "../../src/codegen/render.js";
-import { loadTemplates } from "../../src/codegen/templates.js";
+import { loadTemplates } from "../../src/generate/template-files.js";
 import { agreeWithAjv } from "../helpers/ajv-agreement.js";
 import { readCorpus } from "../helpers/corpus.js";
 import { runs } from "../helpers/full-run.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import type { z } from "zod";
 import { renderClients } from "../../src/codegen/render.js";
-import { loadTemplates } from "../../src/codegen/templates.js";
+import { loadTemplates } from "../../src/generate/template-files.js";
 import { agreeWithAjv } from "../helpers/ajv-agreement.js";
 import { corpusBundle, corpusEntries, type Entry } from "../helpers/corpus-entries.js";
 import { everyNth, runs } from "../helpers/full-run.js";

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { BundleServer, Tool } from "../../src/bundle/types.js";
 import { renderClients } from "../../src/codegen/render.js";
-import { loadTemplates } from "../../src/codegen/templates.js";
+import { loadTemplates } from "../../src/generate/template-files.js";
 import { runs } from "../helpers/full-run.js";
 import { PAYLOADS } from "../helpers/hostile-strings.js";
 import { outputDir, typecheckCases } from "../helpers/typescript.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bundle } from "../../src/bundle/types.js";
 import { renderClients } from "../../src/codegen/render.js";
-import { loadTemplates } from "../../src/codegen/templates.js";
+import { loadTemplates } from "../../src/generate/template-files.js";
 import { readCorpus } from "../helpers/corpus.js";
 import { everyNth, full } from "../helpers/full-run.js";
 import { outputDir, typecheck } from "../helpers/typescript.js";

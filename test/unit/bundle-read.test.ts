@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseSchemaFile } from "../../src/bundle/read.js";
 import { canonicalBundle, toJsonText } from "../../src/bundle/serialize.js";
+import { parseSchemaFile } from "../../src/bundle-files/read.js";
 
 describe("parseSchemaFile", () => {
   it("keeps each object's keys in the file's order, not zod's, so a bundle read and written back keeps its bytes", () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Bundle, BundleServer, InferredTool } from "../../src/bundle/types.js";
 import { planServerModule } from "../../src/codegen/plan.js";
 import { renderClients } from "../../src/codegen/render.js";
-import { loadTemplates } from "../../src/codegen/templates.js";
+import { loadTemplates } from "../../src/generate/template-files.js";
 import { camelCase, pascalCase } from "../../src/ir/naming.js";
 import { LISTED_TOOLS } from "../fixtures/listing-server.mjs";
 import { outputDir } from "../helpers/typescript.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseSchemaFile } from "../../src/bundle/read.js";
+import { parseSchemaFile } from "../../src/bundle-files/read.js";
 
 describe("untrusted strings stay data", () => {
   it("hostile server ids never reach a file name: the bundle is rejected", () => {

@@ -17,7 +17,7 @@ const LAYERS: readonly (readonly string[])[] = [
   // Pure layers: data in, data (or files) out; no servers, no settings, no CLI.
   ["bundle", "ir", "codegen", "normalize", "lint", "diff", "infer", "report"],
   // Services: reach servers, run programs, load settings.
-  ["config", "export", "discover", "server", "tools", "inspect", "exec", "dev", "model"],
+  ["config", "bundle-files", "cache", "generate", "learn", "export", "discover", "server", "tools", "inspect", "exec", "dev", "model"],
   // The top: the CLI and the library's entry.
   ["cli", "commands", "index.ts"],
 ];
@@ -52,17 +52,7 @@ const EFFECTS_ALLOWED = new Set(["files"]);
  * Pure-layer files that still do I/O, each to move into a service (generating, learning, reading
  * bundles from disk): the list only shrinks. A file not on it that does I/O fails the test.
  */
-const NOT_YET_PURE = new Set([
-  "bundle/bundle-lock.ts",
-  "bundle/read.ts",
-  "bundle/schema-files.ts",
-  "bundle/write-inferred.ts",
-  "codegen/generate-pipeline.ts",
-  "codegen/reuse-cache.ts",
-  "codegen/run-record.ts",
-  "codegen/templates.ts",
-  "infer/observation-logs.ts",
-]);
+const NOT_YET_PURE = new Set(["infer/observation-logs.ts"]);
 
 interface Import {
   from: string;

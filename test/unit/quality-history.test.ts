@@ -8,7 +8,7 @@ import {
   recordedGeneration,
 } from "../../src/codegen/generation-record.js";
 import { renderClients } from "../../src/codegen/render.js";
-import { loadTemplates } from "../../src/codegen/templates.js";
+import { loadTemplates } from "../../src/generate/template-files.js";
 import { mostUsed, recommendationsFor } from "../../src/report/recommendations.js";
 
 function block(tool: string, observations: number, quality: InferredTool["quality"], extra: Partial<InferredTool> = {}): InferredTool {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readdir, utimes } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { KEPT_CACHE_FILES, MAX_CACHE_FILES, ReuseCache } from "../../src/codegen/reuse-cache.js";
+import { KEPT_CACHE_FILES, MAX_CACHE_FILES, ReuseCache } from "../../src/cache/reuse-cache.js";
 
 /** A project folder with a node_modules, its cache opened, and the folder the cache writes to. */
 async function projectCache(): Promise<{ cache: ReuseCache; dir: string }> {

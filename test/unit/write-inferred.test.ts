@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Bundle, InferredTool } from "../../src/bundle/types.js";
-import { writeInferred } from "../../src/bundle/write-inferred.js";
+import { writeInferred } from "../../src/learn/write-inferred.js";
 
 let dir: string;
 

@@ -32,7 +32,7 @@ export async function inferObservations(
   /** What to do when `schema` is not one bundle file to write the blocks into. */
   remedy = "give -o <bundle> for the result",
 ): Promise<Inferred> {
-  const { readSchemaFiles, singleBundleFile } = await import("../../bundle/read.js");
+  const { readSchemaFiles, singleBundleFile } = await import("../../bundle-files/read.js");
   const { toJsonText } = await import("../../bundle/serialize.js");
   const { inferBundle } = await import("../../infer/infer-bundle.js");
   const { cappedNote } = await import("../../infer/learnable-samples.js");
@@ -85,8 +85,8 @@ export async function saveLearnedBundle(inferred: Inferred): Promise<void> {
     await writeOutput(outputFlag, [{ path: output, content: text }]);
     return;
   }
-  const { withBundleLock } = await import("../../bundle/bundle-lock.js");
-  const { mergeInferred } = await import("../../bundle/write-inferred.js");
+  const { withBundleLock } = await import("../../learn/bundle-lock.js");
+  const { mergeInferred } = await import("../../learn/write-inferred.js");
   await withBundleLock(output, async () => {
     // Written since it was read: the blocks learned go into the file as it is now.
     if (await changedSinceRead(inferred)) await mergeInferred(output, inferred.result.bundle, outputFlag);
@@ -96,7 +96,7 @@ export async function saveLearnedBundle(inferred: Inferred): Promise<void> {
 
 /** Whether the bundle file holds another bundle than the one inferred from (another writer's blocks). */
 async function changedSinceRead(inferred: Inferred): Promise<boolean> {
-  const { parseSchemaFile } = await import("../../bundle/read.js");
+  const { parseSchemaFile } = await import("../../bundle-files/read.js");
   const { canonicalBundle, toJsonText } = await import("../../bundle/serialize.js");
   const now = await readFile(inferred.output, "utf8").catch(() => undefined);
   if (now === undefined) return true;

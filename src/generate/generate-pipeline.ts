@@ -3,16 +3,16 @@ import { join } from "node:path";
 import type { FileToWrite } from "@pmcp-codegen/runtime/internal/files";
 import type { QualityChange } from "../bundle/quality-changes.js";
 import type { QualitySummary } from "../bundle/quality-summary.js";
-import { schemaFilePaths } from "../bundle/schema-files.js";
 import type { Bundle } from "../bundle/types.js";
+import { schemaFilePaths } from "../bundle-files/schema-files.js";
+import { ReuseCache } from "../cache/reuse-cache.js";
+import { isGeneratedFile, toolsWithChangedTypes } from "../codegen/module-record.js";
+import type { GenerateWarning } from "../codegen/plan.js";
+import type { RenderedFile, RenderOptions, RenderSteps } from "../codegen/render.js";
 import { PmcpError } from "../errors.js";
 import { writeOutput } from "../files/write-output.js";
-import { isGeneratedFile, toolsWithChangedTypes } from "./module-record.js";
-import type { GenerateWarning } from "./plan.js";
-import type { RenderedFile, RenderOptions, RenderSteps } from "./render.js";
-import { ReuseCache } from "./reuse-cache.js";
 import { rememberRun, stampInputs, unchangedRun } from "./run-record.js";
-import { templateSources } from "./templates.js";
+import { templateSources } from "./template-files.js";
 
 /** The languages `pmcp generate` writes clients in. */
 export type Lang = "typescript" | "rust";
@@ -82,7 +82,7 @@ export async function generateClients(
   }
 
   // Loaded only now: a re-run with unchanged inputs never pays for parsing and rendering.
-  const { readSchemaFiles } = await import("../bundle/read.js");
+  const { readSchemaFiles } = await import("../bundle-files/read.js");
   const { qualitySummary } = await import("../bundle/quality-summary.js");
   const inputs = cache === undefined ? undefined : await stampInputs(schemaFiles);
   const bundle = inMemory ?? (await readSchemaFiles(schema)).bundle;
@@ -131,7 +131,7 @@ export interface RenderedRun {
  */
 export async function renderRun(bundle: Bundle, settings: GenerateSettings, cache: ReuseCache | undefined): Promise<RenderedRun> {
   const { renderReusing } = await import("./render-reusing.js");
-  const { recordedGeneration } = await import("./generation-record.js");
+  const { recordedGeneration } = await import("../codegen/generation-record.js");
   const { outDir } = settings;
   const layout = LAYOUTS[settings.lang];
   const templates = await templateSources(settings.templatesDir);
@@ -139,8 +139,8 @@ export async function renderRun(bundle: Bundle, settings: GenerateSettings, cach
   const previous = recordedGeneration(index ?? "");
   const planned =
     settings.lang === "rust"
-      ? (await import("./rust/render-rust.js")).renderRustSteps(bundle, settings.options, previous)
-      : (await import("./render.js")).renderSteps(bundle, settings.options, previous);
+      ? (await import("../codegen/rust/render-rust.js")).renderRustSteps(bundle, settings.options, previous)
+      : (await import("../codegen/render.js")).renderSteps(bundle, settings.options, previous);
   const onDisk = await Promise.all(
     planned.steps.map((step) => (step.path === layout.index ? index : readFile(join(outDir, step.path), "utf8").catch(() => undefined))),
   );

@@ -1,11 +1,11 @@
 import { formatJsonPath } from "@pmcp-codegen/runtime/internal";
 import { z } from "zod";
+import { camelTool, fromFoundationFile } from "../bundle/foundation.js";
+import { canonicalBundle } from "../bundle/serialize.js";
+import { BUNDLE_VERSION, type Bundle, BundleSchema } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
 import { parseJsonText, parseJsonValue, readJsonFile } from "../files/read-json.js";
-import { camelTool, fromFoundationFile } from "./foundation.js";
 import { schemaFilePaths } from "./schema-files.js";
-import { canonicalBundle } from "./serialize.js";
-import { BUNDLE_VERSION, type Bundle, BundleSchema } from "./types.js";
 
 export type SchemaFileFormat = "bundle" | "pmcp-foundation";
 

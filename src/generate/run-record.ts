@@ -1,9 +1,9 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import type { QualitySummary } from "../bundle/quality-summary.js";
-import { hash } from "./hash.js";
-import type { GenerateWarning } from "./plan.js";
-import type { ReuseCache } from "./reuse-cache.js";
+import type { ReuseCache } from "../cache/reuse-cache.js";
+import { hash } from "../codegen/hash.js";
+import type { GenerateWarning } from "../codegen/plan.js";
 
 /**
  * What the last finished `pmcp generate` into a folder was made from and what it left there,

@@ -2,8 +2,8 @@ import { readdir, readFile, rm, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { jsonText } from "../bundle/serialize.js";
-import { hash } from "./hash.js";
-import type { GenerateWarning } from "./plan.js";
+import { hash } from "../codegen/hash.js";
+import type { GenerateWarning } from "../codegen/plan.js";
 
 /**
  * The most files the cache keeps in each of its folders (module entries; run records in `runs/`):

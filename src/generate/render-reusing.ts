@@ -1,8 +1,8 @@
-import { hash } from "./hash.js";
-import type { GenerateWarning } from "./plan.js";
-import type { RenderedFile, RenderSteps } from "./render.js";
-import type { ReuseCache } from "./reuse-cache.js";
-import { compile, type TemplateSources } from "./templates.js";
+import type { ReuseCache } from "../cache/reuse-cache.js";
+import { hash } from "../codegen/hash.js";
+import type { GenerateWarning } from "../codegen/plan.js";
+import type { RenderedFile, RenderSteps } from "../codegen/render.js";
+import { compile, type TemplateSources } from "../codegen/templates.js";
 
 export interface ReusingResult {
   files: RenderedFile[];

@@ -1,14 +1,14 @@
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
+import { carryInferred } from "../bundle/carry-inferred.js";
+import { toJsonText } from "../bundle/serialize.js";
+import type { Bundle } from "../bundle/types.js";
+import { parseSchemaFile } from "../bundle-files/read.js";
 import { PmcpError } from "../errors.js";
 import { parseJsonText } from "../files/read-json.js";
 import { systemReason } from "../files/system-reason.js";
 import { writeOutput } from "../files/write-output.js";
 import { withBundleLock } from "./bundle-lock.js";
-import { carryInferred } from "./carry-inferred.js";
-import { parseSchemaFile } from "./read.js";
-import { toJsonText } from "./serialize.js";
-import type { Bundle } from "./types.js";
 
 /**
  * Writes the inferred blocks of `learned` into the bundle file at `path` as it is now (another

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { observationPath } from "@pmcp-codegen/runtime";
 import { formatObservationLog } from "@pmcp-codegen/runtime/internal";
 import { InputData, jsonInputForTargetLanguage, quicktype } from "quicktype-core";
-import { inferBundle } from "../dist/infer/infer-bundle.js";
+import { inferBundle } from "../dist/learn/observation-logs.js";
 import { timeAsync } from "./lib.mjs";
 
 const COUNT = 10_000;

@@ -23,8 +23,8 @@ export type { ExportOptions, ServerOutcome, ServerProgress } from "./export/expo
 export { exportServers } from "./export/export-servers.js";
 export { loadTemplates } from "./generate/template-files.js";
 export type { InferResult } from "./infer/infer-bundle.js";
-export { inferBundle } from "./infer/infer-bundle.js";
 export { inferSchema } from "./infer/infer-schema.js";
+export { inferBundle } from "./learn/observation-logs.js";
 export type { NormalizeNote, Profile } from "./normalize/normalize.js";
 export { normalizeSchema, normalizeSchemaWithNotes, PROFILES } from "./normalize/normalize.js";
 export type { QualityReport } from "./report/quality-report.js";

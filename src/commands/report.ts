@@ -56,7 +56,7 @@ async function report(args: ArgsOf<typeof builder>): Promise<void> {
  * `observations/` is not there, or the configured folder has no logs yet.
  */
 async function observationLogs(args: ArgsOf<typeof builder>, configured: string | undefined) {
-  const { readLogs } = await import("../infer/observation-logs.js");
+  const { readLogs } = await import("../learn/observation-logs.js");
   const dir = configured ?? "observations";
   try {
     const { logs, failed } = await readLogs(dir);

@@ -2,8 +2,7 @@ import { stat } from "node:fs/promises";
 import { errorMessage } from "@pmcp-codegen/runtime/internal";
 import { sameSubstance } from "../bundle/carry-inferred.js";
 import type { Bundle, InferredTool } from "../bundle/types.js";
-import { inferBundle } from "../infer/infer-bundle.js";
-import { LogMemory } from "../infer/observation-logs.js";
+import { inferBundle, LogMemory } from "../learn/observation-logs.js";
 import type { WatchOptions } from "./watch-inputs.js";
 
 /**

@@ -303,7 +303,7 @@ export class ExecSession {
       `learning from ${dir}`,
       async () => {
         const [{ inferBundle }, { carryInferred }] = await Promise.all([
-          import("../infer/infer-bundle.js"),
+          import("../learn/observation-logs.js"),
           import("../bundle/carry-inferred.js"),
         ]);
         await client.flushObservations();

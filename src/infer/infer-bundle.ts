@@ -8,7 +8,18 @@ import { findDrift } from "./drift.js";
 import { fieldStats } from "./field-stats.js";
 import { inferSchema } from "./infer-schema.js";
 import { learnableValues, MAX_INFERRED_SAMPLES } from "./learnable-samples.js";
-import { type LogMemory, readLogs } from "./observation-logs.js";
+
+/** One log as read, and the block inferred from these bytes, with the declared schema (JSON text) it was judged against. */
+export interface ReadLog {
+  log: ObservationLog;
+  learned?: { judgedBy: string; block: InferredTool };
+}
+
+/** The logs of a folder as read (learn/observation-logs.ts), keyed by `JSON.stringify([server, tool])`, and the files that were no log. */
+export interface ReadLogs {
+  logs: Map<string, ReadLog>;
+  failed: string[];
+}
 
 export interface InferResult {
   bundle: Bundle;
@@ -21,13 +32,15 @@ export interface InferResult {
 }
 
 /**
- * Infers a schema for every tool of the bundle that has an observation log in `dir`,
- * and records it in the server's `inferred` list; tools without a log keep the block
- * they had. The tool objects themselves are never touched. With the `memory` of earlier
- * calls, only the logs whose bytes changed since are inferred again.
+ * Infers a schema for every tool of the bundle that has one of `read`'s logs, and records it in
+ * the server's `inferred` list; tools without a log keep the block they had. The tool objects
+ * themselves are never touched. A log that carries the block learned from its bytes (judged by the
+ * same declared schema) keeps it: only the others are inferred again. Each log used is taken out
+ * of `read.logs`; what is left matches no tool.
  */
-export async function inferBundle(bundle: Bundle, dir: string, memory?: LogMemory): Promise<InferResult> {
-  const { logs, failed } = await readLogs(dir, memory);
+export async function inferFromLogs(bundle: Bundle, read: ReadLogs): Promise<InferResult> {
+  const { logs } = read;
+  const failed = [...read.failed];
   const warnings: string[] = [];
   const inferred: InferredTool[] = [];
   const servers: BundleServer[] = [];

@@ -3,8 +3,7 @@ import { type QualityChange, toolQualities } from "../bundle/quality-changes.js"
 import { type QualityCounts, qualitySummary } from "../bundle/quality-summary.js";
 import type { Bundle, BundleServer, Tool } from "../bundle/types.js";
 import type { GenerationRecord } from "../codegen/generation-record.js";
-import { logCounts } from "../infer/infer-bundle.js";
-import type { ReadLog } from "../infer/observation-logs.js";
+import { logCounts, type ReadLog } from "../infer/infer-bundle.js";
 import { mostUsed, type Recommendations, recommendationsFor, type UsageLine } from "./recommendations.js";
 
 export interface ReportRow extends QualityCounts {

@@ -9,7 +9,7 @@ import { z } from "zod";
 import { qualityOf, schemaSourceOf } from "../../src/bundle/quality.js";
 import type { Bundle, InferredTool } from "../../src/bundle/types.js";
 import { readSchemaFiles } from "../../src/bundle-files/read.js";
-import { inferBundle } from "../../src/infer/infer-bundle.js";
+import { inferBundle } from "../../src/learn/observation-logs.js";
 import { FIXTURES, fixtureCommand, ROOT, runCli, runInProcess } from "../helpers/cli.js";
 import { COMPILE_BUDGET_MS, outputDir } from "../helpers/typescript.js";
 

@@ -11,7 +11,7 @@ import {
 } from "@pmcp-codegen/runtime/internal";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bundle, InferredTool } from "../../src/bundle/types.js";
-import { inferBundle } from "../../src/infer/infer-bundle.js";
+import { inferBundle } from "../../src/learn/observation-logs.js";
 import { outputDir } from "../helpers/typescript.js";
 
 let dir: string;

@@ -48,12 +48,6 @@ const EFFECTS = [
 const TIMERS = /\b(setTimeout|setInterval|setImmediate)\(/;
 /** The leaf whose job is reading and writing files. */
 const EFFECTS_ALLOWED = new Set(["files"]);
-/**
- * Pure-layer files that still do I/O, each to move into a service (generating, learning, reading
- * bundles from disk): the list only shrinks. A file not on it that does I/O fails the test.
- */
-const NOT_YET_PURE = new Set(["infer/observation-logs.ts"]);
-
 interface Import {
   from: string;
   /** A file of src/ for a relative import, else the package specifier. */
@@ -138,11 +132,7 @@ describe("the layers of src/", () => {
   });
 
   it("does no I/O in a pure layer or a leaf but files/: no disk, lock, watcher or timer", () => {
-    expect(impureFiles(files, imports).filter((file) => !NOT_YET_PURE.has(file))).toEqual([]);
-  });
-
-  it("lists as not yet pure only files that still are not", () => {
-    expect([...NOT_YET_PURE].filter((file) => !impureFiles(files, imports).includes(file))).toEqual([]);
+    expect(impureFiles(files, imports)).toEqual([]);
   });
 
   it("loads no MCP client from a leaf or a pure layer", () => {

@@ -5,8 +5,7 @@ import { formatObservationLog } from "@pmcp-codegen/runtime/internal";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Bundle } from "../../src/bundle/types.js";
 import { ObservationFollower } from "../../src/dev/follow-observations.js";
-import { inferBundle } from "../../src/infer/infer-bundle.js";
-import { LogMemory } from "../../src/infer/observation-logs.js";
+import { inferBundle, LogMemory } from "../../src/learn/observation-logs.js";
 import { outputDir } from "../helpers/typescript.js";
 
 let dir: string;

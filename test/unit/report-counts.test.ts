@@ -5,7 +5,7 @@ import { observationPath } from "@pmcp-codegen/runtime";
 import { formatObservationLog } from "@pmcp-codegen/runtime/internal";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Bundle } from "../../src/bundle/types.js";
-import { readLogs } from "../../src/infer/observation-logs.js";
+import { readLogs } from "../../src/learn/observation-logs.js";
 import { qualityReport } from "../../src/report/quality-report.js";
 
 let dir: string;

@@ -34,7 +34,7 @@ export async function inferObservations(
 ): Promise<Inferred> {
   const { readSchemaFiles, singleBundleFile } = await import("../../bundle-files/read.js");
   const { toJsonText } = await import("../../bundle/serialize.js");
-  const { inferBundle } = await import("../../infer/infer-bundle.js");
+  const { inferBundle } = await import("../../learn/observation-logs.js");
   const { cappedNote } = await import("../../infer/learnable-samples.js");
   const { bundle, files } = await readSchemaFiles(schema);
   const file = singleBundleFile(files);

@@ -1,16 +1,11 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { errorMessage, type ObservationLog, parseObservationLog } from "@pmcp-codegen/runtime/internal";
-import type { InferredTool } from "../bundle/types.js";
+import { errorMessage, parseObservationLog } from "@pmcp-codegen/runtime/internal";
+import type { Bundle } from "../bundle/types.js";
 import { PmcpError } from "../errors.js";
 import { systemReason } from "../files/system-reason.js";
-
-/** One log as read, and the block inferred from these bytes, with the declared schema (JSON text) it was judged against. */
-export interface ReadLog {
-  log: ObservationLog;
-  learned?: { judgedBy: string; block: InferredTool };
-}
+import { type InferResult, inferFromLogs, type ReadLog, type ReadLogs } from "../infer/infer-bundle.js";
 
 /** What a file held when last read: its size, times and inode, the digest of its bytes, and what they parsed to. */
 interface Known {
@@ -34,7 +29,7 @@ export class LogMemory {
  * Writers replace a log by renaming a whole file over it (the runtime's observer does, under its
  * lock), so a file read by its name is one version or the next, never half of one: no lock needed.
  */
-export async function readLogs(dir: string, memory = new LogMemory()): Promise<{ logs: Map<string, ReadLog>; failed: string[] }> {
+export async function readLogs(dir: string, memory = new LogMemory()): Promise<ReadLogs> {
   const servers = await readdir(dir, { withFileTypes: true }).catch((error: NodeJS.ErrnoException) => {
     throw new PmcpError(
       "NOT_FOUND",
@@ -84,4 +79,13 @@ async function readKnown(path: string, before: Known | undefined): Promise<Known
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
     return { stamp: "", digest: "", read: { problem: `${errorMessage(error)}; not learned from` } };
   }
+}
+
+/**
+ * Infers a schema for every tool of the bundle that has an observation log in `dir` (inferFromLogs),
+ * reading the folder first. With the `memory` of earlier calls, only the logs whose bytes changed
+ * since are read and inferred again.
+ */
+export async function inferBundle(bundle: Bundle, dir: string, memory?: LogMemory): Promise<InferResult> {
+  return inferFromLogs(bundle, await readLogs(dir, memory));
 }

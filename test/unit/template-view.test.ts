@@ -36,7 +36,13 @@ describe("the templates' view", () => {
   it("holds nothing to call: every value of it survives JSON", async () => {
     let seen: unknown;
     const templates = await compile({ server: "x", index: "x", hash: "template-view-json" });
-    const spy = { ...templates, server: (view: unknown) => ((seen = view), templates.server(view)) };
+    const spy = {
+      ...templates,
+      server: (view: unknown) => {
+        seen = view;
+        return templates.server(view);
+      },
+    };
     renderClients(BUNDLE, OPTIONS, spy);
     expect(JSON.parse(JSON.stringify(seen))).toEqual(seen);
     expect(Object.keys(seen as object).sort()).toEqual([

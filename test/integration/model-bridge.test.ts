@@ -244,6 +244,7 @@ describe("pmcp-codegen/model, the entry an orchestrator imports", () => {
       .map((file) => relative(join(ROOT, "dist"), file).split("/")[0]);
     expect([...new Set(ours)].sort()).toEqual([
       "bundle",
+      "bundle-files",
       "count.js",
       "errors.js",
       "files",

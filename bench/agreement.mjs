@@ -117,7 +117,7 @@ async function ourParsers(entries, dir) {
       },
     ],
   };
-  const options = { source: "agreement", runtimeImport: "pmcp-codegen/runtime", generatorVersion: "bench", strictObjects: true };
+  const options = { source: "agreement", runtimeImport: "@pmcp-codegen/runtime", generatorVersion: "bench", strictObjects: true };
   const result = renderClients(bundle, options, templates);
   for (const file of result.files) writeFileSync(join(dir, file.path), file.content);
   const module = await jiti.import(join(dir, "agreement.ts"));

@@ -129,7 +129,7 @@ async function enumGrowth() {
       version: "1.0",
       servers: [{ id: "wide", tools: [{ name: "pick", outputSchema: { type: "object", properties: { v: { enum: values } } } }] }],
     };
-    const options = { source: "bench", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "bench" };
+    const options = { source: "bench", runtimeImport: "@pmcp-codegen/runtime", strictObjects: false, generatorVersion: "bench" };
     const ms = await timeAsync(() => renderClients(bundle, options, templates), 3);
     rows.push(`${size.toLocaleString("en")} values ${ms.toFixed(0)} ms (${((ms * 1000) / size).toFixed(2)} µs per value)`);
   }
@@ -148,7 +148,7 @@ async function depthGrowth() {
   for (const depth of [1_000, 2_000, 4_000, 8_000]) {
     const schema = nested(depth, "string");
     const bundle = { version: "1.0", servers: [{ id: "deep", tools: [{ name: "dig", inputSchema: schema, outputSchema: schema }] }] };
-    const options = { source: "bench", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "bench" };
+    const options = { source: "bench", runtimeImport: "@pmcp-codegen/runtime", strictObjects: false, generatorVersion: "bench" };
     const generate = await timeAsync(() => renderClients(bundle, options, templates), 7);
     generateRows.push(
       `${depth.toLocaleString("en")} levels ${generate.toFixed(1)} ms (${((generate * 1000) / depth).toFixed(1)} µs per level)`,
@@ -167,7 +167,7 @@ export async function benchGenerate() {
     tools: Array.from({ length: 100 }, (_, t) => tool(s * 100 + t)),
   }));
   const bundle = { version: "1.0", servers };
-  const options = { source: "bench", runtimeImport: "pmcp-codegen/runtime", strictObjects: false, generatorVersion: "bench" };
+  const options = { source: "bench", runtimeImport: "@pmcp-codegen/runtime", strictObjects: false, generatorVersion: "bench" };
   const tools = servers.flatMap((server) => server.tools);
 
   const ours = await timeAsync(() => renderClients(bundle, options, templates), 5);

@@ -29,8 +29,13 @@ export const serveExecCommand = defineCommand({
  * fails is one stderr line and the answer to every program.
  */
 async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
+  // Read once, for the session and for who may call over HTTP.
+  const { loadPmcpConfig } = await import("../config/pmcp-config.js");
+  const project = loadPmcpConfig();
+  // A bad pmcp.config fails in startSession, which awaits it; until then its rejection is not unhandled.
+  project.catch(() => undefined);
   // Checked before anything starts: who may call, an address beyond loopback only with a check of it.
-  const http = args.http === undefined ? undefined : await httpSettings(args);
+  const http = args.http === undefined ? undefined : await httpSettings(args, await project);
   const { startSession } = await import("./start-exec-session.js");
   const { createExecServer } = await import("../exec/exec-server.js");
   const { startTelemetry } = await import("./shared/telemetry-sdk.js");
@@ -42,7 +47,7 @@ async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
     const served = new Promise<void>((resolve) => {
       serving = () => setImmediate(resolve);
     });
-    const started = await startSession(args, "serve", {}, served);
+    const started = await startSession(args, "serve", {}, served, project);
     let stopped = false;
     started.session.ready().catch((error: unknown) => {
       if (stopped) return;

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { AuthInfo, McpServer } from "@modelcontextprotocol/server";
 import type { Argv } from "yargs";
+import type { LoadedConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
 import { watchSignals } from "../signals.js";
 import type { BearerAuth } from "./shared/bearer-auth.js";
@@ -43,20 +44,15 @@ const LOOPBACKS = new Set([LOOPBACK, "::1", "localhost"]);
  * The HTTP settings of a `pmcp serve` command, checked: a token's variable set, not both it and
  * `pmcp.config`'s `serve.auth`, and an address beyond loopback only with one of them.
  */
-export async function httpSettings(args: {
-  http?: number | undefined;
-  allowedHost: string[];
-  host: string;
-  authTokenEnv?: string | undefined;
-}): Promise<HttpSettings> {
+export async function httpSettings(
+  args: { http?: number | undefined; allowedHost: string[]; host: string; authTokenEnv?: string | undefined },
+  project: LoadedConfig | undefined,
+): Promise<HttpSettings> {
   const token = args.authTokenEnv === undefined ? undefined : process.env[args.authTokenEnv];
   if (args.authTokenEnv !== undefined && (token === undefined || token === ""))
     throw new PmcpError("INVALID_ARGUMENT", `--auth-token-env ${args.authTokenEnv}: the environment variable is not set`);
-  const [{ loadPmcpConfig }, { staticTokenAuth, verifierAuth }] = await Promise.all([
-    import("../config/pmcp-config.js"),
-    import("./shared/bearer-auth.js"),
-  ]);
-  const configured = (await loadPmcpConfig())?.config.serve?.auth;
+  const { staticTokenAuth, verifierAuth } = await import("./shared/bearer-auth.js");
+  const configured = project?.config.serve?.auth;
   if (token !== undefined && configured !== undefined)
     throw new PmcpError("INVALID_ARGUMENT", "--auth-token-env and pmcp.config's serve.auth both say who may call: give one");
   const auth = token !== undefined ? staticTokenAuth(token) : configured === undefined ? undefined : verifierAuth(configured);
@@ -93,7 +89,8 @@ async function serveInspect(args: ArgsOf<typeof builder>): Promise<void> {
   const { bundle } = await readSchemaFiles(schema);
   const create = () => createInspectServer(bundle, args.profile);
   if (args.http === undefined) return serveStdio(create);
-  return serveHttp(create, "inspect", await httpSettings(args), args);
+  const { loadPmcpConfig } = await import("../config/pmcp-config.js");
+  return serveHttp(create, "inspect", await httpSettings(args, await loadPmcpConfig()), args);
 }
 
 /**

@@ -50,15 +50,17 @@ export interface StartedSession {
  * (from the `--schema` bundle, else by listing them), builds the declarations and the checker,
  * and a CompositionClient for the same servers, all in the background; `session.ready()` says
  * when it is done or what failed. Only bad flags and a bad pmcp.config fail here. A server typed
- * by the bundle is started by a program's first call of it, not before. `verb` names the command in messages.
+ * by the bundle is started by a program's first call of it, not before. `verb` names the command in messages;
+ * `loaded` is pmcp.config, when the caller has read it already.
  */
 export async function startSession(
   flags: ExecFlags,
   verb: string,
   checker: CheckerHostOptions = {},
   startAfter: Promise<void> = Promise.resolve(),
+  loaded: Promise<LoadedConfig | undefined> = loadPmcpConfig(),
 ): Promise<StartedSession> {
-  const project = await loadPmcpConfig();
+  const project = await loaded;
   const sources = await resolveSources(flags, project, verb);
   const schema = await schemaPaths(flags, project);
   const named = sources.flatMap((source) => (source.id === undefined ? [] : [{ id: source.id, label: source.label }]));

@@ -163,13 +163,18 @@ export default {
 `;
 
 const BOMB_TIMEOUT_MS = 300;
-const TWO_CALLER_PROGRAMS = 40;
+/**
+ * About two seconds of `return 1` (a few milliseconds each): several bombs' turns, each a check given
+ * up on, a checker replaced and the wait its caller owes. Forty took a third of a second, less than
+ * one bomb's turn, and measured how the first bomb began rather than bombs back to back.
+ */
+const TWO_CALLER_PROGRAMS = 200;
 
 /**
  * The type-checkers shared between callers: one caller runs `return 1` in turn, with no other load
  * and then while a second caller sends type bombs back to back, each with timeout_ms 300 (given up on
- * at once, its checker busy a grace longer, then replaced). Both callers known by their tokens, and
- * then, for comparison, both tokens one client's.
+ * at once, its checker ended then, or a grace later when the pool sees one caller, and replaced).
+ * Both callers known by their tokens, and then, for comparison, both tokens one client's.
  */
 export async function benchTwoCallers() {
   const measure = async (shared) => {

@@ -74,6 +74,8 @@ interface Job {
   waiting: NodeJS.Timeout | undefined;
   /** Who sent the program; undefined for an update, the pool's own job, which waits for no share. */
   caller: string | undefined;
+  /** When a checker took it (a `performance.now()`). */
+  posted: number | undefined;
   settle(reply: CheckReply | Stopped): void;
 }
 
@@ -90,6 +92,12 @@ interface Checker {
   standby: NodeJS.Timeout | undefined;
   /** Its job has run that long (or is given up on): a standby checker stands beside it. */
   long: boolean;
+  /**
+   * While it starts, the caller whose program ended the checker it replaces, and how long that
+   * program held it: the start counts against that caller's share, and once it is ready the caller
+   * owes that time and the start's (see #owed).
+   */
+  startedFor: { caller: string; heldMs: number } | undefined;
 }
 
 /**
@@ -102,8 +110,10 @@ interface Checker {
  *
  * The checkers are shared fairly between callers: while several are present (see
  * CALLER_PRESENT_MS), each holds at most its share of the pool, a checker busy with a program
- * given up on counted against the caller who sent it. One caller's type bombs then wait behind
- * each other, and the others' programs find a checker free.
+ * given up on, or starting in place of one ended under it, counted against the caller who sent
+ * it; that caller then waits as long as the program held its checker (#owed), and a check given
+ * up on is ended at once, not after a grace. One caller's type bombs then wait behind each other,
+ * and the others' programs find a checker free and a core to run on.
  */
 export class CheckerHost {
   readonly #heapMb: number;
@@ -117,6 +127,14 @@ export class CheckerHost {
   readonly #queue: Job[] = [];
   /** When each caller's last program arrived or was answered. */
   readonly #seen = new Map<string, number>();
+  /**
+   * Until when each caller's programs wait while another caller is present: a caller whose program
+   * ended its checker (given up on, or out of memory) waits, once the replacement is ready (or at
+   * once, when a standby takes its place), as long as that program held the checker and the
+   * replacement took to start. Its type bombs then take less than its share of the machine:
+   * on two cores a checker is half of it, and the server answering every caller needs the other.
+   */
+  readonly #owed = new Map<string, number>();
   /** Set while a free checker waits for a present caller to go, so that another's job may have it. */
   #recount: NodeJS.Timeout | undefined;
   #nextId = 0;
@@ -168,6 +186,7 @@ export class CheckerHost {
         time,
         waiting: undefined,
         caller,
+        posted: undefined,
         settle: (reply) => {
           if (reply.type === "stopped") resolve({ ok: false, kind: reply.kind, message: reply.message });
           else if (reply.type === "failed") resolve({ ok: false, kind: "invalid_input", message: reply.message });
@@ -191,6 +210,7 @@ export class CheckerHost {
         time: undefined,
         waiting: undefined,
         caller: undefined,
+        posted: undefined,
         settle: (reply) => {
           if (reply.type === "updated") {
             this.#declarations = text;
@@ -223,10 +243,11 @@ export class CheckerHost {
   }
 
   /** Starts a checker process with the declarations in force; settles when it is ready, or failed to start. */
-  #start(): Promise<void> {
+  #start(startedFor?: Checker["startedFor"]): Promise<void> {
     const { NODE_OPTIONS: _hostOptions, ...env } = process.env;
     const cache = module.getCompileCacheDir?.();
     const snapshot = this.#snapshot;
+    const starting = performance.now();
     const child = fork(new URL("./checker-process.js", import.meta.url), [], {
       // The host's flags (a loader, --input-type, NODE_OPTIONS) are not the checker's business; its heap is.
       execArgv: [`--max-old-space-size=${this.#heapMb}`, ...(snapshot === undefined ? [] : ["--snapshot-blob", snapshot])],
@@ -246,6 +267,7 @@ export class CheckerHost {
       timer: undefined,
       standby: undefined,
       long: false,
+      startedFor,
     };
     this.#checkers.add(checker);
     // V8 says why it ended on stderr ("JavaScript heap out of memory"); the last of it is kept.
@@ -257,6 +279,7 @@ export class CheckerHost {
       child.on("message", (reply: CheckReply) => {
         if (reply.type === "ready") {
           checker.ready = true;
+          if (startedFor !== undefined) this.#owe(startedFor.caller, startedFor.heldMs + performance.now() - starting);
           resolve();
           this.#dispatch();
           this.#retireSurplus(checker);
@@ -339,11 +362,19 @@ export class CheckerHost {
   #nextJob(): number {
     const held = new Map<string, number>();
     for (const checker of this.#checkers) {
-      const caller = checker.job?.caller;
+      const caller = checker.job?.caller ?? (checker.ready ? undefined : checker.startedFor?.caller);
       if (caller !== undefined) held.set(caller, (held.get(caller) ?? 0) + 1);
     }
-    const share = Math.max(1, Math.floor(this.#size / this.#present().size));
-    return this.#queue.findIndex((job) => job.caller === undefined || (held.get(job.caller) ?? 0) < share);
+    const present = this.#present().size;
+    const share = Math.max(1, Math.floor(this.#size / present));
+    const now = performance.now();
+    const owing = (caller: string) => present > 1 && (this.#owed.get(caller) ?? 0) > now;
+    return this.#queue.findIndex((job) => job.caller === undefined || ((held.get(job.caller) ?? 0) < share && !owing(job.caller)));
+  }
+
+  #owe(caller: string, ms: number): void {
+    const until = performance.now() + ms;
+    if (until > (this.#owed.get(caller) ?? 0)) this.#owed.set(caller, until);
   }
 
   /** Callers with a job in the pool, or seen within CALLER_PRESENT_MS; those seen before are forgotten. */
@@ -359,11 +390,15 @@ export class CheckerHost {
     return present;
   }
 
-  /** A free checker is held back for callers present only by their last visit: look again when the first of them goes. */
+  /**
+   * A free checker is held back for callers present only by their last visit, or from callers that
+   * owe time: look again when the first of them goes, or the first debt is paid.
+   */
   #recountWhenOneGoes(): void {
-    const first = Math.min(...this.#seen.values());
-    if (Number.isFinite(first))
-      this.#recount = setTimeout(() => this.#dispatch(), Math.max(0, first + CALLER_PRESENT_MS - performance.now()));
+    const now = performance.now();
+    for (const [caller, until] of this.#owed) if (until <= now) this.#owed.delete(caller);
+    const next = Math.min(...[...this.#seen.values()].map((seen) => seen + CALLER_PRESENT_MS), ...this.#owed.values());
+    if (Number.isFinite(next)) this.#recount = setTimeout(() => this.#dispatch(), Math.max(0, next - now));
   }
 
   #post(checker: Checker, job: Job): void {
@@ -375,6 +410,7 @@ export class CheckerHost {
       return;
     }
     checker.job = job;
+    job.posted = performance.now();
     const { request } = job;
     // A check carries its declarations only to a checker holding others (a program keeps the set it started with).
     const message: CheckRequest =
@@ -387,7 +423,10 @@ export class CheckerHost {
     checker.child.send(message);
   }
 
-  /** Its program stops waiting; the checker gets a grace to finish, then is ended. */
+  /**
+   * Its program stops waiting; the checker gets a grace to finish, then is ended. Not while another
+   * caller is present: what is left of a check nobody waits for would take a core from that caller.
+   */
   #overran(checker: Checker, job: Job, programTime: boolean): void {
     const message =
       programTime && job.time !== undefined
@@ -395,7 +434,11 @@ export class CheckerHost {
         : stopped(job, `took longer than ${this.#maxCheckMs} ms`);
     job.settle({ type: "stopped", kind: "timeout", message });
     // TypeScript cannot be interrupted: only ending its checker stops a check.
-    checker.timer = setTimeout(() => this.#replace(checker), ABANDONED_GRACE_MS);
+    if ([...this.#present()].some((caller) => caller !== job.caller)) {
+      this.#replace(checker, job);
+      return;
+    }
+    checker.timer = setTimeout(() => this.#replace(checker, job), ABANDONED_GRACE_MS);
   }
 
   /** Starts a checker beside one whose check runs long, so the pool keeps its size in ready checkers. */
@@ -449,18 +492,26 @@ export class CheckerHost {
           : { type: "failed", id: job.request.id, message },
       );
     }
-    this.#replace(checker);
+    this.#replace(checker, job);
   }
 
-  /** Ends a checker and starts a fresh one in its place, unless its standby is that one; the others go on. */
-  #replace(checker: Checker): void {
+  /**
+   * Ends a checker and starts a fresh one in its place, unless its standby is that one; the others go
+   * on. `job` is the one it ends under, if any: its caller's, the start is counted against that caller.
+   */
+  #replace(checker: Checker, job: Job | undefined): void {
     clearTimeout(checker.timer);
     clearTimeout(checker.standby);
     this.#checkers.delete(checker);
     void end(checker.child);
-    if (this.#closed || this.#checkers.size >= this.#wanted()) return;
+    const owed =
+      job?.caller === undefined || job.posted === undefined ? undefined : { caller: job.caller, heldMs: performance.now() - job.posted };
+    if (this.#closed || this.#checkers.size >= this.#wanted()) {
+      if (owed !== undefined) this.#owe(owed.caller, owed.heldMs);
+      return;
+    }
     // A failed start shows as the outcome of the oldest waiting job (#failedToStart).
-    this.#start().catch(() => undefined);
+    this.#start(owed).catch(() => undefined);
   }
 
   /** A checker that did not start (after create, rare: its declarations had compiled); the oldest waiting job gets why. */

@@ -600,4 +600,33 @@ describe("the checker's processes", () => {
       ]);
     });
   });
+
+  // A check given up on went on for a grace beside the other caller's programs, and the process started in
+  // its place was free to the same caller's next bomb at once: bombs sent back to back with a short
+  // timeout_ms kept a core and more from the other caller.
+  it("ends a check given up on at once while another caller is present, and holds back that caller's next program as long as the check held its process", async () => {
+    const worker = await CheckerHost.create(X);
+    try {
+      await worker.check("return x;", X, within(60_000), "caller b");
+      const before = worker.pids;
+      expect(await worker.check(TYPE_BOMB, X, within(500), "caller a")).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: "the program's time limit of 500 ms ran out during its type-check; nothing was run",
+      });
+      expect(before.filter((pid) => !worker.pids.includes(pid))).toHaveLength(1);
+      const [next, other] = await Promise.all([
+        worker.check("return x;", X, within(400), "caller a"),
+        worker.check("return x + 1;", X, within(60_000), "caller b"),
+      ]);
+      expect(next).toEqual({
+        ok: false,
+        kind: "timeout",
+        message: "the program's time limit of 400 ms ran out while it waited for a free type-checker; nothing was run",
+      });
+      expect(other).toEqual({ ok: true, program: expect.objectContaining({ code: emitted("    return x + 1;\n") }) });
+    } finally {
+      await worker.close();
+    }
+  });
 });

@@ -1,23 +1,9 @@
 import { createRequire } from "node:module";
 import type YargsFactory from "yargs";
-import { devCommand } from "../commands/dev.js";
-import { execCommand } from "../commands/exec.js";
-import { generateCommand } from "../commands/generate.js";
-import { inspectCommand } from "../commands/inspect.js";
-import { reportCommand } from "../commands/report.js";
-import { schemaDiffCommand } from "../commands/schema-diff.js";
-import { schemaDiscoverCommand } from "../commands/schema-discover.js";
-import { schemaExportCommand } from "../commands/schema-export.js";
-import { schemaInferCommand } from "../commands/schema-infer.js";
-import { schemaLintCommand } from "../commands/schema-lint.js";
-import { schemaNormalizeCommand } from "../commands/schema-normalize.js";
-import { schemaValidateCommand } from "../commands/schema-validate.js";
-import { serveExecCommand } from "../commands/serve-exec.js";
-import { serveInspectCommand } from "../commands/serve-inspect.js";
 import { printable } from "../commands/shared/output.js";
-import { toolsFromSourceCommand } from "../commands/tools-from-source.js";
 import { PmcpError } from "../errors.js";
 import { version } from "../version.js";
+import { COMMANDS, GLOBAL_OPTIONS, isGroup } from "./commands.js";
 import { exitCodeOf, isUsageError } from "./exit-code.js";
 import { yargsMessage } from "./yargs-messages.js";
 
@@ -25,56 +11,28 @@ import { yargsMessage } from "./yargs-messages.js";
 // words at the column, and it loads faster than yargs 18, whose cliui loads string-width three times.
 const yargs = createRequire(import.meta.url)("yargs") as typeof YargsFactory;
 
-const GROUPS = {
-  schema: "Export and check tool schema bundles",
-  tools: "Tools from TypeScript functions",
-  serve: "Run an MCP server for agents: inspect or exec",
-};
-
 /**
  * Runs the `pmcp` command line (`argv` without node and the script) and resolves with its
  * exit code; nothing here exits the process, so tests can run it in process. Failures become
  * one `pmcp:` line per problem on stderr, with the stack only under `--debug`.
  */
 export async function run(argv: readonly string[]): Promise<number> {
-  const cli = yargs([...argv])
+  let cli = yargs([...argv])
     .scriptName("pmcp")
     .usage("$0 <command>\n\nTyped, validated server-to-server calls for MCP servers.")
-    .option("debug", { type: "boolean", default: false, describe: "Print stack traces on failure" })
-    .option("quiet", { type: "boolean", default: false, describe: "Print nothing but errors" })
-    .option("json", { type: "boolean", default: false, describe: "Print a machine-readable summary on stdout" })
+    .options(GLOBAL_OPTIONS);
+  for (const entry of COMMANDS) {
     // A group's command names no positional, which yargs would demand before the group's own
     // message naming the choices; its usage line names them instead.
-    .command("schema", GROUPS.schema, (schema) =>
-      schema
-        .usage(`$0 schema <command>\n\n${GROUPS.schema}`)
-        .command(schemaExportCommand)
-        .command(schemaDiscoverCommand)
-        .command(schemaInferCommand)
-        .command(schemaValidateCommand)
-        .command(schemaDiffCommand)
-        .command(schemaNormalizeCommand)
-        .command(schemaLintCommand)
-        .demandCommand(1, "name a schema command: export, discover, infer, validate, diff, normalize or lint"),
-    )
-    .command("tools", GROUPS.tools, (tools) =>
-      tools
-        .usage(`$0 tools <command>\n\n${GROUPS.tools}`)
-        .command(toolsFromSourceCommand)
-        .demandCommand(1, "name a tools command: from-source"),
-    )
-    .command(inspectCommand)
-    .command("serve", GROUPS.serve, (serve) =>
-      serve
-        .usage(`$0 serve <inspect|exec>\n\n${GROUPS.serve}`)
-        .command(serveInspectCommand)
-        .command(serveExecCommand)
-        .demandCommand(1, "name a server: inspect or exec"),
-    )
-    .command(execCommand)
-    .command(reportCommand)
-    .command(generateCommand)
-    .command(devCommand)
+    cli = isGroup(entry)
+      ? cli.command(entry.group, entry.describe, (group) =>
+          entry.commands
+            .reduce((built, command) => built.command(command), group.usage(`$0 ${entry.group} ${entry.usage}\n\n${entry.describe}`))
+            .demandCommand(1, entry.missing),
+        )
+      : cli.command(entry);
+  }
+  cli = cli
     .demandCommand(1, "name a command")
     .strict()
     // One language for every line pmcp prints, and the one yargs-messages.ts reads.

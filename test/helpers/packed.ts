@@ -6,7 +6,7 @@ import { ROOT } from "./cli.js";
 
 const exec = promisify(execFile);
 
-/** The two packages as the README's Install section has a user pack them: their tarballs' paths. */
+/** The two packages as getting started's Install section (docs/getting-started.md) has a user pack them: their tarballs' paths. */
 export interface Tarballs {
   codegen: string;
   runtime: string;
@@ -39,7 +39,7 @@ export function installedVersion(name: string): string {
 }
 
 /**
- * A package spec as the README writes it (`zod`, `typescript@5`), pinned to the version this checkout
+ * A package spec as the docs write it (`zod`, `typescript@5`), pinned to the version this checkout
  * installed when that version is the one meant (same major, or none named), so that npm finds it in the
  * local cache; any other spec is kept as it is.
  */

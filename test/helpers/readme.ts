@@ -1,3 +1,18 @@
+import { readdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+
+/** The pages a reader of the project reads, relative to the checkout: both READMEs and every page of docs/, sorted. */
+export const DOC_PAGES: readonly string[] = [
+  "README.md",
+  "packages/runtime/README.md",
+  ...readdirSync(`${ROOT}docs`, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".md"))
+    .map((file) => `docs/${file.split("\\").join("/")}`)
+    .sort(),
+];
+
 /** A fenced code block of a Markdown file: its info string (`ts`, `ts fragment`), its text, and its fence's line (from 1). */
 export interface CodeBlock {
   info: string;

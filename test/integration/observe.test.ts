@@ -549,7 +549,7 @@ describe("infer, generate and report from the command line", () => {
     await writeFile(path, toJsonText(bundle));
     const before = await readFile(path, "utf8");
     const result = await runInProcess(["schema", "infer", "--schema", path, "--observations", join(dir, "no-such-folder")]);
-    // A missing input is a usage error, as a missing bundle is (README: exit codes).
+    // A missing input is a usage error, as a missing bundle is (docs/reference/exit-codes-and-errors.md).
     expect(result.code).toBe(2);
     expect(result.stderr.trim().split("\n")).toEqual([
       expect.stringMatching(/^pmcp: .*no-such-folder: no such folder/),

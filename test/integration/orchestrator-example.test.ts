@@ -18,7 +18,7 @@ const replay =
 const WEATHER = { city: "Lisbon", temperature: 18.5, units: "metric", conditions: "clear sky" };
 
 /**
- * The README's `toolsForModel` walk-through, run: the orchestrator example against a real stdio server
+ * The orchestrator guide's `toolsForModel` walk-through (docs/guides/orchestrator.md), run: the orchestrator example against a real stdio server
  * (the weather example's tool, its city an `anyOf` with null), the model's side played by answers
  * written in each provider's response shape. What matters is the second request: the model reads
  * the weather, so it has no reason to say it could not get it.

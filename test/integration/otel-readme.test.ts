@@ -28,9 +28,9 @@ async function start(script: string, env: Record<string, string>): Promise<{ url
   return { url: output.split("\n")[0] ?? "", output: () => output };
 }
 
-it("the README's OpenTelemetry example runs: a domain server printing its spans, continued by the upstream server", async () => {
-  const readme = await readFile(join(ROOT, "README.md"), "utf8");
-  const example = /<!-- otel-example -->\n```js\n([\s\S]*?)```/.exec(readme)?.[1];
+it("the OpenTelemetry guide's example runs: a domain server printing its spans, continued by the upstream server", async () => {
+  const guide = await readFile(join(ROOT, "docs/guides/opentelemetry.md"), "utf8");
+  const example = /<!-- otel-example -->\n```js\n([\s\S]*?)```/.exec(guide)?.[1];
   expect(example).toBeDefined();
   // Inside the repository, so that `pmcp-codegen/server` resolves to this package as it would when installed.
   const dir = join(ROOT, "test/.output/otel-readme");

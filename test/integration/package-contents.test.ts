@@ -23,8 +23,8 @@ function targetsOf(exports: unknown): string[] {
 
 /**
  * The files the tarball's own files point to, each with who points to it: every `.js` and `.d.ts` its
- * source map, every map its sources, the manifest's `exports` and `bin`, and the README its relative links
- * and the `examples/…` paths it names. Paths are inside the package; one outside starts with `../`.
+ * source map, every map its sources, the manifest's `exports` and `bin`, and the README and the pages of docs/
+ * their relative links and the `examples/…` paths they name. Paths are inside the package; one outside starts with `../`.
  */
 async function referencedFiles(dir: string, files: readonly string[]): Promise<{ path: string; from: string }[]> {
   const found: { path: string; from: string }[] = [];
@@ -41,11 +41,13 @@ async function referencedFiles(dir: string, files: readonly string[]): Promise<{
   }
   const manifest = await manifestOf(dir);
   for (const target of [...targetsOf(manifest.exports), ...Object.values(manifest.bin ?? {})]) add(target, "package.json");
-  const readme = await readFile(join(dir, "README.md"), "utf8");
-  for (const [, target] of readme.matchAll(/\]\(([^)\s]+)\)/g)) {
-    if (!/^(?:[a-z]+:|#)/.test(target!)) add(target!.split("#")[0]!, "README.md link");
+  for (const page of ["README.md", ...files.filter((file) => file.startsWith("docs/") && file.endsWith(".md"))]) {
+    const text = await readFile(join(dir, page), "utf8");
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (!/^(?:[a-z]+:|#)/.test(target!)) add(posix.join(posix.dirname(page), target!.split("#")[0]!), `${page} link`);
+    }
+    for (const [, path] of text.matchAll(/`(examples\/[^`\s]*)`/g)) add(path!, page);
   }
-  for (const [, path] of readme.matchAll(/`(examples\/[^`\s]*)`/g)) add(path!, "README.md");
   return found;
 }
 
@@ -61,19 +63,7 @@ describe("the packed packages", () => {
     [
       PACKAGES.codegen,
       "pmcp-codegen",
-      [
-        "ARCHITECTURE.md",
-        "CHANGELOG.md",
-        "LICENSE",
-        "README.md",
-        "dist",
-        "examples",
-        "generated",
-        "package.json",
-        "schemas",
-        "src",
-        "templates",
-      ],
+      ["CHANGELOG.md", "LICENSE", "README.md", "dist", "docs", "examples", "generated", "package.json", "schemas", "src", "templates"],
     ],
     [PACKAGES.runtime, "@pmcp-codegen/runtime", ["LICENSE", "README.md", "dist", "package.json", "src"]],
   ])(
@@ -90,7 +80,7 @@ describe("the packed packages", () => {
     ["pmcp-codegen", PACKAGES.codegen],
     ["@pmcp-codegen/runtime", PACKAGES.runtime],
   ])(
-    "%s carries every file its source maps, exports, bin and README point to",
+    "%s carries every file its source maps, exports, bin, README and docs point to",
     async (_name, dir) => {
       const files = await listedFiles(dir);
       const carried = new Set(files);

@@ -10,20 +10,20 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { FIXTURES, ROOT } from "../helpers/cli.js";
 import { full } from "../helpers/full-run.js";
 import { npmInstall, packTarballs, pinnedToCheckout, type Tarballs } from "../helpers/packed.js";
-import { type CodeBlock, codeBlocks, section } from "../helpers/readme.js";
+import { type CodeBlock, codeBlocks, DOC_PAGES, section } from "../helpers/readme.js";
 
 /**
- * The README's "A new project", followed from an empty folder outside the checkout (so that nothing
+ * "A new project" of docs/getting-started.md, followed from an empty folder outside the checkout (so that nothing
  * resolves from the checkout's node_modules): its commands, with the tarballs packed from this build and
  * each package pinned to the version the checkout installed (the install then comes from the local npm
  * cache), its tsconfig.json, and its domain server. One install serves every case here: the flow, every
- * TypeScript block of both READMEs, and both packages' published declarations, all compiled by the
- * project's own tsc with the README's settings (`strict`; the packages' declarations checked as with `skipLibCheck` off).
+ * TypeScript block of README.md, packages/runtime/README.md and docs/, and both packages' published declarations,
+ * all compiled by the project's own tsc with the page's settings (`strict`; the packages' declarations checked as with `skipLibCheck` off).
  */
 
 const exec = promisify(execFile);
-const readme = await readFile(join(ROOT, "README.md"), "utf8");
-const steps = codeBlocks(section(readme, "### A new project"));
+const gettingStarted = await readFile(join(ROOT, "docs/getting-started.md"), "utf8");
+const steps = codeBlocks(section(gettingStarted, "## A new project"));
 const [setup, flow] = steps.filter((block) => block.info === "sh");
 const tsconfig = steps.find((block) => block.info === "json");
 const domainServer = steps.find((block) => block.info === "ts");
@@ -49,7 +49,7 @@ function commandsOf(block: CodeBlock | undefined): string[][] {
   return commands;
 }
 
-/** Runs one command of the README in the project; `npm i` from the packed tarballs and the local npm cache. */
+/** Runs one command of the page in the project; `npm i` from the packed tarballs and the local npm cache. */
 async function runStep([command, ...args]: string[]): Promise<{ stdout: string; stderr: string }> {
   if (command === "npm" && (args[0] === "i" || args[0] === "install")) {
     const specs = args.slice(1).map((arg) => {
@@ -86,9 +86,9 @@ afterAll(async () => {
   if (work !== undefined) await rm(work, { recursive: true, force: true });
 });
 
-describe("the README's new project, from an empty folder", () => {
+describe("getting started's new project, from an empty folder", () => {
   it("exports a server that prints a banner, generates its client, compiles the domain server with tsc --strict and runs it", async () => {
-    // The README's upstream.js: a real server that prints `Starting Banner MCP server...` before any message.
+    // The page's upstream.js: a real server that prints `Starting Banner MCP server...` before any message.
     await copyFile(join(FIXTURES, "banner-server.mjs"), join(project, "upstream.js"));
     const [, file] = /^\/\/ (\S+\.ts):/.exec(domainServer?.code ?? "") ?? [];
     expect(file).toBe("server.ts");
@@ -131,22 +131,27 @@ describe("the README's new project, from an empty folder", () => {
   }, 600_000);
 });
 
-/** Every `ts` block of both READMEs, and a module importing every entry of both packages, compiled in one program. */
+/** Every fenced block of the docs' pages (DOC_PAGES), each with a file name of its own: the page's path and the block's line. */
+const BLOCKS = (
+  await Promise.all(
+    DOC_PAGES.map(async (page) =>
+      codeBlocks(await readFile(join(ROOT, page), "utf8")).map((block) => ({
+        ...block,
+        file: `${page.replace(/\.md$/, "").replace(/[^a-zA-Z0-9]+/g, "-")}-${block.line}.ts`,
+      })),
+    ),
+  )
+).flat();
+/** Every `ts` block of them, and a module importing every entry of both packages, compiled in one program. */
 let compiled: Promise<{ byFile: Record<string, string[]>; declarations: string[] }> | undefined;
-const SNIPPETS = [
-  ...codeBlocks(readme).map((block) => ({ ...block, file: `readme-${block.line}.ts` })),
-  ...codeBlocks(await readFile(join(ROOT, "packages/runtime/README.md"), "utf8")).map((block) => ({
-    ...block,
-    file: `runtime-readme-${block.line}.ts`,
-  })),
-].filter((block) => block.info === "ts");
+const SNIPPETS = BLOCKS.filter((block) => block.info === "ts");
 const ENTRY_POINTS = "entry-points.ts";
 /** Where the packages' declaration files are copied to, as .ts files. */
 const DECLARATIONS = "declarations";
 
 function compileSnippets(): Promise<{ byFile: Record<string, string[]>; declarations: string[] }> {
   compiled ??= (async () => {
-    // The model bridge's row of the README's table: the providers' SDKs its blocks use.
+    // The model bridge's row of getting started's table: the providers' SDKs its blocks use.
     await npmInstall(project, [pinnedToCheckout("openai"), pinnedToCheckout("@google/genai")]);
     // A folder beside the project, sharing its packages, so that the project's own `tsc` never sees these files.
     const dir = join(work, "snippets");
@@ -223,15 +228,11 @@ function compileSnippets(): Promise<{ byFile: Record<string, string[]>; declarat
   return compiled;
 }
 
-describe("what the README shows, in that project", () => {
-  it("every TypeScript block of README.md and packages/runtime/README.md compiles with the README's tsconfig", async () => {
+describe("what the docs show, in that project", () => {
+  it("every TypeScript block of README.md, packages/runtime/README.md and docs/ compiles with getting started's tsconfig", async () => {
     expect(SNIPPETS.length).toBeGreaterThan(10);
     // The one block that is not a module says so in its info string: a code-mode program.
-    expect(
-      codeBlocks(readme)
-        .filter((block) => block.info.startsWith("ts "))
-        .map((block) => block.info),
-    ).toEqual(["ts fragment"]);
+    expect(BLOCKS.filter((block) => block.info.startsWith("ts ")).map((block) => block.info)).toEqual(["ts fragment"]);
     const { byFile } = await compileSnippets();
     const published = (file: string) => file.startsWith(`${DECLARATIONS}/`) || file === ENTRY_POINTS;
     expect(Object.fromEntries(Object.entries(byFile).filter(([file]) => !published(file)))).toEqual({});

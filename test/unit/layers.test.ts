@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 const SRC = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "src");
 
 /**
- * The house in layers, as ARCHITECTURE.md draws it. A node is a folder of `src/`, or a file directly
+ * The house in layers, as docs/maintainers/architecture.md draws it. A node is a folder of `src/`, or a file directly
  * in it. A module may import its own layer or any layer below, never one above; and no set of nodes
  * may import each other in a circle, within a layer too.
  */
@@ -35,7 +35,7 @@ const RUNTIME_WITHOUT_CLIENT = new Set([
 
 /**
  * What reaches the disk, holds a lock, watches files or waits on time. A pure layer holds only
- * functions of their inputs, and a leaf too, but `files/`, whose job it is (ARCHITECTURE.md): the
+ * functions of their inputs, and a leaf too, but `files/`, whose job it is (docs/maintainers/architecture.md): the
  * services around them do the I/O.
  */
 const EFFECTS = [
@@ -148,9 +148,8 @@ describe("the layers of src/", () => {
   });
 });
 
-describe("the README's Layout table", () => {
-  const readme = readFileSync(join(SRC, "..", "README.md"), "utf8");
-  const layout = readme.slice(readme.indexOf("## Layout"), readme.indexOf("## Benchmarks"));
+describe("the Layout table of docs/maintainers/layout.md", () => {
+  const layout = readFileSync(join(SRC, "..", "docs/maintainers/layout.md"), "utf8");
   const named = [
     ...layout.matchAll(/`(src\/[^`]*|packages\/[^`]*|templates\/|generated\/|test\/[^`]*|examples\/|bench\/|scripts\/)`/g),
   ].map((match) => match[1]!);

@@ -1,0 +1,116 @@
+/**
+ * The docs' flag tables, made from the commands' own declarations (their yargs builders and
+ * `GLOBAL_OPTIONS`), so that a flag's description is written once and shown alike by `--help` and
+ * in `docs/commands/`. `npm run docs` writes them between a page's markers; a test checks that
+ * every page is as they make it.
+ */
+import { createRequire } from "node:module";
+import type YargsFactory from "yargs";
+import type { Argv } from "yargs";
+import type { GlobalArgs } from "../commands/shared/command.js";
+import { commandPaths, GLOBAL_OPTIONS } from "./commands.js";
+
+const yargs = createRequire(import.meta.url)("yargs") as typeof YargsFactory;
+
+/** What yargs keeps of its options (`getOptions()`, public but missing from its type definitions). */
+interface DeclaredOptions {
+  key: Record<string, boolean>;
+  alias: Record<string, string[]>;
+  default: Record<string, unknown>;
+  choices: Record<string, unknown[]>;
+  boolean: string[];
+  string: string[];
+  number: string[];
+  array: string[];
+}
+
+interface Internals {
+  getOptions(): DeclaredOptions;
+  getInternalMethods(): { getUsageInstance(): { getDescriptions(): Record<string, string | undefined> } };
+}
+
+/** yargs' own options, and those every command takes, shown once on the commands' index. */
+const NOT_A_COMMANDS_OWN = new Set(["help", "version", ...Object.keys(GLOBAL_OPTIONS)]);
+
+/** Marks the start of a page's generated table: `<!-- flags: pmcp schema export -->`. */
+const MARKER = /<!-- flags: pmcp((?: [a-z-]+)*) -->\n[\s\S]*?<!-- \/flags -->/g;
+
+/** Every table a page may ask for, by the words after `pmcp` ("" for the flags every command takes). */
+export function flagTables(): Map<string, string> {
+  const tables = new Map<string, string>([["", table(yargs([]).options(GLOBAL_OPTIONS), new Set(["help", "version"]))]]);
+  for (const { path, command } of commandPaths()) {
+    // Outside a parse, yargs keeps a positional as it keeps an option: its usage says which are which.
+    const positionals = [...command.command.matchAll(/[<[]([^\]>.]+)/g)].map((match) => match[1] ?? "");
+    const built = command.builder(yargs([]) as Argv<GlobalArgs>);
+    tables.set(path, `${argumentsTable(built, positionals)}${table(built, new Set([...NOT_A_COMMANDS_OWN, ...positionals]))}`);
+  }
+  return tables;
+}
+
+/** `page` with each marked table made anew; throws on a marker naming no command. */
+export function withFlagTables(page: string, tables: ReadonlyMap<string, string>): string {
+  return page.replace(MARKER, (_whole, words: string) => {
+    const path = words.trim();
+    const made = tables.get(path);
+    if (made === undefined) throw new Error(`<!-- flags: pmcp${words} --> names no command of pmcp`);
+    return `<!-- flags: pmcp${words} -->\n${made}<!-- /flags -->`;
+  });
+}
+
+/** The commands a page has a table for. */
+export function tablesOn(page: string): string[] {
+  return [...page.matchAll(MARKER)].map((match) => (match[1] ?? "").trim());
+}
+
+/** The table of a command's positionals (`pmcp schema diff <old>`), or nothing. */
+function argumentsTable(built: Argv<unknown>, positionals: readonly string[]): string {
+  if (positionals.length === 0) return "";
+  const descriptions = descriptionsOf(built);
+  const rows = positionals.map((name) => `| \`<${name}>\` | ${cellText(descriptions[name] ?? "")} |\n`);
+  return `| Argument | Description |\n| --- | --- |\n${rows.join("")}\n`;
+}
+
+function descriptionsOf(built: Argv<unknown>): Record<string, string | undefined> {
+  return (built as unknown as Internals).getInternalMethods().getUsageInstance().getDescriptions();
+}
+
+function table(built: Argv<unknown>, leftOut: ReadonlySet<string>): string {
+  const options = (built as unknown as Internals).getOptions();
+  const descriptions = descriptionsOf(built);
+  const aliases = new Set(Object.values(options.alias).flat());
+  const rows = Object.keys(options.key)
+    .filter((key) => !leftOut.has(key) && !aliases.has(key))
+    .map((key) => {
+      const flags = [key, ...(options.alias[key] ?? [])].map((name) => `\`${name.length === 1 ? "-" : "--"}${name}\``).join(", ");
+      const cells = [flags, takes(options, key), defaultOf(options.default[key]), cellText(descriptions[key] ?? "")];
+      return `| ${cells.join(" | ")} |\n`;
+    });
+  if (rows.length === 0) return "This command has no flags of its own.\n";
+  return `| Flag | Value | Default | Description |\n| --- | --- | --- | --- |\n${rows.join("")}`;
+}
+
+/** What a flag takes; a flag declared with no type is a whole number checked by its builder (`wholeNumberOption`). */
+function takes(options: DeclaredOptions, key: string): string {
+  const choices = options.choices[key];
+  const value =
+    choices !== undefined
+      ? choices.map((choice) => `\`${String(choice)}\``).join(", ")
+      : options.boolean.includes(key)
+        ? "boolean"
+        : options.string.includes(key)
+          ? "text"
+          : options.number.includes(key)
+            ? "number"
+            : "whole number";
+  return options.array.includes(key) ? `${value}, repeatable` : value;
+}
+
+function defaultOf(value: unknown): string {
+  if (value === undefined || (Array.isArray(value) && value.length === 0)) return "";
+  return `\`${cellText(JSON.stringify(value))}\``;
+}
+
+/** A table cell's text: a `|` would end the cell. */
+function cellText(text: string): string {
+  return text.replaceAll("|", "\\|").replaceAll("\n", " ");
+}

@@ -14,11 +14,10 @@ import { type LoadedConfig, loadPmcpConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
 import type { CheckerHostOptions } from "../exec/checker-host.js";
 import { ExecSession, type SessionServers } from "../exec/exec-session.js";
-import { EXEC_SETTINGS, type ExecSettingKey, type ExecSettings, limitsOf } from "../exec/limits.js";
+import { EXEC_SETTINGS, type ExecSettingKey, type ExecSettings, execFlag, limitsOf } from "../exec/limits.js";
 import { type ListedServer, ListingRefresh } from "../exec/listing-refresh.js";
 import { QuickJsExecutor } from "../exec/quickjs-executor.js";
 import { exportServers, strayOutputWarnings } from "../export/export-servers.js";
-import { flagOf } from "./shared/options.js";
 import { warn } from "./shared/output.js";
 import { resolvePathSetting, resolveSetting, strictObjectsSetting } from "./shared/settings.js";
 import { resolveSources, type SourceFlags } from "./shared/source-flags.js";
@@ -70,7 +69,7 @@ export async function startSession(
   const settings = Object.fromEntries(
     (Object.keys(EXEC_SETTINGS) as ExecSettingKey[]).map((key) => [
       key,
-      resolveSetting({ name: flagOf(key), value: flags[key] }, { key: `exec.${key}`, value: config[key] }, EXEC_SETTINGS[key].default)
+      resolveSetting({ name: execFlag(key), value: flags[key] }, { key: `exec.${key}`, value: config[key] }, EXEC_SETTINGS[key].default)
         .value,
     ]),
   ) as ExecSettings;

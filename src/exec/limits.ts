@@ -58,6 +58,11 @@ export const EXEC_SETTINGS: Readonly<Record<ExecSettingKey, ExecSetting>> = {
   },
 };
 
+/** The flag of a code-mode setting: `maxTimeMs` → `--max-time-ms`. */
+export function execFlag(key: ExecSettingKey): string {
+  return `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+}
+
 const MB = 1024 * 1024;
 
 export const DEFAULT_EXEC_SETTINGS = Object.fromEntries(

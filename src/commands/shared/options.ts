@@ -10,7 +10,7 @@ import {
 import type { Argv } from "yargs";
 import { DEFAULT_MIN_QUALITY, QUALITIES } from "../../bundle/quality.js";
 import { PmcpError } from "../../errors.js";
-import { EXEC_SETTINGS, type ExecSettingKey } from "../../exec/limits.js";
+import { EXEC_SETTINGS, type ExecSettingKey, execFlag } from "../../exec/limits.js";
 import { PROFILES } from "../../providers/facts.js";
 
 /**
@@ -130,11 +130,7 @@ function asNumber(value: unknown): unknown {
  */
 export function execSettingOptions<T>(yargs: Argv<T>): Argv<T & Partial<Record<ExecSettingKey, number | undefined>>> {
   let built: Argv<unknown> = yargs;
-  for (const [key, setting] of Object.entries(EXEC_SETTINGS)) built = wholeNumberOption(built, flagOf(key).slice(2), setting);
+  for (const key of Object.keys(EXEC_SETTINGS) as ExecSettingKey[])
+    built = wholeNumberOption(built, execFlag(key).slice(2), EXEC_SETTINGS[key]);
   return built as Argv<T & Partial<Record<ExecSettingKey, number | undefined>>>;
-}
-
-/** The flag of a setting's config key: `maxTimeMs` → `--max-time-ms`. */
-export function flagOf(key: string): string {
-  return `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 }

@@ -1,13 +1,14 @@
 /**
- * The docs' flag tables, made from the commands' own declarations (their yargs builders and
- * `GLOBAL_OPTIONS`), so that a flag's description is written once and shown alike by `--help` and
- * in `docs/commands/`. `npm run docs` writes them between a page's markers; a test checks that
- * every page is as they make it.
+ * The docs' generated tables: each command's flags, made from the commands' own declarations (their
+ * yargs builders and `GLOBAL_OPTIONS`), so that a flag's description is written once and shown alike
+ * by `--help` and in `docs/commands/`; and the config reference, made from the rows of `CONFIG_KEYS`.
+ * `npm run docs` writes them between a page's markers; a test checks that every page is as they make it.
  */
 import { createRequire } from "node:module";
 import type YargsFactory from "yargs";
 import type { Argv } from "yargs";
 import type { GlobalArgs } from "../commands/shared/command.js";
+import { CONFIG_KEYS } from "../config/keys.js";
 import { commandPaths, GLOBAL_OPTIONS } from "./commands.js";
 
 const yargs = createRequire(import.meta.url)("yargs") as typeof YargsFactory;
@@ -32,34 +33,47 @@ interface Internals {
 /** yargs' own options, and those every command takes, shown once on the commands' index. */
 const NOT_A_COMMANDS_OWN = new Set(["help", "version", ...Object.keys(GLOBAL_OPTIONS)]);
 
-/** Marks the start of a page's generated table: `<!-- flags: pmcp schema export -->`. */
-const MARKER = /<!-- flags: pmcp((?: [a-z-]+)*) -->\n[\s\S]*?<!-- \/flags -->/g;
+/** A page's generated table, between its markers: `<!-- flags: pmcp schema export -->` … `<!-- /generated -->`. */
+const MARKER = /<!-- ((?:flags: pmcp(?: [a-z-]+)*)|config keys) -->\n[\s\S]*?<!-- \/generated -->/g;
 
-/** Every table a page may ask for, by the words after `pmcp` ("" for the flags every command takes). */
-export function flagTables(): Map<string, string> {
-  const tables = new Map<string, string>([["", table(yargs([]).options(GLOBAL_OPTIONS), new Set(["help", "version"]))]]);
+/** Every table a page may ask for, by its marker's name: `flags: pmcp` (the flags every command takes), `flags: pmcp <command>`, `config keys`. */
+export function docsTables(): Map<string, string> {
+  const tables = new Map<string, string>([
+    ["flags: pmcp", table(yargs([]).options(GLOBAL_OPTIONS), new Set(["help", "version"]))],
+    ["config keys", configKeysTable()],
+  ]);
   for (const { path, command } of commandPaths()) {
     // Outside a parse, yargs keeps a positional as it keeps an option: its usage says which are which.
     const positionals = [...command.command.matchAll(/[<[]([^\]>.]+)/g)].map((match) => match[1] ?? "");
     const built = command.builder(yargs([]) as Argv<GlobalArgs>);
-    tables.set(path, `${argumentsTable(built, positionals)}${table(built, new Set([...NOT_A_COMMANDS_OWN, ...positionals]))}`);
+    tables.set(
+      `flags: pmcp ${path}`,
+      `${argumentsTable(built, positionals)}${table(built, new Set([...NOT_A_COMMANDS_OWN, ...positionals]))}`,
+    );
   }
   return tables;
 }
 
-/** `page` with each marked table made anew; throws on a marker naming no command. */
-export function withFlagTables(page: string, tables: ReadonlyMap<string, string>): string {
-  return page.replace(MARKER, (_whole, words: string) => {
-    const path = words.trim();
-    const made = tables.get(path);
-    if (made === undefined) throw new Error(`<!-- flags: pmcp${words} --> names no command of pmcp`);
-    return `<!-- flags: pmcp${words} -->\n${made}<!-- /flags -->`;
+/** `page` with each marked table made anew; throws on a marker naming no table. */
+export function withDocsTables(page: string, tables: ReadonlyMap<string, string>): string {
+  return page.replace(MARKER, (_whole, name: string) => {
+    const made = tables.get(name);
+    if (made === undefined) throw new Error(`<!-- ${name} --> names no table: no such command of pmcp`);
+    return `<!-- ${name} -->\n${made}<!-- /generated -->`;
   });
 }
 
-/** The commands a page has a table for. */
+/** The tables a page has, by their markers' names. */
 export function tablesOn(page: string): string[] {
-  return [...page.matchAll(MARKER)].map((match) => (match[1] ?? "").trim());
+  return [...page.matchAll(MARKER)].map((match) => match[1] ?? "");
+}
+
+/** The config reference: a row per key of `pmcp.config`, in `CONFIG_KEYS`' order. */
+function configKeysTable(): string {
+  const rows = Object.entries(CONFIG_KEYS).map(
+    ([name, row]) => `| \`${row.shown ?? name}\` | ${cellText(row.describe)} | ${cellText(row.flags)} |\n`,
+  );
+  return `| Key | What it sets | Flags that stand for it |\n| --- | --- | --- |\n${rows.join("")}`;
 }
 
 /** The table of a command's positionals (`pmcp schema diff <old>`), or nothing. */

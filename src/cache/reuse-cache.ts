@@ -3,7 +3,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { jsonText } from "../bundle/serialize.js";
 import { hash } from "../codegen/hash.js";
-import type { GenerateWarning } from "../codegen/plan.js";
+import type { GenerateWarning } from "../codegen/server-plan.js";
 
 /**
  * The most files the cache keeps in each of its folders (module entries; run records in `runs/`):

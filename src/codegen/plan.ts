@@ -1,28 +1,24 @@
 import { fieldConsistencyText, lowConsistencyFields } from "../bundle/field-consistency.js";
-import { isNonObjectOutput, outputSchemaOf } from "../bundle/output-schema.js";
-import { atLeast, type Quality } from "../bundle/quality.js";
-import { jsonText } from "../bundle/serialize.js";
+import type { Quality } from "../bundle/quality.js";
 import { requiresTask, TASK_NOTE } from "../bundle/task-support.js";
 import { toolTagsOf, toolTagsText } from "../bundle/tool-tags.js";
-import type { BundleServer, InferredTool, Tool } from "../bundle/types.js";
+import type { BundleServer, Tool } from "../bundle/types.js";
 import { count } from "../count.js";
 import type { IRNode, NamedDefinition } from "../ir/ir.js";
-import { IRBuilder } from "../ir/json-schema-to-ir.js";
-import { camelCase, clientClassName, NameScope, pascalCase, resultTypeName } from "../ir/naming.js";
+import { camelCase } from "../ir/naming.js";
 import { docComment, literal } from "./code.js";
 import { emitParser } from "./emit-parser.js";
 import { emitType } from "./emit-type.js";
-import { hash } from "./hash.js";
 import type { ParserTree } from "./parser-tree.js";
+import {
+  type GenerateWarning,
+  type LanguageNames,
+  planServer,
+  type ResultSchema,
+  typeDigests,
+  WINDOWS_RESERVED_FILES,
+} from "./server-plan.js";
 import { type Emitted, noUses } from "./uses.js";
-
-/** A problem met while generating, located by server, tool and JSON pointer. */
-export interface GenerateWarning {
-  server: string;
-  tool: string;
-  pointer: string;
-  message: string;
-}
 
 /** Everything a server module template needs, already escaped for its position. */
 export interface ServerModulePlan {
@@ -96,13 +92,6 @@ export interface PlanOptions {
   minQuality: Quality;
 }
 
-/** The schema a tool's result type comes from: declared by the server, or inferred from observations. */
-export interface ResultSchema {
-  schema: unknown;
-  pointer: string;
-  inferred?: InferredTool;
-}
-
 /** The result type of a tool without a result schema: the result as it came, text, images, links or JSON. */
 const TOOL_RESULT = "rt.ToolResult";
 
@@ -114,71 +103,52 @@ const MODULE_RESERVED = ["z", "rt", "Array", "Promise"];
  */
 const MEMBER_RESERVED = ["then", ...Object.getOwnPropertyNames(Object.prototype)];
 
+/** TypeScript's names: a method in camelCase, a module that must not shadow what its code names. */
+const TYPESCRIPT_NAMES: LanguageNames = {
+  reserved: MODULE_RESERVED,
+  reservedMethods: MEMBER_RESERVED,
+  methodName: (tool) => camelCase(tool, "tool"),
+};
+
 /**
- * Plans one server's module: resolves every name first (tools in bundle order, which is
- * sorted by name), then builds each schema's IR and emits its type and parser. Names
- * depend only on this server, so adding servers to a bundle never renames anything here.
+ * One server's module for its template: the server's plan (server-plan.ts) with every type and
+ * parser emitted as TypeScript, every doc as a comment and every string as a literal.
  */
 export function planServerModule(server: BundleServer, options: PlanOptions): ServerModulePlan {
-  const scope = new NameScope(MODULE_RESERVED);
-  const members = new NameScope(MEMBER_RESERVED);
-  const warnings: GenerateWarning[] = [];
-  const warn = (tool: string, pointer: string, message: string) => warnings.push({ server: server.id, tool, pointer, message });
-  const className = scope.claim(clientClassName(server.id)).name;
-
-  const inferred = new Map((server.inferred ?? []).map((block) => [block.tool, block]));
-  const named = server.tools.map((tool) => {
-    const base = pascalCase(tool.name, "Tool");
-    const output = resultSchemaOf(tool, inferred.get(tool.name), options.minQuality);
-    const wantedResult = resultTypeName(tool, output?.schema) ?? `${base}Result`;
-    const claims = {
-      method: members.claim(camelCase(tool.name, "tool")),
-      args: scope.claim(`${base}Args`),
-      result: scope.claim(wantedResult, ["Schema"]),
-    };
-    for (const [what, claim] of Object.entries(claims)) {
-      if (claim.renamed) warn(tool.name, "", `${what} name taken by another tool or type; using ${claim.name}`);
-    }
-    return { tool, output, claims };
-  });
-
-  const builder = new IRBuilder(scope);
+  const plan = planServer(server, TYPESCRIPT_NAMES, options.minQuality);
   let toolsUseZod = false;
-  const tools = named.map(({ tool, output, claims }): ToolPlan => {
-    const input =
-      tool.inputSchema === undefined ? ({ kind: "unknown" } as const) : builder.build(tool.inputSchema, tool.name, "/inputSchema");
-    const result = output === undefined ? undefined : builder.build(output.schema, tool.name, output.pointer);
-    const resultType = result === undefined ? { code: TOOL_RESULT, uses: { refs: new Set<string>() } } : emitType(result);
-    const parser = result === undefined ? undefined : emitParser(result, options);
+  const tools = plan.tools.map((planned): ToolPlan => {
+    const { tool, output, resultNode } = planned;
+    const resultType = resultNode === undefined ? { code: TOOL_RESULT, uses: { refs: new Set<string>() } } : emitType(resultNode);
+    const parser = resultNode === undefined ? undefined : emitParser(resultNode, options);
     toolsUseZod ||= parser !== undefined;
     const annotations = tool.annotations ?? {};
-    const args = argsType(input);
+    const args = argsType(planned.input);
     return {
       toolLiteral: literal(tool.name),
-      methodName: claims.method.name,
+      methodName: planned.method,
       methodDoc: docComment(methodDocLines(tool, output), "  "),
-      argsType: claims.args.name,
+      argsType: planned.args,
       argsTypeCode: args.code,
       argsRefs: [...args.uses.refs],
       argsDoc: docComment([`Arguments of the \`${tool.name}\` tool.`]),
-      argsOptional: !hasRequired(input, builder.definitions),
-      resultType: claims.result.name,
+      argsOptional: !hasRequired(planned.input, plan.definitions),
+      resultType: planned.result,
       resultTypeCode: resultType.code,
       resultRefs: [...resultType.uses.refs],
       resultDoc: docComment(resultDocLines(tool, output)),
-      returnType: output?.inferred === undefined ? claims.result.name : `rt.ParsedResult<${claims.result.name}>`,
-      ...(parser === undefined ? {} : { parser: { name: `${claims.result.name}Schema`, code: parser.code, tree: parser.parser } }),
+      returnType: planned.learned ? `rt.ParsedResult<${planned.result}>` : planned.result,
+      ...(parser === undefined ? {} : { parser: { name: `${planned.result}Schema`, code: parser.code, tree: parser.parser } }),
       retryable: annotations.readOnlyHint === true || annotations.idempotentHint === true,
-      lenient: output?.inferred !== undefined,
-      nonObject: output !== undefined && output.inferred === undefined && isNonObjectOutput(output.schema),
+      lenient: planned.learned,
+      nonObject: planned.nonObject,
       task: requiresTask(tool),
       ...(server.protocolVersion === undefined ? {} : { protocolLiteral: literal(server.protocolVersion) }),
     };
   });
-  for (const warning of builder.warnings) warn(warning.tool, warning.pointer, warning.message);
 
   const definitions = declarationOrder(
-    builder.definitions.map((definition) => {
+    plan.definitions.map((definition) => {
       const type = emitType(definition.node);
       const parser = emitParser(definition.node, options);
       return {
@@ -196,29 +166,15 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
   return {
     serverId: server.id,
     serverIdLiteral: literal(server.id),
-    className,
-    classDoc: docComment([
-      `Typed client for the "${server.id}" MCP server${server.serverInfo ? ` (${server.serverInfo.name} ${server.serverInfo.version})` : ""}.`,
-      ...(server.instructions ? ["", server.instructions] : []),
-    ]),
+    className: plan.className,
+    classDoc: docComment(plan.classDoc),
     // Every parser is typed `z.ZodType<…>`, whether its code calls zod or not.
     usesZod: definitions.length > 0 || toolsUseZod,
     definitions,
     tools,
-    warnings,
-    typeDigests: named.map(({ tool, output, claims }) => [
-      tool.name,
-      hash(jsonText([tool.inputSchema, output?.schema ?? TOOL_RESULT, claims.result.name, output?.inferred !== undefined])).slice(0, 16),
-    ]),
+    warnings: plan.warnings,
+    typeDigests: typeDigests(plan, TOOL_RESULT),
   };
-}
-
-/** A declared schema wins; else an inferred one of at least `minQuality`; else none (the result is returned as it came). */
-export function resultSchemaOf(tool: Tool, inferred: InferredTool | undefined, minQuality: Quality): ResultSchema | undefined {
-  const declared = outputSchemaOf(tool);
-  if (declared !== undefined) return declared;
-  if (inferred === undefined || inferred.observations === 0 || !atLeast(inferred.quality, minQuality)) return undefined;
-  return { schema: inferred.schema, pointer: "/inferred/schema", inferred };
 }
 
 /**
@@ -333,7 +289,7 @@ function withoutJson(content: Record<string, number>): string {
  * Names `index` (the barrel's) and the device names Windows reserves in every folder; compared
  * without case, as file names are on macOS and Windows.
  */
-const FILE_RESERVED = ["index", "con", "prn", "aux", "nul", ...[1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((n) => [`com${n}`, `lpt${n}`])];
+const FILE_RESERVED = ["index", ...WINDOWS_RESERVED_FILES];
 
 /**
  * The module file of each server (without `.ts`), planned like identifiers: a server id that is

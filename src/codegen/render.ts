@@ -5,7 +5,8 @@ import { camelCase, clientClassName, NameScope } from "../ir/naming.js";
 import { commentText, literal } from "./code.js";
 import { encodeGeneration, type GenerationRecord, type NextGeneration, nextGeneration } from "./generation-record.js";
 import { BANNER_PREFIX, withRecord } from "./module-record.js";
-import { type GenerateWarning, planModuleFiles, planServerModule } from "./plan.js";
+import { planModuleFiles, planServerModule } from "./plan.js";
+import type { GenerateWarning } from "./server-plan.js";
 import { type IndexTemplateView, serverView, TEMPLATE_VIEW_VERSION } from "./template-view.js";
 import type { CompiledTemplates } from "./templates.js";
 

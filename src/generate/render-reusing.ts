@@ -1,7 +1,7 @@
 import type { ReuseCache } from "../cache/reuse-cache.js";
 import { hash } from "../codegen/hash.js";
-import type { GenerateWarning } from "../codegen/plan.js";
 import type { RenderedFile, RenderSteps } from "../codegen/render.js";
+import type { GenerateWarning } from "../codegen/server-plan.js";
 import { compile, type TemplateSources } from "../codegen/templates.js";
 
 export interface ReusingResult {

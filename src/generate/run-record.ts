@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import type { QualitySummary } from "../bundle/quality-summary.js";
 import type { ReuseCache } from "../cache/reuse-cache.js";
 import { hash } from "../codegen/hash.js";
-import type { GenerateWarning } from "../codegen/plan.js";
+import type { GenerateWarning } from "../codegen/server-plan.js";
 
 /**
  * What the last finished `pmcp generate` into a folder was made from and what it left there,

@@ -1,16 +1,20 @@
-import { isNonObjectOutput } from "../../bundle/output-schema.js";
 import { DEFAULT_MIN_QUALITY } from "../../bundle/quality.js";
-import { jsonText } from "../../bundle/serialize.js";
 import { checkServerIds } from "../../bundle/server-ids.js";
 import type { Bundle, BundleServer, Tool } from "../../bundle/types.js";
-import { IRBuilder } from "../../ir/json-schema-to-ir.js";
-import { clientClassName, NameScope, pascalCase, resultTypeName } from "../../ir/naming.js";
+import { NameScope } from "../../ir/naming.js";
 import { commentText } from "../code.js";
 import { encodeGeneration, type GenerationRecord, nextGeneration } from "../generation-record.js";
-import { hash } from "../hash.js";
 import { BANNER_PREFIX, withRecord } from "../module-record.js";
-import { type GenerateWarning, type ResultSchema, resultSchemaOf } from "../plan.js";
 import type { RenderOptions, RenderResult, RenderStep, RenderSteps } from "../render.js";
+import {
+  type GenerateWarning,
+  type LanguageNames,
+  type PlannedTool,
+  planServer,
+  type ResultSchema,
+  typeDigests,
+  WINDOWS_RESERVED_FILES,
+} from "../server-plan.js";
 import { RustItems } from "./emit-rust-type.js";
 import { rustDoc } from "./rust-doc.js";
 import { rustString } from "./rust-literal.js";
@@ -27,17 +31,7 @@ const RUST_RESERVED = ["Self", "C", "Option", "Some", "None", "Box", "Vec", "Str
  * `mod.rs` is the parent module; `std`, `serde` and `serde_json` are the crates `mod.rs` names, which
  * a module of the same name would shadow there; the others are device names Windows reserves in every folder.
  */
-const MODULE_RESERVED = [
-  "mod",
-  "std",
-  "serde",
-  "serde_json",
-  "con",
-  "prn",
-  "aux",
-  "nul",
-  ...[1, 2, 3, 4, 5, 6, 7, 8, 9].flatMap((n) => [`com${n}`, `lpt${n}`]),
-];
+const MODULE_RESERVED = ["mod", "std", "serde", "serde_json", ...WINDOWS_RESERVED_FILES];
 
 /**
  * `pmcp generate --lang rust`: `mod.rs` (the `CompositionClient` trait, `CompositionError`, one
@@ -104,75 +98,42 @@ function banner(options: RenderOptions, server?: BundleServer): string {
   return `${BANNER_PREFIX}${options.generatorVersion} from ${commentText(options.source)}${what}. Do not edit: run pmcp generate --lang rust.`;
 }
 
+/** Rust's names: a method in snake_case, a module that must not shadow the prelude types its code names. */
+const RUST_NAMES: LanguageNames = {
+  reserved: RUST_RESERVED,
+  reservedMethods: ["new"],
+  methodName: (tool) => rustFieldName(tool, "tool"),
+};
+
 function renderServer(server: BundleServer, options: RenderOptions): { content: string; warnings: GenerateWarning[] } {
-  const minQuality = options.minQuality ?? DEFAULT_MIN_QUALITY;
-  const scope = new NameScope(RUST_RESERVED);
-  const methods = new NameScope(["new"]);
-  const className = scope.claim(clientClassName(server.id)).name;
-  const warnings: GenerateWarning[] = [];
+  const plan = planServer(server, RUST_NAMES, options.minQuality ?? DEFAULT_MIN_QUALITY);
+  const warnings = [...plan.warnings];
   const warn = (tool: string, pointer: string, message: string) => warnings.push({ server: server.id, tool, pointer, message });
-  const inferred = new Map((server.inferred ?? []).map((block) => [block.tool, block]));
-  const named = server.tools.map((tool) => {
-    const base = pascalCase(tool.name, "Tool");
-    const output = resultSchemaOf(tool, inferred.get(tool.name), minQuality);
-    const claims = {
-      method: methods.claim(rustFieldName(tool.name, "tool")),
-      args: scope.claim(`${base}Args`),
-      result: scope.claim(resultTypeName(tool, output?.schema) ?? `${base}Result`, ["Schema"]),
-    };
-    for (const [what, claim] of Object.entries(claims)) {
-      if (claim.renamed) warn(tool.name, "", `${what} name taken by another tool or type; using ${claim.name}`);
-    }
-    return { tool, output, claims };
-  });
-
-  const builder = new IRBuilder(scope);
-  const built = named.map(({ tool, output, claims }) => ({
-    tool,
-    output,
-    claims,
-    input: tool.inputSchema === undefined ? undefined : builder.build(tool.inputSchema, tool.name, "/inputSchema"),
-    result: output === undefined ? undefined : builder.build(output.schema, tool.name, output.pointer),
-  }));
-  for (const warning of builder.warnings) warn(warning.tool, warning.pointer, warning.message);
-
-  const items = new RustItems(scope, builder.definitions);
-  const methodCode = built.map(({ tool, output, claims, input, result }) => {
-    const args = claims.args.name;
+  const items = new RustItems(plan.scope, plan.definitions);
+  const methodCode = plan.tools.map((planned) => {
+    const { tool, output, input, resultNode } = planned;
     const argsDoc = [`Arguments of the \`${tool.name}\` tool.`];
-    if (input === undefined || input.kind === "unknown")
-      items.declareArgs(args, { kind: "object", properties: [], additional: true }, argsDoc);
-    else items.declareArgs(args, input, argsDoc);
+    if (input.kind === "unknown") items.declareArgs(planned.args, { kind: "object", properties: [], additional: true }, argsDoc);
+    else items.declareArgs(planned.args, input, argsDoc);
     for (const message of items.takeWarnings()) warn(tool.name, "/inputSchema", message);
-    if (result !== undefined && output !== undefined) items.declare(claims.result.name, result, resultDoc(tool, output));
+    if (resultNode !== undefined && output !== undefined) items.declare(planned.result, resultNode, resultDoc(tool, output));
     for (const message of items.takeWarnings()) warn(tool.name, output?.pointer ?? "", message);
-    return method(tool, claims.method.name, args, result === undefined ? undefined : claims.result.name, output);
+    return method(planned);
   });
-  for (const definition of builder.definitions) {
+  for (const definition of plan.definitions) {
     items.declareDefinition(definition);
     for (const message of items.takeWarnings()) warn("", "", message);
   }
 
-  const classDoc = [
-    `Typed client for the "${server.id}" MCP server${server.serverInfo ? ` (${server.serverInfo.name} ${server.serverInfo.version})` : ""}.`,
-    ...(server.instructions ? ["", server.instructions] : []),
-  ];
   const code = [
     `${banner(options, server)}\n`,
     items.code(),
-    `${rustDoc(classDoc.join("\n"))}pub struct ${className}<'a, C: super::CompositionClient> {\n    client: &'a C,\n}\n`,
-    `impl<'a, C: super::CompositionClient> ${className}<'a, C> {\n` +
+    `${rustDoc(plan.classDoc.join("\n"))}pub struct ${plan.className}<'a, C: super::CompositionClient> {\n    client: &'a C,\n}\n`,
+    `impl<'a, C: super::CompositionClient> ${plan.className}<'a, C> {\n` +
       `    /// The server's id in the bundle, as \`call_tool\` receives it.\n    pub const SERVER: &'static str = ${rustString(server.id)};\n\n` +
       `    pub fn new(client: &'a C) -> Self {\n        Self { client }\n    }\n${methodCode.join("")}}\n`,
   ];
-  const digests = named.map(({ tool, output, claims }): [string, string] => [
-    tool.name,
-    hash(jsonText([tool.inputSchema, output?.schema ?? "super::CallResult", claims.result.name, output?.inferred !== undefined])).slice(
-      0,
-      16,
-    ),
-  ]);
-  return { content: withRecord(code.join("\n"), digests), warnings };
+  return { content: withRecord(code.join("\n"), typeDigests(plan, "super::CallResult")), warnings };
 }
 
 /**
@@ -180,9 +141,8 @@ function renderServer(server: BundleServer, options: RenderOptions): { content: 
  * (codegen/plan.ts): the declared type exactly, `Parsed<T>` for a type learned from observations (a
  * misfit passed on, as `rt.ParsedResult` does), the result as it came without a type.
  */
-function method(tool: Tool, name: string, args: string, result: string | undefined, output: ResultSchema | undefined): string {
-  const learned = output?.inferred !== undefined;
-  const nonObject = output !== undefined && !learned && isNonObjectOutput(output.schema);
+function method({ tool, method: name, args, resultNode, result: resultName, learned, nonObject }: PlannedTool): string {
+  const result = resultNode === undefined ? undefined : resultName;
   const doc = [
     ...(tool.title ? [tool.title] : []),
     ...(tool.description ? [...(tool.title ? [""] : []), tool.description] : []),

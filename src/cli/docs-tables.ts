@@ -8,6 +8,7 @@ import { createRequire } from "node:module";
 import type YargsFactory from "yargs";
 import type { Argv } from "yargs";
 import type { GlobalArgs } from "../commands/shared/command.js";
+import { FLAGS, type Flag } from "../commands/shared/flags.js";
 import { CONFIG_KEYS } from "../config/keys.js";
 import { commandPaths, GLOBAL_OPTIONS } from "./commands.js";
 
@@ -70,10 +71,29 @@ export function tablesOn(page: string): string[] {
 
 /** The config reference: a row per key of `pmcp.config`, in `CONFIG_KEYS`' order. */
 function configKeysTable(): string {
-  const rows = Object.entries(CONFIG_KEYS).map(
-    ([name, row]) => `| \`${row.shown ?? name}\` | ${cellText(row.describe)} | ${cellText(row.flags)} |\n`,
-  );
+  const rows = Object.entries(CONFIG_KEYS).map(([name, row]) => {
+    const flags = [flagsStandingFor(name), ...("flagsNote" in row ? [row.flagsNote] : [])].filter(Boolean).join("; ");
+    return `| \`${row.shown ?? name}\` | ${cellText(row.describe)} | ${cellText(flags)} |\n`;
+  });
   return `| Key | What it sets | Flags that stand for it |\n| --- | --- | --- |\n${rows.join("")}`;
+}
+
+/** The flags whose rows name config key `key` (or a key inside it), each group with the commands that take it: "`--x`, `--y` of `dev`, `exec`". */
+function flagsStandingFor(key: string): string {
+  const commandsOf = new Map<string, string[]>();
+  for (const [command, flags] of Object.entries(FLAGS)) {
+    for (const row of flags as readonly Flag[]) {
+      if (row.config !== key && !row.config?.startsWith(`${key}.`)) continue;
+      const shown = `\`--${row.name}\``;
+      commandsOf.set(shown, [...(commandsOf.get(shown) ?? []), `\`${command}\``]);
+    }
+  }
+  const flagsOf = new Map<string, string[]>();
+  for (const [shown, commands] of commandsOf) {
+    const where = commands.join(", ");
+    flagsOf.set(where, [...(flagsOf.get(where) ?? []), shown]);
+  }
+  return [...flagsOf].map(([where, shown]) => `${shown.join(", ")} of ${where}`).join("; ");
 }
 
 /** The table of a command's positionals (`pmcp schema diff <old>`), or nothing. */
@@ -103,7 +123,7 @@ function table(built: Argv<unknown>, leftOut: ReadonlySet<string>): string {
   return `| Flag | Value | Default | Description |\n| --- | --- | --- | --- |\n${rows.join("")}`;
 }
 
-/** What a flag takes; a flag declared with no type is a whole number checked by its builder (`wholeNumberOption`). */
+/** What a flag takes; a flag declared with no type is a whole number checked by its row (`wholeNumberFlag` in commands/shared/flags.ts). */
 function takes(options: DeclaredOptions, key: string): string {
   const choices = options.choices[key];
   const value =

@@ -1,6 +1,5 @@
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
-import { wholeNumberProblem } from "@pmcp-codegen/runtime/internal/numbers";
 import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import { type QualityChange, qualityChangeLine } from "../bundle/quality-changes.js";
@@ -11,33 +10,14 @@ import { formatText } from "../diff/format.js";
 import { PmcpError } from "../errors.js";
 import { systemReason } from "../files/system-reason.js";
 import { watchSignals } from "../signals.js";
-import { generateOptions, generateSettings } from "./generate.js";
+import { generateSettings } from "./generate.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { sourceOptions, timeoutOption } from "./shared/options.js";
+import { FLAGS, withFlags } from "./shared/flags.js";
 import { printable, say, warn } from "./shared/output.js";
 import { projectPath, resolvePathSetting, resolveSetting } from "./shared/settings.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  generateOptions(timeoutOption(sourceOptions(yargs), "per server to connect, or to list its tools"))
-    .option("bundle", {
-      type: "string",
-      describe: `Bundle file kept up to date (default: pmcp.config bundle, else ${DEFAULT_BUNDLE_PATH})`,
-    })
-    .option("observations", {
-      type: "string",
-      describe:
-        "Folder of observation logs to learn result types from as they are written, into the bundle and the clients (default: pmcp.config observe.dir)",
-    })
-    .option("debounce", {
-      type: "number",
-      default: 100,
-      describe: "Milliseconds during which further changes join one regeneration",
-    })
-    .check((args) => {
-      const problem = wholeNumberProblem(args.debounce, { min: 0, max: 60_000, unit: "milliseconds" });
-      if (problem !== undefined) throw new PmcpError("INVALID_ARGUMENT", `--debounce ${problem}`);
-      return true;
-    })
+  withFlags(yargs, FLAGS.dev)
     .example("$0 dev", "Keep the bundle and generated/ up to date with the servers of pmcp.config")
     .example('$0 dev --stdio "node server.js" --id inventory', "Follow one stdio server while you edit it")
     .example("$0 dev --observations observations/", "Also type the results of tools that declare no output schema, as they are called");

@@ -4,32 +4,11 @@ import { PmcpError } from "../errors.js";
 import { systemReason } from "../files/system-reason.js";
 import { exitAsSignalled, watchSignals } from "../signals.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { schemaOption } from "./shared/inputs.js";
-import { execSettingOptions, minQualityOption, sourceOptions, strictObjectsOption } from "./shared/options.js";
+import { FLAGS, withFlags } from "./shared/flags.js";
 import { printable, printJson } from "./shared/output.js";
 
-/** The servers, bundle, limits, strictness, minimum quality and observation flags of `pmcp serve exec` and `pmcp exec`. */
-export function execOptions<T>(yargs: Argv<T>) {
-  const limited = execSettingOptions(
-    sourceOptions(
-      schemaOption(
-        yargs,
-        "Bundle that types the servers it records (by id; each starts on its first call) and, by its inferred blocks, tools without an output schema",
-        false,
-      ),
-    ),
-  );
-  return minQualityOption(
-    strictObjectsOption(limited).option("observe", {
-      type: "string",
-      describe: "Record every tool call's result in observation logs in this folder",
-    }),
-    "Type a tool by its inferred output schema (tools that declare none) only from this quality up",
-  );
-}
-
 const builder = (yargs: Argv<GlobalArgs>) =>
-  execOptions(yargs)
+  withFlags(yargs, FLAGS.exec)
     .positional("file", {
       type: "string",
       demandOption: true,

@@ -9,45 +9,13 @@ import { PmcpError } from "../errors.js";
 import type { GenerateOutcome, GenerateSettings, Lang } from "../generate/generate-pipeline.js";
 import { version } from "../version.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { resolveInputs, schemaOption } from "./shared/inputs.js";
-import { minQualityOption, strictObjectsOption } from "./shared/options.js";
+import { DEFAULT_RUNTIME_IMPORT, FLAGS, withFlags } from "./shared/flags.js";
+import { resolveInputs } from "./shared/inputs.js";
 import { printJson, say, warn } from "./shared/output.js";
 import { DEFAULT_OUTPUT, outputSetting, projectPath, resolvePathSetting, resolveSetting, strictObjectsSetting } from "./shared/settings.js";
 
-const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
-
-/** Where and how clients are generated: the flags of `pmcp generate` and `pmcp dev`. */
-export function generateOptions<T>(yargs: Argv<T>) {
-  const named = yargs
-    .option("output", {
-      alias: "o",
-      type: "string",
-      describe: `Folder for the generated clients (default: pmcp.config output, else ${DEFAULT_OUTPUT}/)`,
-    })
-    .option("templates", { type: "string", describe: "Folder of templates (server.ts.hbs, index.ts.hbs) overriding the built-in ones" })
-    .option("runtime-import", {
-      type: "string",
-      describe: `Module generated files import the runtime from (default: ${DEFAULT_RUNTIME_IMPORT})`,
-    });
-  return minQualityOption(strictObjectsOption(named), "Use an inferred output schema (tools that declare none) only from this quality up");
-}
-
 const builder = (yargs: Argv<GlobalArgs>) =>
-  generateOptions(schemaOption(yargs))
-    .option("lang", {
-      choices: ["typescript", "rust"] as const,
-      describe:
-        "Language of the clients: typescript, or rust (mod.rs and one <server>.rs per server, serde types) (default: typescript, and rust too when pmcp.config has a rust entry)",
-    })
-    .option("check", {
-      type: "boolean",
-      default: false,
-      describe: "Exit 1 and list stale files when the output on disk differs; write nothing",
-    })
-    .option("observations", {
-      type: "string",
-      describe: "Infer output schemas from this folder of observation logs into the bundle first, as schema infer does",
-    })
+  withFlags(yargs, FLAGS.generate)
     .example("$0 generate", "Generate generated/ from schemas/mcp-bundle.json")
     .example("$0 generate --observations observations/", "Learn from the observed results, then generate: one build step")
     .example("$0 generate --schema schemas/ -o src/clients --check", "Fail CI when the clients are stale")

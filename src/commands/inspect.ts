@@ -6,11 +6,12 @@ import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import type { ToolInspection } from "../inspect/describe-tool.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { resolveInputs, schemaOption } from "./shared/inputs.js";
+import { FLAGS, withFlags } from "./shared/flags.js";
+import { resolveInputs } from "./shared/inputs.js";
 import { printable, printJson, say } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  schemaOption(yargs)
+  withFlags(yargs, FLAGS.inspect)
     .positional("tool", { type: "string", demandOption: true, describe: "The tool, as server/tool" })
     .example("$0 inspect inventory/get_stock", "What get_stock takes and returns");
 

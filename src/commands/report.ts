@@ -1,27 +1,12 @@
 import type { Argv } from "yargs";
 import { PmcpError } from "../errors.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { resolveInputs, schemaOption } from "./shared/inputs.js";
+import { FLAGS, withFlags } from "./shared/flags.js";
+import { resolveInputs } from "./shared/inputs.js";
 import { printable, printJson, warn } from "./shared/output.js";
-import { DEFAULT_OUTPUT, outputSetting, projectPath } from "./shared/settings.js";
+import { outputSetting, projectPath } from "./shared/settings.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  schemaOption(yargs)
-    .option("output", {
-      alias: "o",
-      type: "string",
-      describe: `Folder of the generated clients, whose index.ts records the improvements (default: pmcp.config output, else ${DEFAULT_OUTPUT}/)`,
-    })
-    .option("observations", {
-      type: "string",
-      describe:
-        "Folder of observation logs each learned tool's counts are taken from (default: pmcp.config observe.dir, else observations/ when there is one)",
-    })
-    .option("format", {
-      choices: ["table", "markdown"] as const,
-      default: "table" as const,
-      describe: "Output: a terminal table or Markdown (--json for JSON)",
-    });
+const builder = (yargs: Argv<GlobalArgs>) => withFlags(yargs, FLAGS.report);
 
 export const reportCommand = defineCommand({
   command: "report",

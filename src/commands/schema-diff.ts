@@ -2,22 +2,13 @@ import type { Argv } from "yargs";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { resolveInputs, schemaOption } from "./shared/inputs.js";
+import { FLAGS, withFlags } from "./shared/flags.js";
+import { resolveInputs } from "./shared/inputs.js";
 import { printable } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  schemaOption(yargs, "The bundle (or PMCP files) after")
+  withFlags(yargs, FLAGS["schema diff"])
     .positional("old", { type: "string", demandOption: true, describe: "The bundle (or PMCP files) before" })
-    .option("fail-on", {
-      choices: ["breaking", "dangerous"] as const,
-      default: "breaking" as const,
-      describe: "Exit 1 when a change at or above this level is found",
-    })
-    .option("format", {
-      choices: ["text", "github", "junit"] as const,
-      default: "text" as const,
-      describe: "Output: text, GitHub annotations or JUnit XML (--json for JSON)",
-    })
     .example("$0 schema diff main.json --format github", "Annotate a pull request with what changed since main.json");
 
 export const schemaDiffCommand = defineCommand({

@@ -1,42 +1,17 @@
-import { DEFAULT_MAX_SAMPLES } from "@pmcp-codegen/runtime/internal/numbers";
 import type { Argv } from "yargs";
 import { count } from "../count.js";
 import type { DiscoverOutcome } from "../discover/discover.js";
 import type { SamplesFile } from "../discover/plan-calls.js";
 import { PmcpError } from "../errors.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { sourceOptions, timeoutOption, wholeNumberOption } from "./shared/options.js";
+import { FLAGS, withFlags } from "./shared/flags.js";
 import { printJson, say, warn } from "./shared/output.js";
 
-const builder = (yargs: Argv<GlobalArgs>) => {
-  const named = sourceOptions(yargs)
-    .option("samples", { type: "string", describe: 'JSON file of arguments per tool: {"tool": [{...}], "server/tool": [...]}' })
-    .option("observations", {
-      type: "string",
-      demandOption: true,
-      describe: "Folder of the observation logs (one JSONL file per server and tool)",
-    })
-    .option("allow-tool", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe:
-        "Also call this tool (name or server/tool) though not annotated read-only: you vouch it is harmless; one annotated destructiveHint: true is never called; repeatable",
-    })
-    .option("redact", {
-      type: "boolean",
-      default: false,
-      describe: "Keep structure only: strings become length classes, numbers their kind",
-    });
-  const counted = wholeNumberOption(named, "max-samples", {
-    default: DEFAULT_MAX_SAMPLES,
-    describe: "Samples kept per tool, reservoir-sampled",
-  });
-  return timeoutOption(counted, "to connect, and for each call").example(
+const builder = (yargs: Argv<GlobalArgs>) =>
+  withFlags(yargs, FLAGS["schema discover"]).example(
     "$0 schema discover --config .mcp.json --samples samples.json --observations observations/",
     "Call the safe tools with the sample arguments",
   );
-};
 
 export const schemaDiscoverCommand = defineCommand({
   command: "discover",

@@ -11,32 +11,12 @@ import { PmcpError } from "../errors.js";
 import type { ServerOutcome } from "../export/export-servers.js";
 import { writeOutput } from "../files/write-output.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { sourceOptions, timeoutOption, wholeNumberOption } from "./shared/options.js";
+import { DEFAULT_FOUNDATION_DIR, FLAGS, withFlags } from "./shared/flags.js";
 import { printJson, say, warn } from "./shared/output.js";
 import { resolvePathSetting } from "./shared/settings.js";
 
-const DEFAULT_FOUNDATION_DIR = "schemas";
-
 const builder = (yargs: Argv<GlobalArgs>) =>
-  wholeNumberOption(timeoutOption(sourceOptions(yargs), "per server"), "concurrency", {
-    describe: "Servers contacted at once (default: all)",
-  })
-    .option("output", {
-      alias: "o",
-      type: "string",
-      describe: `Bundle file, or folder for pmcp-foundation (default: pmcp.config bundle, else ${DEFAULT_BUNDLE_PATH}; ${DEFAULT_FOUNDATION_DIR}/)`,
-    })
-    .option("format", {
-      choices: ["bundle", "pmcp-foundation"] as const,
-      default: "bundle" as const,
-      describe: "One bundle file, or PMCP's per-server files",
-    })
-    .option("check", {
-      type: "boolean",
-      default: false,
-      describe: "Compare with the files on disk instead of writing; exit 1 when they differ, naming what differs",
-    })
-    .option("allow-partial", { type: "boolean", default: false, describe: "Write the servers that succeeded even if others failed" })
+  withFlags(yargs, FLAGS["schema export"])
     .example("$0 schema export --config .mcp.json", "Export every server of a config file")
     .example('$0 schema export --stdio "node server.js" --id inventory', "Export one stdio server")
     .example('$0 schema export --endpoint http://127.0.0.1:3000/mcp --header "Authorization: Bearer ${TOKEN}"', "Export an HTTP server");

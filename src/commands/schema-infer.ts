@@ -1,18 +1,12 @@
 import type { Argv } from "yargs";
 import { count } from "../count.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { FLAGS, withFlags } from "./shared/flags.js";
 import { failIfNotLearned, inferObservations, saveLearnedBundle } from "./shared/infer-observations.js";
-import { resolveInputs, schemaOption } from "./shared/inputs.js";
+import { resolveInputs } from "./shared/inputs.js";
 import { printJson, say } from "./shared/output.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  schemaOption(yargs)
-    .option("observations", {
-      type: "string",
-      demandOption: true,
-      describe: "Folder of observation logs (CompositionClient observe, or schema discover)",
-    })
-    .option("output", { alias: "o", type: "string", describe: "Where to write the bundle (default: over --schema)" });
+const builder = (yargs: Argv<GlobalArgs>) => withFlags(yargs, FLAGS["schema infer"]);
 
 export const schemaInferCommand = defineCommand({
   command: "infer",

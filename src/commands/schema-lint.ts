@@ -3,25 +3,13 @@ import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import type { LintFinding } from "../lint/lint.js";
 import type { ModelChanges } from "../lint/model-changes.js";
-import { PROFILES, type Profile } from "../providers/facts.js";
+import type { Profile } from "../providers/facts.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { resolveInputs, schemaOption } from "./shared/inputs.js";
+import { FLAGS, withFlags } from "./shared/flags.js";
+import { resolveInputs } from "./shared/inputs.js";
 import { printable } from "./shared/output.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  schemaOption(yargs)
-    .option("profile", { type: "string", demandOption: true, describe: `Providers to check, comma-separated: ${PROFILES.join(", ")}` })
-    .option("format", {
-      choices: ["text", "github"] as const,
-      default: "text" as const,
-      describe: "Output: text or GitHub annotations (--json for JSON)",
-    })
-    .check((args) => {
-      const unknown = args.profile.split(",").filter((name) => !(PROFILES as readonly string[]).includes(name));
-      if (unknown.length > 0)
-        throw new PmcpError("INVALID_ARGUMENT", `--profile: unknown ${unknown.join(", ")} (choose from ${PROFILES.join(", ")})`);
-      return true;
-    });
+const builder = (yargs: Argv<GlobalArgs>) => withFlags(yargs, FLAGS["schema lint"]);
 
 export const schemaLintCommand = defineCommand({
   command: "lint",

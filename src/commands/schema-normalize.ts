@@ -2,19 +2,12 @@ import type { Argv } from "yargs";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import { writeOutput } from "../files/write-output.js";
-import { PROFILES } from "../providers/facts.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { resolveInputs, schemaOption } from "./shared/inputs.js";
+import { FLAGS, withFlags } from "./shared/flags.js";
+import { resolveInputs } from "./shared/inputs.js";
 import { say, warn } from "./shared/output.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  schemaOption(yargs)
-    .option("profile", { choices: PROFILES, demandOption: true, describe: "The provider whose rules to apply" })
-    .option("output", {
-      alias: "o",
-      type: "string",
-      describe: "Write the normalized bundle here (default: stdout; with --json, only the summary is printed)",
-    });
+const builder = (yargs: Argv<GlobalArgs>) => withFlags(yargs, FLAGS["schema normalize"]);
 
 export const schemaNormalizeCommand = defineCommand({
   command: "normalize",

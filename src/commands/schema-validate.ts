@@ -1,10 +1,11 @@
 import type { Argv } from "yargs";
 import { count } from "../count.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { resolveInputs, schemaOption } from "./shared/inputs.js";
+import { FLAGS, withFlags } from "./shared/flags.js";
+import { resolveInputs } from "./shared/inputs.js";
 import { printJson, say, warn } from "./shared/output.js";
 
-const builder = (yargs: Argv<GlobalArgs>) => schemaOption(yargs);
+const builder = (yargs: Argv<GlobalArgs>) => withFlags(yargs, FLAGS["schema validate"]);
 
 export const schemaValidateCommand = defineCommand({
   command: "validate",

@@ -1,20 +1,15 @@
 import { errorMessage } from "@pmcp-codegen/runtime/internal/text";
 import type { Argv } from "yargs";
-import { execOptions } from "./exec.js";
-import { httpOption, httpSettings, serveHttp, serveStdio } from "./serve-inspect.js";
+import { httpSettings, serveHttp, serveStdio } from "./serve-inspect.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { modelProfileOption } from "./shared/options.js";
+import { FLAGS, withFlags } from "./shared/flags.js";
 import { printable } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  modelProfileOption(httpOption(execOptions(yargs)))
-    .option("learn", {
-      type: "boolean",
-      default: false,
-      describe:
-        "Type a tool that declares no output schema by what its results show, once inferred at --min-quality, and write what is learned into the bundle (--schema, else pmcp.config's)",
-    })
-    .example('$0 serve exec --stdio "node inventory.js" --id inventory', "Code mode over one stdio server, on stdio");
+  withFlags(yargs, FLAGS["serve exec"]).example(
+    '$0 serve exec --stdio "node inventory.js" --id inventory',
+    "Code mode over one stdio server, on stdio",
+  );
 
 export const serveExecCommand = defineCommand({
   command: "exec",

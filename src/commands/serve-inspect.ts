@@ -7,36 +7,10 @@ import { PmcpError } from "../errors.js";
 import { watchSignals } from "../signals.js";
 import type { BearerAuth } from "./shared/bearer-auth.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { resolveInputs, schemaOption } from "./shared/inputs.js";
-import { modelProfileOption, wholeNumberOption } from "./shared/options.js";
+import { FLAGS, LOOPBACK, withFlags } from "./shared/flags.js";
+import { resolveInputs } from "./shared/inputs.js";
 import { type OutputOptions, printJson, warn } from "./shared/output.js";
 
-/** `--http <port>`, `--allowed-host`, `--host` and `--auth-token-env`, shared by every `pmcp serve` server. */
-export function httpOption<T>(yargs: Argv<T>) {
-  return wholeNumberOption(yargs, "http", {
-    min: 0,
-    max: 65535,
-    describe: "Serve Streamable HTTP on 127.0.0.1 (or --host) at this port (0: any free port) instead of stdio",
-  })
-    .option("allowed-host", {
-      type: "string",
-      array: true,
-      default: [] as string[],
-      describe: "Also answer requests for this Host (host:port), e.g. a reverse proxy's in front of replicas; repeatable",
-    })
-    .option("host", {
-      type: "string",
-      default: LOOPBACK,
-      describe: "Listen on this address with --http; one other than a loopback address needs --auth-token-env or pmcp.config's serve.auth",
-    })
-    .option("auth-token-env", {
-      type: "string",
-      describe:
-        "With --http, answer only requests with Authorization: Bearer <the value of this environment variable>; others get 401 and where the protected resource's metadata is",
-    });
-}
-
-const LOOPBACK = "127.0.0.1";
 /** Addresses only this machine reaches. */
 const LOOPBACKS = new Set([LOOPBACK, "::1", "localhost"]);
 
@@ -72,7 +46,7 @@ export interface HttpSettings {
   auth: BearerAuth | undefined;
 }
 
-const builder = (yargs: Argv<GlobalArgs>) => modelProfileOption(httpOption(schemaOption(yargs)));
+const builder = (yargs: Argv<GlobalArgs>) => withFlags(yargs, FLAGS["serve inspect"]);
 
 export const serveInspectCommand = defineCommand({
   command: "inspect",

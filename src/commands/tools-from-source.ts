@@ -4,17 +4,12 @@ import { PmcpError } from "../errors.js";
 import { writeOutput } from "../files/write-output.js";
 import type { SourceProblem } from "../tools/source-problems.js";
 import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
+import { FLAGS, withFlags } from "./shared/flags.js";
 import { say, warn } from "./shared/output.js";
 
 const builder = (yargs: Argv<GlobalArgs>) =>
-  yargs
+  withFlags(yargs, FLAGS["tools from-source"])
     .positional("file", { type: "string", demandOption: true, describe: "The TypeScript module to read" })
-    .option("output", { alias: "o", type: "string", describe: "Write the manifest here (default: stdout)" })
-    .option("cache", {
-      type: "boolean",
-      default: true,
-      describe: "Answer from the cache while the sources are unchanged; --no-cache compiles and records nothing",
-    })
     .example("$0 tools from-source src/tools.ts -o tools.json", "Manifest for registerFunctions");
 
 export const toolsFromSourceCommand = defineCommand({

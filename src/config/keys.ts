@@ -1,5 +1,6 @@
 /**
- * The keys of `pmcp.config`, one row each: what it sets, the flags that stand for it, and its schema.
+ * The keys of `pmcp.config`, one row each: what it sets and its schema (the flags that stand for a key
+ * name it, in commands/shared/flags.ts).
  * The config's TypeScript type (`PmcpConfig`), the schema every config file is checked by
  * (pmcp-config.ts) and the docs' config reference (config-reference.ts) are all derived from these
  * rows. A row's schema is built when a config is read, given zod, so that the type costs nothing to load.
@@ -8,15 +9,18 @@ import type { OAuthTokenVerifier } from "@modelcontextprotocol/server";
 import { type WholeNumberRange, wholeNumberProblem } from "@pmcp-codegen/runtime/internal/numbers";
 import type { ServerEntry } from "@pmcp-codegen/runtime/internal/servers";
 import type { z as Zod, ZodOptional, ZodType } from "zod";
-import { EXEC_SETTINGS, type ExecSettingKey, execFlag } from "../exec/limits.js";
+import { EXEC_SETTINGS, type ExecSettingKey } from "../exec/limits.js";
 
 export interface ConfigKey<T> {
   /** The key as the reference shows it, the keys inside it named: `rust: { output }`. */
   shown?: string;
   /** What the key sets, for the reference. */
   describe: string;
-  /** The flags that stand for it, as the reference names them. */
-  flags: string;
+  /**
+   * What the reference says of flags beside those that stand for the key (each flag names its key,
+   * in commands/shared/flags.ts): for a key no flag stands for, what to give instead.
+   */
+  flagsNote?: string;
   schema(z: typeof Zod): ZodType<T>;
 }
 
@@ -57,54 +61,46 @@ export const CONFIG_KEYS = {
   servers: key({
     describe:
       "`mcpServers` entries, as in a config file ([sources](commands/schema-export.md#sources)): what `schema export`, `dev` and `serve exec` use when no `--endpoint`, `--stdio` or `--config` is given",
-    flags: "`--endpoint`, `--stdio`, `--config`",
     // Each entry is checked as a config file's are, when its server is started (`resolveSources`).
     schema: (z) => z.record(z.string(), z.custom<ServerEntry>()),
   }),
   bundle: key({
     describe: "the bundle file (default `schemas/mcp-bundle.json`); also where `serve exec --learn` keeps what it learns",
-    flags: "`--schema`, `-o` of `schema export`, `--bundle` of `dev`",
     schema: (z) => z.string(),
   }),
   output: key({
     describe: "the folder of the generated TypeScript clients (default `generated/`); `report` reads its `index.ts`",
-    flags: "`-o` of `generate`, `dev`, `report`",
     schema: (z) => z.string(),
   }),
   rust: key({
     shown: "rust: { output }",
     describe: "the folder of the Rust clients, written by the same `pmcp generate` (above)",
-    flags: "`--lang rust -o`",
+    flagsNote: "`-o` of `generate` with `--lang rust`",
     // One problem whatever is wrong with it (`"rust": "src/clients"` is the first guess): the shape it must have.
     schema: (z) => z.custom<{ output: string }>(isRustOutput, { error: 'expected { "output": "<folder for the Rust clients>" }' }),
   }),
   runtimeImport: key({
     describe: "the module generated files import the runtime from (default `@pmcp-codegen/runtime`)",
-    flags: "`--runtime-import`",
     schema: (z) => z.string(),
   }),
   strictObjects: key({
     describe: "reject keys that `additionalProperties: false` forbids (default: keep them), in generated parsers and code mode",
-    flags: "`--strict-objects`",
     schema: (z) => z.boolean(),
   }),
   templates: key({
     describe:
       "a folder of templates (`server.ts.hbs`, `index.ts.hbs`) overriding the built-in ones ([templates](commands/generate.md#templates))",
-    flags: "`--templates`",
     schema: (z) => z.string(),
   }),
   observe: key({
     shown: "observe: { dir }",
     describe:
       "the folder of observation logs `pmcp dev` follows and `pmcp report` counts from (relative to the config file) ([learning from observations](commands/dev.md#learning-from-observations))",
-    flags: "`--observations` of `dev` and `report`",
     schema: (z) => z.strictObject({ dir: z.string() }),
   }),
   exec: key({
     shown: `exec: { ${EXEC_KEYS.join(", ")} }`,
     describe: "code mode's limits, whole numbers ([limits](concepts/code-mode.md#limits)); flags win",
-    flags: EXEC_KEYS.map((name) => `\`${execFlag(name)}\``).join(", "),
     schema: (z) =>
       z.strictObject(
         Object.fromEntries(EXEC_KEYS.map((name) => [name, wholeNumber(z, EXEC_SETTINGS[name]).optional()])) as Record<
@@ -117,7 +113,7 @@ export const CONFIG_KEYS = {
     shown: "serve: { auth: { verifier, authorizationServers, scopes?, resource? } }",
     describe:
       "who may call `serve exec` and `serve inspect` over HTTP: a token verifier (an object with `verifyAccessToken(token)`), at least one issuer URL (https, or http on localhost), the scopes a token must hold, the URL clients reach the server by ([who may call](concepts/code-mode.md#who-may-call-serve-exec-and-serve-inspect-over-http)); needs `pmcp.config.ts` or `.js`",
-    flags: "`--auth-token-env` is the other way, not both",
+    flagsNote: "`--auth-token-env` of `serve inspect` and `serve exec` is the other way, not both",
     schema: (z) =>
       z.strictObject({
         auth: z

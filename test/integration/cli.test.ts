@@ -174,7 +174,7 @@ describe("pmcp command line", () => {
     [["schema", "export", "--server", "x"], /--server picks entries of a --config file/],
     [["schema", "validate", "--schema", "/no/such/bundle.json"], /\/no\/such\/bundle\.json: no such file or folder/],
     [["schema", "diff"], /^pmcp: schema diff: missing <old>$/],
-    [["schema", "lint", "--schema", "/no/such.json", "--profile", "gpt"], /--profile: unknown gpt/],
+    [["schema", "lint", "--schema", "/no/such.json", "--profile", "gpt"], /--profile names unknown providers: gpt \(choose from /],
     [["schema", "infer", "--observations", "o", "--bogus"], /^pmcp: Unknown argument: --bogus$/],
     [["report", "--format", "html"], /^pmcp: --format must be one of "table", "markdown", got "html"$/],
     [["generate", "--min-quality", "great"], /^pmcp: --min-quality must be one of "none", "low", "medium", "high", got "great"$/],

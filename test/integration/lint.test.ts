@@ -90,7 +90,7 @@ describe("pmcp schema lint on the fixture and reference servers", () => {
     expect(strictGithub.stdout.split("\n")).toContain(`::notice title=openai-strict model sees%3A listing-fixture/class::${line}`);
     const bad = await runCli(["schema", "lint", "--schema", bundle, "--profile", "gpt"]);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--profile: unknown gpt/);
+    expect(bad.stderr).toMatch(/--profile names unknown providers: gpt \(choose from /);
   });
 
   it("reports what the model sees changed without failing: a bundle with no findings exits 0", async () => {

@@ -1,4 +1,3 @@
-import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../../bundle/defaults.js";
 import type { LoadedConfig } from "../../config/pmcp-config.js";
 import { resolvePathSetting } from "./settings.js";
@@ -18,17 +17,4 @@ export async function resolveInputs(schema: readonly string[], options: { projec
   const project = await loadPmcpConfig();
   const bundle = resolvePathSetting({ name: "--schema", value: undefined }, project, "bundle", DEFAULT_BUNDLE_PATH);
   return { project, schema: schema.length > 0 ? [...schema] : [bundle.value] };
-}
-
-/**
- * `--schema`, the one spelling of "the bundle this command reads" (`what` says what it is for this
- * command); `defaulted: false` for a command that reads none unless told (resolveInputs is not called).
- */
-export function schemaOption<T>(yargs: Argv<T>, what = "Bundle or PMCP schema files or folders", defaulted = true) {
-  return yargs.option("schema", {
-    type: "string",
-    array: true,
-    default: [] as string[],
-    describe: defaulted ? `${what} (default: pmcp.config bundle, else ${DEFAULT_BUNDLE_PATH})` : what,
-  });
 }

@@ -7,7 +7,7 @@ import type { LoadedConfig } from "../../config/pmcp-config.js";
 import { PmcpError } from "../../errors.js";
 import { splitCommandLine } from "./stdio-command-line.js";
 
-/** The flags that name servers (`sourceOptions`), as parsed. */
+/** The flags that name servers (`SOURCES` in flags.ts), as parsed. */
 export interface SourceFlags {
   endpoint: string[];
   stdio: string[];

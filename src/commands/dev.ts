@@ -1,46 +1,31 @@
 import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
 import { type QualityChange, qualityChangeLine } from "../bundle/quality-changes.js";
-import type { DevInputs, DevOutput } from "../dev/session.js";
-import type { WatchedPaths } from "../dev/watch-inputs.js";
+import { CONFIG_FILE_NAMES, loadPmcpConfig } from "../config/pmcp-config.js";
+import { LOG_WATCH } from "../dev/follow-observations.js";
+import { type DevInputs, type DevOutput, DevSession } from "../dev/session.js";
+import { MovableWatch, type WatchedPaths } from "../dev/watch-inputs.js";
 import type { BundleChange } from "../diff/bundle-diff.js";
 import { formatText } from "../diff/format.js";
 import { PmcpError } from "../errors.js";
 import { systemReason } from "../files/system-reason.js";
+import { expectFolder } from "../generate/generate-pipeline.js";
 import { watchSignals } from "../signals.js";
 import { generateSettings } from "./generate.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { FLAGS, withFlags } from "./shared/flags.js";
+import type { CommandArgs } from "./shared/command.js";
 import { printable, say, warn } from "./shared/output.js";
 import { projectPath, resolvePathSetting, resolveSetting } from "./shared/settings.js";
+import { resolveSources } from "./shared/source-flags.js";
+import { startTelemetry } from "./shared/telemetry-sdk.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  withFlags(yargs, FLAGS.dev)
-    .example("$0 dev", "Keep the bundle and generated/ up to date with the servers of pmcp.config")
-    .example('$0 dev --stdio "node server.js" --id inventory', "Follow one stdio server while you edit it")
-    .example("$0 dev --observations observations/", "Also type the results of tools that declare no output schema, as they are called");
-
-export const devCommand = defineCommand({
-  command: "dev",
-  describe: "Keep the bundle and the generated clients up to date while servers change (Ctrl-C to stop)",
-  builder,
-  handler: dev,
-});
-
-type Args = ArgsOf<typeof builder>;
+type Args = CommandArgs<"dev">;
 
 /**
  * `pmcp dev`: export and generate once, then again for each change of a server, pmcp.config, the
  * config file, the templates or, with --observations, the observation logs.
  */
-async function dev(args: Args): Promise<void> {
-  const { DevSession } = await import("../dev/session.js");
-  const { MovableWatch } = await import("../dev/watch-inputs.js");
-  const { LOG_WATCH } = await import("../dev/follow-observations.js");
-  const { CONFIG_FILE_NAMES } = await import("../config/pmcp-config.js");
-  const { startTelemetry } = await import("./shared/telemetry-sdk.js");
+export async function dev(args: Args): Promise<void> {
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: false });
   const session = new DevSession(() => loadInputs(args), { timeoutMs: args.timeout, debounceMs: args.debounce, output: devOutput(args) });
   const stopped = watchSignals();
@@ -88,9 +73,6 @@ async function dev(args: Args): Promise<void> {
 
 /** The servers, bundle path and generate settings, from the flags, else pmcp.config, else the defaults: read afresh on each change. */
 async function loadInputs(args: Args): Promise<DevInputs> {
-  const { loadPmcpConfig } = await import("../config/pmcp-config.js");
-  const { resolveSources } = await import("./shared/source-flags.js");
-  const { expectFolder } = await import("../generate/generate-pipeline.js");
   const project = await loadPmcpConfig();
   const sources = await resolveSources(args, project, "watch");
   const bundle = resolvePathSetting({ name: "--bundle", value: args.bundle }, project, "bundle", DEFAULT_BUNDLE_PATH);
@@ -111,7 +93,6 @@ async function loadInputs(args: Args): Promise<DevInputs> {
  * misses what is written into it once it does, and the first client to observe would make it anyway.
  */
 async function logsFolder(dir: string, flag: string): Promise<void> {
-  const { expectFolder } = await import("../generate/generate-pipeline.js");
   await expectFolder(dir, flag);
   await mkdir(dir, { recursive: true }).catch((error: unknown) => {
     throw new PmcpError("IO_FAILED", `${flag} ${dir}: ${systemReason(error)}`);

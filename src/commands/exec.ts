@@ -1,33 +1,16 @@
-import type { Argv } from "yargs";
+import { readFile } from "node:fs/promises";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
+import { diagnosticLines, FAILURE_TAGS, outcomeJson } from "../exec/exec-session.js";
 import { systemReason } from "../files/system-reason.js";
 import { exitAsSignalled, watchSignals } from "../signals.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { FLAGS, withFlags } from "./shared/flags.js";
+import type { CommandArgs } from "./shared/command.js";
 import { printable, printJson } from "./shared/output.js";
-
-const builder = (yargs: Argv<GlobalArgs>) =>
-  withFlags(yargs, FLAGS.exec)
-    .positional("file", {
-      type: "string",
-      demandOption: true,
-      describe: "The program (TypeScript, the body of an async function), or - for stdin",
-    })
-    .example('$0 exec report.ts --stdio "node inventory.js" --id inventory', "Run a program against one server");
-
-export const execCommand = defineCommand({
-  command: "exec <file>",
-  describe: "Type-check and run one program against live MCP servers, as execute_program does",
-  builder,
-  handler: exec,
-});
+import { startTelemetry } from "./shared/telemetry-sdk.js";
+import { startSession } from "./start-exec-session.js";
 
 /** `pmcp exec`: prints the result JSON on stdout and the logs on stderr; a failure is one tagged error. */
-async function exec(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readFile } = await import("node:fs/promises");
-  const { startSession } = await import("./start-exec-session.js");
-  const { diagnosticLines, FAILURE_TAGS, outcomeJson } = await import("../exec/exec-session.js");
+export async function exec(args: CommandArgs<"exec">): Promise<void> {
   // yargs turns a lone `-` positional into "", which names no file either.
   const stdin = args.file === "-" || args.file === "";
   const where = stdin ? "<stdin>" : args.file;
@@ -38,7 +21,6 @@ async function exec(args: ArgsOf<typeof builder>): Promise<void> {
     );
   });
   const code = utf8Text(bytes, where);
-  const { startTelemetry } = await import("./shared/telemetry-sdk.js");
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: false });
   // One program: no check waits behind another, so one checker process; a second would only cost its start-up.
   const started = await startSession({ ...args, learn: false }, "run", { processes: 1 }).catch(async (error: unknown) => {

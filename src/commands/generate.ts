@@ -1,38 +1,25 @@
 import { join } from "node:path";
-import type { Argv } from "yargs";
 import type { Quality } from "../bundle/quality.js";
-import type { QualityChange } from "../bundle/quality-changes.js";
+import { type QualityChange, qualityChangeLine } from "../bundle/quality-changes.js";
 import type { QualitySummary } from "../bundle/quality-summary.js";
 import type { LoadedConfig } from "../config/pmcp-config.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
-import type { GenerateOutcome, GenerateSettings, Lang } from "../generate/generate-pipeline.js";
+import { type GenerateOutcome, type GenerateSettings, generateClients, type Lang, warningLine } from "../generate/generate-pipeline.js";
+import { qualitySummaryLines } from "../report/format.js";
 import { version } from "../version.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { DEFAULT_RUNTIME_IMPORT, FLAGS, withFlags } from "./shared/flags.js";
+import type { CommandArgs } from "./shared/command.js";
+import { DEFAULT_RUNTIME_IMPORT } from "./shared/flags.js";
+import * as learning from "./shared/infer-observations.js";
 import { resolveInputs } from "./shared/inputs.js";
 import { printJson, say, warn } from "./shared/output.js";
 import { DEFAULT_OUTPUT, outputSetting, projectPath, resolvePathSetting, resolveSetting, strictObjectsSetting } from "./shared/settings.js";
-
-const builder = (yargs: Argv<GlobalArgs>) =>
-  withFlags(yargs, FLAGS.generate)
-    .example("$0 generate", "Generate generated/ from schemas/mcp-bundle.json")
-    .example("$0 generate --observations observations/", "Learn from the observed results, then generate: one build step")
-    .example("$0 generate --schema schemas/ -o src/clients --check", "Fail CI when the clients are stale")
-    .example("$0 generate --lang rust -o src/clients", "Generate Rust clients (serde types, a CompositionClient trait)");
-
-export const generateCommand = defineCommand({
-  command: "generate",
-  describe: "Generate typed composition clients from a schema bundle",
-  builder,
-  handler: generate,
-});
 
 /**
  * `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults.
  * With a `rust` entry in `pmcp.config` and no `--lang`, one run writes both outputs, one after the other.
  */
-async function generate(args: ArgsOf<typeof builder>): Promise<void> {
+export async function generate(args: CommandArgs<"generate">): Promise<void> {
   // Templates and the runtime import shape TypeScript modules only: ignored silently, they would mislead.
   const typescriptOnly = [args.templates === undefined ? "" : "--templates", args.runtimeImport === undefined ? "" : "--runtime-import"];
   if (args.lang === "rust" && typescriptOnly.some(Boolean))
@@ -40,8 +27,6 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
       "INVALID_ARGUMENT",
       `${typescriptOnly.filter(Boolean).join(" and ")} apply to TypeScript output only, not --lang rust`,
     );
-  const { generateClients, warningLine } = await import("../generate/generate-pipeline.js");
-  const learning = await import("./shared/infer-observations.js");
   const { project, schema } = await resolveInputs(args.schema, { project: "always" });
   const langs = outputLangs(args, project);
   const allSettings = langs.map((lang) => generateSettings(args, project, schema.join(", "), lang));
@@ -108,8 +93,6 @@ async function generate(args: ArgsOf<typeof builder>): Promise<void> {
   }
   // Nothing more is said under --quiet or --json: a no-op run need not load the formatting.
   if (!args.quiet && !args.json) {
-    const { qualitySummaryLines } = await import("../report/format.js");
-    const { qualityChangeLine } = await import("../bundle/quality-changes.js");
     // One bundle at one --min-quality: every output has the same quality.
     for (const line of ["Schema quality:", ...qualitySummaryLines(summaries[0]!.quality).map((text) => `  ${text}`)]) say(args, line);
     for (const summary of summaries) {

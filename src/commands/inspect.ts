@@ -1,31 +1,16 @@
-import type { Argv } from "yargs";
 import { jsonText } from "../bundle/serialize.js";
 import { toolTagsText } from "../bundle/tool-tags.js";
 import type { Bundle } from "../bundle/types.js";
+import { readSchemaFiles } from "../bundle-files/read.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
-import type { ToolInspection } from "../inspect/describe-tool.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { FLAGS, withFlags } from "./shared/flags.js";
+import { inspectTool, serversWithTool, type ToolInspection } from "../inspect/describe-tool.js";
+import type { CommandArgs } from "./shared/command.js";
 import { resolveInputs } from "./shared/inputs.js";
 import { printable, printJson, say } from "./shared/output.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  withFlags(yargs, FLAGS.inspect)
-    .positional("tool", { type: "string", demandOption: true, describe: "The tool, as server/tool" })
-    .example("$0 inspect inventory/get_stock", "What get_stock takes and returns");
-
-export const inspectCommand = defineCommand({
-  command: "inspect <tool>",
-  describe: "Show a tool's description, input and output schemas and generated result type",
-  builder,
-  handler: inspect,
-});
-
 /** `pmcp inspect <server/tool>`: a tool's description, schemas and generated result type. */
-async function inspect(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readSchemaFiles } = await import("../bundle-files/read.js");
-  const { inspectTool, serversWithTool } = await import("../inspect/describe-tool.js");
+export async function inspect(args: CommandArgs<"inspect">): Promise<void> {
   const { schema } = await resolveInputs(args.schema);
   const { bundle } = await readSchemaFiles(schema);
   const outcome = inspectTool(bundle, qualifiedName(bundle, args.tool, serversWithTool));

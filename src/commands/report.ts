@@ -1,28 +1,18 @@
-import type { Argv } from "yargs";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { readSchemaFiles } from "../bundle-files/read.js";
+import { recordedGeneration } from "../codegen/generation-record.js";
 import { PmcpError } from "../errors.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { FLAGS, withFlags } from "./shared/flags.js";
+import { readLogs } from "../learn/observation-logs.js";
+import { formatMarkdown, formatTable } from "../report/format.js";
+import { qualityReport } from "../report/quality-report.js";
+import type { CommandArgs } from "./shared/command.js";
 import { resolveInputs } from "./shared/inputs.js";
 import { printable, printJson, warn } from "./shared/output.js";
 import { outputSetting, projectPath } from "./shared/settings.js";
 
-const builder = (yargs: Argv<GlobalArgs>) => withFlags(yargs, FLAGS.report);
-
-export const reportCommand = defineCommand({
-  command: "report",
-  describe: "Schema-quality report: tools by source and quality, drift, recent improvements, recommendations, most used tools",
-  builder,
-  handler: report,
-});
-
 /** `pmcp report`: the schema-quality report of a bundle, with the history the generated clients record. */
-async function report(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readFile } = await import("node:fs/promises");
-  const { join } = await import("node:path");
-  const { readSchemaFiles } = await import("../bundle-files/read.js");
-  const { recordedGeneration } = await import("../codegen/generation-record.js");
-  const { formatMarkdown, formatTable } = await import("../report/format.js");
-  const { qualityReport } = await import("../report/quality-report.js");
+export async function report(args: CommandArgs<"report">): Promise<void> {
   const { project, schema } = await resolveInputs(args.schema, args.output === undefined ? { project: "always" } : {});
   const index = await readFile(join(outputSetting(args.output, project).value, "index.ts"), "utf8").catch(() => "");
   const observations = projectPath(project, project?.config.observe?.dir);
@@ -40,8 +30,7 @@ async function report(args: ArgsOf<typeof builder>): Promise<void> {
  * The logs the counts are taken from, as they are now; none when no folder is named and
  * `observations/` is not there, or the configured folder has no logs yet.
  */
-async function observationLogs(args: ArgsOf<typeof builder>, configured: string | undefined) {
-  const { readLogs } = await import("../learn/observation-logs.js");
+async function observationLogs(args: CommandArgs<"report">, configured: string | undefined) {
   const dir = configured ?? "observations";
   try {
     const { logs, failed } = await readLogs(dir);

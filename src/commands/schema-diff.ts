@@ -1,28 +1,14 @@
-import type { Argv } from "yargs";
+import { readSchemaFiles } from "../bundle-files/read.js";
 import { count } from "../count.js";
+import { diffBundles } from "../diff/bundle-diff.js";
+import { formatGithub, formatJson, formatJunit, formatText } from "../diff/format.js";
 import { PmcpError } from "../errors.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { FLAGS, withFlags } from "./shared/flags.js";
+import type { CommandArgs } from "./shared/command.js";
 import { resolveInputs } from "./shared/inputs.js";
 import { printable } from "./shared/output.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  withFlags(yargs, FLAGS["schema diff"])
-    .positional("old", { type: "string", demandOption: true, describe: "The bundle (or PMCP files) before" })
-    .example("$0 schema diff main.json --format github", "Annotate a pull request with what changed since main.json");
-
-export const schemaDiffCommand = defineCommand({
-  command: "diff <old>",
-  describe: "Compare a bundle with an older one; each change is breaking, dangerous or safe for callers",
-  builder,
-  handler: schemaDiff,
-});
-
 /** `pmcp schema diff`: every change between two bundles with its level; exit 1 at or above --fail-on. */
-async function schemaDiff(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readSchemaFiles } = await import("../bundle-files/read.js");
-  const { diffBundles } = await import("../diff/bundle-diff.js");
-  const { formatGithub, formatJson, formatJunit, formatText } = await import("../diff/format.js");
+export async function schemaDiff(args: CommandArgs<"schema diff">): Promise<void> {
   const { schema } = await resolveInputs(args.schema);
   const [before, after] = await Promise.all([readSchemaFiles([args.old]), readSchemaFiles(schema)]);
   const changes = diffBundles(before.bundle, after.bundle);

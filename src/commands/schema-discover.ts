@@ -1,35 +1,19 @@
-import type { Argv } from "yargs";
+import { ObservationRecorder } from "@pmcp-codegen/runtime";
+import { strayOutputWarning } from "@pmcp-codegen/runtime/internal/servers";
+import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { count } from "../count.js";
-import type { DiscoverOutcome } from "../discover/discover.js";
-import type { SamplesFile } from "../discover/plan-calls.js";
+import { type DiscoverOutcome, discoverServer } from "../discover/discover.js";
+import { type SamplesFile, SamplesFileSchema, unmatchedSamples } from "../discover/plan-calls.js";
 import { PmcpError } from "../errors.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { FLAGS, withFlags } from "./shared/flags.js";
+import { readJsonFile } from "../files/read-json.js";
+import type { CommandArgs } from "./shared/command.js";
 import { printJson, say, warn } from "./shared/output.js";
+import { hasSourceFlags, resolveSources } from "./shared/source-flags.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  withFlags(yargs, FLAGS["schema discover"]).example(
-    "$0 schema discover --config .mcp.json --samples samples.json --observations observations/",
-    "Call the safe tools with the sample arguments",
-  );
-
-export const schemaDiscoverCommand = defineCommand({
-  command: "discover",
-  describe: "Call the read-only tools of live servers to log what they return, for schema infer",
-  builder,
-  handler: schemaDiscover,
-});
-
-type Args = ArgsOf<typeof builder>;
+type Args = CommandArgs<"schema discover">;
 
 /** `pmcp schema discover`: call the tools that are safe to call and log what they return. */
-async function schemaDiscover(args: Args): Promise<void> {
-  const { loadPmcpConfig } = await import("../config/pmcp-config.js");
-  const { hasSourceFlags, resolveSources } = await import("./shared/source-flags.js");
-  const { discoverServer } = await import("../discover/discover.js");
-  const { unmatchedSamples } = await import("../discover/plan-calls.js");
-  const { ObservationRecorder } = await import("@pmcp-codegen/runtime");
-  const { strayOutputWarning } = await import("@pmcp-codegen/runtime/internal/servers");
+export async function schemaDiscover(args: Args): Promise<void> {
   const samples = args.samples === undefined ? {} : await readSamples(args.samples);
   const project = hasSourceFlags(args) ? undefined : await loadPmcpConfig();
   const sources = await resolveSources(args, project, "discover");
@@ -87,8 +71,6 @@ function describe(outcome: DiscoverOutcome): string[] {
 }
 
 async function readSamples(path: string): Promise<SamplesFile> {
-  const { readJsonFile } = await import("../files/read-json.js");
-  const { SamplesFileSchema } = await import("../discover/plan-calls.js");
   // The samples file is part of the command line: any problem with it is a usage error.
   return readJsonFile(path, SamplesFileSchema, { what: "--samples", code: "INVALID_ARGUMENT" });
 }

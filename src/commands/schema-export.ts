@@ -1,43 +1,32 @@
+import { access, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ServerSource } from "@pmcp-codegen/runtime/internal";
 import type { FileToWrite } from "@pmcp-codegen/runtime/internal/files";
 import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
-import type { Argv } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../bundle/defaults.js";
+import { toFoundationFile } from "../bundle/foundation.js";
+import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
 import { duplicateIdProblem } from "../bundle/server-naming.js";
 import type { Bundle, BundleServer } from "../bundle/types.js";
+import { loadPmcpConfig } from "../config/pmcp-config.js";
 import { count } from "../count.js";
+import { diffBundles } from "../diff/bundle-diff.js";
+import { formatText } from "../diff/format.js";
 import { PmcpError } from "../errors.js";
-import type { ServerOutcome } from "../export/export-servers.js";
+import { assembleBundle, serversIn, serversOnDisk } from "../export/assemble.js";
+import { exportServers, type ServerOutcome, strayOutputWarnings } from "../export/export-servers.js";
+import { liveProgress, plainProgress, silentProgress } from "../export/progress.js";
 import { writeOutput } from "../files/write-output.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { DEFAULT_FOUNDATION_DIR, FLAGS, withFlags } from "./shared/flags.js";
+import type { CommandArgs } from "./shared/command.js";
+import { DEFAULT_FOUNDATION_DIR } from "./shared/flags.js";
 import { printJson, say, warn } from "./shared/output.js";
 import { resolvePathSetting } from "./shared/settings.js";
+import { hasSourceFlags, resolveSources } from "./shared/source-flags.js";
 
-const builder = (yargs: Argv<GlobalArgs>) =>
-  withFlags(yargs, FLAGS["schema export"])
-    .example("$0 schema export --config .mcp.json", "Export every server of a config file")
-    .example('$0 schema export --stdio "node server.js" --id inventory', "Export one stdio server")
-    .example('$0 schema export --endpoint http://127.0.0.1:3000/mcp --header "Authorization: Bearer ${TOKEN}"', "Export an HTTP server");
-
-export const schemaExportCommand = defineCommand({
-  command: "export",
-  describe: "List every tool of live MCP servers into a schema bundle",
-  builder,
-  handler: schemaExport,
-});
-
-type Args = ArgsOf<typeof builder>;
+type Args = CommandArgs<"schema export">;
 
 /** `pmcp schema export`: list every tool of every server and write (or `--check`) the bundle. */
-async function schemaExport(args: Args): Promise<void> {
-  const { loadPmcpConfig } = await import("../config/pmcp-config.js");
-  const { hasSourceFlags, resolveSources } = await import("./shared/source-flags.js");
-  const { exportServers, strayOutputWarnings } = await import("../export/export-servers.js");
-  const { toJsonText } = await import("../bundle/serialize.js");
-  const { assembleBundle, serversOnDisk } = await import("../export/assemble.js");
-  const { toFoundationFile } = await import("../bundle/foundation.js");
+export async function schemaExport(args: Args): Promise<void> {
   // pmcp.config gives the servers when no flag does, and the bundle path when -o does not.
   const project = hasSourceFlags(args) && args.output !== undefined ? undefined : await loadPmcpConfig();
   const sources = await resolveSources(args, project, "export");
@@ -57,7 +46,6 @@ async function schemaExport(args: Args): Promise<void> {
       ? resolvePathSetting({ name: "-o", value: args.output }, project, "bundle", DEFAULT_BUNDLE_PATH).value
       : (args.output ?? DEFAULT_FOUNDATION_DIR);
   if (failures.length > 0 && (!args.allowPartial || servers.length === 0)) {
-    const { access } = await import("node:fs/promises");
     const existed = await access(target).then(
       () => true,
       () => false,
@@ -99,7 +87,6 @@ async function schemaExport(args: Args): Promise<void> {
 }
 
 async function chooseProgress(args: Args, sources: readonly ServerSource[]) {
-  const { liveProgress, plainProgress, silentProgress } = await import("../export/progress.js");
   // --json keeps both streams for machines: the summary on stdout, only warnings and errors on stderr.
   if (args.quiet || args.json) return silentProgress();
   if (process.stderr.isTTY) return liveProgress(sources);
@@ -139,11 +126,6 @@ function bytesDrift(existing: string | undefined, content: string): string {
 
 /** The drift gate: exit 0 when every file on disk already has these bytes, else 1 with what changed. */
 async function checkFiles(args: Args, files: readonly FileToWrite[], bundle: Bundle, summary: object): Promise<void> {
-  const { readFile } = await import("node:fs/promises");
-  const { canonicalBundle } = await import("../bundle/serialize.js");
-  const { diffBundles } = await import("../diff/bundle-diff.js");
-  const { formatText } = await import("../diff/format.js");
-  const { serversIn } = await import("../export/assemble.js");
   const stale: { file: FileToWrite; existing: string | undefined }[] = [];
   const previous: BundleServer[] = [];
   for (const file of files) {

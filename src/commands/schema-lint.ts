@@ -1,22 +1,13 @@
-import type { Argv } from "yargs";
+import { readSchemaFiles } from "../bundle-files/read.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
-import type { LintFinding } from "../lint/lint.js";
-import type { ModelChanges } from "../lint/model-changes.js";
+import { type LintFinding, lintSchema } from "../lint/lint.js";
+import { describeModelChanges, type ModelChanges, modelChanges } from "../lint/model-changes.js";
+import { appliedProfile } from "../normalize/bundle.js";
 import type { Profile } from "../providers/facts.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { FLAGS, withFlags } from "./shared/flags.js";
+import type { CommandArgs } from "./shared/command.js";
 import { resolveInputs } from "./shared/inputs.js";
 import { printable } from "./shared/output.js";
-
-const builder = (yargs: Argv<GlobalArgs>) => withFlags(yargs, FLAGS["schema lint"]);
-
-export const schemaLintCommand = defineCommand({
-  command: "lint",
-  describe: "Report what LLM providers would reject or misread in a bundle's schemas, and what each tool's model sees changed",
-  builder,
-  handler: schemaLint,
-});
 
 interface Located extends LintFinding {
   server: string;
@@ -24,11 +15,7 @@ interface Located extends LintFinding {
 }
 
 /** `pmcp schema lint`: what each provider would reject or misread, per server, tool and pointer; exit 1 on errors. */
-async function schemaLint(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readSchemaFiles } = await import("../bundle-files/read.js");
-  const { lintSchema } = await import("../lint/lint.js");
-  const { appliedProfile } = await import("../normalize/bundle.js");
-  const { describeModelChanges, modelChanges } = await import("../lint/model-changes.js");
+export async function schemaLint(args: CommandArgs<"schema lint">): Promise<void> {
   const profiles = args.profile.split(",") as Profile[];
   const { schema } = await resolveInputs(args.schema);
   const { bundle } = await readSchemaFiles(schema);

@@ -1,26 +1,15 @@
-import type { Argv } from "yargs";
+import { canonicalBundle, toJsonText } from "../bundle/serialize.js";
+import { readSchemaFiles } from "../bundle-files/read.js";
 import { count } from "../count.js";
 import { PmcpError } from "../errors.js";
 import { writeOutput } from "../files/write-output.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { FLAGS, withFlags } from "./shared/flags.js";
+import { normalizeBundle, normalizeSummary, refuseNormalized, summarizeNotes } from "../normalize/bundle.js";
+import type { CommandArgs } from "./shared/command.js";
 import { resolveInputs } from "./shared/inputs.js";
 import { say, warn } from "./shared/output.js";
 
-const builder = (yargs: Argv<GlobalArgs>) => withFlags(yargs, FLAGS["schema normalize"]);
-
-export const schemaNormalizeCommand = defineCommand({
-  command: "normalize",
-  describe: "Rewrite a bundle's schemas so an LLM provider accepts them and reads them the same way",
-  builder,
-  handler: schemaNormalize,
-});
-
 /** `pmcp schema normalize`: the bundle with every input and output schema rewritten for a provider; exit 1 when a tool could not be. */
-async function schemaNormalize(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readSchemaFiles } = await import("../bundle-files/read.js");
-  const { canonicalBundle, toJsonText } = await import("../bundle/serialize.js");
-  const { normalizeBundle, normalizeSummary, refuseNormalized, summarizeNotes } = await import("../normalize/bundle.js");
+export async function schemaNormalize(args: CommandArgs<"schema normalize">): Promise<void> {
   const { schema } = await resolveInputs(args.schema);
   const { bundle } = await readSchemaFiles(schema);
   refuseNormalized(bundle, schema.join(", "), "normalize the bundle as exported");

@@ -1,39 +1,24 @@
 import { errorMessage } from "@pmcp-codegen/runtime/internal/text";
-import type { Argv } from "yargs";
+import { loadPmcpConfig } from "../config/pmcp-config.js";
+import { createExecServer } from "../exec/exec-server.js";
 import { httpSettings, serveHttp, serveStdio } from "./serve-inspect.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { FLAGS, withFlags } from "./shared/flags.js";
+import type { CommandArgs } from "./shared/command.js";
 import { printable } from "./shared/output.js";
-
-const builder = (yargs: Argv<GlobalArgs>) =>
-  withFlags(yargs, FLAGS["serve exec"]).example(
-    '$0 serve exec --stdio "node inventory.js" --id inventory',
-    "Code mode over one stdio server, on stdio",
-  );
-
-export const serveExecCommand = defineCommand({
-  command: "exec",
-  describe: "list_tools, inspect_tool and execute_program (type-checked TypeScript in a sandbox) over live servers",
-  builder,
-  handler: serveExec,
-});
+import { startTelemetry } from "./shared/telemetry-sdk.js";
+import { startSession } from "./start-exec-session.js";
 
 /**
  * `pmcp serve exec`: code mode over live servers, on stdio or local HTTP, until stopped. It
  * answers a client at once: the servers and the type-checker start meanwhile, and a start that
  * fails is one stderr line and the answer to every program.
  */
-async function serveExec(args: ArgsOf<typeof builder>): Promise<void> {
+export async function serveExec(args: CommandArgs<"serve exec">): Promise<void> {
   // Read once, for the session and for who may call over HTTP.
-  const { loadPmcpConfig } = await import("../config/pmcp-config.js");
   const project = loadPmcpConfig();
   // A bad pmcp.config fails in startSession, which awaits it; until then its rejection is not unhandled.
   project.catch(() => undefined);
   // Checked before anything starts: who may call, an address beyond loopback only with a check of it.
   const http = args.http === undefined ? undefined : await httpSettings(args, await project);
-  const { startSession } = await import("./start-exec-session.js");
-  const { createExecServer } = await import("../exec/exec-server.js");
-  const { startTelemetry } = await import("./shared/telemetry-sdk.js");
   const stopTelemetry = await startTelemetry({ stdoutCarriesProtocol: args.http === undefined });
   try {
     // The servers and the type-checker start once the client's first request has had its turn: started

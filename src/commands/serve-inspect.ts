@@ -1,13 +1,16 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import type { AuthInfo, McpServer } from "@modelcontextprotocol/server";
-import type { Argv } from "yargs";
-import type { LoadedConfig } from "../config/pmcp-config.js";
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import { type AuthInfo, createMcpHandler, type McpServer } from "@modelcontextprotocol/server";
+import { serveStdio as serve } from "@modelcontextprotocol/server/stdio";
+import { readSchemaFiles } from "../bundle-files/read.js";
+import { type LoadedConfig, loadPmcpConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
+import { createInspectServer } from "../inspect/inspect-server.js";
 import { watchSignals } from "../signals.js";
-import type { BearerAuth } from "./shared/bearer-auth.js";
-import { type ArgsOf, defineCommand, type GlobalArgs } from "./shared/command.js";
-import { FLAGS, LOOPBACK, withFlags } from "./shared/flags.js";
+import { type BearerAuth, bearerGate, staticTokenAuth, verifierAuth } from "./shared/bearer-auth.js";
+import type { CommandArgs } from "./shared/command.js";
+import { LOOPBACK } from "./shared/flags.js";
 import { resolveInputs } from "./shared/inputs.js";
 import { type OutputOptions, printJson, warn } from "./shared/output.js";
 
@@ -25,7 +28,6 @@ export async function httpSettings(
   const token = args.authTokenEnv === undefined ? undefined : process.env[args.authTokenEnv];
   if (args.authTokenEnv !== undefined && (token === undefined || token === ""))
     throw new PmcpError("INVALID_ARGUMENT", `--auth-token-env ${args.authTokenEnv}: the environment variable is not set`);
-  const { staticTokenAuth, verifierAuth } = await import("./shared/bearer-auth.js");
   const configured = project?.config.serve?.auth;
   if (token !== undefined && configured !== undefined)
     throw new PmcpError("INVALID_ARGUMENT", "--auth-token-env and pmcp.config's serve.auth both say who may call: give one");
@@ -46,24 +48,12 @@ export interface HttpSettings {
   auth: BearerAuth | undefined;
 }
 
-const builder = (yargs: Argv<GlobalArgs>) => withFlags(yargs, FLAGS["serve inspect"]);
-
-export const serveInspectCommand = defineCommand({
-  command: "inspect",
-  describe: "list_tools and inspect_tool over a bundle",
-  builder,
-  handler: serveInspect,
-});
-
 /** `pmcp serve inspect`: list_tools and inspect_tool over a bundle, on stdio or local HTTP, until stopped. */
-async function serveInspect(args: ArgsOf<typeof builder>): Promise<void> {
-  const { readSchemaFiles } = await import("../bundle-files/read.js");
-  const { createInspectServer } = await import("../inspect/inspect-server.js");
+export async function serveInspect(args: CommandArgs<"serve inspect">): Promise<void> {
   const { schema } = await resolveInputs(args.schema);
   const { bundle } = await readSchemaFiles(schema);
   const create = () => createInspectServer(bundle, args.profile);
   if (args.http === undefined) return serveStdio(create);
-  const { loadPmcpConfig } = await import("../config/pmcp-config.js");
   return serveHttp(create, "inspect", await httpSettings(args, await loadPmcpConfig()), args);
 }
 
@@ -74,7 +64,6 @@ async function serveInspect(args: ArgsOf<typeof builder>): Promise<void> {
  * once the server reads its input.
  */
 export async function serveStdio(create: () => McpServer, onServing?: () => void): Promise<void> {
-  const { serveStdio: serve } = await import("@modelcontextprotocol/server/stdio");
   // The entry does not say when the client went away, the usual way a client stops its server:
   // without this the command would never return and Node would exit 13 on the pending await.
   const stdinEnded = new Promise<void>((resolve) => process.stdin.once("end", resolve));
@@ -102,10 +91,6 @@ export async function serveHttp(
   output: OutputOptions,
   onServing?: () => void,
 ): Promise<void> {
-  const { createMcpHandler } = await import("@modelcontextprotocol/server");
-  const { toNodeHandler } = await import("@modelcontextprotocol/node");
-  const { createServer } = await import("node:http");
-  const { bearerGate } = await import("./shared/bearer-auth.js");
   const mcp = createMcpHandler(create);
   const serve = toNodeHandler(mcp);
   const allowed = http.allowedHosts.map((host) => host.toLowerCase());

@@ -1,26 +1,51 @@
-import type { ArgumentsCamelCase, Argv, CommandModule } from "yargs";
+import type { ArgumentsCamelCase, Argv, CommandModule, PositionalOptions } from "yargs";
+import { type CommandPath, FLAGS, type ParsedFlags, POSITIONALS, withFlags } from "./flags.js";
 
-/** The flags every command takes; declared once, in `program.ts`. */
+/** The flags every command takes; declared once, in `cli/commands.ts`. */
 export interface GlobalArgs {
   debug: boolean;
   quiet: boolean;
   json: boolean;
 }
 
-/**
- * One CLI command: its flags (the builder), and the handler, whose argument type is derived
- * from the builder, so a flag is declared once. Handlers load their heavy modules with
- * `import()`, so that `--help` and usage errors never pay for the SDK, zod or the compiler.
- */
-export interface Command<T> extends CommandModule<GlobalArgs, T> {
+/** What a command's handler is given: its flags and arguments as parsed, camel-cased, and the flags every command takes. */
+export type CommandArgs<K extends CommandPath> = ArgumentsCamelCase<GlobalArgs & ParsedFlags<K>>;
+
+/** One CLI command as yargs takes it. */
+export interface Command extends CommandModule<GlobalArgs, unknown> {
   command: string;
   describe: string;
-  builder: (yargs: Argv<GlobalArgs>) => Argv<T>;
-  handler: (args: ArgumentsCamelCase<T>) => Promise<void>;
+  builder: (yargs: Argv<GlobalArgs>) => Argv<unknown>;
+  handler: (args: ArgumentsCamelCase<unknown>) => Promise<void>;
 }
 
-export function defineCommand<T>(command: Command<T>): Command<T> {
-  return { ...command, builder: (yargs) => valuesRequired(command.builder(yargs), command.command) };
+export interface CommandSpec<K extends CommandPath> {
+  /** The usage after the group's word: `diff <old>`. */
+  command: string;
+  describe: string;
+  examples?: readonly (readonly [command: string, what: string])[];
+  /**
+   * The module that runs the command, loaded when it runs: `--help` and usage errors never pay for
+   * the SDK, zod or the compiler. It loads what it needs itself.
+   */
+  load: () => Promise<(args: CommandArgs<K>) => Promise<void>>;
+}
+
+/** A command: the flags `FLAGS[path]` declares, its arguments, its examples, and its one lazy load. */
+export function defineCommand<K extends CommandPath>(path: K, spec: CommandSpec<K>): Command {
+  const positionals: Record<string, PositionalOptions> =
+    (POSITIONALS as Partial<Record<CommandPath, Record<string, PositionalOptions>>>)[path] ?? {};
+  return {
+    command: spec.command,
+    describe: spec.describe,
+    builder: (yargs) => {
+      let built: Argv<unknown> = withFlags(yargs, FLAGS[path]);
+      for (const [name, option] of Object.entries(positionals)) built = built.positional(name, option);
+      for (const [command, what] of spec.examples ?? []) built = built.example(command, what);
+      return valuesRequired(built, spec.command);
+    },
+    handler: async (args) => (await spec.load())(args as CommandArgs<K>),
+  };
 }
 
 /**
@@ -34,6 +59,3 @@ function valuesRequired<T>(yargs: Argv<T>, usage: string): Argv<T> {
   const keys = [...options.number, ...options.string].filter((key) => !positionals.has(key));
   return keys.length === 0 ? yargs : yargs.requiresArg(keys);
 }
-
-/** The parsed arguments a builder declares, for the command's handler. */
-export type ArgsOf<B> = B extends (yargs: Argv<GlobalArgs>) => Argv<infer T> ? ArgumentsCamelCase<T> : never;

@@ -1,7 +1,7 @@
 /**
  * Every flag of pmcp's commands, one row each: its name and alias, what it takes, its default and
  * range, its description, and the `pmcp.config` key it stands for. A command is the list of its rows
- * (`withFlags`); `--help`, the checks of what is given and the docs' flag tables (cli/docs-tables.ts)
+ * (`withFlags`), and its arguments are in `POSITIONALS`; `--help`, the checks of what is given and the docs' flag tables (cli/docs-tables.ts)
  * all come from these rows. A flag that means something else for another command is another row.
  * Loaded for every command: it imports no SDK and no zod (hence the runtime's `internal/numbers`).
  */
@@ -12,7 +12,7 @@ import {
   type WholeNumberRange,
   wholeNumberProblem,
 } from "@pmcp-codegen/runtime/internal/numbers";
-import type { Argv, InferredOptionTypes, Options } from "yargs";
+import type { Argv, InferredOptionTypes, Options, PositionalOptions } from "yargs";
 import { DEFAULT_BUNDLE_PATH } from "../../bundle/defaults.js";
 import { DEFAULT_MIN_QUALITY, QUALITIES } from "../../bundle/quality.js";
 import type { CONFIG_KEYS } from "../../config/keys.js";
@@ -415,6 +415,16 @@ export const FLAGS = {
   ],
 } as const satisfies Record<string, readonly Flag[]>;
 
+/** The commands that take arguments besides flags: each one's, in the order its usage names them. */
+export const POSITIONALS = {
+  "schema diff": { old: { type: "string", demandOption: true, describe: "The bundle (or PMCP files) before" } },
+  inspect: { tool: { type: "string", demandOption: true, describe: "The tool, as server/tool" } },
+  exec: {
+    file: { type: "string", demandOption: true, describe: "The program (TypeScript, the body of an async function), or - for stdin" },
+  },
+  "tools from-source": { file: { type: "string", demandOption: true, describe: "The TypeScript module to read" } },
+} as const satisfies Partial<Record<keyof typeof FLAGS, Record<string, PositionalOptions>>>;
+
 /** `--profile` of `schema lint`: every name of the comma-separated list a provider's. */
 function unknownProfiles(value: unknown): string | undefined {
   const unknown = String(value)
@@ -424,6 +434,13 @@ function unknownProfiles(value: unknown): string | undefined {
 }
 
 type OptionsOf<Fs extends readonly Flag[]> = { [F in Fs[number] as F["name"]]: F["option"] };
+
+/** A command's name in `FLAGS`: the words after `pmcp`. */
+export type CommandPath = keyof typeof FLAGS;
+
+/** What a command's flags and arguments parse to, before the flags every command takes. */
+export type ParsedFlags<K extends CommandPath> = InferredOptionTypes<OptionsOf<(typeof FLAGS)[K]>> &
+  (K extends keyof typeof POSITIONALS ? InferredOptionTypes<(typeof POSITIONALS)[K]> : unknown);
 
 /** `yargs` with `flags` declared, in their order, each with its check. */
 export function withFlags<T, const Fs extends readonly Flag[]>(yargs: Argv<T>, flags: Fs): Argv<T & InferredOptionTypes<OptionsOf<Fs>>> {

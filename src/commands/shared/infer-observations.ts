@@ -1,3 +1,5 @@
+// Loaded by every `pmcp generate`, which learns only with --observations: what learning needs is
+// loaded when it learns, so that a generate without it does not pay for reading and inferring.
 import { readFile } from "node:fs/promises";
 import { toolLabel } from "../../bundle/quality-changes.js";
 import { count } from "../../count.js";

@@ -1,5 +1,5 @@
 import { DEFAULT_BUNDLE_PATH } from "../../bundle/defaults.js";
-import type { LoadedConfig } from "../../config/pmcp-config.js";
+import { type LoadedConfig, loadPmcpConfig } from "../../config/pmcp-config.js";
 import { resolvePathSetting } from "./settings.js";
 
 export interface Inputs {
@@ -13,7 +13,6 @@ export interface Inputs {
 export async function resolveInputs(schema: readonly string[], options: { project?: "always" } = {}): Promise<Inputs> {
   // A command told its inputs has no business with pmcp.config unless it reads more from it.
   if (schema.length > 0 && options.project !== "always") return { project: undefined, schema: [...schema] };
-  const { loadPmcpConfig } = await import("../../config/pmcp-config.js");
   const project = await loadPmcpConfig();
   const bundle = resolvePathSetting({ name: "--schema", value: undefined }, project, "bundle", DEFAULT_BUNDLE_PATH);
   return { project, schema: schema.length > 0 ? [...schema] : [bundle.value] };

@@ -18,6 +18,8 @@ export interface CheckerHostOptions {
   maxCheckMs?: number;
   /** Checks that run at once, each in a process of its own. */
   processes?: number;
+  /** How long a caller counts as present after its last program arrived or was answered (default 30 s). */
+  callerPresentMs?: number;
 }
 
 /** A program's time: its limit, counted from its arrival (a `performance.now()`), whatever it waited for since. */
@@ -54,9 +56,9 @@ const STANDBY_LEAD_MS = 3_000;
  */
 export const MIN_CHECK_MS = 50;
 /**
- * How long a caller counts as present after its last program arrived or was answered. A caller
- * present holds back its share of the checkers from the others: its next program, sent a moment
- * after the last one's answer, finds one free however many bombs another caller queues.
+ * How long a caller counts as present after its last program arrived or was answered, unless told.
+ * A caller present holds back its share of the checkers from the others: its next program, sent a
+ * moment after the last one's answer, finds one free however many bombs another caller queues.
  */
 const CALLER_PRESENT_MS = 30_000;
 /** What of a checker process's stderr is kept: enough for V8's last words. */
@@ -109,7 +111,7 @@ interface Checker {
  * program's own limit. The server's own process never runs TypeScript.
  *
  * The checkers are shared fairly between callers: while several are present (see
- * CALLER_PRESENT_MS), each holds at most its share of the pool, a checker busy with a program
+ * `callerPresentMs`), each holds at most its share of the pool, a checker busy with a program
  * given up on, or starting in place of one ended under it, counted against the caller who sent
  * it; that caller then waits as long as the program held its checker (#owed), and a check given
  * up on is ended at once, not after a grace. One caller's type bombs then wait behind each other,
@@ -118,6 +120,7 @@ interface Checker {
 export class CheckerHost {
   readonly #heapMb: number;
   readonly #maxCheckMs: number;
+  readonly #callerPresentMs: number;
   readonly #size: number;
   /** The start-up snapshot checkers start from, while it serves. */
   #snapshot = checkerSnapshot();
@@ -145,6 +148,7 @@ export class CheckerHost {
     this.#declarations = declarations;
     this.#heapMb = options.heapMb ?? DEFAULT_HEAP_MB;
     this.#maxCheckMs = options.maxCheckMs ?? DEFAULT_MAX_CHECK_MS;
+    this.#callerPresentMs = options.callerPresentMs ?? CALLER_PRESENT_MS;
     this.#size = options.processes ?? DEFAULT_PROCESSES;
   }
 
@@ -377,12 +381,12 @@ export class CheckerHost {
     if (until > (this.#owed.get(caller) ?? 0)) this.#owed.set(caller, until);
   }
 
-  /** Callers with a job in the pool, or seen within CALLER_PRESENT_MS; those seen before are forgotten. */
+  /** Callers with a job in the pool, or seen within `callerPresentMs`; those seen before are forgotten. */
   #present(): Set<string> {
     const now = performance.now();
     const present = new Set<string>();
     for (const [caller, seen] of this.#seen) {
-      if (now - seen < CALLER_PRESENT_MS) present.add(caller);
+      if (now - seen < this.#callerPresentMs) present.add(caller);
       else this.#seen.delete(caller);
     }
     for (const job of this.#queue) if (job.caller !== undefined) present.add(job.caller);
@@ -397,7 +401,7 @@ export class CheckerHost {
   #recountWhenOneGoes(): void {
     const now = performance.now();
     for (const [caller, until] of this.#owed) if (until <= now) this.#owed.delete(caller);
-    const next = Math.min(...[...this.#seen.values()].map((seen) => seen + CALLER_PRESENT_MS), ...this.#owed.values());
+    const next = Math.min(...[...this.#seen.values()].map((seen) => seen + this.#callerPresentMs), ...this.#owed.values());
     if (Number.isFinite(next)) this.#recount = setTimeout(() => this.#dispatch(), Math.max(0, next - now));
   }
 
@@ -508,6 +512,8 @@ export class CheckerHost {
       job?.caller === undefined || job.posted === undefined ? undefined : { caller: job.caller, heldMs: performance.now() - job.posted };
     if (this.#closed || this.#checkers.size >= this.#wanted()) {
       if (owed !== undefined) this.#owe(owed.caller, owed.heldMs);
+      // Its standby is ready in its place: what waited because the ended check counted against its caller goes now.
+      this.#dispatch();
       return;
     }
     // A failed start shows as the outcome of the oldest waiting job (#failedToStart).

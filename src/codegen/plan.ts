@@ -108,6 +108,9 @@ const TYPESCRIPT_NAMES: LanguageNames = {
   reserved: MODULE_RESERVED,
   reservedMethods: MEMBER_RESERVED,
   methodName: (tool) => camelCase(tool, "tool"),
+  // TypeScript gives up on a type expression nested about 15 objects deep (TS2589, "excessively deep")
+  // when it checks a parser against its type; a named type is checked once, by name, wherever it is used.
+  nameEvery: 8,
 };
 
 /**

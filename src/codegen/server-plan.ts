@@ -37,6 +37,8 @@ export interface LanguageNames {
   reservedMethods: readonly string[];
   /** A tool's method, before it is made unique. */
   methodName(tool: string): string;
+  /** Every this many levels of a schema, a part with structure gets a name of its own (`IRBuilder`'s `nameEvery`). */
+  nameEvery?: number;
 }
 
 export interface PlannedTool {
@@ -98,7 +100,7 @@ export function planServer(server: BundleServer, names: LanguageNames, minQualit
     return { tool, output, claims };
   });
 
-  const builder = new IRBuilder(scope);
+  const builder = new IRBuilder(scope, names.nameEvery === undefined ? {} : { nameEvery: names.nameEvery });
   const tools = named.map(
     ({ tool, output, claims }): PlannedTool => ({
       tool,

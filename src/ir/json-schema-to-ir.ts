@@ -38,13 +38,6 @@ type JsonType = (typeof JSON_TYPES)[number];
 /** Deeper than this is treated as hostile: the sub-part becomes `unknown`. */
 const MAX_DEPTH = 64;
 
-/**
- * Every this many levels, a part with structure becomes a named definition. TypeScript gives up
- * on a type expression nested about 15 objects deep (TS2589, "excessively deep") when it checks
- * the parser against its type; a named type is checked once, by name, wherever it is used.
- */
-const NAMED_EVERY = 8;
-
 /** IR kinds whose generated code nests others; a leaf never needs a name of its own. */
 const NESTING_KINDS: ReadonlySet<IRNode["kind"]> = new Set(["object", "array", "tuple", "union", "intersection", "check"]);
 
@@ -74,7 +67,14 @@ export class IRBuilder {
    */
   private unguarded = new Set<string>();
 
-  constructor(private readonly scope: NameScope) {}
+  /**
+   * `nameEvery`: every this many levels, a part with structure becomes a named definition, for a
+   * language that cannot hold deeper nesting in one expression (the emitter says; none by default).
+   */
+  constructor(
+    private readonly scope: NameScope,
+    private readonly options: { nameEvery?: number } = {},
+  ) {}
 
   /** The IR of one schema of `tool`; `pointer` locates it in the tool object, for warnings. */
   build(schema: unknown, tool: string, pointer: string): IRNode {
@@ -94,7 +94,8 @@ export class IRBuilder {
 
   private node(schema: unknown, pointer: string, resource: unknown, depth: number): IRNode {
     const built = this.unnamed(schema, pointer, resource, depth);
-    if (depth === 0 || depth % NAMED_EVERY !== 0 || !NESTING_KINDS.has(built.kind)) return built;
+    const every = this.options.nameEvery;
+    if (every === undefined || depth === 0 || depth % every !== 0 || !NESTING_KINDS.has(built.kind)) return built;
     const { name } = this.scope.claim(pascalCase(`${this.tool} ${nearestProperty(pointer)}`, "Part"), ["Schema"]);
     this.definitions.push({ name, node: built, pointer });
     return { kind: "ref", name };

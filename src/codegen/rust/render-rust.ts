@@ -103,6 +103,9 @@ const RUST_NAMES: LanguageNames = {
   reserved: RUST_RESERVED,
   reservedMethods: ["new"],
   methodName: (tool) => rustFieldName(tool, "tool"),
+  // Not for rustc, which holds any nesting (each inline object is a struct of its own): so that a part
+  // has the same name in both languages' clients of one bundle.
+  nameEvery: 8,
 };
 
 function renderServer(server: BundleServer, options: RenderOptions): { content: string; warnings: GenerateWarning[] } {

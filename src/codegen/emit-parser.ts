@@ -1,7 +1,7 @@
 import { count } from "../count.js";
 import type { Check, Evaluation, EvaluationBranch, IRNode, JsonValue, NumberNode, ObjectNode, StringNode, TupleNode } from "../ir/ir.js";
 import { emitType, indexedValues } from "./emit-type.js";
-import { known, list, method, type ParserTree, printParser, runtime, value, zod } from "./parser-tree.js";
+import { helper, known, list, method, type ParserTree, printParser, value, zod } from "./parser-tree.js";
 import { noUses, type Uses } from "./uses.js";
 
 export interface ParserOptions {
@@ -50,7 +50,7 @@ function parserOf(node: IRNode, options: ParserOptions, uses: Uses): ParserTree 
       return objectParser(node, options, uses);
     case "union": {
       const members = list(node.members.map((member) => parserOf(member, options, uses)));
-      return isExactOneOf(node, options) ? runtime("oneOf", members) : zod("union", members);
+      return isExactOneOf(node, options) ? helper("oneOf", members) : zod("union", members);
     }
     case "intersection": {
       const typed = node.members.filter((member) => member.kind !== "check");
@@ -58,7 +58,7 @@ function parserOf(node: IRNode, options: ParserOptions, uses: Uses): ParserTree 
       const base =
         typed.length === 0
           ? known("JsonValueSchema")
-          : typed.map((member) => parserOf(member, options, uses)).reduce((left, right) => runtime("allOf", left, right));
+          : typed.map((member) => parserOf(member, options, uses)).reduce((left, right) => helper("allOf", left, right));
       return checks.reduce((parser, check) => refinement(parser, check, options, uses), base);
     }
     case "ref":
@@ -85,12 +85,12 @@ function refined(parser: ParserTree, check: ParserTree, message: string): Parser
 function stringParser(node: StringNode): ParserTree {
   let parser = zod("string");
   if (node.minLength !== undefined)
-    parser = refined(parser, runtime("minCodePoints", value(node.minLength)), `at least ${count(node.minLength, "character")}`);
+    parser = refined(parser, helper("minCodePoints", value(node.minLength)), `at least ${count(node.minLength, "character")}`);
   if (node.maxLength !== undefined)
-    parser = refined(parser, runtime("maxCodePoints", value(node.maxLength)), `at most ${count(node.maxLength, "character")}`);
+    parser = refined(parser, helper("maxCodePoints", value(node.maxLength)), `at most ${count(node.maxLength, "character")}`);
   // Matched in linear time: a server's pattern must not cost time exponential in a result's length.
-  if (node.pattern !== undefined) parser = refined(parser, runtime("matches", value(node.pattern)), `must match pattern ${node.pattern}`);
-  if (node.format !== undefined) parser = refined(parser, runtime("format", value(node.format)), `expected format ${node.format}`);
+  if (node.pattern !== undefined) parser = refined(parser, helper("matches", value(node.pattern)), `must match pattern ${node.pattern}`);
+  if (node.format !== undefined) parser = refined(parser, helper("format", value(node.format)), `expected format ${node.format}`);
   return parser;
 }
 
@@ -102,8 +102,8 @@ function numberParser(node: NumberNode): ParserTree {
   if (node.exclusiveMinimum !== undefined) parser = method(parser, "gt", value(node.exclusiveMinimum));
   if (node.exclusiveMaximum !== undefined) parser = method(parser, "lt", value(node.exclusiveMaximum));
   if (node.multipleOf !== undefined)
-    parser = refined(parser, runtime("multipleOf", value(node.multipleOf)), `expected a multiple of ${node.multipleOf}`);
-  if (node.format !== undefined) parser = refined(parser, runtime("format", value(node.format)), `expected format ${node.format}`);
+    parser = refined(parser, helper("multipleOf", value(node.multipleOf)), `expected a multiple of ${node.multipleOf}`);
+  if (node.format !== undefined) parser = refined(parser, helper("format", value(node.format)), `expected format ${node.format}`);
   return parser;
 }
 
@@ -117,7 +117,7 @@ function literalsParser(values: JsonValue[]): ParserTree {
     kind: "call",
     callee: { of: "z", name: "custom" },
     typeArgument: emitType({ kind: "literals", values }).code,
-    args: [runtime("isOneOfValues", { kind: "data", value: values })],
+    args: [helper("isOneOfValues", { kind: "data", value: values })],
   };
 }
 
@@ -130,9 +130,9 @@ function withArrayChecks(
   if (native && node.minItems !== undefined) result = method(result, "min", value(node.minItems));
   if (native && node.maxItems !== undefined) result = method(result, "max", value(node.maxItems));
   if (!native && node.minItems !== undefined)
-    result = refined(result, runtime("minItems", value(node.minItems)), `at least ${count(node.minItems, "item")}`);
+    result = refined(result, helper("minItems", value(node.minItems)), `at least ${count(node.minItems, "item")}`);
   if (!native && node.maxItems !== undefined)
-    result = refined(result, runtime("maxItems", value(node.maxItems)), `at most ${count(node.maxItems, "item")}`);
+    result = refined(result, helper("maxItems", value(node.maxItems)), `at most ${count(node.maxItems, "item")}`);
   if (node.uniqueItems) result = refined(result, known("uniqueItems"), "items must be unique");
   return result;
 }
@@ -169,7 +169,7 @@ function objectParser(node: ObjectNode, options: ParserOptions, uses: Uses): Par
   }
   // zod reads the prototype chain: a key named as one of Object.prototype's is read as own only by the runtime.
   if (node.properties.some((property) => property.name !== "__proto__" && property.name in Object.prototype))
-    parser = runtime("ownProperties", parser);
+    parser = helper("ownProperties", parser);
   if (patterns.length > 0 || (typeof node.additional === "object" && node.properties.length > 0)) {
     const matchers = patterns.map((pattern) => list([{ kind: "regex", source: pattern.pattern }, parserOf(pattern.node, options, uses)]));
     // Lenient parsers keep keys that `additionalProperties: false` forbids.
@@ -179,17 +179,17 @@ function objectParser(node: ObjectNode, options: ParserOptions, uses: Uses): Par
         : value(node.additional === true || options.strictObjects === false);
     parser = refined(
       parser,
-      runtime("otherKeysMatch", keys, { kind: "list", items: matchers, asConst: true }, additional),
+      helper("otherKeysMatch", keys, { kind: "list", items: matchers, asConst: true }, additional),
       "a key does not match its pattern or additionalProperties",
     );
   }
   if (node.minProperties !== undefined || node.maxProperties !== undefined) {
-    const bounds = runtime("propertyCount", value(node.minProperties ?? 0), value(node.maxProperties ?? Infinity));
+    const bounds = helper("propertyCount", value(node.minProperties ?? 0), value(node.maxProperties ?? Infinity));
     parser = refined(parser, bounds, "wrong number of properties");
   }
   // zod neither checks nor keeps a `__proto__` key; the runtime does both.
   const proto = node.properties.find((property) => property.name === "__proto__");
-  if (proto !== undefined) parser = runtime("protoProperty", parser, parserOf(proto.node, options, uses), value(proto.required));
+  if (proto !== undefined) parser = helper("protoProperty", parser, parserOf(proto.node, options, uses), value(proto.required));
   return parser;
 }
 
@@ -214,32 +214,32 @@ function refinement(base: ParserTree, check: Check, options: ParserOptions, uses
   const loose = (node: IRNode) => !options.strictObjects && holdsClosedObject(node);
   switch (check.kind) {
     case "not":
-      return loose(check.node) ? base : refined(base, runtime("not", parser(check.node)), "must not match the schema in not");
+      return loose(check.node) ? base : refined(base, helper("not", parser(check.node)), "must not match the schema in not");
     case "conditional":
       return loose(check.condition)
         ? base
         : refined(
             base,
-            runtime("conditional", parser(check.condition), parser(check.onValid), parser(check.onInvalid)),
+            helper("conditional", parser(check.condition), parser(check.onValid), parser(check.onInvalid)),
             "must match then or else by if",
           );
     case "contains":
       if (check.max !== undefined && loose(check.node)) return base;
       return refined(
         base,
-        runtime("contains", parser(check.node), value(check.min), value(check.max ?? Infinity)),
+        helper("contains", parser(check.node), value(check.min), value(check.max ?? Infinity)),
         "wrong number of items match contains",
       );
     case "dependentRequired":
-      return refined(base, runtime("dependentRequired", value(check.key), value(check.required)), `${check.key} requires other keys`);
+      return refined(base, helper("dependentRequired", value(check.key), value(check.required)), `${check.key} requires other keys`);
     case "dependentSchema":
       return refined(
         base,
-        runtime("dependentSchema", value(check.key), parser(check.node)),
+        helper("dependentSchema", value(check.key), parser(check.node)),
         `${check.key} requires the object to match its schema`,
       );
     case "propertyNames":
-      return refined(base, runtime("propertyNames", parser(check.node)), "a key does not match propertyNames");
+      return refined(base, helper("propertyNames", parser(check.node)), "a key does not match propertyNames");
     case "unevaluatedProperties":
       if (check.node.kind === "never" && !options.strictObjects) return base;
       return refined(base, unevaluated(check, parser), "a key no other keyword evaluated is not allowed");
@@ -253,7 +253,7 @@ function unevaluated(
   check: Extract<Check, { kind: "unevaluatedProperties" | "unevaluatedItems" }>,
   parser: (node: IRNode) => ParserTree,
 ): ParserTree {
-  return runtime(check.kind, evaluationCode(check.evaluated, parser), check.node.kind === "never" ? value(false) : parser(check.node));
+  return helper(check.kind, evaluationCode(check.evaluated, parser), check.node.kind === "never" ? value(false) : parser(check.node));
 }
 
 function evaluationCode(evaluation: Evaluation, parser: (node: IRNode) => ParserTree): ParserTree {

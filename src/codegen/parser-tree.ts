@@ -1,5 +1,4 @@
 import { literal, valueKey } from "./code.js";
-import { RUNTIME } from "./emit-type.js";
 
 /**
  * A Zod parser as data: what the IR walker (emit-parser.ts) writes, read by two targets that
@@ -9,6 +8,10 @@ import { RUNTIME } from "./emit-type.js";
  * Every name that is called is one of the closed lists below; server text appears only as
  * values, keys and regular expression sources.
  */
+
+/** The namespace generated modules import `@pmcp-codegen/runtime/parsers` as: the helpers below, a pattern, `JsonValueSchema`. */
+export const PARSERS = "parsers";
+
 export type ParserTree =
   | { kind: "call"; callee: Callee; args: ParserTree[]; typeArgument?: string }
   | { kind: "method"; target: ParserTree; name: ZodMethod; args: ParserTree[] }
@@ -19,7 +22,7 @@ export type ParserTree =
   | { kind: "value"; value: string | number | boolean | null | readonly string[] }
   /** A JSON value of any shape, written as `JSON.parse` of its text: a literal would read a `"__proto__"` key as the prototype. */
   | { kind: "data"; value: unknown }
-  /** `rt.pattern(source)`: a schema's pattern, matched in linear time. */
+  /** `parsers.pattern(source)`: a schema's pattern, matched in linear time. */
   | { kind: "regex"; source: string }
   | { kind: "list"; items: ParserTree[]; asConst?: boolean }
   /** A zod shape: one line per key, keys from the schema. */
@@ -68,7 +71,7 @@ export type RuntimeHelper =
   | "unevaluatedProperties"
   | "unevaluatedItems";
 
-export type Callee = { of: "z"; name: ZodFactory } | { of: "rt"; name: RuntimeHelper };
+export type Callee = { of: "z"; name: ZodFactory } | { of: "parsers"; name: RuntimeHelper };
 
 export type ZodMethod = "refine" | "gte" | "lte" | "gt" | "lt" | "min" | "max" | "exactOptional";
 
@@ -89,11 +92,34 @@ export type FieldName =
 
 /** Builders, so the walker reads as the code it stands for. */
 export const zod = (name: ZodFactory, ...args: ParserTree[]): ParserTree => ({ kind: "call", callee: { of: "z", name }, args });
-export const runtime = (name: RuntimeHelper, ...args: ParserTree[]): ParserTree => ({ kind: "call", callee: { of: "rt", name }, args });
+export const helper = (name: RuntimeHelper, ...args: ParserTree[]): ParserTree => ({ kind: "call", callee: { of: "parsers", name }, args });
 export const method = (target: ParserTree, name: ZodMethod, ...args: ParserTree[]): ParserTree => ({ kind: "method", target, name, args });
 export const value = (given: string | number | boolean | null | readonly string[]): ParserTree => ({ kind: "value", value: given });
 export const list = (items: ParserTree[]): ParserTree => ({ kind: "list", items });
 export const known = (name: KnownName): ParserTree => ({ kind: "name", name });
+
+/** Whether a parser calls the runtime's parsers (a helper, a pattern, `JsonValueSchema`), so that its module imports them. */
+export function usesParsers(code: ParserTree): boolean {
+  switch (code.kind) {
+    case "call":
+      return code.callee.of === "parsers" || code.args.some(usesParsers);
+    case "method":
+      return usesParsers(code.target) || code.args.some(usesParsers);
+    case "name":
+      return code.name !== "Number.isInteger";
+    case "regex":
+      return true;
+    case "list":
+      return code.items.some(usesParsers);
+    case "shape":
+    case "fields":
+      return code.entries.some(([, inner]) => usesParsers(inner));
+    case "ref":
+    case "value":
+    case "data":
+      return false;
+  }
+}
 
 /** Source text of a parser; a shape's keys are indented one step deeper than `indent`. */
 export function printParser(code: ParserTree, indent = ""): string {
@@ -101,14 +127,14 @@ export function printParser(code: ParserTree, indent = ""): string {
   const args = (given: ParserTree[]) => given.map(print).join(", ");
   switch (code.kind) {
     case "call": {
-      const owner = code.callee.of === "rt" ? RUNTIME : "z";
+      const owner = code.callee.of === "parsers" ? PARSERS : "z";
       const typeArgument = code.typeArgument === undefined ? "" : `<${code.typeArgument}>`;
       return `${owner}.${code.callee.name}${typeArgument}(${args(code.args)})`;
     }
     case "method":
       return `${print(code.target)}.${code.name}(${args(code.args)})`;
     case "name":
-      return code.name === "Number.isInteger" ? code.name : `${RUNTIME}.${code.name}`;
+      return code.name === "Number.isInteger" ? code.name : `${PARSERS}.${code.name}`;
     case "ref":
       return `${code.name}Schema`;
     case "value":
@@ -117,7 +143,7 @@ export function printParser(code: ParserTree, indent = ""): string {
     case "data":
       return `JSON.parse(${literal(JSON.stringify(code.value))})`;
     case "regex":
-      return `${RUNTIME}.pattern(${literal(code.source)})`;
+      return `${PARSERS}.pattern(${literal(code.source)})`;
     case "list":
       return `[${args(code.items)}]${code.asConst ? " as const" : ""}`;
     case "shape": {

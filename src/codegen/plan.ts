@@ -9,7 +9,7 @@ import { camelCase } from "../ir/naming.js";
 import { docComment, literal } from "./code.js";
 import { emitParser } from "./emit-parser.js";
 import { emitType } from "./emit-type.js";
-import type { ParserTree } from "./parser-tree.js";
+import { PARSERS, type ParserTree, usesParsers } from "./parser-tree.js";
 import {
   type GenerateWarning,
   type LanguageNames,
@@ -27,6 +27,8 @@ export interface ServerModulePlan {
   className: string;
   classDoc: string;
   usesZod: boolean;
+  /** Some parser calls the runtime's parsers (`@pmcp-codegen/runtime/parsers`). */
+  usesParsers: boolean;
   /** In dependency order: each parser is declared after those it uses, except within a reference cycle. */
   definitions: DefinitionPlan[];
   tools: ToolPlan[];
@@ -96,7 +98,7 @@ export interface PlanOptions {
 const TOOL_RESULT = "rt.ToolResult";
 
 /** Names the generated module itself uses at top level, and the global generics its types use (a type named `Array` would shadow them). */
-const MODULE_RESERVED = ["z", "rt", "Array", "Promise"];
+const MODULE_RESERVED = ["z", "rt", PARSERS, "Array", "Promise"];
 /**
  * `then` would make every client instance a thenable; `constructor` is the class's own; a method
  * named like one of Object.prototype's (`toString`, `valueOf`, `hasOwnProperty`) would shadow it.
@@ -173,6 +175,9 @@ export function planServerModule(server: BundleServer, options: PlanOptions): Se
     classDoc: docComment(plan.classDoc),
     // Every parser is typed `z.ZodType<…>`, whether its code calls zod or not.
     usesZod: definitions.length > 0 || toolsUseZod,
+    usesParsers: [...definitions.map((definition) => definition.parserTree), ...tools.flatMap((tool) => tool.parser?.tree ?? [])].some(
+      usesParsers,
+    ),
     definitions,
     tools,
     warnings: plan.warnings,

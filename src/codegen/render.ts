@@ -101,7 +101,12 @@ export function renderSteps(bundle: Bundle, options: RenderOptions, previous?: G
       make: ({ server: template }) => {
         const module = planServerModule(server, plan);
         const code = template(
-          serverView(module, { banner: banner(options, server), runtimeImport: literal(options.runtimeImport), checkParsers }),
+          serverView(module, {
+            banner: banner(options, server),
+            runtimeImport: literal(options.runtimeImport),
+            parsersImport: literal(parsersImport(options.runtimeImport)),
+            checkParsers,
+          }),
         );
         return { content: withRecord(code, module.typeDigests), warnings: module.warnings };
       },
@@ -126,6 +131,15 @@ export function renderSteps(bundle: Bundle, options: RenderOptions, previous?: G
     }),
   });
   return { steps, warnings: moduleFiles.warnings, generation };
+}
+
+/**
+ * The module of the runtime's parsers: a package's `/parsers` subpath, or, for the path of the
+ * runtime's entry module (`…/dist/index.js`), `parsers.js` beside it.
+ */
+export function parsersImport(runtimeImport: string): string {
+  const file = /^(.*\/)[^/]*(\.[cm]?[jt]s)$/.exec(runtimeImport);
+  return file === null ? `${runtimeImport}/parsers` : `${file[1]}parsers${file[2]}`;
 }
 
 function banner(options: RenderOptions, server?: BundleServer): string {

@@ -19,10 +19,14 @@ export interface ServerTemplateView {
   banner: string;
   /** The runtime's module specifier, as a string literal. */
   runtimeImport: string;
+  /** The module of the runtime's parsers (`<runtime>/parsers`), as a string literal. */
+  parsersImport: string;
   /** Leave each parser's type to the compiler instead of asserting it (the generator's own tests). */
   checkParsers: boolean;
   /** Whether any parser uses zod, so that `z` is imported. */
   usesZod: boolean;
+  /** Whether any parser calls the runtime's parsers, so that they are imported (as `parsers`). */
+  usesParsers: boolean;
   /** The server's id, as the bundle has it. */
   serverId: string;
   /** The server's id as a string literal: the client's default key in the CompositionClient's configuration. */
@@ -85,12 +89,13 @@ export interface IndexTemplateView {
 /** The view of a planned module: the plan's data a template may use, and nothing of the generator's own bookkeeping. */
 export function serverView(
   plan: ServerModulePlan,
-  file: { banner: string; runtimeImport: string; checkParsers: boolean },
+  file: { banner: string; runtimeImport: string; parsersImport: string; checkParsers: boolean },
 ): ServerTemplateView {
   return {
     viewVersion: TEMPLATE_VIEW_VERSION,
     ...file,
     usesZod: plan.usesZod,
+    usesParsers: plan.usesParsers,
     serverId: plan.serverId,
     serverIdLiteral: plan.serverIdLiteral,
     className: plan.className,

@@ -80,7 +80,8 @@ export const CONFIG_KEYS = {
     schema: (z) => z.custom<{ output: string }>(isRustOutput, { error: 'expected { "output": "<folder for the Rust clients>" }' }),
   }),
   runtimeImport: key({
-    describe: "the module generated files import the runtime from (default `@pmcp-codegen/runtime`)",
+    describe:
+      "the module generated files import the runtime from (default `@pmcp-codegen/runtime`): a package, whose `/parsers` subpath they import too, or the path of its `index.js`, with `parsers.js` beside it",
     schema: (z) => z.string(),
   }),
   strictObjects: key({

@@ -1,11 +1,10 @@
-import * as rt from "@pmcp-codegen/runtime";
+// The zod and the helpers generated modules use (the runtime's), so a live parser is the one a generated module builds.
+import { z } from "@pmcp-codegen/runtime";
+import * as parsers from "@pmcp-codegen/runtime/parsers";
 import type { KnownName, ParserTree, RuntimeHelper, ZodFactory, ZodMethod } from "../codegen/parser-tree.js";
 
-type Parser = rt.z.ZodType<unknown>;
+type Parser = z.ZodType<unknown>;
 type Callable = (...args: never[]) => unknown;
-
-// The zod generated modules use (the runtime's), so a live parser is the one a generated module builds.
-const { z } = rt;
 
 const FACTORIES: Record<ZodFactory, Callable> = {
   never: z.never,
@@ -25,33 +24,33 @@ const FACTORIES: Record<ZodFactory, Callable> = {
 };
 
 const HELPERS: Record<RuntimeHelper, Callable> = {
-  allOf: rt.allOf,
-  oneOf: rt.oneOf,
-  protoProperty: rt.protoProperty,
-  minCodePoints: rt.minCodePoints,
-  maxCodePoints: rt.maxCodePoints,
-  minItems: rt.minItems,
-  maxItems: rt.maxItems,
-  format: rt.format,
-  multipleOf: rt.multipleOf,
-  isOneOfValues: rt.isOneOfValues,
-  otherKeysMatch: rt.otherKeysMatch,
-  matches: rt.matches,
-  ownProperties: rt.ownProperties,
-  propertyCount: rt.propertyCount,
-  not: rt.not,
-  conditional: rt.conditional,
-  contains: rt.contains,
-  dependentRequired: rt.dependentRequired,
-  dependentSchema: rt.dependentSchema,
-  propertyNames: rt.propertyNames,
-  unevaluatedProperties: rt.unevaluatedProperties,
-  unevaluatedItems: rt.unevaluatedItems,
+  allOf: parsers.allOf,
+  oneOf: parsers.oneOf,
+  protoProperty: parsers.protoProperty,
+  minCodePoints: parsers.minCodePoints,
+  maxCodePoints: parsers.maxCodePoints,
+  minItems: parsers.minItems,
+  maxItems: parsers.maxItems,
+  format: parsers.format,
+  multipleOf: parsers.multipleOf,
+  isOneOfValues: parsers.isOneOfValues,
+  otherKeysMatch: parsers.otherKeysMatch,
+  matches: parsers.matches,
+  ownProperties: parsers.ownProperties,
+  propertyCount: parsers.propertyCount,
+  not: parsers.not,
+  conditional: parsers.conditional,
+  contains: parsers.contains,
+  dependentRequired: parsers.dependentRequired,
+  dependentSchema: parsers.dependentSchema,
+  propertyNames: parsers.propertyNames,
+  unevaluatedProperties: parsers.unevaluatedProperties,
+  unevaluatedItems: parsers.unevaluatedItems,
 };
 
 const NAMES: Record<KnownName, unknown> = {
-  JsonValueSchema: rt.JsonValueSchema,
-  uniqueItems: rt.uniqueItems,
+  JsonValueSchema: parsers.JsonValueSchema,
+  uniqueItems: parsers.uniqueItems,
   "Number.isInteger": Number.isInteger,
 };
 
@@ -95,7 +94,7 @@ export class LiveParsers {
         // A copy, as the printed `JSON.parse` makes one.
         return JSON.parse(JSON.stringify(tree.value));
       case "regex":
-        return rt.pattern(tree.source);
+        return parsers.pattern(tree.source);
       case "list":
         return all(tree.items);
       case "shape":

@@ -1,7 +1,8 @@
 import { mkdtemp, readdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CompositionClient, JsonValueSchema, OutputValidationError } from "@pmcp-codegen/runtime";
+import { CompositionClient, OutputValidationError } from "@pmcp-codegen/runtime";
+import { JsonValueSchema } from "@pmcp-codegen/runtime/parsers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonText } from "../../src/bundle/serialize.js";
 import { FIXTURES, fixtureCommand, runCli } from "../helpers/cli.js";

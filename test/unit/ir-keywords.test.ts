@@ -23,7 +23,7 @@ describe("keywords the IR checks at run time", () => {
     const { node } = build({ type: "object", propertyNames: { pattern: "^[a-z]+$" }, additionalProperties: { type: "string" } });
     expect(emitType(node).code).toBe("{ [key: string]: string }");
     expect(emitParser(node, { strictObjects: true }).code).toBe(
-      'z.record(z.string(), z.string()).refine(rt.propertyNames(z.string().refine(rt.matches("^[a-z]+$"), "must match pattern ^[a-z]+$")), "a key does not match propertyNames")',
+      'z.record(z.string(), z.string()).refine(parsers.propertyNames(z.string().refine(parsers.matches("^[a-z]+$"), "must match pattern ^[a-z]+$")), "a key does not match propertyNames")',
     );
   });
 
@@ -56,11 +56,11 @@ describe("keywords the IR checks at run time", () => {
     });
     expect(emitType(node).code).toBe("{\n  id?: string;\n} & { [key: string]: number | string }");
     expect(emitParser(node, { strictObjects: true }).code).toContain(
-      'rt.otherKeysMatch(["id"], [[rt.pattern("^n_"), z.number()]] as const, false)',
+      'parsers.otherKeysMatch(["id"], [[parsers.pattern("^n_"), z.number()]] as const, false)',
     );
     // Lenient parsers keep keys that additionalProperties: false forbids.
     expect(emitParser(node, { strictObjects: false }).code).toContain(
-      'rt.otherKeysMatch(["id"], [[rt.pattern("^n_"), z.number()]] as const, true)',
+      'parsers.otherKeysMatch(["id"], [[parsers.pattern("^n_"), z.number()]] as const, true)',
     );
   });
 

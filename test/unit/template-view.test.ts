@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Bundle } from "../../src/bundle/types.js";
-import { renderClients } from "../../src/codegen/render.js";
+import { parsersImport, renderClients } from "../../src/codegen/render.js";
 import { compile } from "../../src/codegen/templates.js";
 
 const BUNDLE: Bundle = {
@@ -51,12 +51,30 @@ describe("the templates' view", () => {
       "classDoc",
       "className",
       "definitions",
+      "parsersImport",
       "runtimeImport",
       "serverId",
       "serverIdLiteral",
       "tools",
+      "usesParsers",
       "usesZod",
       "viewVersion",
+    ]);
+  });
+});
+
+describe("the module of the runtime's parsers", () => {
+  it("is a package's /parsers subpath, or parsers beside the path of the runtime's entry module", () => {
+    expect(
+      ["@pmcp-codegen/runtime", "@acme/pmcp-runtime", "/abs/packages/runtime/dist/index.js", "../runtime/index.mjs", "./rt.ts"].map(
+        parsersImport,
+      ),
+    ).toEqual([
+      "@pmcp-codegen/runtime/parsers",
+      "@acme/pmcp-runtime/parsers",
+      "/abs/packages/runtime/dist/parsers.js",
+      "../runtime/parsers.mjs",
+      "./parsers.ts",
     ]);
   });
 });

@@ -37,32 +37,5 @@ export type { ObservationHeader, ObservationLog, Sample } from "./observation-lo
 export { observationPath, parseObservationLog } from "./observation-log.js";
 export type { ObserveOptions } from "./observer.js";
 export { ObservationRecorder, redactValue } from "./observer.js";
-export type { Pattern } from "./pattern.js";
-export { matches, pattern, UnsupportedPatternError } from "./pattern.js";
-export type { Evaluation, EvaluationBranch } from "./schema-helpers.js";
-export {
-  allOf,
-  conditional,
-  contains,
-  dependentRequired,
-  dependentSchema,
-  format,
-  isOneOfValues,
-  JsonValueSchema,
-  maxCodePoints,
-  maxItems,
-  minCodePoints,
-  minItems,
-  multipleOf,
-  not,
-  oneOf,
-  otherKeysMatch,
-  ownProperties,
-  propertyCount,
-  propertyNames,
-  protoProperty,
-  unevaluatedItems,
-  unevaluatedProperties,
-  uniqueItems,
-} from "./schema-helpers.js";
+export { UnsupportedPatternError } from "./pattern.js";
 export { ParsedResult, ToolResult } from "./tool-result.js";

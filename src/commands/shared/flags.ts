@@ -156,7 +156,10 @@ const GENERATION = [
   ),
   flag(
     "runtime-import",
-    { type: "string", describe: `Module generated files import the runtime from (default: ${DEFAULT_RUNTIME_IMPORT})` },
+    {
+      type: "string",
+      describe: `Module generated files import the runtime from, a package or the path of its index.js; its parsers come from <package>/parsers, or parsers.js beside it (default: ${DEFAULT_RUNTIME_IMPORT})`,
+    },
     { config: "runtimeImport" },
   ),
   // No yargs default, so that an absent flag leaves it to `pmcp.config`.

@@ -11,6 +11,7 @@ import { jsonEquals } from "@pmcp-codegen/runtime/internal/json";
 import { pattern as linearPattern } from "@pmcp-codegen/runtime/internal/patterns";
 import { jsonText } from "../bundle/serialize.js";
 import { isDraft07OrOlder } from "../json-schema/dialect.js";
+import { TYPE_KEYWORDS } from "../json-schema/keywords.js";
 import { escapePointer, isObject, unescapePointer } from "../json-schema/pointer.js";
 import { valueDeeperThan } from "../json-schema/predicates.js";
 import { isSingleResource, resolveRef } from "../json-schema/refs.js";
@@ -27,10 +28,23 @@ export interface IRWarning {
   message: string;
 }
 
-const STRING_KEYS = ["minLength", "maxLength", "pattern", "format"];
-const NUMBER_KEYS = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"];
-const ARRAY_KEYS = ["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems"];
-const OBJECT_KEYS = ["properties", "required", "additionalProperties", "patternProperties", "minProperties", "maxProperties"];
+/**
+ * Keywords of one instance type that the IR checks with a runtime helper passing every other type
+ * itself (`contains`, `propertyNames`, `dependent*`, `unevaluated*`): a schema with no `type` needs
+ * no member per type for them.
+ */
+const CHECKED_ON_ANY_TYPE = new Set([
+  "contains",
+  "propertyNames",
+  "dependentRequired",
+  "dependentSchemas",
+  "dependencies",
+  "unevaluatedItems",
+  "unevaluatedProperties",
+]);
+
+/** The keywords a schema with no `type` is split by, one member per type: those zod writes per type, and `format`, which it checks on strings. */
+const TYPED_KEYS = [...[...TYPE_KEYWORDS.keys()].filter((key) => !CHECKED_ON_ANY_TYPE.has(key)), "format"];
 
 const JSON_TYPES = ["string", "number", "integer", "boolean", "null", "array", "object"] as const;
 type JsonType = (typeof JSON_TYPES)[number];
@@ -190,15 +204,12 @@ export class IRBuilder {
           : listed!;
       const literals = filterLiterals(values, types);
       // Per-type keywords beside the values constrain them too (`enum` of strings with `minLength`).
-      if (!mentions([...STRING_KEYS, ...NUMBER_KEYS, ...ARRAY_KEYS, ...OBJECT_KEYS])) return literals;
+      if (!mentions(TYPED_KEYS)) return literals;
       return intersect([literals, this.typed(rest, pointer, base, depth) ?? { kind: "unknown" }]);
     }
     // Without `type`, each keyword constrains only instances of its own type; others pass.
     const wanted: JsonType[] | undefined =
-      types ??
-      (mentions([...STRING_KEYS, ...NUMBER_KEYS, ...ARRAY_KEYS, ...OBJECT_KEYS])
-        ? ["string", "number", "boolean", "null", "array", "object"]
-        : undefined);
+      types ?? (mentions(TYPED_KEYS) ? ["string", "number", "boolean", "null", "array", "object"] : undefined);
     if (wanted === undefined) return undefined;
     const members = wanted
       .filter((type) => !(type === "integer" && wanted.includes("number")))

@@ -160,3 +160,28 @@ export const CONDITIONAL_KEYWORDS = [
   "unevaluatedProperties",
   "uniqueItems",
 ] as const;
+
+/**
+ * The instance type each type-specific keyword constrains ("number" covers integers too): on an
+ * instance of another type it passes. `format` is not among them: it annotates every type.
+ */
+export const TYPE_KEYWORDS: ReadonlyMap<string, "object" | "array" | "string" | "number"> = new Map([
+  ...[
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "dependentSchemas",
+    "dependencies",
+    "unevaluatedProperties",
+  ].map((key): [string, "object"] => [key, "object"]),
+  ...["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains", "unevaluatedItems"].map(
+    (key): [string, "array"] => [key, "array"],
+  ),
+  ...["minLength", "maxLength", "pattern"].map((key): [string, "string"] => [key, "string"]),
+  ...["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].map((key): [string, "number"] => [key, "number"]),
+]);

@@ -7,7 +7,7 @@
 import { ANNOTATIONS, appendText } from "../json-schema/annotations.js";
 import { DRAFT_2020_12, isDraft07OrOlder } from "../json-schema/dialect.js";
 import type { InlineNoteKind } from "../json-schema/inline-refs.js";
-import { BOUND_KEYWORDS, CONDITIONAL_KEYWORDS, type Schema } from "../json-schema/keywords.js";
+import { BOUND_KEYWORDS, CONDITIONAL_KEYWORDS, type Schema, TYPE_KEYWORDS } from "../json-schema/keywords.js";
 import { isObject } from "../json-schema/pointer.js";
 import { describesObject, isNullTyped, typeIncludes } from "../json-schema/predicates.js";
 import { isSingleResource, resolveRef } from "../json-schema/refs.js";
@@ -120,28 +120,6 @@ function makeNullable(node: Schema, style: "nullable" | "type-array"): Schema {
   return { anyOf: [node, { type: "null" }] };
 }
 
-/** The instance type each type-specific keyword constrains ("number" covers integers too). */
-const KEYWORD_TYPES: ReadonlyMap<string, string> = new Map([
-  ...[
-    "properties",
-    "required",
-    "additionalProperties",
-    "patternProperties",
-    "propertyNames",
-    "minProperties",
-    "maxProperties",
-    "dependentRequired",
-    "dependentSchemas",
-    "dependencies",
-    "unevaluatedProperties",
-  ].map((key): [string, string] => [key, "object"]),
-  ...["items", "prefixItems", "additionalItems", "minItems", "maxItems", "uniqueItems", "contains", "unevaluatedItems"].map(
-    (key): [string, string] => [key, "array"],
-  ),
-  ...["minLength", "maxLength", "pattern"].map((key): [string, string] => [key, "string"]),
-  ...["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"].map((key): [string, string] => [key, "number"]),
-]);
-
 /**
  * Type arrays (which OpenAPI's one-string `type` cannot hold) as an `anyOf` with one member per
  * type, each keeping only the keywords that constrain its type: the same instances. Null becomes
@@ -158,7 +136,7 @@ export function typeArraysToAnyOf(schema: Schema): Schema {
     const member = (type: string) => ({
       ...Object.fromEntries(
         Object.entries(rest).filter(
-          ([key]) => !ANNOTATIONS.has(key) && (KEYWORD_TYPES.get(key) ?? type) === (type === "integer" ? "number" : type),
+          ([key]) => !ANNOTATIONS.has(key) && (TYPE_KEYWORDS.get(key) ?? type) === (type === "integer" ? "number" : type),
         ),
       ),
       type,

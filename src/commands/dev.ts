@@ -15,7 +15,7 @@ import { watchSignals } from "../signals.js";
 import { generateSettings } from "./generate.js";
 import type { CommandArgs } from "./shared/command.js";
 import { printable, say, warn } from "./shared/output.js";
-import { projectPath, resolvePathSetting, resolveSetting } from "./shared/settings.js";
+import { flagRow, settingOf } from "./shared/settings.js";
 import { resolveSources } from "./shared/source-flags.js";
 import { startTelemetry } from "./shared/telemetry-sdk.js";
 
@@ -75,15 +75,11 @@ export async function dev(args: Args): Promise<void> {
 async function loadInputs(args: Args): Promise<DevInputs> {
   const project = await loadPmcpConfig();
   const sources = await resolveSources(args, project, "watch");
-  const bundle = resolvePathSetting({ name: "--bundle", value: args.bundle }, project, "bundle", DEFAULT_BUNDLE_PATH);
+  const bundle = settingOf(flagRow("dev", "bundle"), args.bundle, project, DEFAULT_BUNDLE_PATH);
   const [bundlePath, bundleFlag] = [bundle.value, bundle.name];
   const settings = generateSettings(args, project, bundlePath);
   await expectFolder(settings.outDir, settings.outFlag);
-  const observations = resolveSetting(
-    { name: "--observations", value: args.observations },
-    { key: "observe.dir", value: projectPath(project, project?.config.observe?.dir) },
-    undefined,
-  );
+  const observations = settingOf(flagRow("dev", "observations"), args.observations, project);
   if (observations.value !== undefined) await logsFolder(observations.value, observations.name);
   return { sources, bundlePath, bundleFlag, settings, observations: observations.value };
 }

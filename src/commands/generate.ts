@@ -9,11 +9,11 @@ import { type GenerateOutcome, type GenerateSettings, generateClients, type Lang
 import { qualitySummaryLines } from "../report/format.js";
 import { version } from "../version.js";
 import type { CommandArgs } from "./shared/command.js";
-import { DEFAULT_RUNTIME_IMPORT } from "./shared/flags.js";
+import { DEFAULT_OUTPUT, DEFAULT_RUNTIME_IMPORT } from "./shared/flags.js";
 import * as learning from "./shared/infer-observations.js";
 import { resolveInputs } from "./shared/inputs.js";
 import { printJson, say, warn } from "./shared/output.js";
-import { DEFAULT_OUTPUT, outputSetting, projectPath, resolvePathSetting, resolveSetting, strictObjectsSetting } from "./shared/settings.js";
+import { flagRow, settingOf } from "./shared/settings.js";
 
 /**
  * `pmcp generate`: typed clients from a bundle; flags win over `pmcp.config`, which wins over defaults.
@@ -143,29 +143,16 @@ export function generateSettings(
   source: string,
   lang: Lang = "typescript",
 ): GenerateSettings {
-  const config = project?.config;
-  const out =
-    lang === "rust"
-      ? resolveSetting(
-          { name: "-o", value: flags.output },
-          { key: "rust.output", value: projectPath(project, config?.rust?.output) },
-          DEFAULT_OUTPUT,
-        )
-      : outputSetting(flags.output, project);
+  const out = settingOf(flagRow("generate", "output"), flags.output, project, DEFAULT_OUTPUT, lang === "rust" ? "rust.output" : undefined);
   return {
     lang,
     outDir: out.value,
     outFlag: out.name,
-    templatesDir:
-      lang === "rust" ? undefined : resolvePathSetting({ name: "--templates", value: flags.templates }, project, "templates").value,
+    templatesDir: lang === "rust" ? undefined : settingOf(flagRow("generate", "templates"), flags.templates, project).value,
     options: {
       source,
-      runtimeImport: resolveSetting(
-        { name: "--runtime-import", value: flags.runtimeImport },
-        { key: "runtimeImport", value: config?.runtimeImport },
-        DEFAULT_RUNTIME_IMPORT,
-      ).value,
-      strictObjects: strictObjectsSetting(flags.strictObjects, config).value,
+      runtimeImport: settingOf(flagRow("generate", "runtime-import"), flags.runtimeImport, project, DEFAULT_RUNTIME_IMPORT).value,
+      strictObjects: settingOf(flagRow("generate", "strict-objects"), flags.strictObjects, project, false).value,
       minQuality: flags.minQuality,
       generatorVersion: version,
     },

@@ -7,15 +7,19 @@ import { readLogs } from "../learn/observation-logs.js";
 import { formatMarkdown, formatTable } from "../report/format.js";
 import { qualityReport } from "../report/quality-report.js";
 import type { CommandArgs } from "./shared/command.js";
+import { DEFAULT_OUTPUT } from "./shared/flags.js";
 import { resolveInputs } from "./shared/inputs.js";
 import { printable, printJson, warn } from "./shared/output.js";
-import { outputSetting, projectPath } from "./shared/settings.js";
+import { flagRow, settingOf } from "./shared/settings.js";
 
 /** `pmcp report`: the schema-quality report of a bundle, with the history the generated clients record. */
 export async function report(args: CommandArgs<"report">): Promise<void> {
   const { project, schema } = await resolveInputs(args.schema, args.output === undefined ? { project: "always" } : {});
-  const index = await readFile(join(outputSetting(args.output, project).value, "index.ts"), "utf8").catch(() => "");
-  const observations = projectPath(project, project?.config.observe?.dir);
+  const index = await readFile(
+    join(settingOf(flagRow("report", "output"), args.output, project, DEFAULT_OUTPUT).value, "index.ts"),
+    "utf8",
+  ).catch(() => "");
+  const observations = settingOf(flagRow("report", "observations"), undefined, project).value;
   const result = qualityReport((await readSchemaFiles(schema)).bundle, {
     generation: recordedGeneration(index),
     observations,

@@ -20,7 +20,7 @@ import { writeOutput } from "../files/write-output.js";
 import type { CommandArgs } from "./shared/command.js";
 import { DEFAULT_FOUNDATION_DIR } from "./shared/flags.js";
 import { printJson, say, warn } from "./shared/output.js";
-import { resolvePathSetting } from "./shared/settings.js";
+import { flagRow, settingOf } from "./shared/settings.js";
 import { hasSourceFlags, resolveSources } from "./shared/source-flags.js";
 
 type Args = CommandArgs<"schema export">;
@@ -43,7 +43,7 @@ export async function schemaExport(args: Args): Promise<void> {
   rejectDuplicateIds(outcomes);
   const target =
     args.format === "bundle"
-      ? resolvePathSetting({ name: "-o", value: args.output }, project, "bundle", DEFAULT_BUNDLE_PATH).value
+      ? settingOf(flagRow("schema export", "output"), args.output, project, DEFAULT_BUNDLE_PATH).value
       : (args.output ?? DEFAULT_FOUNDATION_DIR);
   if (failures.length > 0 && (!args.allowPartial || servers.length === 0)) {
     const existed = await access(target).then(

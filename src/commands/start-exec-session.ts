@@ -14,12 +14,13 @@ import { type LoadedConfig, loadPmcpConfig } from "../config/pmcp-config.js";
 import { PmcpError } from "../errors.js";
 import type { CheckerHostOptions } from "../exec/checker-host.js";
 import { ExecSession, type SessionServers } from "../exec/exec-session.js";
-import { EXEC_SETTINGS, type ExecSettingKey, type ExecSettings, execFlag, limitsOf } from "../exec/limits.js";
+import { EXEC_SETTINGS, type ExecSettingKey, type ExecSettings, limitsOf } from "../exec/limits.js";
 import { type ListedServer, ListingRefresh } from "../exec/listing-refresh.js";
 import { QuickJsExecutor } from "../exec/quickjs-executor.js";
 import { exportServers, strayOutputWarnings } from "../export/export-servers.js";
+import { execSettingFlag, SCHEMA } from "./shared/flags.js";
 import { warn } from "./shared/output.js";
-import { resolvePathSetting, resolveSetting, strictObjectsSetting } from "./shared/settings.js";
+import { flagRow, settingOf } from "./shared/settings.js";
 import { resolveSources, type SourceFlags } from "./shared/source-flags.js";
 
 /** The flags of `pmcp serve exec` and `pmcp exec`, as parsed. */
@@ -65,16 +66,14 @@ export async function startSession(
   const named = sources.flatMap((source) => (source.id === undefined ? [] : [{ id: source.id, label: source.label }]));
   const repeated = duplicateIdProblem(named);
   if (repeated !== undefined) throw new PmcpError("INVALID_ARGUMENT", repeated);
-  const config = project?.config.exec ?? {};
   const settings = Object.fromEntries(
     (Object.keys(EXEC_SETTINGS) as ExecSettingKey[]).map((key) => [
       key,
-      resolveSetting({ name: execFlag(key), value: flags[key] }, { key: `exec.${key}`, value: config[key] }, EXEC_SETTINGS[key].default)
-        .value,
+      settingOf(execSettingFlag(key), flags[key], project, EXEC_SETTINGS[key].default).value,
     ]),
   ) as ExecSettings;
   const limits = limitsOf(settings);
-  const strictObjects = strictObjectsSetting(flags.strictObjects, project?.config).value;
+  const strictObjects = settingOf(flagRow("exec", "strict-objects"), flags.strictObjects, project, false).value;
   // Learning needs the observations: without --observe they go to a folder removed at the end.
   const scratch = flags.learn && flags.observe === undefined ? await mkdtemp(join(tmpdir(), "pmcp-learn-")) : undefined;
   const observeDir = flags.observe ?? scratch;
@@ -195,7 +194,7 @@ export async function startSession(
  */
 async function schemaPaths(flags: ExecFlags, project: LoadedConfig | undefined): Promise<string[]> {
   if (flags.schema.length > 0 || !flags.learn || project === undefined) return flags.schema;
-  const bundle = resolvePathSetting({ name: "--schema", value: undefined }, project, "bundle", DEFAULT_BUNDLE_PATH).value;
+  const bundle = settingOf(SCHEMA, undefined, project, DEFAULT_BUNDLE_PATH).value;
   if (await exists(bundle)) return [bundle];
   learnWarning(`learned types stay in memory: pmcp.config's bundle ${bundle} does not exist (pmcp schema export writes it)`);
   return [];

@@ -16,6 +16,8 @@ export interface ConfigKey<T> {
   shown?: string;
   /** What the key sets, for the reference. */
   describe: string;
+  /** The paths in its value, relative to the config file: "" for the value itself, else a key inside it. */
+  paths?: readonly string[];
   /**
    * What the reference says of flags beside those that stand for the key (each flag names its key,
    * in commands/shared/flags.ts): for a key no flag stands for, what to give instead.
@@ -65,14 +67,17 @@ export const CONFIG_KEYS = {
     schema: (z) => z.record(z.string(), z.custom<ServerEntry>()),
   }),
   bundle: key({
+    paths: [""],
     describe: "the bundle file (default `schemas/mcp-bundle.json`); also where `serve exec --learn` keeps what it learns",
     schema: (z) => z.string(),
   }),
   output: key({
+    paths: [""],
     describe: "the folder of the generated TypeScript clients (default `generated/`); `report` reads its `index.ts`",
     schema: (z) => z.string(),
   }),
   rust: key({
+    paths: ["output"],
     shown: "rust: { output }",
     describe: "the folder of the Rust clients, written by the same `pmcp generate` (above)",
     flagsNote: "`-o` of `generate` with `--lang rust`",
@@ -89,11 +94,13 @@ export const CONFIG_KEYS = {
     schema: (z) => z.boolean(),
   }),
   templates: key({
+    paths: [""],
     describe:
       "a folder of templates (`server.ts.hbs`, `index.ts.hbs`) overriding the built-in ones ([templates](commands/generate.md#templates))",
     schema: (z) => z.string(),
   }),
   observe: key({
+    paths: ["dir"],
     shown: "observe: { dir }",
     describe:
       "the folder of observation logs `pmcp dev` follows and `pmcp report` counts from (relative to the config file) ([learning from observations](commands/dev.md#learning-from-observations))",

@@ -1,7 +1,9 @@
+import { relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import yargs from "yargs";
 import { commandPaths } from "../../src/cli/commands.js";
 import { FLAGS, type Flag, withFlags } from "../../src/commands/shared/flags.js";
+import { flagName, flagRow, settingOf } from "../../src/commands/shared/settings.js";
 import { CONFIG_KEYS } from "../../src/config/keys.js";
 import { EXEC_SETTINGS } from "../../src/exec/limits.js";
 
@@ -47,5 +49,45 @@ describe("the table of flags", () => {
     await expect(async () => parse(["--observations", "o", "--timeout", "-5"])).rejects.toThrow(/^--timeout /);
     expect((await parse(["--observations", "o"])).maxSamples).toBeUndefined();
     expect((await parse(["--observations", "o", "--max-samples", "5"])).maxSamples).toBe(5);
+  });
+});
+
+describe("a setting from its flag's row", () => {
+  const project = {
+    path: "/p/pmcp.config.json",
+    dir: "/p",
+    config: { output: "clients", rust: { output: "crates/gen" }, strictObjects: true },
+  };
+  const here = (path: string) => relative(process.cwd(), path);
+
+  it("is the flag as given, else the config key the row names (a path relative to the config file), else the default", () => {
+    const output = flagRow("generate", "output");
+    expect(settingOf(output, "out", project, "generated")).toEqual({ value: "out", origin: "flag", name: "-o" });
+    expect(settingOf(output, undefined, project, "generated")).toEqual({
+      value: here("/p/clients"),
+      origin: "config",
+      name: "pmcp.config output",
+    });
+    expect(settingOf(output, undefined, undefined, "generated")).toEqual({ value: "generated", origin: "default", name: "output" });
+    expect(settingOf(output, undefined, project, "generated", "rust.output")).toEqual({
+      value: here("/p/crates/gen"),
+      origin: "config",
+      name: "pmcp.config rust.output",
+    });
+    expect(settingOf(flagRow("exec", "strict-objects"), undefined, project, false)).toEqual({
+      value: true,
+      origin: "config",
+      name: "pmcp.config strictObjects",
+    });
+    expect(settingOf(flagRow("dev", "observations"), undefined, project)).toEqual({
+      value: undefined,
+      origin: "default",
+      name: "observe.dir",
+    });
+  });
+
+  it("names a flag by its one-letter alias, else by its name; a flag a command lacks is our mistake", () => {
+    expect([flagName(flagRow("schema export", "output")), flagName(flagRow("dev", "bundle"))]).toEqual(["-o", "--bundle"]);
+    expect(() => flagRow("inspect", "output")).toThrow("pmcp inspect has no flag --output");
   });
 });

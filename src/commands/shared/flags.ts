@@ -19,7 +19,6 @@ import type { CONFIG_KEYS } from "../../config/keys.js";
 import { PmcpError } from "../../errors.js";
 import { EXEC_SETTINGS, type ExecSettingKey, execFlag } from "../../exec/limits.js";
 import { PROFILES } from "../../providers/facts.js";
-import { DEFAULT_OUTPUT } from "./settings.js";
 
 /**
  * The default of `--timeout` wherever it appears: how long a command waits for a server to connect
@@ -27,6 +26,8 @@ import { DEFAULT_OUTPUT } from "./settings.js";
  * since a tool's work takes longer than a listing; a server that does not list within 30 s is stuck.
  */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Where generated clients go unless told. */
+export const DEFAULT_OUTPUT = "generated";
 /** The module generated files import the runtime from unless told. */
 export const DEFAULT_RUNTIME_IMPORT = "@pmcp-codegen/runtime";
 /** Where `schema export --format pmcp-foundation` writes unless told. */
@@ -203,7 +204,7 @@ const MODEL_PROFILE = flag("profile", {
 });
 
 /** `--max-time-ms`, `--max-heap-mb`, …: one flag per code-mode setting, without a yargs default, so that an absent flag leaves it to `pmcp.config`. */
-function execSettingFlag<const K extends ExecSettingKey>(key: K) {
+export function execSettingFlag<const K extends ExecSettingKey>(key: K) {
   return wholeNumberFlag(execFlag(key).slice(2) as KebabOf<K>, EXEC_SETTINGS[key], { config: `exec.${key}` });
 }
 
@@ -229,7 +230,8 @@ const CODE_MODE = [
   minQualityFlag("Type a tool by its inferred output schema (tools that declare none) only from this quality up"),
 ] as const;
 
-const SCHEMA = schemaFlag("Bundle or PMCP schema files or folders");
+/** `--schema` as most commands take it: the bundle they read, else pmcp.config's. */
+export const SCHEMA = schemaFlag("Bundle or PMCP schema files or folders");
 
 /** Each command's flags, in the order `--help` and the docs list them. */
 export const FLAGS = {

@@ -1,6 +1,7 @@
 import { relative, resolve } from "node:path";
-import type { PmcpConfig } from "../../config/define-config.js";
+import { CONFIG_KEYS } from "../../config/keys.js";
 import type { LoadedConfig } from "../../config/pmcp-config.js";
+import { type CommandPath, FLAGS, type Flag } from "./flags.js";
 
 /** Where a setting's value came from: what `--json` reports and what error messages name. */
 export type SettingOrigin = "flag" | "config" | "default";
@@ -12,59 +13,53 @@ export interface Setting<T> {
   name: string;
 }
 
+/** The row of `command`'s flag `name`; a name the command has no flag for is a mistake of ours. */
+export function flagRow(command: CommandPath, name: string): Flag {
+  const row = (FLAGS[command] as readonly Flag[]).find((candidate) => candidate.name === name);
+  if (row === undefined) throw new Error(`pmcp ${command} has no flag --${name}`);
+  return row;
+}
+
+/** A flag as messages name it: its one-letter alias (`-o`), else `--name`. */
+export function flagName(row: Flag): string {
+  const alias = row.option.alias;
+  return typeof alias === "string" && alias.length === 1 ? `-${alias}` : `--${row.name}`;
+}
+
 /**
- * The one order every command resolves a setting in: the flag, else `pmcp.config`, else the
- * default. `flag` and `key` are the flag's and the config key's spellings, for `name`.
+ * The one order every command resolves a setting in: the flag as given, else the `pmcp.config` key
+ * its row names (a path there is relative to the config file, the result to the working directory),
+ * else `fallback`; each named as the user would name it. `configKey` stands in for the row's key where
+ * one flag stands for two (`-o` of `generate --lang rust` for `rust.output`).
  */
-export function resolveSetting<T>(
-  flag: { name: string; value: T | undefined },
-  config: { key: string; value: T | undefined },
+export function settingOf<T>(
+  row: Flag,
+  given: T | undefined,
+  project: LoadedConfig | undefined,
   fallback: T,
-): Setting<T> {
-  if (flag.value !== undefined) return { value: flag.value, origin: "flag", name: flag.name };
-  if (config.value !== undefined) return { value: config.value, origin: "config", name: `pmcp.config ${config.key}` };
-  return { value: fallback, origin: "default", name: config.key };
-}
-
-/** A path setting: a path from `pmcp.config` is relative to the config file, the result to the working directory. */
-export function resolvePathSetting(
-  flag: { name: string; value: string | undefined },
+  configKey?: string,
+): Setting<T>;
+export function settingOf<T>(row: Flag, given: T | undefined, project: LoadedConfig | undefined): Setting<T | undefined>;
+export function settingOf<T>(
+  row: Flag,
+  given: T | undefined,
   project: LoadedConfig | undefined,
-  key: "bundle" | "output" | "templates",
-  fallback: string,
-): Setting<string>;
-export function resolvePathSetting(
-  flag: { name: string; value: string | undefined },
-  project: LoadedConfig | undefined,
-  key: "bundle" | "output" | "templates",
-  fallback?: undefined,
-): Setting<string | undefined>;
-export function resolvePathSetting(
-  flag: { name: string; value: string | undefined },
-  project: LoadedConfig | undefined,
-  key: "bundle" | "output" | "templates",
-  fallback?: string,
-): Setting<string | undefined> {
-  return resolveSetting(flag, { key, value: projectPath(project, project?.config[key]) }, fallback);
+  fallback?: T,
+  configKey: string | undefined = row.config,
+): Setting<T | undefined> {
+  if (given !== undefined) return { value: given, origin: "flag", name: flagName(row) };
+  const configured = configKey === undefined ? undefined : (configValue(project, configKey) as T | undefined);
+  if (configured !== undefined) return { value: configured, origin: "config", name: `pmcp.config ${configKey}` };
+  return { value: fallback, origin: "default", name: configKey ?? flagName(row) };
 }
 
-/** A path from `pmcp.config`, relative to the working directory; undefined when not configured. */
-export function projectPath(project: LoadedConfig | undefined, path: string | undefined): string | undefined {
-  return path === undefined || project === undefined ? undefined : relative(process.cwd(), resolve(project.dir, path));
-}
-
-/** Where generated clients go unless told. */
-export const DEFAULT_OUTPUT = "generated";
-
-/** The folder of the generated clients: `-o`, else `pmcp.config` `output`, else `generated/`. */
-export function outputSetting(flag: string | undefined, project: LoadedConfig | undefined): Setting<string> {
-  return resolvePathSetting({ name: "-o", value: flag }, project, "output", DEFAULT_OUTPUT);
-}
-
-/**
- * `--strict-objects`, else `pmcp.config` `strictObjects`, else off: `pmcp generate` and code mode
- * resolve it alike, so that a program judges results as the project's generated clients do.
- */
-export function strictObjectsSetting(flag: boolean | undefined, config: PmcpConfig | undefined): Setting<boolean> {
-  return resolveSetting({ name: "--strict-objects", value: flag }, { key: "strictObjects", value: config?.strictObjects }, false);
+/** The value of `key` (`bundle`, `observe.dir`) in the project's config, a path in it made relative to the working directory. */
+export function configValue(project: LoadedConfig | undefined, key: string): unknown {
+  if (project === undefined) return undefined;
+  const [top = "", ...inner] = key.split(".");
+  let value: unknown = (project.config as Record<string, unknown>)[top];
+  for (const name of inner) value = (value as Record<string, unknown> | undefined)?.[name];
+  const row = (CONFIG_KEYS as Record<string, { paths?: readonly string[] }>)[top];
+  const isPath = row?.paths?.includes(inner.join(".")) === true;
+  return isPath && typeof value === "string" ? relative(process.cwd(), resolve(project.dir, value)) : value;
 }

@@ -3,7 +3,7 @@
 // reference servers, the first call of a client (spawn, connect, call) and the cost of each
 // further call over stdio, for a 2025-only server (v1) and a server of both eras (v2).
 import { execFileSync } from "node:child_process";
-import { mkdir, mkdtemp, readdir, rm, symlink } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -47,7 +47,9 @@ async function buildBefore(commit) {
   execFileSync(process.execPath, [tsc, "-b", "packages/runtime"], { cwd: dir });
   execFileSync(process.execPath, [tsc, "-p", "tsconfig.build.json"], { cwd: dir });
   const runtime = await import(pathToFileURL(join(dir, "packages/runtime/dist/index.js")).href);
-  return { dir, cli: join(dir, "dist/bin/pmcp.js"), CompositionClient: runtime.CompositionClient };
+  // Its own binary: that commit ran dist/cli/main.js, before the CLI was bundled into dist/bin/pmcp.js.
+  const { bin } = JSON.parse(await readFile(join(dir, "package.json"), "utf8"));
+  return { dir, cli: join(dir, bin.pmcp), CompositionClient: runtime.CompositionClient };
 }
 
 /** Milliseconds from a new client to the first call's parsed result (a fresh process spawned each time), median of `times`. */

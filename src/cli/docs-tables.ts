@@ -1,56 +1,27 @@
 /**
- * The docs' generated tables: each command's flags, made from the commands' own declarations (their
- * yargs builders and `GLOBAL_OPTIONS`), so that a flag's description is written once and shown alike
- * by `--help` and in `docs/commands/`; and the config reference, made from the rows of `CONFIG_KEYS`.
+ * The docs' generated tables: each command's flags and arguments, made from the rows `--help` is
+ * made from (`FLAGS`, `POSITIONALS`, `GLOBAL_OPTIONS`), so that a flag's description is written once and
+ * shown alike by `--help` and in `docs/commands/`; and the config reference, made from `CONFIG_KEYS`.
  * `npm run docs` writes them between a page's markers; a test checks that every page is as they make it.
  */
-import { createRequire } from "node:module";
-import type YargsFactory from "yargs";
-import type { Argv } from "yargs";
-import type { GlobalArgs } from "../commands/shared/command.js";
-import { FLAGS, type Flag } from "../commands/shared/flags.js";
+import type { Options, PositionalOptions } from "yargs";
+import { type CommandPath, FLAGS, type Flag, POSITIONALS } from "../commands/shared/flags.js";
 import { CONFIG_KEYS } from "../config/keys.js";
-import { commandPaths, GLOBAL_OPTIONS } from "./commands.js";
-
-const yargs = createRequire(import.meta.url)("yargs") as typeof YargsFactory;
-
-/** What yargs keeps of its options (`getOptions()`, public but missing from its type definitions). */
-interface DeclaredOptions {
-  key: Record<string, boolean>;
-  alias: Record<string, string[]>;
-  default: Record<string, unknown>;
-  choices: Record<string, unknown[]>;
-  boolean: string[];
-  string: string[];
-  number: string[];
-  array: string[];
-}
-
-interface Internals {
-  getOptions(): DeclaredOptions;
-  getInternalMethods(): { getUsageInstance(): { getDescriptions(): Record<string, string | undefined> } };
-}
-
-/** yargs' own options, and those every command takes, shown once on the commands' index. */
-const NOT_A_COMMANDS_OWN = new Set(["help", "version", ...Object.keys(GLOBAL_OPTIONS)]);
+import { GLOBAL_OPTIONS } from "./commands.js";
 
 /** A page's generated table, between its markers: `<!-- flags: pmcp schema export -->` … `<!-- /generated -->`. */
 const MARKER = /<!-- ((?:flags: pmcp(?: [a-z-]+)*)|config keys) -->\n[\s\S]*?<!-- \/generated -->/g;
 
 /** Every table a page may ask for, by its marker's name: `flags: pmcp` (the flags every command takes), `flags: pmcp <command>`, `config keys`. */
 export function docsTables(): Map<string, string> {
+  const global = Object.entries(GLOBAL_OPTIONS).map(([name, option]): Flag => ({ name, option }));
   const tables = new Map<string, string>([
-    ["flags: pmcp", table(yargs([]).options(GLOBAL_OPTIONS), new Set(["help", "version"]))],
+    ["flags: pmcp", table(global)],
     ["config keys", configKeysTable()],
   ]);
-  for (const { path, command } of commandPaths()) {
-    // Outside a parse, yargs keeps a positional as it keeps an option: its usage says which are which.
-    const positionals = [...command.command.matchAll(/[<[]([^\]>.]+)/g)].map((match) => match[1] ?? "");
-    const built = command.builder(yargs([]) as Argv<GlobalArgs>);
-    tables.set(
-      `flags: pmcp ${path}`,
-      `${argumentsTable(built, positionals)}${table(built, new Set([...NOT_A_COMMANDS_OWN, ...positionals]))}`,
-    );
+  const positionals = POSITIONALS as Partial<Record<CommandPath, Record<string, PositionalOptions>>>;
+  for (const path of Object.keys(FLAGS) as CommandPath[]) {
+    tables.set(`flags: pmcp ${path}`, `${argumentsTable(positionals[path] ?? {})}${table(FLAGS[path])}`);
   }
   return tables;
 }
@@ -96,47 +67,38 @@ function flagsStandingFor(key: string): string {
   return [...flagsOf].map(([where, shown]) => `${shown.join(", ")} of ${where}`).join("; ");
 }
 
-/** The table of a command's positionals (`pmcp schema diff <old>`), or nothing. */
-function argumentsTable(built: Argv<unknown>, positionals: readonly string[]): string {
-  if (positionals.length === 0) return "";
-  const descriptions = descriptionsOf(built);
-  const rows = positionals.map((name) => `| \`<${name}>\` | ${cellText(descriptions[name] ?? "")} |\n`);
-  return `| Argument | Description |\n| --- | --- |\n${rows.join("")}\n`;
+/** The table of a command's arguments (`pmcp schema diff <old>`), or nothing. */
+function argumentsTable(positionals: Readonly<Record<string, PositionalOptions>>): string {
+  const rows = Object.entries(positionals).map(([name, option]) => `| \`<${name}>\` | ${cellText(option.describe ?? "")} |\n`);
+  return rows.length === 0 ? "" : `| Argument | Description |\n| --- | --- |\n${rows.join("")}\n`;
 }
 
-function descriptionsOf(built: Argv<unknown>): Record<string, string | undefined> {
-  return (built as unknown as Internals).getInternalMethods().getUsageInstance().getDescriptions();
-}
-
-function table(built: Argv<unknown>, leftOut: ReadonlySet<string>): string {
-  const options = (built as unknown as Internals).getOptions();
-  const descriptions = descriptionsOf(built);
-  const aliases = new Set(Object.values(options.alias).flat());
-  const rows = Object.keys(options.key)
-    .filter((key) => !leftOut.has(key) && !aliases.has(key))
-    .map((key) => {
-      const flags = [key, ...(options.alias[key] ?? [])].map((name) => `\`${name.length === 1 ? "-" : "--"}${name}\``).join(", ");
-      const cells = [flags, takes(options, key), defaultOf(options.default[key]), cellText(descriptions[key] ?? "")];
-      return `| ${cells.join(" | ")} |\n`;
-    });
+function table(rows: readonly Flag[]): string {
   if (rows.length === 0) return "This command has no flags of its own.\n";
-  return `| Flag | Value | Default | Description |\n| --- | --- | --- | --- |\n${rows.join("")}`;
+  const lines = rows.map(({ name, option }) => {
+    const names = [name, ...[option.alias ?? []].flat()].map((spelling) => `\`${spelling.length === 1 ? "-" : "--"}${spelling}\``);
+    const cells = [names.join(", "), takes(option), defaultOf(option.default), cellText(String(option.describe ?? ""))];
+    return `| ${cells.join(" | ")} |\n`;
+  });
+  return `| Flag | Value | Default | Description |\n| --- | --- | --- | --- |\n${lines.join("")}`;
 }
 
-/** What a flag takes; a flag declared with no type is a whole number checked by its row (`wholeNumberFlag` in commands/shared/flags.ts). */
-function takes(options: DeclaredOptions, key: string): string {
-  const choices = options.choices[key];
+/** What a flag takes; a flag declared with no type is a whole number its row checks (`wholeNumberFlag` in commands/shared/flags.ts). */
+function takes(option: Options): string {
   const value =
-    choices !== undefined
-      ? choices.map((choice) => `\`${String(choice)}\``).join(", ")
-      : options.boolean.includes(key)
+    option.choices !== undefined
+      ? [option.choices]
+          .flat()
+          .map((choice) => `\`${String(choice)}\``)
+          .join(", ")
+      : option.type === "boolean"
         ? "boolean"
-        : options.string.includes(key)
+        : option.type === "string"
           ? "text"
-          : options.number.includes(key)
+          : option.type === "number"
             ? "number"
             : "whole number";
-  return options.array.includes(key) ? `${value}, repeatable` : value;
+  return option.array === true ? `${value}, repeatable` : value;
 }
 
 function defaultOf(value: unknown): string {

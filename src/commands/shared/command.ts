@@ -42,7 +42,7 @@ export function defineCommand<K extends CommandPath>(path: K, spec: CommandSpec<
       let built: Argv<unknown> = withFlags(yargs, FLAGS[path]);
       for (const [name, option] of Object.entries(positionals)) built = built.positional(name, option);
       for (const [command, what] of spec.examples ?? []) built = built.example(command, what);
-      return valuesRequired(built, spec.command);
+      return valuesRequired(built, Object.keys(positionals));
     },
     handler: async (args) => (await spec.load())(args as CommandArgs<K>),
   };
@@ -52,10 +52,9 @@ export function defineCommand<K extends CommandPath>(path: K, spec: CommandSpec<
  * A number or string flag given last with no value parses as absent (`--timeout` alone would
  * keep the default without a word), so every such flag requires its value; positionals excepted.
  */
-function valuesRequired<T>(yargs: Argv<T>, usage: string): Argv<T> {
-  const positionals = new Set([...usage.matchAll(/[<[]([^\]>.]+)/g)].map((match) => match[1] ?? ""));
+function valuesRequired<T>(yargs: Argv<T>, positionals: readonly string[]): Argv<T> {
   // getOptions is public in yargs but missing from its type definitions.
   const options = (yargs as unknown as { getOptions(): { number: string[]; string: string[] } }).getOptions();
-  const keys = [...options.number, ...options.string].filter((key) => !positionals.has(key));
+  const keys = [...options.number, ...options.string].filter((key) => !positionals.includes(key));
   return keys.length === 0 ? yargs : yargs.requiresArg(keys);
 }

@@ -13,8 +13,8 @@ export interface Setting<T> {
   name: string;
 }
 
-/** The row of `command`'s flag `name`; a name the command has no flag for is a mistake of ours. */
-export function flagRow(command: CommandPath, name: string): Flag {
+/** The row of `command`'s flag `name`. */
+export function flagRow<K extends CommandPath>(command: K, name: (typeof FLAGS)[K][number]["name"]): Flag {
   const row = (FLAGS[command] as readonly Flag[]).find((candidate) => candidate.name === name);
   if (row === undefined) throw new Error(`pmcp ${command} has no flag --${name}`);
   return row;

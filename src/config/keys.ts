@@ -87,7 +87,7 @@ export const CONFIG_KEYS = {
   runtimeImport: key({
     describe:
       "the module generated files import the runtime from (default `@pmcp-codegen/runtime`): a package, whose `/parsers` subpath they import too, or the path of its `index.js`, with `parsers.js` beside it",
-    schema: (z) => z.string(),
+    schema: (z) => z.string().min(1, { error: "expected a module specifier, got an empty string" }),
   }),
   strictObjects: key({
     describe: "reject keys that `additionalProperties: false` forbids (default: keep them), in generated parsers and code mode",

@@ -171,6 +171,7 @@ describe("pmcp command line", () => {
     // A flag given last without its value used to parse as absent, keeping the default silently.
     [["schema", "export", "--endpoint", "http://127.0.0.1:1/mcp", "--timeout"], /^pmcp: Not enough arguments following: timeout$/],
     [["generate", "-o"], /^pmcp: Not enough arguments following: o$/],
+    [["generate", "--runtime-import", ""], /^pmcp: --runtime-import must name a module, got an empty string$/],
     [["schema", "export", "--server", "x"], /--server picks entries of a --config file/],
     [["schema", "validate", "--schema", "/no/such/bundle.json"], /\/no\/such\/bundle\.json: no such file or folder/],
     [["schema", "diff"], /^pmcp: schema diff: missing <old>$/],

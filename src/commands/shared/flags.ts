@@ -161,7 +161,7 @@ const GENERATION = [
       type: "string",
       describe: `Module generated files import the runtime from, a package or the path of its index.js; its parsers come from <package>/parsers, or parsers.js beside it (default: ${DEFAULT_RUNTIME_IMPORT})`,
     },
-    { config: "runtimeImport" },
+    { config: "runtimeImport", problem: (value) => (value === "" ? "must name a module, got an empty string" : undefined) },
   ),
   // No yargs default, so that an absent flag leaves it to `pmcp.config`.
   flag(
